@@ -1,0 +1,243 @@
+#include "command_line.h"
+
+#include "data_export.h"
+#include "main_window.h"
+#include "parameters.h"
+#include "plot_view.h"
+#include "view_registry.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace {
+
+const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies")};
+
+QString flagFor(pe::Field f)
+{
+    switch (f) {
+    case pe::Field::SeqLen: return QStringLiteral("--seq-len");
+    case pe::Field::DModel: return QStringLiteral("--d-model");
+    case pe::Field::Base: return QStringLiteral("--base");
+    case pe::Field::StartPos: return QStringLiteral("--start-pos");
+    case pe::Field::Layout: return QStringLiteral("--layout");
+    case pe::Field::Exponent: return QStringLiteral("--exponent");
+    case pe::Field::None: break;
+    }
+    return {};
+}
+
+QList<QCommandLineOption> options()
+{
+    return {
+        {QStringLiteral("seq-len"), QStringLiteral("Number of positions, 1 to 1000000 (default 50)."), QStringLiteral("N")},
+        {QStringLiteral("d-model"), QStringLiteral("Embedding size, 1 to 4096 (default 128)."), QStringLiteral("D")},
+        {QStringLiteral("base"), QStringLiteral("Frequency base, > 1 and <= 1e15 (default 10000)."), QStringLiteral("B")},
+        {QStringLiteral("start-pos"), QStringLiteral("First position, >= 0; start_pos + seq_len <= 1e9 (default 0)."),
+         QStringLiteral("P")},
+        {QStringLiteral("layout"), QStringLiteral("interleaved (default) or split."), QStringLiteral("L")},
+        {QStringLiteral("exponent"), QStringLiteral("pair (default: base^(2i/d)) or index (base^(j/d))."), QStringLiteral("E")},
+        {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out and exit: ") + viewIds().join(QStringLiteral(", ")) + QStringLiteral("."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("export-data"), QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies."),
+         QStringLiteral("KIND")},
+        {QStringLiteral("out"), QStringLiteral("Output file of --export (.png) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
+        {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
+        {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."), QStringLiteral("S")},
+        {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."), QStringLiteral("FILE")},
+        {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
+        {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
+    };
+}
+
+std::optional<QString> integerFlag(const QCommandLineParser &parser, const QString &name, std::int64_t &target, pe::Field field)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    const QString text = parser.value(name);
+    const auto v = pe::parseInteger(text.toStdString());
+    if (!v) {
+        const QString range = field == pe::Field::SeqLen ? QStringLiteral("from 1 to 1,000,000")
+                              : field == pe::Field::DModel ? QStringLiteral("from 1 to 4,096")
+                                                           : QStringLiteral("from 0 to 999,999,999");
+        return QStringLiteral("--%1: '%2' is not a whole number; %3 must be a whole number %4.")
+            .arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), range);
+    }
+    target = *v;
+    return std::nullopt;
+}
+
+} // namespace
+
+ParsedCommandLine parseCommandLine(const QStringList &args)
+{
+    ParsedCommandLine result;
+    CommandLine &cmd = result.command;
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions(options());
+    auto fail = [&result](const QString &message) {
+        result.error = message;
+        return result;
+    };
+    if (!parser.parse(args))
+        return fail(parser.errorText() + QStringLiteral(" See --help."));
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'; every option starts with --. See --help.")
+                        .arg(parser.positionalArguments().first()));
+    for (const QString &name : parser.optionNames())
+        if (parser.values(name).size() > 1)
+            return fail(QStringLiteral("--%1 is given more than once.").arg(name));
+    if (parser.isSet(QStringLiteral("help"))) {
+        cmd.mode = CommandLine::Mode::Help;
+        return result;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        cmd.mode = CommandLine::Mode::Version;
+        return result;
+    }
+
+    pe::EncodingParams &p = cmd.params;
+    std::int64_t dModel = p.dModel;
+    for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
+                                       std::tuple{QStringLiteral("d-model"), &dModel, pe::Field::DModel},
+                                       std::tuple{QStringLiteral("start-pos"), &p.startPos, pe::Field::StartPos}})
+        if (auto error = integerFlag(parser, name, *target, field))
+            return fail(*error);
+    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel)
+        return fail(QStringLiteral("--d-model: d_model must be a whole number from 1 to 4,096 (got %1).").arg(dModel));
+    p.dModel = static_cast<int>(dModel);
+    if (parser.isSet(QStringLiteral("base"))) {
+        const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
+        if (!v)
+            return fail(QStringLiteral("--base: '%1' is not a number; base must be a finite number greater than 1 and at most 1e15.")
+                            .arg(parser.value(QStringLiteral("base"))));
+        p.base = *v;
+    }
+    if (parser.isSet(QStringLiteral("layout"))) {
+        const auto v = pe::parseLayout(parser.value(QStringLiteral("layout")).toStdString());
+        if (!v)
+            return fail(QStringLiteral("--layout: '%1' is not a layout; use interleaved or split.").arg(parser.value(QStringLiteral("layout"))));
+        p.layout = *v;
+    }
+    if (parser.isSet(QStringLiteral("exponent"))) {
+        const auto v = pe::parseExponent(parser.value(QStringLiteral("exponent")).toStdString());
+        if (!v)
+            return fail(QStringLiteral("--exponent: '%1' is not an exponent; use pair or index.").arg(parser.value(QStringLiteral("exponent"))));
+        p.exponent = *v;
+    }
+    if (auto error = pe::validate(p))
+        return fail(flagFor(error->field) + QStringLiteral(": ") + QString::fromStdString(error->message));
+
+    const bool figure = parser.isSet(QStringLiteral("export"));
+    const bool data = parser.isSet(QStringLiteral("export-data"));
+    const bool shot = parser.isSet(QStringLiteral("screenshot"));
+    if (int(figure) + int(data) + int(shot) > 1)
+        return fail(QStringLiteral("--export, --export-data and --screenshot exclude each other; give one."));
+    if ((parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("scale"))) && !figure)
+        return fail(QStringLiteral("--size and --scale go with --export."));
+    if (parser.isSet(QStringLiteral("out")) && !figure && !data)
+        return fail(QStringLiteral("--out goes with --export or --export-data."));
+    cmd.out = parser.value(QStringLiteral("out"));
+    if ((figure || data) && cmd.out.isEmpty())
+        return fail(QStringLiteral("--out FILE is required with --export and --export-data."));
+
+    if (figure) {
+        cmd.mode = CommandLine::Mode::ExportFigure;
+        cmd.view = parser.value(QStringLiteral("export"));
+        if (!findView(cmd.view))
+            return fail(QStringLiteral("--export: unknown view '%1'; views are %2.").arg(cmd.view, viewIds().join(QStringLiteral(", "))));
+        if (parser.isSet(QStringLiteral("size"))) {
+            static const QRegularExpression re(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
+            const auto m = re.match(parser.value(QStringLiteral("size")));
+            if (!m.hasMatch())
+                return fail(QStringLiteral("--size: '%1' is not WIDTHxHEIGHT in pixels, e.g. 1200x800.").arg(parser.value(QStringLiteral("size"))));
+            cmd.figure.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        }
+        if (parser.isSet(QStringLiteral("scale"))) {
+            const auto v = pe::parseReal(parser.value(QStringLiteral("scale")).toStdString());
+            if (!v)
+                return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from 0.25 to 8.").arg(parser.value(QStringLiteral("scale"))));
+            cmd.figure.scale = *v;
+        }
+        if (auto problem = checkFigureOptions(cmd.figure))
+            return fail((parser.isSet(QStringLiteral("scale")) && problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
+                                                                                                              : QStringLiteral("--size: ")) +
+                        *problem);
+        if (auto problem = checkFigurePath(cmd.out))
+            return fail(QStringLiteral("--out: ") + *problem);
+    } else if (data) {
+        cmd.mode = CommandLine::Mode::ExportData;
+        cmd.dataKind = parser.value(QStringLiteral("export-data"));
+        if (!kDataKinds.contains(cmd.dataKind))
+            return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.").arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
+        if (!pe::dataFormatForPath(cmd.out.toStdString()))
+            return fail(QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out));
+    } else if (shot) {
+        cmd.mode = CommandLine::Mode::Screenshot;
+        cmd.out = parser.value(QStringLiteral("screenshot"));
+        if (auto problem = checkFigurePath(cmd.out))
+            return fail(QStringLiteral("--screenshot: ") + *problem);
+    }
+    return result;
+}
+
+QString helpText()
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Positional Encoding Explorer: see how a transformer's sinusoidal positional encoding works.\n"
+        "Without --export, --export-data or --screenshot the window opens with the given parameters.\n"
+        "Bad input exits with code 2 and writes nothing."));
+    parser.addOptions(options());
+    QString text = parser.helpText();
+    return text.replace(QStringLiteral("Usage: "), QStringLiteral("Usage: pe-explorer"));
+}
+
+int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
+{
+    if (cmd.mode == CommandLine::Mode::ExportData) {
+        // No Qt application needed: the core writes the table row block by row block.
+        const pe::Encoding enc(cmd.params);
+        const pe::Table table = cmd.dataKind == QStringLiteral("frequencies") ? pe::frequencyTable(enc) : pe::encodingTable(enc);
+        std::string error;
+        if (!pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error)) {
+            std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
+            return 2;
+        }
+        return 0;
+    }
+    // A figure export needs no display: draw offscreen unless the caller chose a platform.
+    if (cmd.mode == CommandLine::Mode::ExportFigure && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Positional Encoding Explorer"));
+    QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
+    Parameters parameters;
+    parameters.set(cmd.params);
+
+    if (cmd.mode == CommandLine::Mode::ExportFigure) {
+        std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+        QString error;
+        if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
+            std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    MainWindow window(&parameters);
+    if (cmd.mode == CommandLine::Mode::Screenshot) {
+        QString error;
+        if (!window.saveFirstPaint(cmd.out, &error)) {
+            std::fprintf(stderr, "pe-explorer: --screenshot: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "encoding_params.h"
+#include "figure_export.h"
+
+#include <QString>
+#include <QStringList>
+
+// What the command line asked for. Every value has been checked: parameters by pe::validate(),
+// figure options by checkFigureOptions(), paths by their extension.
+struct CommandLine {
+    enum class Mode { Window, Screenshot, ExportFigure, ExportData, Help, Version };
+
+    Mode mode = Mode::Window;
+    pe::EncodingParams params;
+    QString view;     // --export
+    QString dataKind; // --export-data
+    QString out;      // --out, or the --screenshot file
+    FigureOptions figure;
+};
+
+struct ParsedCommandLine {
+    CommandLine command;
+    QString error; // one line naming the flag and what is allowed; empty when the line is good
+};
+
+// args[0] is the program name.
+ParsedCommandLine parseCommandLine(const QStringList &args);
+QString helpText();
+
+// Runs a parsed command: exports and screenshots, or the window. Returns the exit code
+// (0 success, 2 bad input or unwritable output).
+int runCommandLine(const CommandLine &command, int &argc, char **argv);

@@ -1,0 +1,25 @@
+#include "command_line.h"
+
+#include <cstdio>
+
+int main(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    const ParsedCommandLine parsed = parseCommandLine(args);
+    if (!parsed.error.isEmpty()) {
+        std::fprintf(stderr, "pe-explorer: %s\n", qPrintable(parsed.error));
+        return 2;
+    }
+    switch (parsed.command.mode) {
+    case CommandLine::Mode::Help:
+        std::fputs(qPrintable(helpText()), stdout);
+        return 0;
+    case CommandLine::Mode::Version:
+        std::printf("pe-explorer %s\n", PE_VERSION);
+        return 0;
+    default:
+        return runCommandLine(parsed.command, argc, argv);
+    }
+}

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace pe {
+
+// A file written under a temporary name beside its target and renamed over it on commit(), so a
+// failed or interrupted export never leaves a half-written file or damages the one that was there.
+// The one way the program writes files: figures and data alike.
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path);
+    ~AtomicFile(); // removes the temporary file unless committed
+    AtomicFile(const AtomicFile &) = delete;
+    AtomicFile &operator=(const AtomicFile &) = delete;
+
+    // Refuses a missing folder, a directory, a read-only file; error says why in one sentence.
+    bool open(std::string &error);
+    bool write(std::string_view bytes);
+    bool write(const void *data, std::size_t size);
+    bool commit(std::string &error);
+
+    const std::string &path() const { return path_; }
+
+private:
+    std::string path_;
+    std::string tempPath_;
+    std::FILE *file_ = nullptr;
+    bool failed_ = false;
+    int writeErrno_ = 0;
+};
+
+// Writes bytes to path atomically; false with error when anything fails.
+bool writeFileAtomically(const std::string &path, std::string_view bytes, std::string &error);
+
+} // namespace pe

@@ -1,0 +1,128 @@
+#include "data_export.h"
+
+#include "atomic_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+
+namespace pe {
+
+std::optional<DataFormat> dataFormatForPath(const std::string &path)
+{
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos)
+        return std::nullopt;
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (ext == "csv")
+        return DataFormat::Csv;
+    if (ext == "npy")
+        return DataFormat::Npy;
+    return std::nullopt;
+}
+
+std::string npyHeader(const std::vector<std::int64_t> &shape)
+{
+    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+    if (shape.size() == 1)
+        dict.pop_back();
+    dict += "), }";
+    // Magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
+    std::size_t total = 10 + dict.size() + 1;
+    dict.append((64 - total % 64) % 64, ' ');
+    dict += '\n';
+    std::string out("\x93NUMPY\x01\x00", 8);
+    const auto len = static_cast<std::uint16_t>(dict.size());
+    out += static_cast<char>(len & 0xff);
+    out += static_cast<char>(len >> 8);
+    return out + dict;
+}
+
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error)
+{
+    AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    constexpr std::int64_t kBlockRows = 256;
+    std::vector<double> block(static_cast<std::size_t>(kBlockRows) * std::max(table.cols, 1));
+    if (format == DataFormat::Npy) {
+        file.write(npyHeader({table.rows, table.cols}));
+        static_assert(sizeof(double) == 8);
+        for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+            const std::int64_t n = std::min(kBlockRows, table.rows - r0);
+            table.fill(r0, n, block.data());
+            if (!file.write(block.data(), static_cast<std::size_t>(n * table.cols) * sizeof(double)))
+                break;
+        }
+    } else {
+        std::string line = table.indexHeader;
+        for (const auto &h : table.columnHeaders)
+            line += "," + h;
+        line += '\n';
+        file.write(line);
+        std::string text;
+        char num[32];
+        for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+            const std::int64_t n = std::min(kBlockRows, table.rows - r0);
+            table.fill(r0, n, block.data());
+            text.clear();
+            for (std::int64_t r = 0; r < n; ++r) {
+                auto res = std::to_chars(num, num + sizeof num, table.indexOf(r0 + r));
+                text.append(num, res.ptr);
+                for (int c = 0; c < table.cols; ++c) {
+                    text += ',';
+                    res = std::to_chars(num, num + sizeof num, block[r * table.cols + c]);
+                    text.append(num, res.ptr);
+                }
+                text += '\n';
+            }
+            if (!file.write(text))
+                break;
+        }
+    }
+    return file.commit(error);
+}
+
+Table encodingTable(const Encoding &encoding)
+{
+    Table t;
+    const EncodingParams &p = encoding.params();
+    t.indexHeader = "position";
+    for (int j = 0; j < p.dModel; ++j)
+        t.columnHeaders.push_back("d" + std::to_string(j));
+    t.rows = p.seqLen;
+    t.cols = p.dModel;
+    const std::int64_t start = p.startPos;
+    t.indexOf = [start](std::int64_t row) { return start + row; };
+    t.fill = [&encoding, start](std::int64_t firstRow, std::int64_t count, double *out) {
+        Block b = encoding.windowBlock();
+        b.firstPosition = start + firstRow;
+        b.rows = count;
+        encoding.fill(b, out);
+    };
+    return t;
+}
+
+Table frequencyTable(const Encoding &encoding)
+{
+    Table t;
+    t.indexHeader = encoding.params().exponent == Exponent::Pair ? "pair" : "dimension";
+    t.columnHeaders = {"omega", "wavelength"};
+    t.rows = encoding.channelCount();
+    t.cols = 2;
+    t.indexOf = [](std::int64_t row) { return row; };
+    t.fill = [&encoding](std::int64_t firstRow, std::int64_t count, double *out) {
+        for (std::int64_t r = 0; r < count; ++r) {
+            const int ch = static_cast<int>(firstRow + r);
+            out[2 * r] = encoding.channelFrequency(ch);
+            out[2 * r + 1] = encoding.channelWavelength(ch);
+        }
+    };
+    return t;
+}
+
+} // namespace pe

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "encoding.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pe {
+
+enum class DataFormat { Csv, Npy };
+
+// .csv or .npy, by the path's extension (case-insensitive); nullopt for anything else.
+std::optional<DataFormat> dataFormatForPath(const std::string &path);
+
+// A table produced a block of rows at a time, so any allowed size is written without holding it all.
+struct Table {
+    std::string indexHeader;                // CSV only: name of the first column
+    std::vector<std::string> columnHeaders; // CSV only
+    std::int64_t rows = 0;
+    int cols = 0;
+    std::function<std::int64_t(std::int64_t row)> indexOf;                           // CSV first column
+    std::function<void(std::int64_t firstRow, std::int64_t count, double *out)> fill; // row-major
+};
+
+// CSV: one header line, then the index and the values (shortest round-trip text).
+// NPY: version 1.0, '<f8', C order, shape (rows, cols); the index is not stored.
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error);
+
+// The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ...
+Table encodingTable(const Encoding &encoding);
+// One row per channel: omega and wavelength; the index column is the pair (or column) index.
+Table frequencyTable(const Encoding &encoding);
+
+// The NPY 1.0 header for a C-order float64 array of the given shape.
+std::string npyHeader(const std::vector<std::int64_t> &shape);
+
+} // namespace pe

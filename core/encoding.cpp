@@ -1,0 +1,116 @@
+#include "encoding.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace pe {
+
+namespace {
+
+// Exponent numerator e of column j, so that w_j = base^(-e/d).
+int columnExponent(const EncodingParams &p, int j)
+{
+    if (p.exponent == Exponent::Index)
+        return j;
+    if (p.layout == Layout::Split) {
+        const int half = p.dModel / 2;
+        return 2 * (j < half ? j : j - half);
+    }
+    return 2 * (j / 2);
+}
+
+double frequencyForExponent(double base, int e, int d)
+{
+    return std::pow(base, -static_cast<double>(e) / d);
+}
+
+} // namespace
+
+int channelCount(const EncodingParams &p)
+{
+    return p.exponent == Exponent::Index ? p.dModel : (p.dModel + 1) / 2;
+}
+
+double channelFrequency(const EncodingParams &p, int channel)
+{
+    const int e = p.exponent == Exponent::Index ? channel : 2 * channel;
+    return frequencyForExponent(p.base, e, p.dModel);
+}
+
+Encoding::Encoding(const EncodingParams &params)
+    : params_(params)
+{
+    if (auto err = validate(params))
+        throw std::invalid_argument(err->message);
+    const int d = params.dModel;
+    channelFreq_.resize(pe::channelCount(params));
+    for (int c = 0; c < pe::channelCount(params); ++c)
+        channelFreq_[c] = pe::channelFrequency(params, c);
+    columnFreq_.resize(d);
+    columnSine_.resize(d);
+    for (int j = 0; j < d; ++j) {
+        columnFreq_[j] = channelFreq_[columnChannel(j)];
+        columnSine_[j] = params.layout == Layout::Split ? j < d / 2 : j % 2 == 0;
+    }
+}
+
+double Encoding::channelWavelength(int channel) const
+{
+    return 2.0 * std::numbers::pi / channelFreq_[channel];
+}
+
+int Encoding::columnChannel(int column) const
+{
+    if (params_.exponent == Exponent::Index)
+        return column;
+    return columnExponent(params_, column) / 2;
+}
+
+bool Encoding::columnIsSine(int column) const { return columnSine_[column] != 0; }
+
+void sinCosOfProduct(double position, double w, double &s, double &c)
+{
+    const double angle = position * w;
+    const double err = std::fma(position, w, -angle); // exact: position*w == angle + err
+    const double s0 = std::sin(angle);
+    const double c0 = std::cos(angle);
+    s = s0 + err * c0;
+    c = c0 - err * s0;
+}
+
+double Encoding::value(std::int64_t position, int column) const
+{
+    double s, c;
+    sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
+    return columnSine_[column] ? s : c;
+}
+
+Block Encoding::windowBlock() const
+{
+    Block b;
+    b.firstPosition = params_.startPos;
+    b.rows = params_.seqLen;
+    b.cols = params_.dModel;
+    return b;
+}
+
+std::vector<int> sampledIndices(int n, int maxCount)
+{
+    std::vector<int> out;
+    if (n <= 0 || maxCount <= 0)
+        return out;
+    if (n <= maxCount || maxCount == 1) {
+        const int count = n <= maxCount ? n : 1;
+        out.reserve(count);
+        for (int i = 0; i < count; ++i)
+            out.push_back(i);
+        return out;
+    }
+    out.reserve(maxCount);
+    for (int k = 0; k < maxCount; ++k)
+        out.push_back(static_cast<int>(std::llround(static_cast<double>(k) * (n - 1) / (maxCount - 1))));
+    return out;
+}
+
+} // namespace pe

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "encoding_params.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pe {
+
+// A rectangle of the encoding matrix, possibly sampled with strides: row r holds position
+// firstPosition + r * positionStep, column c holds dimension firstColumn + c * columnStep.
+struct Block {
+    std::int64_t firstPosition = 0;
+    std::int64_t positionStep = 1;
+    std::int64_t rows = 0;
+    int firstColumn = 0;
+    int columnStep = 1;
+    int cols = 0;
+
+    std::int64_t size() const { return rows * cols; }
+};
+
+// The sinusoidal encoding for one set of parameters: frequencies, single values and fast block fills.
+// Angles are computed in double with the rounding error of t*w folded back in, so every value
+// matches a long-double evaluation of sin/cos(t * w) to about 1e-15 for positions up to 1e9.
+class Encoding {
+public:
+    // The parameters must pass validate(); throws std::invalid_argument otherwise.
+    explicit Encoding(const EncodingParams &params);
+
+    const EncodingParams &params() const { return params_; }
+    int dModel() const { return params_.dModel; }
+
+    // A channel is one distinct frequency: a (sin, cos) pair for the pair exponent (ceil(d/2) of
+    // them), a single column for the per-index exponent (d of them).
+    int channelCount() const { return static_cast<int>(channelFreq_.size()); }
+    double channelFrequency(int channel) const { return channelFreq_[channel]; }
+    double channelWavelength(int channel) const; // 2*pi / w
+    const std::vector<double> &channelFrequencies() const { return channelFreq_; }
+
+    int columnChannel(int column) const;
+    bool columnIsSine(int column) const;
+    double columnFrequency(int column) const { return columnFreq_[column]; }
+
+    double value(std::int64_t position, int column) const;
+
+    // Writes block.rows x block.cols values, row-major, with the given row stride (>= cols).
+    void fill(const Block &block, double *out, std::int64_t outRowStride) const;
+    void fill(const Block &block, double *out) const { fill(block, out, block.cols); }
+
+    // The whole seq_len x d_model window starting at start_pos.
+    Block windowBlock() const;
+
+private:
+    EncodingParams params_;
+    std::vector<double> channelFreq_;
+    std::vector<double> columnFreq_;
+    std::vector<unsigned char> columnSine_;
+};
+
+// Frequency of a channel for any valid parameters, without building the whole Encoding.
+double channelFrequency(const EncodingParams &params, int channel);
+int channelCount(const EncodingParams &params);
+
+// sin and cos of position * w where the product's rounding error is folded back in (first order).
+void sinCosOfProduct(double position, double w, double &s, double &c);
+
+// Indices 0..n-1 thinned to at most maxCount, always keeping the first and the last: what a
+// curve needs when it has more samples than pixels.
+std::vector<int> sampledIndices(int n, int maxCount);
+
+} // namespace pe

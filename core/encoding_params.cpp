@@ -1,0 +1,145 @@
+#include "encoding_params.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace pe {
+
+namespace {
+
+std::string withThousands(std::int64_t v)
+{
+    std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+std::string shortReal(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+} // namespace
+
+std::optional<ValidationError> validate(const EncodingParams &p)
+{
+    using namespace limits;
+    if (p.seqLen < minSeqLen || p.seqLen > maxSeqLen)
+        return ValidationError{Field::SeqLen, "seq_len must be a whole number from 1 to " + withThousands(maxSeqLen) +
+                                                  " (got " + withThousands(p.seqLen) + ")."};
+    if (p.dModel < minDModel || p.dModel > maxDModel)
+        return ValidationError{Field::DModel, "d_model must be a whole number from 1 to " + withThousands(maxDModel) +
+                                                  " (got " + withThousands(p.dModel) + ")."};
+    if (p.layout == Layout::Split && p.dModel % 2 != 0)
+        return ValidationError{Field::DModel, "d_model must be even with the split layout, which needs d/2 sine and "
+                                              "d/2 cosine columns (got " +
+                                                  std::to_string(p.dModel) + ")."};
+    if (!std::isfinite(p.base) || !(p.base > 1.0) || p.base > maxBase)
+        return ValidationError{Field::Base,
+                               "base must be a finite number greater than 1 and at most 1e15 (got " + shortReal(p.base) + ")."};
+    if (p.startPos < 0 || p.startPos > maxPositionEnd - minSeqLen)
+        return ValidationError{Field::StartPos, "start_pos must be a whole number from 0 to " +
+                                                    withThousands(maxPositionEnd - 1) + " (got " +
+                                                    withThousands(p.startPos) + ")."};
+    if (p.startPos + p.seqLen > maxPositionEnd)
+        return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
+                                                    " (got " + withThousands(p.startPos) + " + " +
+                                                    withThousands(p.seqLen) + ")."};
+    return std::nullopt;
+}
+
+std::string_view fieldName(Field f)
+{
+    switch (f) {
+    case Field::SeqLen: return "seq_len";
+    case Field::DModel: return "d_model";
+    case Field::Base: return "base";
+    case Field::StartPos: return "start_pos";
+    case Field::Layout: return "layout";
+    case Field::Exponent: return "exponent";
+    case Field::None: break;
+    }
+    return "";
+}
+
+std::string_view layoutName(Layout l) { return l == Layout::Split ? "split" : "interleaved"; }
+std::string_view exponentName(Exponent e) { return e == Exponent::Index ? "index" : "pair"; }
+
+std::optional<Layout> parseLayout(std::string_view s)
+{
+    if (s == "interleaved")
+        return Layout::Interleaved;
+    if (s == "split")
+        return Layout::Split;
+    return std::nullopt;
+}
+
+std::optional<Exponent> parseExponent(std::string_view s)
+{
+    if (s == "pair")
+        return Exponent::Pair;
+    if (s == "index")
+        return Exponent::Index;
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view s)
+{
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseReal(std::string_view s)
+{
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::string compactNumber(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    const std::string text = buf;
+    const auto e = text.find('e');
+    if (e == std::string::npos)
+        return text;
+    // "1e+08" -> "1e8", "1.5e-03" -> "1.5e-3"
+    const int exponent = std::atoi(text.c_str() + e + 1);
+    return text.substr(0, e) + "e" + std::to_string(exponent);
+}
+
+std::string formulaText(const EncodingParams &p)
+{
+    const std::string b = compactNumber(p.base);
+    const std::string w = p.exponent == Exponent::Pair ? "w_i = " + b + "^(-2i/d)" : "w_j = " + b + "^(-j/d)";
+    const std::string arg = p.exponent == Exponent::Pair ? "t·w_i" : "t·w_j";
+    std::string cols;
+    if (p.layout == Layout::Interleaved)
+        cols = p.exponent == Exponent::Pair ? "PE(t,2i) = sin(" + arg + "),  PE(t,2i+1) = cos(" + arg + ")"
+                                            : "PE(t,j) = sin(" + arg + ") for even j, cos(" + arg + ") for odd j";
+        else
+            cols = p.exponent == Exponent::Pair ? "PE(t,i) = sin(" + arg + "),  PE(t,d/2+i) = cos(" + arg + ")"
+                                                : "PE(t,j) = sin(t·w_j) for j < d/2, cos(t·w_j) for j ≥ d/2";
+    return cols + ",  " + w;
+}
+
+} // namespace pe

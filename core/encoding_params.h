@@ -1,0 +1,69 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pe {
+
+// Where the sine and cosine of a pair go (../shared/REFERENCE.md section 1).
+enum class Layout {
+    Interleaved, // sin in even columns, cos in odd columns (Vaswani et al. 2017)
+    Split,       // first d/2 columns sin, last d/2 cos (tensor2tensor)
+};
+
+// Which exponent the frequency of column j uses.
+enum class Exponent {
+    Pair,  // w = base^(-2i/d) with i = pair index: the paper's
+    Index, // w = base^(-j/d) with j the column itself: seed 002's article
+};
+
+struct EncodingParams {
+    std::int64_t seqLen = 50;
+    int dModel = 128;
+    double base = 10000.0;
+    std::int64_t startPos = 0;
+    Layout layout = Layout::Interleaved;
+    Exponent exponent = Exponent::Pair;
+
+    bool operator==(const EncodingParams &) const = default;
+};
+
+namespace limits {
+inline constexpr std::int64_t minSeqLen = 1;
+inline constexpr std::int64_t maxSeqLen = 1'000'000;
+inline constexpr int minDModel = 1;
+inline constexpr int maxDModel = 4096;
+inline constexpr double maxBase = 1e15;
+// start_pos + seq_len may not exceed this: positions stay exact integers in double.
+inline constexpr std::int64_t maxPositionEnd = 1'000'000'000;
+} // namespace limits
+
+enum class Field { None, SeqLen, DModel, Base, StartPos, Layout, Exponent };
+
+struct ValidationError {
+    Field field = Field::None;
+    std::string message; // one readable sentence naming the parameter and the allowed range
+};
+
+// The one validator: the GUI and the command line both ask it. Empty when the parameters are valid.
+std::optional<ValidationError> validate(const EncodingParams &p);
+
+std::string_view fieldName(Field f);
+std::string_view layoutName(Layout l);
+std::string_view exponentName(Exponent e);
+std::optional<Layout> parseLayout(std::string_view s);
+std::optional<Exponent> parseExponent(std::string_view s);
+
+// Strict text-to-number parsing: the whole string must be one number, no overflow.
+std::optional<std::int64_t> parseInteger(std::string_view s);
+std::optional<double> parseReal(std::string_view s); // NaN and infinities are returned as parsed
+
+// Shortest readable text of a number for titles and labels: 10000, 1e8, 1.5e-3.
+std::string compactNumber(double v);
+
+// Human description of the variant's formula, e.g. "PE(t,2i) = sin(t·w_i), ...".
+std::string formulaText(const EncodingParams &p);
+
+} // namespace pe

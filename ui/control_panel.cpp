@@ -1,0 +1,246 @@
+#include "control_panel.h"
+
+#include "parameters.h"
+#include "scientific_spin_box.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+
+std::vector<double> decadeStops(double min, double linearTo, double max, int perDecade)
+{
+    std::vector<double> out;
+    for (double v = min; v <= std::min(linearTo, max); v += 1)
+        out.push_back(v);
+    for (double decade = linearTo; decade < max; decade *= 10) {
+        const double step = decade * 9 / perDecade;
+        for (int k = 1; k <= perDecade && decade + k * step <= max; ++k)
+            out.push_back(std::round(decade + k * step));
+    }
+    if (out.back() != max)
+        out.push_back(max);
+    return out;
+}
+
+std::vector<double> powerOfTwoStops(int max)
+{
+    std::vector<double> out;
+    for (int v = 1; v <= std::min(128, max); ++v)
+        out.push_back(v);
+    for (int octave = 128; octave < max; octave *= 2)
+        for (int v = octave + octave / 16; v <= std::min(2 * octave, max); v += octave / 16)
+            out.push_back(v);
+    if (out.back() != max)
+        out.push_back(max);
+    return out;
+}
+
+std::vector<double> logStops(double max, int perDecade)
+{
+    std::vector<double> out;
+    const int last = static_cast<int>(std::floor(std::log10(max) * perDecade + 1e-9));
+    for (int k = 1; k <= last; ++k)
+        out.push_back(std::pow(10.0, static_cast<double>(k) / perDecade));
+    return out;
+}
+
+namespace {
+
+int nearestStop(const std::vector<double> &stops, double value)
+{
+    const auto it = std::lower_bound(stops.begin(), stops.end(), value);
+    if (it == stops.begin())
+        return 0;
+    if (it == stops.end())
+        return static_cast<int>(stops.size()) - 1;
+    const auto i = static_cast<int>(it - stops.begin());
+    // Nearest on a log scale: the stops are spaced geometrically beyond the linear part.
+    return std::abs(std::log(*it / value)) <= std::abs(std::log(value / stops[i - 1])) ? i : i - 1;
+}
+
+double fieldValue(const pe::EncodingParams &p, pe::Field f)
+{
+    switch (f) {
+    case pe::Field::SeqLen: return static_cast<double>(p.seqLen);
+    case pe::Field::DModel: return p.dModel;
+    case pe::Field::Base: return p.base;
+    case pe::Field::StartPos: return static_cast<double>(p.startPos);
+    default: return 0;
+    }
+}
+
+void setFieldValue(pe::EncodingParams &p, pe::Field f, double v)
+{
+    switch (f) {
+    case pe::Field::SeqLen: p.seqLen = std::llround(v); break;
+    case pe::Field::DModel: p.dModel = static_cast<int>(std::lround(v)); break;
+    case pe::Field::Base: p.base = v; break;
+    case pe::Field::StartPos: p.startPos = std::llround(v); break;
+    default: break;
+    }
+}
+
+QSpinBox *integerSpin(int min, int max)
+{
+    auto *spin = new QSpinBox;
+    spin->setRange(min, max);
+    spin->setGroupSeparatorShown(true);
+    spin->setKeyboardTracking(false);
+    return spin;
+}
+
+} // namespace
+
+ControlPanel::ControlPanel(Parameters *parameters, QWidget *parent)
+    : QWidget(parent)
+    , parameters_(parameters)
+    , layoutChoice_(new QComboBox(this))
+    , exponentChoice_(new QComboBox(this))
+    , formula_(new QLabel(this))
+    , error_(new QLabel(this))
+{
+    setObjectName(QStringLiteral("controlPanel"));
+    auto *grid = new QGridLayout(this);
+    grid->setColumnStretch(1, 1);
+
+    using namespace pe::limits;
+    addControl(pe::Field::SeqLen, tr("seq_len"), tr("Number of positions shown (rows of the encoding matrix), 1 to 1,000,000"),
+               integerSpin(1, static_cast<int>(maxSeqLen)), decadeStops(1, 100, static_cast<double>(maxSeqLen), 9));
+    addControl(pe::Field::DModel, tr("d_model"), tr("Embedding size: number of dimensions (columns), 1 to 4,096"),
+               integerSpin(1, maxDModel), powerOfTwoStops(maxDModel));
+    auto *baseSpin = new ScientificSpinBox;
+    baseSpin->setRange(1.000000001, maxBase);
+    addControl(pe::Field::Base, tr("base"),
+               tr("Base of the frequencies w_i = base^(-2i/d): larger means slower clocks (the paper uses 10000)"), baseSpin,
+               logStops(maxBase, 100));
+    addControl(pe::Field::StartPos, tr("start_pos"),
+               tr("First position shown: moves the window along the sequence (seed 000's start_pos)"),
+               integerSpin(0, static_cast<int>(maxPositionEnd - 1)), decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
+
+    layoutChoice_->setObjectName(QStringLiteral("layout"));
+    layoutChoice_->addItem(tr("interleaved (sin, cos, sin, cos…)"), QStringLiteral("interleaved"));
+    layoutChoice_->addItem(tr("split (all sin | all cos)"), QStringLiteral("split"));
+    layoutChoice_->setToolTip(tr("Interleaved as in the paper; split halves as in tensor2tensor"));
+    exponentChoice_->setObjectName(QStringLiteral("exponent"));
+    exponentChoice_->addItem(tr("pair: base^(2i/d)"), QStringLiteral("pair"));
+    exponentChoice_->addItem(tr("index: base^(j/d)"), QStringLiteral("index"));
+    exponentChoice_->setToolTip(tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
+    const int row = grid->rowCount();
+    grid->addWidget(new QLabel(tr("layout"), this), row, 0);
+    grid->addWidget(layoutChoice_, row, 1, 1, 2);
+    grid->addWidget(new QLabel(tr("exponent"), this), row + 1, 0);
+    grid->addWidget(exponentChoice_, row + 1, 1, 1, 2);
+
+    formula_->setObjectName(QStringLiteral("formula"));
+    formula_->setWordWrap(true);
+    formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    formula_->setToolTip(tr("The formula of the variant shown"));
+    error_->setObjectName(QStringLiteral("error"));
+    error_->setWordWrap(true);
+    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    grid->addWidget(formula_, row + 2, 0, 1, 3);
+    grid->addWidget(error_, row + 3, 0, 1, 3);
+    grid->setRowStretch(row + 4, 1);
+
+    auto onChoice = [this] {
+        if (following_)
+            return;
+        pe::EncodingParams p = parameters_->values();
+        p.layout = *pe::parseLayout(layoutChoice_->currentData().toString().toStdString());
+        p.exponent = *pe::parseExponent(exponentChoice_->currentData().toString().toStdString());
+        apply(p);
+    };
+    connect(layoutChoice_, &QComboBox::currentIndexChanged, this, onChoice);
+    connect(exponentChoice_, &QComboBox::currentIndexChanged, this, onChoice);
+    connect(parameters_, &Parameters::changed, this, &ControlPanel::followState);
+    followState();
+}
+
+void ControlPanel::addControl(pe::Field field, const QString &label, const QString &tip, QAbstractSpinBox *spin,
+                              std::vector<double> stops)
+{
+    auto *grid = static_cast<QGridLayout *>(layout());
+    const QString name = QString::fromUtf8(pe::fieldName(field).data(), static_cast<int>(pe::fieldName(field).size()));
+    auto *slider = new QSlider(Qt::Horizontal, this);
+    slider->setObjectName(name + QStringLiteral("Slider"));
+    slider->setRange(0, static_cast<int>(stops.size()) - 1);
+    slider->setPageStep(std::max(1, static_cast<int>(stops.size()) / 20));
+    slider->setMinimumWidth(140);
+    slider->setToolTip(tip);
+    spin->setParent(this);
+    spin->setObjectName(name + QStringLiteral("Spin"));
+    spin->setToolTip(tip);
+    spin->setMinimumWidth(110);
+    auto *text = new QLabel(label, this);
+    text->setToolTip(tip);
+    const int row = grid->rowCount();
+    grid->addWidget(text, row, 0);
+    grid->addWidget(slider, row, 1);
+    grid->addWidget(spin, row, 2);
+    controls_.push_back({field, slider, spin, std::move(stops)});
+    const std::size_t index = controls_.size() - 1;
+
+    connect(slider, &QSlider::valueChanged, this, [this, index](int position) {
+        if (following_)
+            return;
+        const Control &c = controls_[index];
+        pe::EncodingParams p = parameters_->values();
+        setFieldValue(p, c.field, c.stops[static_cast<std::size_t>(position)]);
+        apply(p);
+    });
+    auto onSpin = [this, index](double value) {
+        if (following_)
+            return;
+        pe::EncodingParams p = parameters_->values();
+        setFieldValue(p, controls_[index].field, value);
+        apply(p);
+    };
+    if (auto *ints = qobject_cast<QSpinBox *>(spin))
+        connect(ints, &QSpinBox::valueChanged, this, onSpin);
+    else if (auto *reals = qobject_cast<QDoubleSpinBox *>(spin))
+        connect(reals, &QDoubleSpinBox::valueChanged, this, onSpin);
+}
+
+QSlider *ControlPanel::slider(pe::Field field) const
+{
+    for (const Control &c : controls_)
+        if (c.field == field)
+            return c.slider;
+    return nullptr;
+}
+
+QString ControlPanel::errorText() const { return error_->text(); }
+
+void ControlPanel::apply(pe::EncodingParams candidate)
+{
+    if (auto error = parameters_->set(candidate)) {
+        error_->setText(QString::fromStdString(error->message));
+        followState(); // the controls return to what is shown
+        return;
+    }
+    error_->clear();
+}
+
+void ControlPanel::followState()
+{
+    following_ = true;
+    const pe::EncodingParams &p = parameters_->values();
+    for (const Control &c : controls_) {
+        const double v = fieldValue(p, c.field);
+        c.slider->setValue(nearestStop(c.stops, v));
+        if (auto *ints = qobject_cast<QSpinBox *>(c.spin))
+            ints->setValue(static_cast<int>(v));
+        else if (auto *reals = qobject_cast<QDoubleSpinBox *>(c.spin))
+            reals->setValue(v);
+    }
+    layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
+    exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
+    formula_->setText(QString::fromStdString(pe::formulaText(p)));
+    following_ = false;
+}

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class PlotView;
+
+// Figure size and resolution: the plot is laid out at `size` and drawn at `scale` device pixels
+// per pixel, so 1200x800 at scale 2 is a 2400x1600 PNG with the fonts of a 1200x800 figure.
+struct FigureOptions {
+    QSize size{1200, 800};
+    double scale = 1.0;
+};
+
+namespace figurelimits {
+inline constexpr int minSide = 64;
+inline constexpr int maxSide = 8192;
+inline constexpr double minScale = 0.25;
+inline constexpr double maxScale = 8.0;
+inline constexpr int maxPixelSide = 16384; // size * scale
+} // namespace figurelimits
+
+// One sentence naming what is wrong, or nothing.
+std::optional<QString> checkFigureOptions(const FigureOptions &options);
+// The figure formats by extension; nothing when the extension is supported.
+std::optional<QString> checkFigurePath(const QString &path);
+
+class QImage;
+
+// Writes an image as PNG, atomically; false with error set if anything fails.
+bool writePng(const QImage &image, const QString &path, QString *error);
+
+// The one export path of figures, for the window and the command line: renders the view offscreen
+// at the options' size and writes the file atomically. False, with error set, if anything fails.
+bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error);

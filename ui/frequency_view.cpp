@@ -1,0 +1,233 @@
+#include "frequency_view.h"
+
+#include "integer_ticker.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+
+#include <cmath>
+
+namespace {
+
+const QColor kComparisonColors[] = {QColor(230, 120, 20), QColor(40, 150, 60), QColor(150, 60, 170),
+                                    QColor(120, 120, 120), QColor(200, 60, 60)};
+
+} // namespace
+
+FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , quantityChoice_(new QComboBox(this))
+    , logBox_(new QCheckBox(tr("Log scale"), this))
+    , compareEdit_(new QLineEdit(this))
+{
+    setObjectName(QStringLiteral("frequencyView"));
+    quantityChoice_->setObjectName(QStringLiteral("quantity"));
+    quantityChoice_->addItem(tr("Frequency ω"));
+    quantityChoice_->addItem(tr("Wavelength λ = 2π/ω"));
+    quantityChoice_->setToolTip(tr("Plot the angular frequencies, or the wavelengths in positions"));
+    logBox_->setObjectName(QStringLiteral("logScale"));
+    logBox_->setToolTip(tr("Logarithmic value axis: a geometric decay becomes a straight line"));
+    compareEdit_->setObjectName(QStringLiteral("compareBases"));
+    compareEdit_->setText(QStringLiteral("1e2, 1e4, 1e8"));
+    compareEdit_->setToolTip(tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
+    toolRow()->addWidget(new QLabel(tr("Show:"), this));
+    toolRow()->addWidget(quantityChoice_);
+    toolRow()->addWidget(logBox_);
+    toolRow()->addWidget(new QLabel(tr("Compare bases:"), this));
+    toolRow()->addWidget(compareEdit_, 1);
+
+    QCustomPlot *p = plot();
+    title_ = new QCPTextElement(p, QString(), QFont(font().family(), 11, QFont::Bold));
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, title_);
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->legend->setVisible(true);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    spanLine_ = new QCPItemStraightLine(p);
+    spanLine_->setPen(QPen(QColor(200, 30, 30), 1.5, Qt::DashLine));
+    spanLabel_ = new QCPItemText(p);
+    spanLabel_->setColor(QColor(200, 30, 30));
+    spanLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+
+    connect(quantityChoice_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        // Wavelengths span many decades: a log axis is the readable default for them.
+        logBox_->setChecked(index == 1);
+        refresh();
+    });
+    connect(logBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+    connect(compareEdit_, &QLineEdit::editingFinished, this, [this] { setComparisonText(compareEdit_->text()); });
+}
+
+void FrequencyView::setQuantity(Quantity quantity)
+{
+    quantityChoice_->setCurrentIndex(quantity == Quantity::Wavelength ? 1 : 0);
+}
+
+void FrequencyView::setLogScale(bool on) { logBox_->setChecked(on); }
+
+bool FrequencyView::setComparisonText(const QString &text)
+{
+    std::vector<double> bases;
+    QString problem;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString trimmed = part.trimmed();
+        const auto v = pe::parseReal(trimmed.toStdString());
+        pe::EncodingParams probe = parameters()->values();
+        if (v)
+            probe.base = *v;
+        if (!v || pe::validate(probe)) {
+            problem = tr("'%1' is not a valid base: each must be a number greater than 1 and at most 1e15.").arg(trimmed);
+            break;
+        }
+        bases.push_back(*v);
+    }
+    compareEdit_->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid red;"));
+    compareEdit_->setToolTip(problem.isEmpty() ? tr("Bases to compare with, separated by commas") : problem);
+    if (!problem.isEmpty())
+        return false;
+    compareEdit_->setText(text);
+    comparison_ = bases;
+    refresh();
+    return true;
+}
+
+void FrequencyView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const bool wavelength = quantityChoice_->currentIndex() == 1;
+    const bool logScale = logBox_->isChecked();
+    QCustomPlot *plt = plot();
+    plt->clearGraphs();
+
+    const int n = enc.channelCount();
+    const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
+    const std::vector<int> shown = pe::sampledIndices(n, maxPoints);
+    const double span = static_cast<double>(p.seqLen - 1);
+    auto quantity = [wavelength](double w) { return wavelength ? 2.0 * M_PI / w : w; };
+    const bool markers = static_cast<int>(shown.size()) <= 64;
+
+    auto addCurve = [&](const pe::EncodingParams &params, const QPen &pen, const QString &name) {
+        QCPGraph *g = plt->addGraph();
+        g->setName(name);
+        g->setPen(pen);
+        if (markers)
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5));
+        QVector<double> x, y;
+        x.reserve(static_cast<int>(shown.size()));
+        y.reserve(static_cast<int>(shown.size()));
+        for (int i : shown) {
+            x << i;
+            y << quantity(pe::channelFrequency(params, i));
+        }
+        g->setData(x, y, true);
+        return g;
+    };
+
+    int colorIndex = 0;
+    for (double base : comparison_) {
+        if (base == p.base)
+            continue;
+        pe::EncodingParams other = p;
+        other.base = base;
+        const QColor color = kComparisonColors[colorIndex++ % std::size(kComparisonColors)];
+        addCurve(other, QPen(color, 1.5, Qt::DashLine), tr("base %1").arg(QString::fromStdString(pe::compactNumber(base))));
+    }
+    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5), tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
+
+    completed_ = 0;
+    for (int i = 0; i < n; ++i)
+        completed_ += enc.channelWavelength(i) <= span ? 1 : 0;
+    const QString unit = p.exponent == pe::Exponent::Pair ? tr("pairs") : tr("dimensions");
+    spanLine_->setVisible(wavelength);
+    spanLabel_->setVisible(wavelength);
+    if (wavelength) {
+        // Filled markers: a whole period fits between the first and the last position.
+        current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6));
+        QCPGraph *done = plt->addGraph();
+        done->setName(tr("completes a period within the window"));
+        done->setLineStyle(QCPGraph::lsNone);
+        done->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(200, 30, 30), 7));
+        QVector<double> x, y;
+        for (int i : shown)
+            if (enc.channelWavelength(i) <= span) {
+                x << i;
+                y << enc.channelWavelength(i);
+            }
+        done->setData(x, y, true);
+        spanLine_->point1->setCoords(0, std::max(span, 1e-300));
+        spanLine_->point2->setCoords(1, std::max(span, 1e-300));
+        spanLabel_->position->setCoords(0, std::max(span, 1e-300));
+        spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
+    }
+
+    const QString symbol = p.exponent == pe::Exponent::Pair ? QStringLiteral("i") : QStringLiteral("j");
+    plt->xAxis->setLabel(p.exponent == pe::Exponent::Pair ? tr("pair index i") : tr("dimension j"));
+    plt->yAxis->setLabel(wavelength ? tr("wavelength λ_%1 = 2π/ω_%1 (positions)").arg(symbol)
+                                    : tr("ω_%1 (radians per position)").arg(symbol));
+    if (logScale) {
+        plt->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        plt->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        plt->yAxis->setNumberFormat(QStringLiteral("eb"));
+        plt->yAxis->setNumberPrecision(0);
+    } else {
+        plt->yAxis->setScaleType(QCPAxis::stLinear);
+        plt->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        plt->yAxis->setNumberFormat(QStringLiteral("g"));
+        plt->yAxis->setNumberPrecision(6);
+    }
+    plt->xAxis->setRange(-0.5, std::max(1, n - 1) + 0.5);
+    plt->rescaleAxes(true);
+    plt->xAxis->setRange(-0.5, std::max(1, n - 1) + 0.5);
+    if (wavelength)
+        plt->yAxis->setRange(plt->yAxis->range().expanded(std::max(span, 1.0)));
+    QCPRange yr = plt->yAxis->range();
+    if (logScale)
+        plt->yAxis->setRange(yr.lower / 1.5, yr.upper * 1.5);
+    else
+        plt->yAxis->setRange(std::min(0.0, yr.lower), yr.upper + 0.05 * yr.size());
+
+    if (wavelength)
+        title_->setText(tr("Wavelengths: %1 of %2 %3 complete a period within positions %4–%5")
+                            .arg(completed_)
+                            .arg(n)
+                            .arg(unit)
+                            .arg(p.startPos)
+                            .arg(p.startPos + p.seqLen - 1));
+    else
+        title_->setText(p.exponent == pe::Exponent::Pair
+                            ? tr("Frequency decay: ω_i = base^(−2i/d), d = %1").arg(p.dModel)
+                            : tr("Frequency decay: ω_j = base^(−j/d), d = %1").arg(p.dModel));
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString FrequencyView::tooltipAt(QPointF pixel) const
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    if (!plot()->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    const auto i = static_cast<int>(std::llround(plot()->xAxis->pixelToCoord(pixel.x())));
+    if (i < 0 || i >= enc.channelCount())
+        return {};
+    const double span = static_cast<double>(enc.params().seqLen - 1);
+    const pe::EncodingParams &p = enc.params();
+    const int partner = p.layout == pe::Layout::Split ? p.dModel / 2 + i : 2 * i + 1;
+    QString name = tr("dimension %1").arg(i);
+    if (p.exponent == pe::Exponent::Pair)
+        name = partner < p.dModel ? tr("pair %1 (dimensions %2, %3)").arg(i).arg(p.layout == pe::Layout::Split ? i : 2 * i).arg(partner)
+                                  : tr("pair %1 (dimension %2, a sine with no partner)").arg(i).arg(2 * i);
+    return tr("%1\nω = %2 rad/position\nλ = %3 positions\n%4")
+        .arg(name)
+        .arg(enc.channelFrequency(i), 0, 'g', 8)
+        .arg(enc.channelWavelength(i), 0, 'g', 8)
+        .arg(enc.channelWavelength(i) <= span ? tr("completes a period within the window")
+                                              : tr("turns %1 of a period across the window")
+                                                    .arg(span / enc.channelWavelength(i), 0, 'f', 3));
+}
+

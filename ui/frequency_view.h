@@ -1,0 +1,48 @@
+#pragma once
+
+#include "plot_view.h"
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPTextElement;
+class QLineEdit;
+
+// Frequency decay (seeds 000 and 004): w_i against i for the current base and comparison bases,
+// or the wavelengths 2*pi/w_i, marking which pairs complete a whole period inside the window
+// (their wavelength is at most seq_len - 1, the span from the first to the last position).
+class FrequencyView : public PlotView
+{
+    Q_OBJECT
+
+public:
+    enum class Quantity { Frequency, Wavelength };
+
+    explicit FrequencyView(Parameters *parameters, QWidget *parent = nullptr);
+
+    void setQuantity(Quantity quantity);
+    void setLogScale(bool on);
+    // Comma-separated bases, e.g. "1e2, 1e4, 1e8"; false (and nothing changed) if one is invalid.
+    bool setComparisonText(const QString &text);
+    const std::vector<double> &comparisonBases() const { return comparison_; }
+    // Channels whose wavelength fits in the window, as last computed.
+    int completedPeriods() const { return completed_; }
+    QString tooltipAt(QPointF pixel) const override;
+
+protected:
+    void rebuild() override;
+
+private:
+
+    QComboBox *quantityChoice_;
+    QCheckBox *logBox_;
+    QLineEdit *compareEdit_;
+    QCPTextElement *title_;
+    QCPItemStraightLine *spanLine_;
+    QCPItemText *spanLabel_;
+    std::vector<double> comparison_{1e2, 1e4, 1e8};
+    int completed_ = 0;
+};

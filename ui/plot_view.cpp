@@ -1,0 +1,83 @@
+#include "plot_view.h"
+
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+PlotView::PlotView(Parameters *parameters, QWidget *parent)
+    : QWidget(parent)
+    , parameters_(parameters)
+    , plot_(new QCustomPlot(this))
+    , toolRow_(new QHBoxLayout)
+{
+    plot_->setObjectName(QStringLiteral("plot"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    toolRow_->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(toolRow_);
+    layout->addWidget(plot_, 1);
+    connect(parameters_, &Parameters::changed, this, &PlotView::refresh);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const QString text = tooltipAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+    });
+}
+
+QString PlotView::tooltipAt(QPointF) const { return {}; }
+
+void PlotView::refresh()
+{
+    dirty_ = true;
+    if (isVisible())
+        rebuildNow();
+}
+
+void PlotView::rebuildNow()
+{
+    dirty_ = false;
+    pixelScale_ = plot_->devicePixelRatioF();
+    rebuild();
+    emit rebuilt();
+}
+
+void PlotView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (dirty_)
+        rebuildNow();
+}
+
+void PlotView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // The content is computed for the pixels on screen, so a new size needs a new computation.
+    if (isVisible())
+        rebuildNow();
+    else
+        dirty_ = true;
+}
+
+QImage PlotView::render(QSize size, double scale)
+{
+    const QRect oldViewport = plot_->viewport();
+    // Lay the plot out at the export size so the view computes for the pixels it will fill.
+    plot_->setViewport(QRect(QPoint(0, 0), size));
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot_->plotLayout()->update(phase);
+    pixelScale_ = scale;
+    rebuild();
+    const QImage image = plot_->toPixmap(size.width(), size.height(), scale).toImage();
+    plot_->setViewport(oldViewport);
+    dirty_ = true;
+    if (isVisible())
+        rebuildNow();
+    return image;
+}

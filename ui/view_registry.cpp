@@ -1,0 +1,33 @@
+#include "view_registry.h"
+
+#include "frequency_view.h"
+#include "heatmap_view.h"
+
+#include <QStringList>
+
+const std::vector<ViewInfo> &viewRegistry()
+{
+    static const std::vector<ViewInfo> views = {
+        {QStringLiteral("heatmap"), QObject::tr("Heatmap"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new HeatmapView(p, parent); }},
+        {QStringLiteral("frequencies"), QObject::tr("Frequencies"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new FrequencyView(p, parent); }},
+    };
+    return views;
+}
+
+const ViewInfo *findView(const QString &id)
+{
+    for (const ViewInfo &v : viewRegistry())
+        if (v.id == id)
+            return &v;
+    return nullptr;
+}
+
+QStringList viewIds()
+{
+    QStringList ids;
+    for (const ViewInfo &v : viewRegistry())
+        ids << v.id;
+    return ids;
+}
