@@ -211,9 +211,16 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
-    // A figure export needs no display: draw offscreen unless the caller chose a platform.
-    if (cmd.mode == CommandLine::Mode::ExportFigure && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (cmd.mode == CommandLine::Mode::ExportFigure) {
+        // A figure export needs no display: draw offscreen unless the caller chose a platform.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        // Its stderr is one line on failure; Qt's own notes (runtime folder, fonts) are not errors.
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
+            if (type == QtCriticalMsg || type == QtFatalMsg)
+                std::fprintf(stderr, "pe-explorer: %s\n", qPrintable(message));
+        });
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Positional Encoding Explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));

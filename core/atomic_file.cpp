@@ -34,7 +34,8 @@ bool AtomicFile::open(std::string &error)
             error = "cannot write " + quoted + ": it is a directory.";
             return false;
         }
-        if (::access(path_.c_str(), W_OK) != 0) {
+        // The mode bits too: root passes access(2), but a read-only file is the user's word.
+        if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path_.c_str(), W_OK) != 0) {
             error = "cannot write " + quoted + ": the file is read-only.";
             return false;
         }

@@ -1,0 +1,21 @@
+#include "test_support.h"
+
+#include <cmath>
+
+namespace testsupport {
+
+long double referenceValue(std::int64_t position, double w, bool sine)
+{
+    // w = hi + lo with hi holding the top 26 bits: position (< 2^31) * hi is exact in the
+    // 64-bit long-double mantissa, and so is position * lo.
+    int exponent = 0;
+    const double mantissa = std::frexp(w, &exponent);
+    const double hi = std::ldexp(std::trunc(std::ldexp(mantissa, 26)), exponent - 26);
+    const double lo = w - hi;
+    const long double t = static_cast<long double>(position);
+    const long double a = t * static_cast<long double>(hi);
+    const long double b = t * static_cast<long double>(lo);
+    return sine ? sinl(a) * cosl(b) + cosl(a) * sinl(b) : cosl(a) * cosl(b) - sinl(a) * sinl(b);
+}
+
+} // namespace testsupport

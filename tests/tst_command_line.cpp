@@ -1,0 +1,265 @@
+#include "command_line.h"
+
+#include <QFile>
+#include <QImageReader>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesParameters();
+    void refusals_data();
+    void refusals();
+    void exportNpyShape();
+    void exportCsvRows();
+    void exportFrequencies();
+    void exportFigureSize_data();
+    void exportFigureSize();
+    void exportFigureWithoutDisplay();
+    void badInputExitsTwoAndWritesNothing_data();
+    void badInputExitsTwoAndWritesNothing();
+    void failedExportKeepsExistingFile();
+    void help();
+
+private:
+    struct Run {
+        int code;
+        QString err;
+    };
+    Run run(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+    QTemporaryDir dir_;
+};
+
+TestCommandLine::Run TestCommandLine::run(const QStringList &args, const QProcessEnvironment &env)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("PE_EXPLORER"), args);
+    if (!p.waitForFinished(60000))
+        return {-1, QStringLiteral("timed out")};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+static QStringList argv(const QString &line)
+{
+    return QStringList{QStringLiteral("pe-explorer")} + line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+void TestCommandLine::parsesParameters()
+{
+    const auto r = parseCommandLine(argv(QStringLiteral(
+        "--seq-len 15 --d-model 9 --base 100 --start-pos 3 --layout interleaved --exponent index --export heatmap --out a.png --size 300x200 --scale 2")));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.command.mode, CommandLine::Mode::ExportFigure);
+    QCOMPARE(r.command.params.seqLen, 15);
+    QCOMPARE(r.command.params.dModel, 9);
+    QCOMPARE(r.command.params.base, 100.0);
+    QCOMPARE(r.command.params.startPos, 3);
+    QCOMPARE(r.command.params.exponent, pe::Exponent::Index);
+    QCOMPARE(r.command.figure.size, QSize(300, 200));
+    QCOMPARE(r.command.figure.scale, 2.0);
+    const auto eq = parseCommandLine(argv(QStringLiteral("--seq-len=20 --base=1e8")));
+    QVERIFY(eq.error.isEmpty());
+    QCOMPARE(eq.command.mode, CommandLine::Mode::Window);
+    QCOMPARE(eq.command.params.base, 1e8);
+}
+
+void TestCommandLine::refusals_data()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("negative seq") << "--seq-len -5" << "--seq-len: seq_len must be a whole number from 1 to 1,000,000 (got -5)";
+    QTest::newRow("zero seq") << "--seq-len 0" << "--seq-len";
+    QTest::newRow("text seq") << "--seq-len ten" << "'ten' is not a whole number";
+    QTest::newRow("float seq") << "--seq-len 1.5" << "--seq-len";
+    QTest::newRow("overflow seq") << "--seq-len 99999999999999999999999" << "--seq-len";
+    QTest::newRow("huge d") << "--d-model 99999999999" << "--d-model";
+    QTest::newRow("d 4097") << "--d-model 4097" << "4,096";
+    QTest::newRow("base 1") << "--base 1" << "--base: base must be";
+    QTest::newRow("base nan") << "--base nan" << "--base";
+    QTest::newRow("base inf") << "--base inf" << "--base";
+    QTest::newRow("base text") << "--base big" << "'big' is not a number";
+    QTest::newRow("split odd") << "--layout split --d-model 7" << "--d-model: d_model must be even";
+    QTest::newRow("bad layout") << "--layout diagonal" << "interleaved or split";
+    QTest::newRow("bad exponent") << "--exponent j" << "pair or index";
+    QTest::newRow("start negative") << "--start-pos -1" << "--start-pos";
+    QTest::newRow("past 1e9") << "--start-pos 999999999 --seq-len 2" << "start_pos + seq_len";
+    QTest::newRow("unknown flag") << "--colour red" << "Unknown option 'colour'";
+    QTest::newRow("unknown view") << "--export clocks --out x.png" << "unknown view 'clocks'";
+    QTest::newRow("no out") << "--export heatmap" << "--out FILE is required";
+    QTest::newRow("bad size") << "--export heatmap --out x.png --size 10x10" << "--size";
+    QTest::newRow("bad size text") << "--export heatmap --out x.png --size big" << "WIDTHxHEIGHT";
+    QTest::newRow("bad scale") << "--export heatmap --out x.png --scale 0" << "--scale";
+    QTest::newRow("scale too big") << "--export heatmap --out x.png --size 8000x8000 --scale 4" << "16384";
+    QTest::newRow("figure ext") << "--export heatmap --out x.jpg" << "must end in .png";
+    QTest::newRow("data ext") << "--export-data encoding --out x.txt" << ".csv or .npy";
+    QTest::newRow("data kind") << "--export-data angles --out x.csv" << "unknown data 'angles'";
+    QTest::newRow("two modes") << "--export heatmap --export-data encoding --out x.csv" << "exclude each other";
+    QTest::newRow("stray arg") << "heatmap" << "unexpected argument 'heatmap'";
+    QTest::newRow("twice") << "--seq-len 5 --seq-len 6" << "more than once";
+    QTest::newRow("size without export") << "--size 100x100" << "go with --export";
+}
+
+void TestCommandLine::refusals()
+{
+    QFETCH(QString, line);
+    QFETCH(QString, mentions);
+    const auto r = parseCommandLine(argv(line));
+    QVERIFY2(r.error.contains(mentions), qPrintable(r.error));
+    QVERIFY(!r.error.contains(QLatin1Char('\n')));
+}
+
+void TestCommandLine::exportNpyShape()
+{
+    const QString out = dir_.filePath(QStringLiteral("t.npy"));
+    const Run r = run({QStringLiteral("--seq-len"), QStringLiteral("300"), QStringLiteral("--d-model"), QStringLiteral("20"),
+                       QStringLiteral("--start-pos"), QStringLiteral("7"), QStringLiteral("--export-data"),
+                       QStringLiteral("encoding"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    const qsizetype headerLength = 10 + static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
+    const QByteArray header = bytes.mid(10, headerLength - 10);
+    QVERIFY2(header.contains("'shape': (300, 20)"), header.constData());
+    QVERIFY(header.contains("'descr': '<f8'"));
+    QVERIFY(header.contains("'fortran_order': False"));
+    QCOMPARE(bytes.size(), headerLength + 300 * 20 * 8);
+    double first;
+    std::memcpy(&first, bytes.constData() + headerLength, 8);
+    QCOMPARE(first, std::sin(7.0)); // row 0 is position start_pos
+}
+
+void TestCommandLine::exportCsvRows()
+{
+    const QString out = dir_.filePath(QStringLiteral("t.csv"));
+    const Run r = run({QStringLiteral("--seq-len"), QStringLiteral("1000"), QStringLiteral("--d-model"), QStringLiteral("8"),
+                       QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1001);
+    QCOMPARE(lines.first(), QStringLiteral("position,d0,d1,d2,d3,d4,d5,d6,d7"));
+    QVERIFY(lines.last().startsWith(QStringLiteral("999,")));
+    QCOMPARE(lines.last().split(QLatin1Char(',')).size(), 9);
+}
+
+void TestCommandLine::exportFrequencies()
+{
+    const QString out = dir_.filePath(QStringLiteral("f.csv"));
+    const Run r = run({QStringLiteral("--d-model"), QStringLiteral("9"), QStringLiteral("--exponent"), QStringLiteral("index"),
+                       QStringLiteral("--export-data"), QStringLiteral("frequencies"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 10);
+    QCOMPARE(lines.first(), QStringLiteral("dimension,omega,wavelength"));
+}
+
+void TestCommandLine::exportFigureSize_data()
+{
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QSize>("expected");
+    QTest::newRow("heatmap default") << "heatmap" << QStringList{} << QSize(1200, 800);
+    QTest::newRow("heatmap 2x") << "heatmap" << QStringList{QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--scale"), QStringLiteral("2")}
+                                << QSize(1280, 960);
+    QTest::newRow("frequencies") << "frequencies" << QStringList{QStringLiteral("--size"), QStringLiteral("500x300")} << QSize(500, 300);
+}
+
+void TestCommandLine::exportFigureSize()
+{
+    QFETCH(QString, view);
+    QFETCH(QStringList, extra);
+    QFETCH(QSize, expected);
+    const QString out = dir_.filePath(view + QString::number(expected.width()) + QStringLiteral(".png"));
+    const Run r = run(QStringList{QStringLiteral("--export"), view, QStringLiteral("--out"), out} + extra);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QImageReader reader(out);
+    QCOMPARE(reader.format(), QByteArray("png"));
+    QCOMPARE(reader.size(), expected);
+}
+
+void TestCommandLine::exportFigureWithoutDisplay()
+{
+    // No DISPLAY and no QT_QPA_PLATFORM: the export still works.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const QString out = dir_.filePath(QStringLiteral("nodisplay.png"));
+    const Run r = run({QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--out"), out}, env);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(out));
+}
+
+void TestCommandLine::badInputExitsTwoAndWritesNothing_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("file");
+    const QString png = QStringLiteral("bad.png");
+    auto fig = [](QStringList before, const QString &out) {
+        return before + QStringList{QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--out"), out};
+    };
+    QTest::newRow("negative seq") << fig({QStringLiteral("--seq-len"), QStringLiteral("-5")}, png) << png;
+    QTest::newRow("nan base") << fig({QStringLiteral("--base"), QStringLiteral("nan")}, png) << png;
+    QTest::newRow("unknown flag") << fig({QStringLiteral("--frobnicate")}, png) << png;
+    QTest::newRow("missing folder") << fig({}, QStringLiteral("no/such/dir/x.png")) << QStringLiteral("no/such/dir/x.png");
+    QTest::newRow("data into missing folder")
+        << QStringList{QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), QStringLiteral("none/x.csv")}
+        << QStringLiteral("none/x.csv");
+}
+
+void TestCommandLine::badInputExitsTwoAndWritesNothing()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    for (QString &a : args)
+        if (a == file)
+            a = dir.filePath(file);
+    const Run r = run(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY(!r.err.trimmed().isEmpty());
+    QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0); // one line
+    QVERIFY(r.err.startsWith(QStringLiteral("pe-explorer: ")));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 0);
+}
+
+void TestCommandLine::failedExportKeepsExistingFile()
+{
+    const QString out = dir_.filePath(QStringLiteral("keep.csv"));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("precious\n");
+    f.close();
+    QFile::setPermissions(out, QFile::ReadOwner);
+    const Run r = run({QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("read-only")), qPrintable(r.err));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("precious\n"));
+}
+
+void TestCommandLine::help()
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("PE_EXPLORER"), {QStringLiteral("--help")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
+    for (const char *flag : {"--seq-len", "--d-model", "--base", "--start-pos", "--layout", "--exponent", "--export",
+                             "--export-data", "--out", "--size", "--scale", "--screenshot"})
+        QVERIFY2(out.contains(QLatin1String(flag)), flag);
+}
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_command_line.moc"

@@ -1,0 +1,158 @@
+#include "atomic_file.h"
+#include "data_export.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <sys/stat.h>
+
+class TestDataExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void formatByExtension();
+    void npyHeaderIsAligned();
+    void encodingNpy();
+    void encodingCsv();
+    void frequencyCsv();
+    void refusesMissingFolder();
+    void refusesDirectory();
+    void readOnlyFileLeftIntact();
+    void failedWriteLeavesNoTemporaryFile();
+
+private:
+    QTemporaryDir dir_;
+};
+
+static pe::EncodingParams params(std::int64_t n, int d, std::int64_t start = 0)
+{
+    pe::EncodingParams p;
+    p.seqLen = n;
+    p.dModel = d;
+    p.startPos = start;
+    return p;
+}
+
+void TestDataExport::formatByExtension()
+{
+    QCOMPARE(pe::dataFormatForPath("a/b.csv"), std::optional(pe::DataFormat::Csv));
+    QCOMPARE(pe::dataFormatForPath("x.NPY"), std::optional(pe::DataFormat::Npy));
+    QVERIFY(!pe::dataFormatForPath("x.png"));
+    QVERIFY(!pe::dataFormatForPath("dir.csv/x"));
+    QVERIFY(!pe::dataFormatForPath("noext"));
+}
+
+void TestDataExport::npyHeaderIsAligned()
+{
+    const std::string h = pe::npyHeader({10, 6});
+    QCOMPARE(h.size() % 64, std::size_t(0));
+    QCOMPARE(h.substr(0, 6), std::string("\x93NUMPY"));
+    QVERIFY(h.find("'descr': '<f8', 'fortran_order': False, 'shape': (10, 6), }") != std::string::npos);
+    QCOMPARE(h.back(), '\n');
+    QVERIFY(pe::npyHeader({5}).find("'shape': (5,)") != std::string::npos);
+}
+
+void TestDataExport::encodingNpy()
+{
+    const pe::Encoding e(params(300, 17, 1000));
+    const QString path = dir_.filePath(QStringLiteral("enc.npy"));
+    std::string error;
+    QVERIFY(pe::writeTable(pe::encodingTable(e), path.toStdString(), pe::DataFormat::Npy, error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    const std::string header = pe::npyHeader({300, 17});
+    QCOMPARE(bytes.size(), qsizetype(header.size() + 300 * 17 * 8));
+    QCOMPARE(bytes.left(static_cast<qsizetype>(header.size())).toStdString(), header);
+    for (int t : {0, 1, 255, 256, 299})
+        for (int j : {0, 5, 16}) {
+            double v;
+            std::memcpy(&v, bytes.constData() + header.size() + (t * 17 + j) * 8, 8);
+            QCOMPARE(v, e.value(1000 + t, j));
+        }
+}
+
+void TestDataExport::encodingCsv()
+{
+    const pe::Encoding e(params(10, 6, 5));
+    const QString path = dir_.filePath(QStringLiteral("enc.csv"));
+    std::string error;
+    QVERIFY(pe::writeTable(pe::encodingTable(e), path.toStdString(), pe::DataFormat::Csv, error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 11);
+    QCOMPARE(lines[0], QStringLiteral("position,d0,d1,d2,d3,d4,d5"));
+    const QStringList row = lines[3].split(QLatin1Char(','));
+    QCOMPARE(row.size(), 7);
+    QCOMPARE(row[0], QStringLiteral("7"));
+    for (int j = 0; j < 6; ++j)
+        QCOMPARE(row[j + 1].toDouble(), e.value(7, j)); // shortest round-trip text
+}
+
+void TestDataExport::frequencyCsv()
+{
+    const pe::Encoding e(params(10, 6));
+    const QString path = dir_.filePath(QStringLiteral("freq.csv"));
+    std::string error;
+    QVERIFY(pe::writeTable(pe::frequencyTable(e), path.toStdString(), pe::DataFormat::Csv, error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QStringLiteral("pair,omega,wavelength"));
+    QCOMPARE(lines[2].split(QLatin1Char(','))[1].toDouble(), e.channelFrequency(1));
+}
+
+void TestDataExport::refusesMissingFolder()
+{
+    const QString path = dir_.filePath(QStringLiteral("missing/sub/x.csv"));
+    std::string error;
+    QVERIFY(!pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY2(error.find("No such file or directory") != std::string::npos, error.c_str());
+    QVERIFY(!QFile::exists(path));
+}
+
+void TestDataExport::refusesDirectory()
+{
+    QDir(dir_.path()).mkdir(QStringLiteral("adir.csv"));
+    std::string error;
+    pe::AtomicFile f(dir_.filePath(QStringLiteral("adir.csv")).toStdString());
+    QVERIFY(!f.open(error));
+    QVERIFY2(error.find("directory") != std::string::npos, error.c_str());
+}
+
+void TestDataExport::readOnlyFileLeftIntact()
+{
+    const QString path = dir_.filePath(QStringLiteral("ro.csv"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("keep me\n");
+    f.close();
+    QFile::setPermissions(path, QFile::ReadOwner);
+    std::string error;
+    QVERIFY(!pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("keep me\n"));
+}
+
+void TestDataExport::failedWriteLeavesNoTemporaryFile()
+{
+    const QString sub = dir_.filePath(QStringLiteral("clean"));
+    QDir().mkpath(sub);
+    {
+        pe::AtomicFile f((sub + QStringLiteral("/x.npy")).toStdString());
+        std::string error;
+        QVERIFY(f.open(error));
+        QVERIFY(f.write("partial"));
+        // Destroyed without commit, as when an export fails half-way.
+    }
+    QCOMPARE(QDir(sub).entryList(QDir::Files | QDir::Hidden).size(), 0);
+}
+
+QTEST_APPLESS_MAIN(TestDataExport)
+#include "tst_data_export.moc"

@@ -1,0 +1,136 @@
+#include "encoding_params.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+class TestEncodingParams : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void refusals_data();
+    void refusals();
+    void accepted_data();
+    void accepted();
+    void strictNumbers();
+    void names();
+    void compactNumbers();
+};
+
+Q_DECLARE_METATYPE(pe::Field)
+
+static pe::EncodingParams with(std::int64_t n, int d, double base, std::int64_t start, pe::Layout layout = pe::Layout::Interleaved)
+{
+    pe::EncodingParams p;
+    p.seqLen = n;
+    p.dModel = d;
+    p.base = base;
+    p.startPos = start;
+    p.layout = layout;
+    return p;
+}
+
+void TestEncodingParams::refusals_data()
+{
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<double>("base");
+    QTest::addColumn<qint64>("start");
+    QTest::addColumn<int>("layout");
+    QTest::addColumn<pe::Field>("field");
+    QTest::addColumn<QString>("mentions");
+    const int inter = int(pe::Layout::Interleaved);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    QTest::newRow("seq_len 0") << qint64(0) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "1 to 1,000,000";
+    QTest::newRow("seq_len -5") << qint64(-5) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "got -5";
+    QTest::newRow("seq_len too big") << qint64(1'000'001) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "1,000,000";
+    QTest::newRow("d 0") << qint64(10) << 0 << 1e4 << qint64(0) << inter << pe::Field::DModel << "1 to 4,096";
+    QTest::newRow("d 4097") << qint64(10) << 4097 << 1e4 << qint64(0) << inter << pe::Field::DModel << "4,096";
+    QTest::newRow("split odd") << qint64(10) << 7 << 1e4 << qint64(0) << int(pe::Layout::Split) << pe::Field::DModel << "even";
+    QTest::newRow("base 1") << qint64(10) << 8 << 1.0 << qint64(0) << inter << pe::Field::Base << "greater than 1";
+    QTest::newRow("base 0.5") << qint64(10) << 8 << 0.5 << qint64(0) << inter << pe::Field::Base << "got 0.5";
+    QTest::newRow("base nan") << qint64(10) << 8 << nan << qint64(0) << inter << pe::Field::Base << "finite";
+    QTest::newRow("base inf") << qint64(10) << 8 << inf << qint64(0) << inter << pe::Field::Base << "finite";
+    QTest::newRow("base 1e16") << qint64(10) << 8 << 1e16 << qint64(0) << inter << pe::Field::Base << "1e15";
+    QTest::newRow("start -1") << qint64(10) << 8 << 1e4 << qint64(-1) << inter << pe::Field::StartPos << "from 0";
+    QTest::newRow("end past 1e9") << qint64(100) << 8 << 1e4 << qint64(999'999'950) << inter << pe::Field::StartPos
+                                  << "start_pos + seq_len";
+}
+
+void TestEncodingParams::refusals()
+{
+    QFETCH(qint64, n);
+    QFETCH(int, d);
+    QFETCH(double, base);
+    QFETCH(qint64, start);
+    QFETCH(int, layout);
+    QFETCH(pe::Field, field);
+    QFETCH(QString, mentions);
+    const auto error = pe::validate(with(n, d, base, start, static_cast<pe::Layout>(layout)));
+    QVERIFY(error.has_value());
+    QCOMPARE(error->field, field);
+    const QString message = QString::fromStdString(error->message);
+    QVERIFY2(message.contains(mentions), qPrintable(message));
+    QVERIFY2(message.startsWith(QString::fromUtf8(pe::fieldName(field).data())), qPrintable(message));
+    QVERIFY(message.endsWith(QLatin1Char('.')));
+}
+
+void TestEncodingParams::accepted_data()
+{
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<double>("base");
+    QTest::addColumn<qint64>("start");
+    QTest::newRow("smallest") << qint64(1) << 1 << 1.0000001 << qint64(0);
+    QTest::newRow("largest") << qint64(1'000'000) << 4096 << 1e15 << qint64(999'000'000);
+    QTest::newRow("odd interleaved") << qint64(15) << 9 << 100.0 << qint64(0);
+    QTest::newRow("last position") << qint64(1) << 8 << 1e4 << qint64(999'999'999);
+}
+
+void TestEncodingParams::accepted()
+{
+    QFETCH(qint64, n);
+    QFETCH(int, d);
+    QFETCH(double, base);
+    QFETCH(qint64, start);
+    QVERIFY(!pe::validate(with(n, d, base, start)).has_value());
+}
+
+void TestEncodingParams::strictNumbers()
+{
+    QCOMPARE(pe::parseInteger("42"), std::optional<std::int64_t>(42));
+    QCOMPARE(pe::parseInteger("+7"), std::optional<std::int64_t>(7));
+    QCOMPARE(pe::parseInteger("-5"), std::optional<std::int64_t>(-5));
+    for (const char *bad : {"", "abc", "12abc", "1.5", "1e3", " 4", "99999999999999999999999", "0x10", "--1"})
+        QVERIFY2(!pe::parseInteger(bad), bad);
+    QCOMPARE(pe::parseReal("1e4"), std::optional<double>(1e4));
+    QCOMPARE(pe::parseReal("10000"), std::optional<double>(1e4));
+    QVERIFY(std::isnan(*pe::parseReal("nan")));
+    QVERIFY(std::isinf(*pe::parseReal("inf")));
+    for (const char *bad : {"", "e4", "1e4x", "1,5", "1e99999"})
+        QVERIFY2(!pe::parseReal(bad), bad);
+}
+
+void TestEncodingParams::names()
+{
+    QCOMPARE(pe::parseLayout("split"), std::optional(pe::Layout::Split));
+    QCOMPARE(pe::parseLayout("interleaved"), std::optional(pe::Layout::Interleaved));
+    QVERIFY(!pe::parseLayout("Split"));
+    QCOMPARE(pe::parseExponent("index"), std::optional(pe::Exponent::Index));
+    QVERIFY(!pe::parseExponent("j"));
+    QCOMPARE(pe::layoutName(pe::Layout::Split), std::string_view("split"));
+}
+
+void TestEncodingParams::compactNumbers()
+{
+    QCOMPARE(pe::compactNumber(1e8), std::string("1e8"));
+    QCOMPARE(pe::compactNumber(10000), std::string("10000"));
+    QCOMPARE(pe::compactNumber(0.0015), std::string("0.0015"));
+    QCOMPARE(pe::compactNumber(1.5e-7), std::string("1.5e-7"));
+}
+
+QTEST_APPLESS_MAIN(TestEncodingParams)
+#include "tst_encoding_params.moc"

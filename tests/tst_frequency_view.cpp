@@ -1,0 +1,130 @@
+#include "frequency_view.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QTest>
+
+class TestFrequencyView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void seed000Comparison();
+    void currentBaseIsNotDuplicated();
+    void wavelengthsMarkCompletedPeriods();
+    void pointsBoundedByPixels();
+    void invalidComparisonRefused();
+    void logScale();
+    void tooltip();
+
+private:
+    void set(std::int64_t n, int d, double base);
+
+    Parameters *params_ = nullptr;
+    FrequencyView *view_ = nullptr;
+};
+
+void TestFrequencyView::init()
+{
+    params_ = new Parameters;
+    view_ = new FrequencyView(params_);
+    view_->resize(800, 600);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+}
+
+void TestFrequencyView::cleanup()
+{
+    delete view_;
+    delete params_;
+}
+
+void TestFrequencyView::set(std::int64_t n, int d, double base)
+{
+    pe::EncodingParams v = params_->values();
+    v.seqLen = n;
+    v.dModel = d;
+    v.base = base;
+    QVERIFY(!params_->set(v));
+}
+
+void TestFrequencyView::seed000Comparison()
+{
+    set(50, 128, 1e2); // current 1e2: compare with 1e4 and 1e8
+    QCustomPlot *p = view_->plot();
+    QCOMPARE(p->graphCount(), 3);
+    QCPGraph *current = p->graph(2);
+    QVERIFY(current->name().contains(QStringLiteral("current")));
+    QCOMPARE(current->dataCount(), 64);
+    QCOMPARE(current->data()->at(0)->value, 1.0);
+    QVERIFY(std::abs(current->data()->at(63)->value - std::pow(100.0, -126.0 / 128)) < 1e-15);
+    // The larger the base, the faster the fall (seed 000's figure).
+    QVERIFY(p->graph(1)->data()->at(10)->value < p->graph(0)->data()->at(10)->value);
+    QVERIFY(p->graph(0)->data()->at(10)->value < current->data()->at(10)->value);
+}
+
+void TestFrequencyView::currentBaseIsNotDuplicated()
+{
+    set(50, 128, 1e4);
+    QCOMPARE(view_->plot()->graphCount(), 3); // 1e2, 1e8 and the current 1e4
+}
+
+void TestFrequencyView::wavelengthsMarkCompletedPeriods()
+{
+    set(50, 128, 1e4);
+    view_->setQuantity(FrequencyView::Quantity::Wavelength);
+    int expected = 0;
+    for (int i = 0; i < 64; ++i)
+        expected += 2 * M_PI * std::pow(1e4, 2.0 * i / 128) <= 49;
+    QCOMPARE(view_->completedPeriods(), expected);
+    QVERIFY(expected > 5 && expected < 20);
+    QCPGraph *marks = view_->plot()->graph(view_->plot()->graphCount() - 1);
+    QCOMPARE(marks->dataCount(), expected);
+    QCOMPARE(view_->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+void TestFrequencyView::pointsBoundedByPixels()
+{
+    set(50, 4096, 1e4);
+    view_->resize(500, 400);
+    QCustomPlot *p = view_->plot();
+    const int width = p->axisRect()->width();
+    for (int g = 0; g < p->graphCount(); ++g)
+        QVERIFY2(p->graph(g)->dataCount() <= width, qPrintable(QString::number(p->graph(g)->dataCount())));
+    QCOMPARE(p->graph(p->graphCount() - 1)->data()->at(p->graph(p->graphCount() - 1)->dataCount() - 1)->key, 2047.0);
+}
+
+void TestFrequencyView::invalidComparisonRefused()
+{
+    QVERIFY(!view_->setComparisonText(QStringLiteral("1e2, banana")));
+    QCOMPARE(view_->comparisonBases(), (std::vector<double>{1e2, 1e4, 1e8}));
+    QVERIFY(!view_->setComparisonText(QStringLiteral("0.5")));
+    QVERIFY(view_->setComparisonText(QStringLiteral("500000, 1e6")));
+    QCOMPARE(view_->comparisonBases(), (std::vector<double>{5e5, 1e6}));
+    QCOMPARE(view_->plot()->graphCount(), 3);
+}
+
+void TestFrequencyView::logScale()
+{
+    view_->setLogScale(true);
+    QCOMPARE(view_->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(view_->plot()->yAxis->range().lower > 0);
+    view_->setLogScale(false);
+    QCOMPARE(view_->plot()->yAxis->scaleType(), QCPAxis::stLinear);
+}
+
+void TestFrequencyView::tooltip()
+{
+    set(50, 128, 1e4);
+    view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QPointF at(view_->plot()->xAxis->coordToPixel(1), view_->plot()->axisRect()->center().y());
+    const QString tip = view_->tooltipAt(at);
+    QVERIFY2(tip.contains(QStringLiteral("pair 1 (dimensions 2, 3)")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("completes a period")));
+}
+
+QTEST_MAIN(TestFrequencyView)
+#include "tst_frequency_view.moc"

@@ -1,0 +1,203 @@
+#include "heatmap_view.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QSignalSpy>
+#include <QTest>
+
+class TestHeatmapView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void parameterChangeRepaints();
+    void rowZeroAtTheTop();
+    void transposePutsPositionsAcross();
+    void neverMoreCellsThanPixels_data();
+    void neverMoreCellsThanPixels();
+    void valuesPrintedWhenCellsAreLarge();
+    void tooltipShowsExactValue();
+    void singleRowAndColumnAreDrawn();
+    void renderAtExportSize();
+
+private:
+    void set(std::int64_t n, int d, double base = 1e4, std::int64_t start = 0);
+    QImage shot();
+
+    Parameters *params_ = nullptr;
+    HeatmapView *view_ = nullptr;
+};
+
+void TestHeatmapView::init()
+{
+    params_ = new Parameters;
+    view_ = new HeatmapView(params_);
+    view_->resize(900, 650);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+}
+
+void TestHeatmapView::cleanup()
+{
+    delete view_;
+    delete params_;
+}
+
+void TestHeatmapView::set(std::int64_t n, int d, double base, std::int64_t start)
+{
+    pe::EncodingParams v = params_->values();
+    v.seqLen = n;
+    v.dModel = d;
+    v.base = base;
+    v.startPos = start;
+    QVERIFY(!params_->set(v));
+}
+
+QImage TestHeatmapView::shot()
+{
+    view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    return view_->plot()->grab().toImage();
+}
+
+void TestHeatmapView::parameterChangeRepaints()
+{
+    const QImage before = shot();
+    QSignalSpy spy(view_, &PlotView::rebuilt);
+    set(50, 128, 1e8);
+    QCOMPARE(spy.count(), 1);
+    const QImage after = shot();
+    QCOMPARE(after.size(), before.size());
+    int changed = 0;
+    for (int y = 0; y < after.height(); y += 3)
+        for (int x = 0; x < after.width(); x += 3)
+            changed += after.pixel(x, y) != before.pixel(x, y);
+    QVERIFY2(changed > 1000, qPrintable(QString::number(changed)));
+}
+
+static bool near(QRgb c, QColor expected, int tolerance = 30)
+{
+    return std::abs(qRed(c) - expected.red()) <= tolerance && std::abs(qGreen(c) - expected.green()) <= tolerance &&
+           std::abs(qBlue(c) - expected.blue()) <= tolerance;
+}
+
+void TestHeatmapView::rowZeroAtTheTop()
+{
+    set(10, 6);
+    view_->setCellValuesShown(false);
+    const QImage img = shot();
+    QCPAxis *x = view_->plot()->xAxis, *y = view_->plot()->yAxis;
+    // Row 0 is at the top: t = 0 has cos = 1 (red in coolwarm) in column 1, sin = 0 (grey) in 0.
+    QVERIFY(y->coordToPixel(0) < y->coordToPixel(9));
+    const QRgb red = img.pixel(int(x->coordToPixel(1)), int(y->coordToPixel(0)));
+    const QRgb grey = img.pixel(int(x->coordToPixel(0)), int(y->coordToPixel(0)));
+    QVERIFY2(near(red, QColor(180, 4, 38)), qPrintable(QColor(red).name()));
+    QVERIFY2(near(grey, QColor(221, 221, 221)), qPrintable(QColor(grey).name()));
+    // t = 4, j = 1: cos(4) = -0.65, a clear blue.
+    const QRgb blue = img.pixel(int(x->coordToPixel(1)), int(y->coordToPixel(4)));
+    QVERIFY2(qBlue(blue) > qRed(blue) + 40, qPrintable(QColor(blue).name()));
+}
+
+void TestHeatmapView::transposePutsPositionsAcross()
+{
+    set(10, 6);
+    view_->setTransposed(true);
+    const QImage img = shot();
+    QCPAxis *x = view_->plot()->xAxis, *y = view_->plot()->yAxis;
+    QCOMPARE(x->label(), QStringLiteral("position t"));
+    QVERIFY(x->range().upper > 9 && x->range().upper < 10);
+    QVERIFY(y->range().upper > 5 && y->range().upper < 6);
+    QVERIFY(y->coordToPixel(0) > y->coordToPixel(5)); // dimension 0 at the bottom, as pcolormesh
+    view_->setCellValuesShown(false);
+    const QImage plain = shot();
+    QVERIFY(near(plain.pixel(int(x->coordToPixel(0)), int(y->coordToPixel(1))), QColor(180, 4, 38)));
+    Q_UNUSED(img);
+}
+
+void TestHeatmapView::neverMoreCellsThanPixels_data()
+{
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<bool>("transposed");
+    QTest::newRow("1e6 x 4096") << qint64(1'000'000) << 4096 << false;
+    QTest::newRow("1e6 x 4096 transposed") << qint64(1'000'000) << 4096 << true;
+    QTest::newRow("5000 x 3") << qint64(5000) << 3 << false;
+}
+
+void TestHeatmapView::neverMoreCellsThanPixels()
+{
+    QFETCH(qint64, n);
+    QFETCH(int, d);
+    QFETCH(bool, transposed);
+    view_->setTransposed(transposed);
+    set(n, d, 1e4, 999'000'000);
+    const pe::Block b = view_->shownBlock();
+    const QRect area = view_->plot()->axisRect()->rect();
+    const int posPixels = transposed ? area.width() : area.height();
+    const int dimPixels = transposed ? area.height() : area.width();
+    QVERIFY2(b.rows <= posPixels, qPrintable(QStringLiteral("%1 rows for %2 px").arg(b.rows).arg(posPixels)));
+    QVERIFY(b.cols <= dimPixels);
+    QVERIFY(b.rows * b.positionStep >= n); // the whole window is covered
+    QVERIFY(std::int64_t(b.cols) * b.columnStep >= d);
+    QCOMPARE(b.firstPosition, qint64(999'000'000));
+    // Axes show true positions, not sample indices.
+    QCPAxis *posAxis = transposed ? view_->plot()->xAxis : view_->plot()->yAxis;
+    QCOMPARE(posAxis->range().lower, 999'000'000 - 0.5);
+    QCOMPARE(posAxis->range().upper, 999'000'000 + double(n) - 0.5);
+}
+
+void TestHeatmapView::valuesPrintedWhenCellsAreLarge()
+{
+    set(10, 6); // seed 003's table
+    shot();
+    QCOMPARE(view_->cellLabelDecimals(), 4);
+    set(15, 9, 100); // seed 002's table in a smaller view: 2 decimals still fit
+    view_->resize(480, 420);
+    shot();
+    QVERIFY(view_->cellLabelDecimals() >= 2);
+    set(50, 128);
+    shot();
+    QCOMPARE(view_->cellLabelDecimals(), 0);
+    set(10, 6);
+    view_->setCellValuesShown(false);
+    QCOMPARE(view_->cellLabelDecimals(), 0);
+}
+
+void TestHeatmapView::tooltipShowsExactValue()
+{
+    set(10, 6);
+    shot();
+    QCPAxis *x = view_->plot()->xAxis, *y = view_->plot()->yAxis;
+    const QString tip = view_->tooltipAt(QPointF(x->coordToPixel(1), y->coordToPixel(3)));
+    QVERIFY2(tip.contains(QStringLiteral("position t = 3")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("dimension j = 1 (cos, pair 0)")));
+    QVERIFY(tip.contains(QStringLiteral("value = -0.989992"))); // cos(3)
+    QVERIFY(view_->tooltipAt(QPointF(1, 1)).isEmpty());
+}
+
+void TestHeatmapView::singleRowAndColumnAreDrawn()
+{
+    set(1, 1);
+    view_->setCellValuesShown(false);
+    const QImage img = shot();
+    QCPAxis *x = view_->plot()->xAxis, *y = view_->plot()->yAxis;
+    // sin(0) = 0: the one cell is grey, not the white background.
+    QVERIFY2(near(img.pixel(int(x->coordToPixel(0.3)), int(y->coordToPixel(-0.3))), QColor(221, 221, 221)),
+             qPrintable(QColor(img.pixel(int(x->coordToPixel(0.3)), int(y->coordToPixel(-0.3)))).name()));
+}
+
+void TestHeatmapView::renderAtExportSize()
+{
+    set(2000, 512);
+    const QImage img = view_->render(QSize(1600, 1200), 2.0);
+    QCOMPARE(img.size(), QSize(3200, 2400));
+    // Rendering for export does not disturb the view on screen.
+    const QRect area = view_->plot()->axisRect()->rect();
+    QVERIFY(view_->shownBlock().rows <= area.height());
+}
+
+QTEST_MAIN(TestHeatmapView)
+#include "tst_heatmap_view.moc"

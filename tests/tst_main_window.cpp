@@ -1,0 +1,139 @@
+#include "control_panel.h"
+#include "figure_export.h"
+#include "heatmap_view.h"
+#include "main_window.h"
+#include "parameters.h"
+#include "view_registry.h"
+
+#include <qcustomplot.h>
+
+#include <QImageReader>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyRegisteredViewIsATab();
+    void sliderStepRepaintsTheVisibleView();
+    void hiddenViewCatchesUpWhenShown();
+    void exportFigureWritesPng();
+    void exportFigureRefusesBadPaths();
+    void realWindowScreenshot();
+};
+
+void TestMainWindow::everyRegisteredViewIsATab()
+{
+    Parameters p;
+    MainWindow w(&p);
+    for (const ViewInfo &info : viewRegistry())
+        QVERIFY2(w.view(info.id), qPrintable(info.id));
+    w.showView(QStringLiteral("frequencies"));
+    QCOMPARE(w.currentView(), w.view(QStringLiteral("frequencies")));
+}
+
+void TestMainWindow::sliderStepRepaintsTheVisibleView()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    PlotView *heatmap = w.view(QStringLiteral("heatmap"));
+    QSignalSpy rebuilt(heatmap, &PlotView::rebuilt);
+    QSignalSpy replotted(heatmap->plot(), &QCustomPlot::afterReplot);
+    w.controlPanel()->slider(pe::Field::DModel)->setValue(w.controlPanel()->slider(pe::Field::DModel)->value() + 1);
+    QCOMPARE(rebuilt.count(), 1);
+    QTRY_VERIFY(replotted.count() >= 1);
+    QCOMPARE(static_cast<HeatmapView *>(heatmap)->shownBlock().cols, p.values().dModel);
+    QVERIFY(p.values().dModel > 128);
+}
+
+void TestMainWindow::hiddenViewCatchesUpWhenShown()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    PlotView *freq = w.view(QStringLiteral("frequencies"));
+    QSignalSpy rebuilt(freq, &PlotView::rebuilt);
+    pe::EncodingParams v = p.values();
+    v.dModel = 64;
+    p.set(v);
+    QCOMPARE(rebuilt.count(), 0); // not visible: no work on the slider's path
+    w.showView(QStringLiteral("frequencies"));
+    QTRY_COMPARE(rebuilt.count(), 1);
+    QCOMPARE(freq->plot()->graph(freq->plot()->graphCount() - 1)->dataCount(), 32);
+}
+
+void TestMainWindow::exportFigureWritesPng()
+{
+    QTemporaryDir dir;
+    Parameters p;
+    MainWindow w(&p);
+    for (const ViewInfo &info : viewRegistry()) {
+        const QString path = dir.filePath(info.id + QStringLiteral(".png"));
+        QString error;
+        QVERIFY2(exportFigure(w.view(info.id), path, {QSize(640, 480), 1.5}, &error), qPrintable(error));
+        QImageReader reader(path);
+        QCOMPARE(reader.size(), QSize(960, 720));
+        const QImage img = reader.read();
+        QVERIFY(!img.isNull());
+        QSet<QRgb> colours;
+        for (int y = 0; y < img.height(); y += 5)
+            for (int x = 0; x < img.width(); x += 5)
+                colours.insert(img.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(info.id)); // a drawn figure, not a blank page
+    }
+}
+
+void TestMainWindow::exportFigureRefusesBadPaths()
+{
+    QTemporaryDir dir;
+    Parameters p;
+    MainWindow w(&p);
+    QString error;
+    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("nope/x.png")), {}, &error));
+    QVERIFY2(error.contains(QStringLiteral("No such file or directory")), qPrintable(error));
+    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("x.jpg")), {}, &error));
+    QVERIFY(error.contains(QStringLiteral(".png")));
+    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("x.png")), {QSize(10, 10), 1}, &error));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0);
+}
+
+void TestMainWindow::realWindowScreenshot()
+{
+    // The real window in a real X server: xvfb-run starts one for the app alone.
+    const QString xvfb = QStandardPaths::findExecutable(QStringLiteral("xvfb-run"));
+    QVERIFY2(!xvfb.isEmpty(), "xvfb-run is missing: scripts/deps.sh installs it");
+    QTemporaryDir dir;
+    const QString shot = dir.filePath(QStringLiteral("window.png"));
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    app.setProcessEnvironment(env);
+    app.start(xvfb, {QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
+                     qEnvironmentVariable("PE_EXPLORER"), QStringLiteral("--seq-len"), QStringLiteral("10"),
+                     QStringLiteral("--d-model"), QStringLiteral("6"), QStringLiteral("--screenshot"), shot});
+    QVERIFY(app.waitForFinished(60000));
+    QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+    const QImage img(shot);
+    QVERIFY(img.width() >= 1000 && img.height() >= 600);
+    // The window holds the drawn heatmap: the red of cos(0) = 1 is somewhere on it.
+    int red = 0;
+    for (int y = 0; y < img.height(); y += 4)
+        for (int x = 0; x < img.width(); x += 4) {
+            const QRgb c = img.pixel(x, y);
+            red += qRed(c) > 150 && qGreen(c) < 60 && qBlue(c) < 80;
+        }
+    QVERIFY2(red > 500, qPrintable(QString::number(red)));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
