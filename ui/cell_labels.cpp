@@ -2,12 +2,19 @@
 
 #include <cmath>
 
-CellLabels::CellLabels(QCPColorMap *map, QCPColorGradient gradient)
+CellLabels::CellLabels(QCPColorMap *map)
     : QCPLayerable(map->parentPlot(), QString(), map)
     , map_(map)
-    , gradient_(std::move(gradient))
+    , gradient_(map->gradient())
 {
     setLayer(map->layer());
+}
+
+void CellLabels::setCells(const std::vector<double> *values, const pe::Block &block, bool transposed)
+{
+    values_ = values;
+    block_ = block;
+    transposed_ = transposed;
 }
 
 QRect CellLabels::clipRect() const { return map_->keyAxis()->axisRect()->rect(); }
@@ -17,22 +24,24 @@ void CellLabels::applyDefaultAntialiasingHint(QCPPainter *painter) const
     applyAntialiasingHint(painter, true, QCP::aeOther);
 }
 
+QPointF CellLabels::pixelOf(std::int64_t row, int col) const
+{
+    const double position = static_cast<double>(block_.firstPosition + row * block_.positionStep);
+    const double dimension = static_cast<double>(block_.firstColumn + col * block_.columnStep);
+    return {map_->keyAxis()->coordToPixel(transposed_ ? position : dimension),
+            map_->valueAxis()->coordToPixel(transposed_ ? dimension : position)};
+}
+
 QSizeF CellLabels::cellPixels() const
 {
-    const QCPColorMapData *data = map_->data();
-    auto step = [](const QCPRange &r, int n) { return n > 1 ? (r.upper - r.lower) / (n - 1) : 1.0; };
-    const double dk = step(data->keyRange(), data->keySize());
-    const double dv = step(data->valueRange(), data->valueSize());
-    const double k0 = data->keyRange().lower;
-    const double v0 = data->valueRange().lower;
-    const double w = std::abs(map_->keyAxis()->coordToPixel(k0 + dk) - map_->keyAxis()->coordToPixel(k0));
-    const double h = std::abs(map_->valueAxis()->coordToPixel(v0 + dv) - map_->valueAxis()->coordToPixel(v0));
-    return {w, h};
+    const QPointF a = pixelOf(0, 0);
+    const QPointF b = pixelOf(1, 1);
+    return {std::abs(b.x() - a.x()), std::abs(b.y() - a.y())};
 }
 
 int CellLabels::decimalsFor(const QFontMetrics &metrics) const
 {
-    if (sampled_)
+    if (!values_ || block_.size() == 0 || block_.positionStep > 1 || block_.columnStep > 1)
         return 0;
     const QSizeF cell = cellPixels();
     if (cell.height() < metrics.height() + 2)
@@ -52,23 +61,14 @@ void CellLabels::draw(QCPPainter *painter)
     const int decimals = decimalsFor(painter->fontMetrics());
     if (decimals == 0)
         return;
-    QCPColorMapData *data = map_->data();
     const QSizeF cell = cellPixels();
-    const QCPRange kr = data->keyRange();
-    const QCPRange vr = data->valueRange();
-    const int nk = data->keySize();
-    const int nv = data->valueSize();
-    for (int k = 0; k < nk; ++k) {
-        const double key = nk > 1 ? kr.lower + k * (kr.upper - kr.lower) / (nk - 1) : kr.lower;
-        const double x = map_->keyAxis()->coordToPixel(key);
-        for (int v = 0; v < nv; ++v) {
-            const double value = nv > 1 ? vr.lower + v * (vr.upper - vr.lower) / (nv - 1) : vr.lower;
-            const double y = map_->valueAxis()->coordToPixel(value);
-            const double z = data->cell(k, v);
-            const QColor bg = QColor::fromRgb(gradient_.color(z, map_->dataRange()));
-            painter->setPen(bg.lightnessF() > 0.55 ? Qt::black : Qt::white);
-            const QRectF r(x - cell.width() / 2, y - cell.height() / 2, cell.width(), cell.height());
-            painter->drawText(r, Qt::AlignCenter, QString::number(z, 'f', decimals));
+    for (std::int64_t r = 0; r < block_.rows; ++r)
+        for (int c = 0; c < block_.cols; ++c) {
+            const double z = (*values_)[static_cast<std::size_t>(r * block_.cols + c)];
+            const QColor background = QColor::fromRgb(gradient_.color(z, map_->dataRange()));
+            painter->setPen(background.lightnessF() > 0.55 ? Qt::black : Qt::white);
+            const QPointF centre = pixelOf(r, c);
+            const QRectF box(centre.x() - cell.width() / 2, centre.y() - cell.height() / 2, cell.width(), cell.height());
+            painter->drawText(box, Qt::AlignCenter, QString::number(z, 'f', decimals));
         }
-    }
 }

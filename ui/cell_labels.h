@@ -1,20 +1,26 @@
 #pragma once
 
+#include "encoding.h"
+
 #include <qcustomplot.h>
 
-// Prints each cell's value over a colour map when the cells are large enough to hold the text
+#include <vector>
+
+// Prints each cell's value over the heatmap when the cells are large enough to hold the text
 // (seed 002's 15 x 9 table, seed 003's 10 x 6 one): 4 decimals when they fit, else 2.
-// Only unsampled maps are labelled: a sampled cell stands for several values.
+// Only unsampled blocks are labelled: a sampled cell stands for several values.
 class CellLabels : public QCPLayerable
 {
     Q_OBJECT
 
 public:
-    CellLabels(QCPColorMap *map, QCPColorGradient gradient);
-    void setGradient(const QCPColorGradient &gradient) { gradient_ = gradient; }
-    void setSampled(bool sampled) { sampled_ = sampled; }
+    explicit CellLabels(QCPColorMap *map);
 
-    // Decimals the labels would use at the current layout, 0 when none are drawn.
+    void setGradient(const QCPColorGradient &gradient) { gradient_ = gradient; }
+    // The values as computed by the view (row-major block.rows x block.cols) and where they sit.
+    void setCells(const std::vector<double> *values, const pe::Block &block, bool transposed);
+
+    // Decimals the labels use at the current layout, 0 when none are drawn.
     int decimalsInUse() const;
 
 protected:
@@ -24,9 +30,12 @@ protected:
 
 private:
     int decimalsFor(const QFontMetrics &metrics) const;
+    QPointF pixelOf(std::int64_t row, int col) const;
     QSizeF cellPixels() const;
 
     QCPColorMap *map_;
     QCPColorGradient gradient_;
-    bool sampled_ = false;
+    const std::vector<double> *values_ = nullptr;
+    pe::Block block_;
+    bool transposed_ = false;
 };

@@ -194,16 +194,11 @@ void FrequencyView::rebuild()
         plt->yAxis->setRange(std::min(0.0, yr.lower), yr.upper + 0.05 * yr.size());
 
     if (wavelength)
-        title_->setText(tr("Wavelengths: %1 of %2 %3 complete a period within positions %4–%5")
-                            .arg(completed_)
-                            .arg(n)
-                            .arg(unit)
-                            .arg(p.startPos)
-                            .arg(p.startPos + p.seqLen - 1));
+        setTitle(title_, {tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
+                          tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)});
     else
-        title_->setText(p.exponent == pe::Exponent::Pair
-                            ? tr("Frequency decay: ω_i = base^(−2i/d), d = %1").arg(p.dModel)
-                            : tr("Frequency decay: ω_j = base^(−j/d), d = %1").arg(p.dModel));
+        setTitle(title_, {tr("Frequency decay:"), p.exponent == pe::Exponent::Pair ? tr("ω_i = base^(−2i/d), d = %1").arg(p.dModel)
+                                                                                  : tr("ω_j = base^(−j/d), d = %1").arg(p.dModel)});
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -61,7 +61,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
         axis->setTicker(QSharedPointer<IntegerTicker>::create());
         axis->grid()->setVisible(false);
     }
-    labels_ = new CellLabels(map_, map_->gradient());
+    labels_ = new CellLabels(map_);
     applyGradient();
 
     connect(mapChoice_, &QComboBox::currentTextChanged, this, [this] { applyGradient(); });
@@ -147,7 +147,7 @@ void HeatmapView::rebuild()
         }
     }
     const bool sampled = b.positionStep > 1 || b.columnStep > 1;
-    labels_->setSampled(sampled);
+    labels_->setCells(&values_, b, transposed);
 
     posAxis->setRange(firstPos - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     dimAxis->setRange(-0.5, p.dModel - 0.5);
@@ -156,13 +156,13 @@ void HeatmapView::rebuild()
     posAxis->setLabel(tr("position t"));
     dimAxis->setLabel(tr("dimension j"));
 
-    QString title = tr("Positional encoding: %1 positions × %2 dimensions, base %3")
-                        .arg(p.seqLen)
-                        .arg(p.dModel)
-                        .arg(QString::fromStdString(pe::compactNumber(p.base)));
+    QStringList title{tr("Positional encoding: %1 × %2, base %3")
+                          .arg(countText(p.seqLen, tr("position"), tr("positions")),
+                               countText(p.dModel, tr("dimension"), tr("dimensions")),
+                               QString::fromStdString(pe::compactNumber(p.base)))};
     if (sampled)
-        title += tr("  (sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
-    title_->setText(title);
+        title << tr("(sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
+    setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -33,6 +33,26 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 
 QString PlotView::tooltipAt(QPointF) const { return {}; }
 
+void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
+{
+    const QFontMetrics metrics(title->font());
+    const int room = plot_->viewport().width() - 20;
+    const QString line = parts.join(QStringLiteral("  "));
+    if (metrics.horizontalAdvance(line) <= room) {
+        title->setText(line);
+        return;
+    }
+    QStringList lines;
+    for (const QString &part : parts)
+        lines << (metrics.horizontalAdvance(part) <= room ? part : QString(part).replace(QStringLiteral(": "), QStringLiteral(":\n")).replace(QStringLiteral(", "), QStringLiteral(",\n")));
+    title->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString PlotView::countText(std::int64_t n, const QString &one, const QString &many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
 void PlotView::refresh()
 {
     dirty_ = true;

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class Parameters;
+class QCPTextElement;
 class QCustomPlot;
 class QHBoxLayout;
 
@@ -39,6 +40,10 @@ protected:
     // Device pixels per logical pixel of what is being drawn (screen or export).
     double pixelScale() const { return pixelScale_; }
     QHBoxLayout *toolRow() const { return toolRow_; }
+    // Sets a title from its parts: on one line when it fits the plot's width, else one part a line.
+    void setTitle(QCPTextElement *title, const QStringList &parts) const;
+    // "1 position", "50 positions".
+    static QString countText(std::int64_t n, const QString &one, const QString &many);
 
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
