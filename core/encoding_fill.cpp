@@ -12,7 +12,7 @@ namespace pe {
 
 namespace {
 
-constexpr std::int64_t kReseedRows = 128;
+constexpr std::int64_t kReseedRows = 256;
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))

@@ -1,1 +1,200 @@
-int main() { return 0; }
+// pe-bench: the figures quoted in the README. Measured, never asserted.
+//   build/tests/pe-bench            all benchmarks
+//   build/tests/pe-bench --quick    smaller repeat counts
+#include "control_panel.h"
+#include "encoding.h"
+#include "main_window.h"
+#include "parameters.h"
+#include "plot_view.h"
+#include "test_support.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSlider>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+double seconds(const std::function<void()> &f)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+pe::EncodingParams params(std::int64_t n, int d)
+{
+    pe::EncodingParams p;
+    p.seqLen = n;
+    p.dModel = d;
+    return p;
+}
+
+// Fill the whole window 256 rows at a time into one reused buffer: how exports and views use it.
+double streamedNsPerElement(std::int64_t n, int d, int repeats)
+{
+    const pe::Encoding e(params(n, d));
+    std::vector<double> buf(256 * static_cast<std::size_t>(d));
+    std::vector<double> times;
+    for (int r = 0; r < repeats; ++r)
+        times.push_back(seconds([&] {
+            pe::Block b = e.windowBlock();
+            for (std::int64_t r0 = 0; r0 < n; r0 += 256) {
+                b.firstPosition = r0;
+                b.rows = std::min<std::int64_t>(256, n - r0);
+                e.fill(b, buf.data());
+            }
+        }));
+    return median(times) * 1e9 / (static_cast<double>(n) * d);
+}
+
+// Fill a whole n x d matrix in memory, as numpy does.
+double wholeNsPerElement(std::int64_t n, int d, int repeats, double *maxError)
+{
+    const pe::Encoding e(params(n, d));
+    std::vector<double> m(static_cast<std::size_t>(n) * d);
+    std::vector<double> times;
+    for (int r = 0; r < repeats; ++r)
+        times.push_back(seconds([&] { e.fill(e.windowBlock(), m.data()); }));
+    long double worst = 0;
+    for (std::int64_t t = 0; t < n; t += 97)
+        for (int j = 0; j < d; ++j)
+            worst = std::max(worst, std::abs(m[static_cast<std::size_t>(t * d + j)] -
+                                             testsupport::referenceValue(t, e.columnFrequency(j), e.columnIsSine(j))));
+    *maxError = static_cast<double>(worst);
+    return median(times) * 1e9 / (static_cast<double>(n) * d);
+}
+
+// Seed 000's compute_pos_emb under Debian's python3-numpy, when it is installed.
+double numpyNsPerElement(std::int64_t n, int d)
+{
+    // Debian's interpreter, which python3-numpy belongs to, before any other on the PATH.
+    QString python = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
+    if (python.isEmpty())
+        python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty())
+        return -1;
+    const QString script = QStringLiteral(R"(
+import sys, time
+import numpy as np
+def compute_pos_emb(seq_len, emb_size, denom_base, start_pos=0):
+    denom_pow = 2 * np.arange(emb_size // 2) / emb_size
+    denom = denom_base ** denom_pow
+    sincos_base = (start_pos + np.arange(seq_len)[:, None]) / denom[None, :]
+    sin = np.sin(sincos_base)
+    cos = np.cos(sincos_base)
+    return np.stack([sin, cos], axis=-1).reshape(seq_len, emb_size)
+n, d = int(sys.argv[1]), int(sys.argv[2])
+best = []
+for _ in range(3):
+    t0 = time.perf_counter(); compute_pos_emb(n, d, 1e4); best.append(time.perf_counter() - t0)
+best.sort()
+print(best[1] * 1e9 / (n * d))
+)");
+    QProcess p;
+    p.start(python, {QStringLiteral("-c"), script, QString::number(n), QString::number(d)});
+    if (!p.waitForFinished(300000) || p.exitCode() != 0)
+        return -1;
+    return p.readAllStandardOutput().trimmed().toDouble();
+}
+
+// From a slider's setValue to the heatmap recomputed, replotted and painted.
+void sliderToPaint(Parameters &parameters, MainWindow &window, std::int64_t n, int d, int steps)
+{
+    pe::EncodingParams v = parameters.values();
+    v.seqLen = n;
+    v.dModel = d;
+    parameters.set(v);
+    QApplication::processEvents();
+    PlotView *view = window.currentView();
+    QCustomPlot *plot = view->plot();
+    bool replotted = false;
+    auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
+    for (pe::Field field : {pe::Field::DModel, pe::Field::Base, pe::Field::SeqLen}) {
+        QSlider *slider = window.controlPanel()->slider(field);
+        std::vector<double> ms;
+        const int start = slider->value();
+        for (int i = 0; i < steps; ++i) {
+            // Walk down and back up so every step changes the value and stays in range.
+            const int phase = i % 18;
+            const int target = start - 1 - (phase < 9 ? phase : 18 - phase);
+            replotted = false;
+            QElapsedTimer t;
+            t.start();
+            slider->setValue(target);
+            while (!replotted && t.elapsed() < 5000)
+                QApplication::processEvents(QEventLoop::AllEvents);
+            if (!replotted)
+                std::printf("  (no replot within 5 s at step %d of %s: value %d)\n", i, std::string(pe::fieldName(field)).c_str(), target);
+            plot->repaint();
+            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        }
+        slider->setValue(start);
+        QApplication::processEvents();
+        const pe::EncodingParams &now = parameters.values();
+        std::printf("  %-9s slider at %7lld x %4d: p50 %6.2f ms  p95 %6.2f ms  (%d steps, heatmap %dx%d px)\n",
+                    std::string(pe::fieldName(field)).c_str(), static_cast<long long>(now.seqLen), now.dModel,
+                    percentile(ms, 0.5), percentile(ms, 0.95), steps, plot->axisRect()->width(), plot->axisRect()->height());
+    }
+    QObject::disconnect(conn);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+    const int repeats = quick ? 3 : 5;
+    std::printf("Encoding fill (one core, median of %d):\n", repeats);
+    for (auto [n, d] : {std::pair<std::int64_t, int>{100'000, 512}, {1'000'000, 1024}})
+        std::printf("  %7lld x %4d streamed 256 rows at a time: %.3f ns/element\n", static_cast<long long>(n), d,
+                    streamedNsPerElement(n, d, repeats));
+    double error = 0;
+    const double whole = wholeNsPerElement(100'000, 512, repeats, &error);
+    std::printf("  100000 x  512 into one 400 MB matrix:    %.3f ns/element, max error vs long double %.2e\n", whole, error);
+    const double numpy = numpyNsPerElement(100'000, 512);
+    if (numpy > 0)
+        std::printf("  seed 000's numpy compute_pos_emb, same size: %.2f ns/element (%.0fx slower than the matrix fill)\n",
+                    numpy, numpy / whole);
+    else
+        std::printf("  seed 000's numpy code: python3-numpy not installed, not measured\n");
+
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    Parameters parameters;
+    QElapsedTimer launch;
+    launch.start();
+    MainWindow window(&parameters);
+    window.show();
+    QApplication::processEvents();
+    window.currentView()->plot()->repaint();
+    std::printf("Window: constructed and first heatmap painted in %.1f ms (offscreen)\n", static_cast<double>(launch.nsecsElapsed()) / 1e6);
+    std::printf("Slider step to repainted heatmap (offscreen, 1280x800 window):\n");
+    const int steps = quick ? 40 : 200;
+    sliderToPaint(parameters, window, 100, 128, steps);
+    sliderToPaint(parameters, window, 100'000, 1024, steps);
+    sliderToPaint(parameters, window, 1'000'000, 4096, steps);
+    return 0;
+}
