@@ -195,7 +195,8 @@ QString helpText()
         "Bad input exits with code 2 and writes nothing."));
     parser.addOptions(options());
     QString text = parser.helpText();
-    return text.replace(QStringLiteral("Usage: "), QStringLiteral("Usage: pe-explorer"));
+    // Without an application object Qt does not know the program's name.
+    return text.replace(QStringLiteral("<executable_name>"), QStringLiteral("pe-explorer"));
 }
 
 int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
