@@ -7,9 +7,12 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+
+#include <cmath>
 
 ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, QWidget *parent)
     : QDialog(parent)
@@ -39,16 +42,29 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     fileRow->addWidget(path_, 1);
     fileRow->addWidget(browseButton);
 
+    auto *pixels = new QLabel(this);
+    auto showPixels = [this, pixels] {
+        pixels->setText(tr("%1 × %2 pixels")
+                            .arg(std::lround(width_->value() * scale_->value()))
+                            .arg(std::lround(height_->value() * scale_->value())));
+    };
+    connect(width_, &QSpinBox::valueChanged, this, showPixels);
+    connect(height_, &QSpinBox::valueChanged, this, showPixels);
+    connect(scale_, &QDoubleSpinBox::valueChanged, this, showPixels);
+    showPixels();
+
     auto *form = new QFormLayout(this);
     form->addRow(tr("View:"), view_);
     form->addRow(tr("Width:"), width_);
     form->addRow(tr("Height:"), height_);
     form->addRow(tr("Scale:"), scale_);
+    form->addRow(tr("Image:"), pixels);
     form->addRow(tr("File (.png):"), fileRow);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
+    setMinimumWidth(520);
 }
 
 int ExportDialog::viewIndex() const { return view_->currentIndex(); }
