@@ -8,6 +8,8 @@
 #include "plot_view.h"
 #include "test_support.h"
 
+using testsupport::params;
+
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -41,14 +43,6 @@ double percentile(std::vector<double> v, double q)
 {
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
-
-pe::EncodingParams params(std::int64_t n, int d)
-{
-    pe::EncodingParams p;
-    p.seqLen = n;
-    p.dModel = d;
-    return p;
 }
 
 // Fill the whole window 256 rows at a time into one reused buffer: how exports and views use it.

@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <QFile>
+
 #include <cmath>
 
 namespace testsupport {
@@ -16,6 +18,34 @@ long double referenceValue(std::int64_t position, double w, bool sine)
     const long double a = t * static_cast<long double>(hi);
     const long double b = t * static_cast<long double>(lo);
     return sine ? sinl(a) * cosl(b) + cosl(a) * sinl(b) : cosl(a) * cosl(b) - sinl(a) * sinl(b);
+}
+
+pe::EncodingParams params(std::int64_t seqLen, int dModel, double base, std::int64_t startPos, pe::Layout layout,
+                          pe::Exponent exponent)
+{
+    pe::EncodingParams p;
+    p.seqLen = seqLen;
+    p.dModel = dModel;
+    p.base = base;
+    p.startPos = startPos;
+    p.layout = layout;
+    p.exponent = exponent;
+    return p;
+}
+
+bool writeReadOnlyFile(const QString &path, const QByteArray &contents)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size())
+        return false;
+    f.close();
+    return QFile::setPermissions(path, QFile::ReadOwner);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace testsupport

@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "test_support.h"
 
 #include <QFile>
 #include <QImageReader>
@@ -237,16 +238,11 @@ void TestCommandLine::badInputExitsTwoAndWritesNothing()
 void TestCommandLine::failedExportKeepsExistingFile()
 {
     const QString out = dir_.filePath(QStringLiteral("keep.csv"));
-    QFile f(out);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("precious\n");
-    f.close();
-    QFile::setPermissions(out, QFile::ReadOwner);
+    QVERIFY(testsupport::writeReadOnlyFile(out, "precious\n"));
     const Run r = run({QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), out});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("read-only")), qPrintable(r.err));
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll(), QByteArray("precious\n"));
+    QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
 }
 
 void TestCommandLine::help()

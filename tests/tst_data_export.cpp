@@ -1,5 +1,6 @@
 #include "atomic_file.h"
 #include "data_export.h"
+#include "test_support.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,8 @@
 
 #include <cstring>
 #include <sys/stat.h>
+
+using testsupport::params;
 
 class TestDataExport : public QObject
 {
@@ -27,15 +30,6 @@ private slots:
 private:
     QTemporaryDir dir_;
 };
-
-static pe::EncodingParams params(std::int64_t n, int d, std::int64_t start = 0)
-{
-    pe::EncodingParams p;
-    p.seqLen = n;
-    p.dModel = d;
-    p.startPos = start;
-    return p;
-}
 
 void TestDataExport::formatByExtension()
 {
@@ -58,7 +52,7 @@ void TestDataExport::npyHeaderIsAligned()
 
 void TestDataExport::encodingNpy()
 {
-    const pe::Encoding e(params(300, 17, 1000));
+    const pe::Encoding e(params(300, 17, 1e4, 1000));
     const QString path = dir_.filePath(QStringLiteral("enc.npy"));
     std::string error;
     QVERIFY(pe::writeTable(pe::encodingTable(e), path.toStdString(), pe::DataFormat::Npy, error));
@@ -78,7 +72,7 @@ void TestDataExport::encodingNpy()
 
 void TestDataExport::encodingCsv()
 {
-    const pe::Encoding e(params(10, 6, 5));
+    const pe::Encoding e(params(10, 6, 1e4, 5));
     const QString path = dir_.filePath(QStringLiteral("enc.csv"));
     std::string error;
     QVERIFY(pe::writeTable(pe::encodingTable(e), path.toStdString(), pe::DataFormat::Csv, error));
@@ -129,15 +123,11 @@ void TestDataExport::refusesDirectory()
 void TestDataExport::readOnlyFileLeftIntact()
 {
     const QString path = dir_.filePath(QStringLiteral("ro.csv"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("keep me\n");
-    f.close();
-    QFile::setPermissions(path, QFile::ReadOwner);
+    QVERIFY(testsupport::writeReadOnlyFile(path, "keep me\n"));
     std::string error;
     QVERIFY(!pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll(), QByteArray("keep me\n"));
+    QVERIFY2(error.find("read-only") != std::string::npos, error.c_str());
+    QCOMPARE(testsupport::readFile(path), QByteArray("keep me\n"));
 }
 
 void TestDataExport::failedWriteLeavesNoTemporaryFile()

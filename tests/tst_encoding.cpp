@@ -8,6 +8,7 @@
 
 using pe::Encoding;
 using pe::EncodingParams;
+using testsupport::params;
 
 class TestEncoding : public QObject
 {
@@ -30,19 +31,6 @@ private slots:
     void frequenciesFallGeometrically();
     void sampledIndices();
 };
-
-static EncodingParams params(std::int64_t n, int d, double base, std::int64_t start = 0,
-                             pe::Layout layout = pe::Layout::Interleaved, pe::Exponent exponent = pe::Exponent::Pair)
-{
-    EncodingParams p;
-    p.seqLen = n;
-    p.dModel = d;
-    p.base = base;
-    p.startPos = start;
-    p.layout = layout;
-    p.exponent = exponent;
-    return p;
-}
 
 static std::vector<double> window(const Encoding &e)
 {

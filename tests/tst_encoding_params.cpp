@@ -1,4 +1,5 @@
 #include "encoding_params.h"
+#include "test_support.h"
 
 #include <QTest>
 
@@ -20,17 +21,6 @@ private slots:
 };
 
 Q_DECLARE_METATYPE(pe::Field)
-
-static pe::EncodingParams with(std::int64_t n, int d, double base, std::int64_t start, pe::Layout layout = pe::Layout::Interleaved)
-{
-    pe::EncodingParams p;
-    p.seqLen = n;
-    p.dModel = d;
-    p.base = base;
-    p.startPos = start;
-    p.layout = layout;
-    return p;
-}
 
 void TestEncodingParams::refusals_data()
 {
@@ -69,7 +59,7 @@ void TestEncodingParams::refusals()
     QFETCH(int, layout);
     QFETCH(pe::Field, field);
     QFETCH(QString, mentions);
-    const auto error = pe::validate(with(n, d, base, start, static_cast<pe::Layout>(layout)));
+    const auto error = pe::validate(testsupport::params(n, d, base, start, static_cast<pe::Layout>(layout)));
     QVERIFY(error.has_value());
     QCOMPARE(error->field, field);
     const QString message = QString::fromStdString(error->message);
@@ -96,7 +86,7 @@ void TestEncodingParams::accepted()
     QFETCH(int, d);
     QFETCH(double, base);
     QFETCH(qint64, start);
-    QVERIFY(!pe::validate(with(n, d, base, start)).has_value());
+    QVERIFY(!pe::validate(testsupport::params(n, d, base, start)).has_value());
 }
 
 void TestEncodingParams::strictNumbers()
