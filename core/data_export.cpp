@@ -93,7 +93,7 @@ Table encodingTable(const Encoding &encoding)
     const EncodingParams &p = encoding.params();
     t.indexHeader = "position";
     for (int j = 0; j < p.dModel; ++j)
-        t.columnHeaders.push_back("d" + std::to_string(j));
+        t.columnHeaders.push_back(std::string(1, 'd').append(std::to_string(j))); // not "d" + ...: GCC 12 -Wrestrict false alarm
     t.rows = p.seqLen;
     t.cols = p.dModel;
     const std::int64_t start = p.startPos;

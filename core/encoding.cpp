@@ -79,6 +79,17 @@ void sinCosOfProduct(double position, double w, double &s, double &c)
     c = c0 - err * s0;
 }
 
+int Encoding::pairCosineColumn(int pair) const
+{
+    const int column = params_.layout == Layout::Split ? params_.dModel / 2 + pair : 2 * pair + 1;
+    return column < params_.dModel ? column : -1;
+}
+
+void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c) const
+{
+    sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
+}
+
 double Encoding::value(std::int64_t position, int column) const
 {
     double s, c;

@@ -44,6 +44,17 @@ public:
 
     double value(std::int64_t position, int column) const;
 
+    // A pair is a sine column and its cosine partner: ceil(d/2) pairs when interleaved (with odd d
+    // the last sine has no partner), d/2 when split. Each pair is one clock hand.
+    int pairCount() const { return params_.layout == Layout::Split ? params_.dModel / 2 : (params_.dModel + 1) / 2; }
+    int pairSineColumn(int pair) const { return params_.layout == Layout::Split ? pair : 2 * pair; }
+    int pairCosineColumn(int pair) const; // -1 when the pair has no partner
+    // The hand's speed: the sine column's frequency (with the per-index exponent the cosine column
+    // turns at its own, slightly slower speed; seed 002's clock faces follow the sine column too).
+    double pairFrequency(int pair) const { return columnFrequency(pairSineColumn(pair)); }
+    // sin and cos of the hand's angle position * pairFrequency, exact as value() is.
+    void pairSinCos(std::int64_t position, int pair, double &s, double &c) const;
+
     // Writes block.rows x block.cols values, row-major, with the given row stride (>= cols).
     void fill(const Block &block, double *out, std::int64_t outRowStride) const;
     void fill(const Block &block, double *out) const { fill(block, out, block.cols); }

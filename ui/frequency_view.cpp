@@ -43,9 +43,7 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     toolRow()->addWidget(compareEdit_, 1);
 
     QCustomPlot *p = plot();
-    title_ = new QCPTextElement(p, QString(), QFont(font().family(), 11, QFont::Bold));
-    p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, title_);
+    title_ = addTitle();
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->legend->setVisible(true);
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -118,7 +116,7 @@ void FrequencyView::rebuild()
         g->setName(name);
         g->setPen(pen);
         if (markers)
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5 * lineScale()));
         QVector<double> x, y;
         x.reserve(static_cast<int>(shown.size()));
         y.reserve(static_cast<int>(shown.size()));
@@ -137,9 +135,9 @@ void FrequencyView::rebuild()
         pe::EncodingParams other = p;
         other.base = base;
         const QColor color = kComparisonColors[colorIndex++ % std::size(kComparisonColors)];
-        addCurve(other, QPen(color, 1.5, Qt::DashLine), tr("base %1").arg(QString::fromStdString(pe::compactNumber(base))));
+        addCurve(other, QPen(color, 1.5 * lineScale(), Qt::DashLine), tr("base %1").arg(QString::fromStdString(pe::compactNumber(base))));
     }
-    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5), tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
+    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5 * lineScale()), tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
 
     completed_ = 0;
     for (int i = 0; i < n; ++i)
@@ -149,11 +147,11 @@ void FrequencyView::rebuild()
     spanLabel_->setVisible(wavelength);
     if (wavelength) {
         // Filled markers: a whole period fits between the first and the last position.
-        current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6));
+        current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6 * lineScale()));
         QCPGraph *done = plt->addGraph();
         done->setName(tr("completes a period within the window"));
         done->setLineStyle(QCPGraph::lsNone);
-        done->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(200, 30, 30), 7));
+        done->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(200, 30, 30), 7 * lineScale()));
         QVector<double> x, y;
         for (int i : shown)
             if (enc.channelWavelength(i) <= span) {

@@ -34,6 +34,7 @@ public:
 
 protected:
     void rebuild() override;
+    void positionMoved() override {}
 
 private:
 

@@ -40,9 +40,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     toolRow()->addStretch(1);
 
     QCustomPlot *p = plot();
-    title_ = new QCPTextElement(p, QString(), QFont(font().family(), 11, QFont::Bold));
-    p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, title_);
+    title_ = addTitle();
 
     map_ = new QCPColorMap(p->xAxis, p->yAxis);
     map_->setInterpolate(false);
@@ -62,6 +60,9 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
         axis->grid()->setVisible(false);
     }
     labels_ = new CellLabels(map_);
+    highlight_ = new QCPItemRect(p);
+    highlight_->setBrush(Qt::NoBrush);
+    highlight_->setObjectName(QStringLiteral("positionHighlight"));
     applyGradient();
 
     connect(mapChoice_, &QComboBox::currentTextChanged, this, [this] { applyGradient(); });
@@ -156,6 +157,7 @@ void HeatmapView::rebuild()
     posAxis->setLabel(tr("position t"));
     dimAxis->setLabel(tr("dimension j"));
 
+    positionMoved();
     QStringList title{tr("Positional encoding: %1 × %2, base %3")
                           .arg(countText(p.seqLen, tr("position"), tr("positions")),
                                countText(p.dModel, tr("dimension"), tr("dimensions")),
@@ -164,6 +166,23 @@ void HeatmapView::rebuild()
         title << tr("(sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::positionMoved()
+{
+    // The current position's row (column when transposed), framed so it can be followed.
+    const pe::EncodingParams &p = parameters()->values();
+    const double t = static_cast<double>(parameters()->position());
+    const bool transposed = transposeBox_->isChecked();
+    highlight_->setPen(QPen(Qt::black, 2.0 * lineScale()));
+    if (transposed) {
+        highlight_->topLeft->setCoords(t - 0.5, p.dModel - 0.5);
+        highlight_->bottomRight->setCoords(t + 0.5, -0.5);
+    } else {
+        highlight_->topLeft->setCoords(-0.5, t - 0.5);
+        highlight_->bottomRight->setCoords(p.dModel - 0.5, t + 0.5);
+    }
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString HeatmapView::tooltipAt(QPointF pixel) const

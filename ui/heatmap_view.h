@@ -10,6 +10,7 @@ class QCheckBox;
 class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemRect;
 class QCPTextElement;
 
 // The encoding matrix as a colour map: positions down (row 0 at the top, as matplotlib's imshow
@@ -35,6 +36,7 @@ public:
 
 protected:
     void rebuild() override;
+    void positionMoved() override;
 
 private:
     void applyGradient();
@@ -47,6 +49,7 @@ private:
     QCPColorScale *scale_;
     QCPTextElement *title_;
     CellLabels *labels_;
+    QCPItemRect *highlight_;
     pe::Block block_;
     std::vector<double> values_;
 };

@@ -1,5 +1,7 @@
 #include "parameters.h"
 
+#include <algorithm>
+
 Parameters::Parameters(QObject *parent)
     : QObject(parent)
     , encoding_(std::make_shared<pe::Encoding>(values_))
@@ -14,6 +16,42 @@ std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &val
         return std::nullopt;
     values_ = values;
     encoding_ = std::make_shared<pe::Encoding>(values_);
+    const std::int64_t kept = std::clamp(position_, values_.startPos, values_.startPos + values_.seqLen - 1);
+    const bool moved = kept != position_;
+    position_ = kept;
     emit changed();
+    if (moved)
+        emit positionChanged();
     return std::nullopt;
+}
+
+bool Parameters::setPosition(std::int64_t t)
+{
+    if (t < values_.startPos || t >= values_.startPos + values_.seqLen)
+        return false;
+    if (t != position_) {
+        position_ = t;
+        emit positionChanged();
+    }
+    return true;
+}
+
+void Parameters::stepPosition(std::int64_t k)
+{
+    const std::int64_t last = pe::limits::maxPositionEnd - 1;
+    const std::int64_t target = std::clamp<std::int64_t>(position_ + k, 0, last);
+    if (setPosition(target))
+        return;
+    pe::EncodingParams v = values_;
+    if (target < v.startPos)
+        v.startPos = target;
+    else
+        v.startPos = target - v.seqLen + 1;
+    const std::int64_t before = position_;
+    position_ = target; // set() keeps it: the slid window holds it
+    if (set(v)) {
+        position_ = before;
+        return;
+    }
+    emit positionChanged();
 }

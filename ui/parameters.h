@@ -4,11 +4,13 @@
 
 #include <QObject>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
-// The one state object of the window: owns the encoding parameters and the Encoding built from
-// them, and announces every change with one signal. Controls write here; views only listen.
+// The one state object of the window: owns the encoding parameters, the Encoding built from them
+// and the current position, and announces each change with a signal. Controls write here; views
+// only listen.
 class Parameters : public QObject
 {
     Q_OBJECT
@@ -20,12 +22,25 @@ public:
     const pe::Encoding &encoding() const { return *encoding_; }
 
     // Applies the values if the validator accepts them; otherwise changes nothing and returns why.
+    // The current position stays where it is if the new window holds it, else it moves to the
+    // window's nearest end.
     std::optional<pe::ValidationError> set(const pe::EncodingParams &values);
+
+    // The highlighted position every view marks (heatmap row, clock row, circle point); always in
+    // the window [start_pos, start_pos + seq_len).
+    std::int64_t position() const { return position_; }
+    // False, and nothing changes, when t is outside the window.
+    bool setPosition(std::int64_t t);
+    // Moves the position by k; past either end of the window the window slides along with it (as
+    // far as the limits allow), so stepping never stops at the edge of what is shown.
+    void stepPosition(std::int64_t k);
 
 signals:
     void changed();
+    void positionChanged();
 
 private:
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;
+    std::int64_t position_ = 0;
 };

@@ -12,15 +12,25 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     : QWidget(parent)
     , parameters_(parameters)
     , plot_(new QCustomPlot(this))
-    , toolRow_(new QHBoxLayout)
+    , toolArea_(new QWidget(this))
+    , toolRow_(new QHBoxLayout(toolArea_))
 {
     plot_->setObjectName(QStringLiteral("plot"));
+    setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     toolRow_->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(toolRow_);
+    layout->addWidget(toolArea_);
     layout->addWidget(plot_, 1);
     connect(parameters_, &Parameters::changed, this, &PlotView::refresh);
+    connect(parameters_, &Parameters::positionChanged, this, [this] {
+        if (isVisible() && !dirty_) {
+            positionMoved();
+            emit rebuilt();
+        } else {
+            dirty_ = true;
+        }
+    });
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const QString text = tooltipAt(event->position());
@@ -32,6 +42,47 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 }
 
 QString PlotView::tooltipAt(QPointF) const { return {}; }
+
+QCPTextElement *PlotView::addTitle()
+{
+    auto *title = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title);
+    return title;
+}
+
+void PlotView::setLectureMode(bool on)
+{
+    lecture_ = on;
+    toolArea_->setVisible(!on);
+    applyFonts();
+    refresh();
+}
+
+void PlotView::applyFonts()
+{
+    QFont tick = font();
+    tick.setPointSize(fontSize(9));
+    QFont label = font();
+    label.setPointSize(fontSize(10));
+    for (QCPAxisRect *rect : plot_->axisRects())
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setTickLabelFont(tick);
+            axis->setLabelFont(label);
+            axis->setBasePen(QPen(Qt::black, lineScale()));
+        }
+    plot_->legend->setFont(label);
+    for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+            QFont f = text->font();
+            f.setPointSize(fontSize(11));
+            text->setFont(f);
+        } else if (auto *scale = qobject_cast<QCPColorScale *>(e)) {
+            scale->axis()->setTickLabelFont(tick);
+            scale->axis()->setLabelFont(label);
+        }
+    }
+}
 
 void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
 {

@@ -30,6 +30,10 @@ public:
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;
 
+    // Lecture mode: large fonts and thick lines, readable from the back of a hall; no tool row.
+    void setLectureMode(bool on);
+    bool lectureMode() const { return lecture_; }
+
 signals:
     // After every recomputation; the window's tests and the benchmark wait on it.
     void rebuilt();
@@ -40,6 +44,15 @@ protected:
     // Device pixels per logical pixel of what is being drawn (screen or export).
     double pixelScale() const { return pixelScale_; }
     QHBoxLayout *toolRow() const { return toolRow_; }
+    // Called when only the current position moved; the default recomputes everything.
+    virtual void positionMoved() { rebuild(); }
+    // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale().
+    double lineScale() const { return lecture_ ? 2.5 : 1.0; }
+    double fontScale() const { return lecture_ ? 1.8 : 1.0; }
+    // Point size of a plot font at the current scale.
+    int fontSize(int normal) const { return static_cast<int>(normal * fontScale() + 0.5); }
+    // A bold title above the plot, in a row of its own.
+    QCPTextElement *addTitle();
     // Sets a title from its parts: on one line when it fits the plot's width, else one part a line.
     void setTitle(QCPTextElement *title, const QStringList &parts) const;
     // "1 position", "50 positions".
@@ -52,8 +65,12 @@ private:
     void rebuildNow();
 
     Parameters *parameters_;
+    void applyFonts();
+
     QCustomPlot *plot_;
+    QWidget *toolArea_;
     QHBoxLayout *toolRow_;
+    bool lecture_ = false;
     double pixelScale_ = 1.0;
     bool dirty_ = true;
 };
