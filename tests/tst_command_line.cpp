@@ -92,7 +92,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("start negative") << "--start-pos -1" << "--start-pos";
     QTest::newRow("past 1e9") << "--start-pos 999999999 --seq-len 2" << "start_pos + seq_len";
     QTest::newRow("unknown flag") << "--colour red" << "Unknown option 'colour'";
-    QTest::newRow("unknown view") << "--export clocks --out x.png" << "unknown view 'clocks'";
+    QTest::newRow("unknown view") << "--export spirals --out x.png" << "unknown view 'spirals'";
     QTest::newRow("no out") << "--export heatmap" << "--out FILE is required";
     QTest::newRow("bad size") << "--export heatmap --out x.png --size 10x10" << "--size";
     QTest::newRow("bad size text") << "--export heatmap --out x.png --size big" << "WIDTHxHEIGHT";

@@ -1,9 +1,13 @@
 #include "control_panel.h"
 
 #include "parameters.h"
+#include "playback.h"
 #include "scientific_spin_box.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
@@ -97,7 +101,7 @@ QSpinBox *integerSpin(int min, int max)
 
 } // namespace
 
-ControlPanel::ControlPanel(Parameters *parameters, QWidget *parent)
+ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *parent)
     : QWidget(parent)
     , parameters_(parameters)
     , layoutChoice_(new QComboBox(this))
@@ -131,11 +135,13 @@ ControlPanel::ControlPanel(Parameters *parameters, QWidget *parent)
     exponentChoice_->addItem(tr("pair: base^(2i/d)"), QStringLiteral("pair"));
     exponentChoice_->addItem(tr("index: base^(j/d)"), QStringLiteral("index"));
     exponentChoice_->setToolTip(tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
-    const int row = grid->rowCount();
+    int row = grid->rowCount();
     grid->addWidget(new QLabel(tr("layout"), this), row, 0);
     grid->addWidget(layoutChoice_, row, 1, 1, 2);
     grid->addWidget(new QLabel(tr("exponent"), this), row + 1, 0);
     grid->addWidget(exponentChoice_, row + 1, 1, 1, 2);
+
+    addPositionControls(playback);
 
     formula_->setObjectName(QStringLiteral("formula"));
     formula_->setWordWrap(true);
@@ -144,9 +150,10 @@ ControlPanel::ControlPanel(Parameters *parameters, QWidget *parent)
     error_->setObjectName(QStringLiteral("error"));
     error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: #b00020;"));
-    grid->addWidget(formula_, row + 2, 0, 1, 3);
-    grid->addWidget(error_, row + 3, 0, 1, 3);
-    grid->setRowStretch(row + 4, 1);
+    row = grid->rowCount();
+    grid->addWidget(formula_, row, 0, 1, 3);
+    grid->addWidget(error_, row + 1, 0, 1, 3);
+    grid->setRowStretch(row + 2, 1);
 
     auto onChoice = [this] {
         if (following_)
@@ -159,7 +166,79 @@ ControlPanel::ControlPanel(Parameters *parameters, QWidget *parent)
     connect(layoutChoice_, &QComboBox::currentIndexChanged, this, onChoice);
     connect(exponentChoice_, &QComboBox::currentIndexChanged, this, onChoice);
     connect(parameters_, &Parameters::changed, this, &ControlPanel::followState);
+    connect(parameters_, &Parameters::positionChanged, this, &ControlPanel::followPosition);
     followState();
+}
+
+void ControlPanel::addPositionControls(Playback *playback)
+{
+    auto *grid = static_cast<QGridLayout *>(layout());
+    const QString tip = tr("The current position, marked in every view (Left/Right and PageUp/PageDown on a view step it)");
+    positionSlider_ = new QSlider(Qt::Horizontal, this);
+    positionSlider_->setObjectName(QStringLiteral("positionSlider"));
+    positionSlider_->setToolTip(tip);
+    positionSpin_ = new QSpinBox(this);
+    positionSpin_->setObjectName(QStringLiteral("positionSpin"));
+    positionSpin_->setGroupSeparatorShown(true);
+    positionSpin_->setKeyboardTracking(false);
+    positionSpin_->setToolTip(tip);
+    auto *label = new QLabel(tr("position"), this);
+    label->setToolTip(tip);
+    int row = grid->rowCount();
+    grid->addWidget(label, row, 0);
+    grid->addWidget(positionSlider_, row, 1);
+    grid->addWidget(positionSpin_, row, 2);
+    connect(positionSlider_, &QSlider::valueChanged, this, [this](int t) {
+        if (!following_)
+            parameters_->setPosition(t);
+    });
+    connect(positionSpin_, &QSpinBox::valueChanged, this, [this](int t) {
+        if (!following_)
+            parameters_->setPosition(t);
+    });
+    if (!playback)
+        return;
+    auto *play = new QPushButton(tr("Play"), this);
+    play->setObjectName(QStringLiteral("play"));
+    play->setCheckable(true);
+    play->setToolTip(tr("Advance the position at the chosen speed (Space on a view)"));
+    auto *speed = new QDoubleSpinBox(this);
+    speed->setObjectName(QStringLiteral("speed"));
+    speed->setRange(Playback::kMinSpeed, Playback::kMaxSpeed);
+    speed->setDecimals(2);
+    speed->setValue(playback->speed());
+    speed->setSuffix(tr(" pos/s"));
+    speed->setToolTip(tr("Playback speed in positions per second"));
+    auto *loop = new QCheckBox(tr("Loop"), this);
+    loop->setObjectName(QStringLiteral("loop"));
+    loop->setChecked(playback->loops());
+    loop->setToolTip(tr("Wrap to the window's first position at its end; off: the window slides along"));
+    auto *rowLayout = new QHBoxLayout;
+    rowLayout->addWidget(play);
+    rowLayout->addWidget(speed, 1);
+    rowLayout->addWidget(loop);
+    grid->addLayout(rowLayout, row + 1, 1, 1, 2);
+    connect(play, &QPushButton::toggled, playback, [playback](bool on) { on ? playback->play() : playback->pause(); });
+    connect(playback, &Playback::playingChanged, play, [play](bool on) {
+        play->setChecked(on);
+        play->setText(on ? tr("Pause") : tr("Play"));
+    });
+    connect(speed, &QDoubleSpinBox::valueChanged, playback, &Playback::setSpeed);
+    connect(loop, &QCheckBox::toggled, playback, &Playback::setLoop);
+}
+
+void ControlPanel::followPosition()
+{
+    following_ = true;
+    const pe::EncodingParams &p = parameters_->values();
+    const int first = static_cast<int>(p.startPos);
+    const int last = static_cast<int>(p.startPos + p.seqLen - 1);
+    positionSlider_->setRange(first, last);
+    positionSlider_->setPageStep(std::max(1, (last - first) / 20));
+    positionSpin_->setRange(first, last);
+    positionSlider_->setValue(static_cast<int>(parameters_->position()));
+    positionSpin_->setValue(static_cast<int>(parameters_->position()));
+    following_ = false;
 }
 
 void ControlPanel::addControl(pe::Field field, const QString &label, const QString &tip, QAbstractSpinBox *spin,
@@ -243,4 +322,5 @@ void ControlPanel::followState()
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     formula_->setText(QString::fromStdString(pe::formulaText(p)));
     following_ = false;
+    followPosition();
 }

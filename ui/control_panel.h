@@ -7,6 +7,11 @@
 #include <vector>
 
 class Parameters;
+class Playback;
+class QCheckBox;
+class QDoubleSpinBox;
+class QPushButton;
+class QSpinBox;
 class QAbstractSpinBox;
 class QComboBox;
 class QLabel;
@@ -22,7 +27,8 @@ class ControlPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit ControlPanel(Parameters *parameters, QWidget *parent = nullptr);
+    // Without a Playback the panel has no play controls (the position row is always there).
+    explicit ControlPanel(Parameters *parameters, Playback *playback = nullptr, QWidget *parent = nullptr);
 
     QSlider *slider(pe::Field field) const;
     QString errorText() const;
@@ -39,6 +45,8 @@ private:
                     std::vector<double> stops);
     void apply(pe::EncodingParams candidate);
     void followState();
+    void followPosition();
+    void addPositionControls(Playback *playback);
 
     Parameters *parameters_;
     std::vector<Control> controls_;
@@ -46,6 +54,8 @@ private:
     QComboBox *exponentChoice_;
     QLabel *formula_;
     QLabel *error_;
+    QSlider *positionSlider_ = nullptr;
+    QSpinBox *positionSpin_ = nullptr;
     bool following_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include "export_dialog.h"
 #include "figure_export.h"
 #include "parameters.h"
+#include "playback.h"
 #include "plot_view.h"
 #include "view_registry.h"
 
@@ -19,15 +20,23 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
+#include <QTimer>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QWindow>
 
+#include <cmath>
+
 MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     : QMainWindow(parent)
     , parameters_(parameters)
-    , controls_(new ControlPanel(parameters, this))
-    , tabs_(new QTabWidget(this))
+    , playback_(new Playback(parameters, this))
+    , controls_(new ControlPanel(parameters, playback_, this))
+    , dock_(new QDockWidget(tr("Parameters"), this))
+    , stage_(new QSplitter(Qt::Horizontal, this))
+    , tabs_(new QTabWidget(stage_))
+    , hint_(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Positional Encoding Explorer"));
@@ -38,9 +47,16 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
         views_.emplace_back(info.id, v);
         tabs_->addTab(v, info.title);
     }
-    setCentralWidget(tabs_);
+    stage_->setObjectName(QStringLiteral("stage"));
+    stage_->addWidget(tabs_);
+    setCentralWidget(stage_);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+        // Remember the view left behind: lecture mode's second pane shows it.
+        previousView_ = views_[static_cast<std::size_t>(currentIndex_)].first;
+        currentIndex_ = index;
+    });
 
-    auto *dock = new QDockWidget(tr("Parameters"), this);
+    auto *dock = dock_;
     dock->setObjectName(QStringLiteral("parametersDock"));
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     auto *scroll = new QScrollArea(dock);
@@ -68,6 +84,20 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     }
     viewMenu->addSeparator();
     viewMenu->addAction(dock->toggleViewAction());
+    QAction *lecture = viewMenu->addAction(tr("&Lecture mode"), this, [this] { setLectureMode(!lectureMode()); });
+    lecture->setShortcut(QKeySequence(Qt::Key_F11));
+    lecture->setToolTip(tr("Full screen, large type, keyboard only; Esc leaves"));
+    addAction(lecture); // F11 works in full screen too, with the menu bar hidden
+
+    addPositionKeys();
+    addLectureKeys();
+    hint_->setObjectName(QStringLiteral("lectureHint"));
+    hint_->setStyleSheet(QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
+    hint_->hide();
+
+    QMenu *play = menuBar()->addMenu(tr("&Playback"));
+    for (QAction *a : tabs_->actions())
+        play->addAction(a);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About"), this, &MainWindow::about);
@@ -87,6 +117,131 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     connect(parameters_, &Parameters::changed, this, showFormula);
     showFormula();
     resize(1280, 800);
+    currentView()->setFocus(); // the position keys work from the start
+}
+
+void MainWindow::addPositionKeys()
+{
+    // Shortcuts of the view area only: on a slider or spin box the arrow keys keep their meaning.
+    auto add = [this](const QString &text, QKeySequence key, auto slot) {
+        auto *a = new QAction(text, tabs_);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        tabs_->addAction(a);
+        return a;
+    };
+    add(tr("Play / pause"), QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); })->setObjectName(QStringLiteral("playPause"));
+    add(tr("Step forward"), QKeySequence(Qt::Key_Right), [this] { parameters_->stepPosition(1); });
+    add(tr("Step back"), QKeySequence(Qt::Key_Left), [this] { parameters_->stepPosition(-1); });
+    add(tr("Ten forward"), QKeySequence(Qt::Key_PageDown), [this] { parameters_->stepPosition(10); });
+    add(tr("Ten back"), QKeySequence(Qt::Key_PageUp), [this] { parameters_->stepPosition(-10); });
+    add(tr("First position"), QKeySequence(Qt::Key_Home), [this] { parameters_->setPosition(parameters_->values().startPos); });
+    add(tr("Last position"), QKeySequence(Qt::Key_End), [this] {
+        parameters_->setPosition(parameters_->values().startPos + parameters_->values().seqLen - 1);
+    });
+}
+
+void MainWindow::addLectureKeys()
+{
+    // Active only in lecture mode, where no control has the keyboard.
+    auto add = [this](QKeySequence key, auto slot) {
+        auto *a = new QAction(this);
+        a->setShortcut(key);
+        a->setEnabled(false);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        lectureActions_.push_back(a);
+    };
+    add(QKeySequence(Qt::Key_Escape), [this] { setLectureMode(false); });
+    auto scaleBase = [this](double factor) {
+        pe::EncodingParams v = parameters_->values();
+        v.base *= factor;
+        parameters_->set(v); // refused beyond the limits: the base stays
+    };
+    // Half a decade a press: 1e4 -> 3.2e4 -> 1e5.
+    add(QKeySequence(Qt::Key_Plus), [scaleBase] { scaleBase(std::sqrt(10.0)); });
+    add(QKeySequence(Qt::Key_Equal), [scaleBase] { scaleBase(std::sqrt(10.0)); });
+    add(QKeySequence(Qt::Key_Minus), [scaleBase] { scaleBase(1.0 / std::sqrt(10.0)); });
+    for (int i = 0; i < 9 && i < static_cast<int>(views_.size()); ++i)
+        add(QKeySequence(static_cast<Qt::Key>(Qt::Key_1 + i)), [this, i] {
+            tabs_->setCurrentIndex(i);
+            tabs_->currentWidget()->setFocus();
+        });
+    add(QKeySequence(Qt::Key_T), [this] {
+        if (second_) {
+            setSecondView(QString());
+            return;
+        }
+        QString id = previousView_;
+        if (id.isEmpty() || view(id) == currentView())
+            id = currentView() == view(QStringLiteral("heatmap")) ? QStringLiteral("clocks") : QStringLiteral("heatmap");
+        setSecondView(id);
+    });
+}
+
+void MainWindow::setSecondView(const QString &id)
+{
+    delete second_;
+    second_ = nullptr;
+    const ViewInfo *info = findView(id);
+    if (!info)
+        return;
+    second_ = info->create(parameters_, stage_);
+    second_->setObjectName(QStringLiteral("secondView"));
+    second_->setLectureMode(lectureMode());
+    stage_->addWidget(second_);
+    stage_->setSizes({1, 1});
+}
+
+void MainWindow::setLectureMode(bool on)
+{
+    if (on == lecture_.active)
+        return;
+    if (on) {
+        lecture_.geometry = saveGeometry();
+        lecture_.states = windowState();
+        lecture_.dockVisible = dock_->isVisible();
+        lecture_.active = true;
+        dock_->hide();
+        menuBar()->hide();
+        statusBar()->hide();
+        tabs_->tabBar()->hide();
+        showFullScreen();
+    } else {
+        lecture_.active = false;
+        setSecondView(QString());
+        tabs_->tabBar()->show();
+        statusBar()->show();
+        menuBar()->show();
+        dock_->setVisible(lecture_.dockVisible);
+        setWindowState(lecture_.states);
+        restoreGeometry(lecture_.geometry);
+        hint_->hide();
+    }
+    for (QAction *a : lectureActions_)
+        a->setEnabled(on);
+    for (const auto &[id, v] : views_)
+        v->setLectureMode(on);
+    if (second_)
+        second_->setLectureMode(on);
+    currentView()->setFocus();
+    if (on)
+        showLectureHint();
+}
+
+void MainWindow::showLectureHint()
+{
+    hint_->setText(tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–%1 views  ·  T two views  ·  Esc leave")
+                       .arg(std::min<std::size_t>(9, views_.size())));
+    QFont f = font();
+    f.setPointSize(14);
+    hint_->setFont(f);
+    hint_->adjustSize();
+    hint_->move((width() - hint_->width()) / 2, height() - hint_->height() - 30);
+    hint_->raise();
+    hint_->show();
+    QTimer::singleShot(5000, hint_, &QWidget::hide);
 }
 
 PlotView *MainWindow::view(const QString &id) const

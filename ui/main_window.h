@@ -4,7 +4,11 @@
 
 class ControlPanel;
 class Parameters;
+class Playback;
 class PlotView;
+class QDockWidget;
+class QLabel;
+class QSplitter;
 class QTabWidget;
 
 // Controls in a dock on the left, the registry's views as tabs in the middle, the formula of the
@@ -22,16 +26,44 @@ public:
     PlotView *currentView() const;
     void showView(const QString &id);
 
+    Playback *playback() const { return playback_; }
+
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
 
+    // Lecture mode (F11): full screen, large fonts and thick lines, no controls, one or two views,
+    // keyboard only. Leaving restores the window as it was.
+    void setLectureMode(bool on);
+    bool lectureMode() const { return lecture_.active; }
+    // In lecture mode: show a second view beside the main one (T), or hide it.
+    void setSecondView(const QString &id);
+    PlotView *secondView() const { return second_; }
+
 private:
+    void addPositionKeys();
+    void addLectureKeys();
+    void showLectureHint();
     void exportFigure();
     void exportData(bool frequencies);
     void about();
 
     Parameters *parameters_;
+    Playback *playback_;
     ControlPanel *controls_;
+    QDockWidget *dock_;
+    QSplitter *stage_;
     QTabWidget *tabs_;
+    PlotView *second_ = nullptr;
+    QLabel *hint_;
+    QString previousView_;
+    int currentIndex_ = 0;
     std::vector<std::pair<QString, PlotView *>> views_;
+    std::vector<QAction *> lectureActions_;
+
+    struct LectureState {
+        bool active = false;
+        QByteArray geometry;
+        Qt::WindowStates states;
+        bool dockVisible = true;
+    } lecture_;
 };

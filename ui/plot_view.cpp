@@ -88,7 +88,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
 {
     const QFontMetrics metrics(title->font());
     const int room = plot_->viewport().width() - 20;
-    const QString line = parts.join(QStringLiteral("  "));
+    const QString line = parts.join(QStringLiteral("  ·  "));
     if (metrics.horizontalAdvance(line) <= room) {
         title->setText(line);
         return;

@@ -1,7 +1,9 @@
 #include "view_registry.h"
 
+#include "clock_grid_view.h"
 #include "frequency_view.h"
 #include "heatmap_view.h"
+#include "pair_circle_view.h"
 
 #include <QStringList>
 
@@ -12,6 +14,10 @@ const std::vector<ViewInfo> &viewRegistry()
          [](Parameters *p, QWidget *parent) -> PlotView * { return new HeatmapView(p, parent); }},
         {QStringLiteral("frequencies"), QObject::tr("Frequencies"),
          [](Parameters *p, QWidget *parent) -> PlotView * { return new FrequencyView(p, parent); }},
+        {QStringLiteral("clocks"), QObject::tr("Clocks"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new ClockGridView(p, parent); }},
+        {QStringLiteral("circles"), QObject::tr("Circles"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new PairCircleView(p, parent); }},
     };
     return views;
 }

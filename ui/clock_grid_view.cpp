@@ -1,0 +1,265 @@
+#include "clock_grid_view.h"
+
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+#include <numbers>
+
+namespace {
+
+constexpr int kFaceSegments = 48;
+const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red
+
+QString wavelengthText(double lambda)
+{
+    return lambda < 1e4 ? QString::number(lambda, 'f', lambda < 100 ? 1 : 0)
+                        : QString::fromStdString(pe::compactNumber(std::round(lambda / 10) * 10));
+}
+
+} // namespace
+
+ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , faceChoice_(new QComboBox(this))
+    , pairsSpin_(new QSpinBox(this))
+    , rowsSpin_(new QSpinBox(this))
+{
+    setObjectName(QStringLiteral("clockGridView"));
+    faceChoice_->setObjectName(QStringLiteral("clockFace"));
+    faceChoice_->addItem(tr("clock: from 12, clockwise (x = sin, y = cos)"));
+    faceChoice_->addItem(tr("angle: from 3, counter-clockwise (x = cos, y = sin)"));
+    faceChoice_->setToolTip(tr("How a hand shows the angle θ = t·ω_i: as a clock (seed 000's circles) or as the "
+                               "mathematician's angle (seed 002's clock faces)"));
+    pairsSpin_->setObjectName(QStringLiteral("clockPairs"));
+    pairsSpin_->setRange(0, kMaxPairs);
+    pairsSpin_->setSpecialValueText(tr("fit"));
+    pairsSpin_->setToolTip(tr("Pairs shown, from the fastest: 'fit' shows as many as fit"));
+    rowsSpin_->setObjectName(QStringLiteral("clockRows"));
+    rowsSpin_->setRange(0, kMaxRows);
+    rowsSpin_->setSpecialValueText(tr("fit"));
+    rowsSpin_->setToolTip(tr("Positions shown, a page holding the current position: 'fit' shows as many as fit"));
+    toolRow()->addWidget(new QLabel(tr("Hands:"), this));
+    toolRow()->addWidget(faceChoice_);
+    toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
+    toolRow()->addWidget(pairsSpin_);
+    toolRow()->addWidget(new QLabel(tr("Positions:"), this));
+    toolRow()->addWidget(rowsSpin_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    p->axisRect()->setAutoMargins(QCP::msNone);
+    // Pairs are labelled along the top, as seed 002 does: the grid hangs from the top-left corner
+    // and any room to spare is left at the bottom and right.
+    p->xAxis->setVisible(false);
+    p->xAxis2->setVisible(true);
+    for (QCPAxis *axis : {p->xAxis2, p->yAxis}) {
+        axis->grid()->setVisible(false);
+        axis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        axis->setSubTicks(false);
+        axis->setTickLength(0, 0);
+        axis->setBasePen(Qt::NoPen);
+    }
+    p->xAxis2->setLabel(tr("pair i, wavelength λ_i in positions  →  slower clocks"));
+    p->yAxis->setLabel(tr("position t"));
+    p->yAxis->setRangeReversed(true);
+    faces_ = new QCPCurve(p->xAxis2, p->yAxis);
+    hands_ = new QCPCurve(p->xAxis2, p->yAxis);
+    hubs_ = p->addGraph(p->xAxis2, p->yAxis);
+    hubs_->setLineStyle(QCPGraph::lsNone);
+    highlight_ = new QCPItemRect(p);
+    highlight_->setBrush(QColor(255, 200, 0, 60));
+    highlight_->setPen(QPen(QColor(230, 160, 0), 1.5));
+    highlight_->setLayer(QStringLiteral("background"));
+    highlight_->topLeft->setAxes(p->xAxis2, p->yAxis);
+    highlight_->bottomRight->setAxes(p->xAxis2, p->yAxis);
+    connect(p, &QCustomPlot::afterLayout, this, &ClockGridView::fitSquareCells);
+
+    connect(faceChoice_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        face_ = i == 1 ? pe::ClockFace::CounterClockwise : pe::ClockFace::Clockwise;
+        refresh();
+    });
+    connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(rowsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+}
+
+void ClockGridView::setFace(pe::ClockFace face) { faceChoice_->setCurrentIndex(face == pe::ClockFace::CounterClockwise ? 1 : 0); }
+void ClockGridView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
+void ClockGridView::setShownPositions(int positions) { rowsSpin_->setValue(positions); }
+
+QPointF ClockGridView::clockCentre(int row, int col) const { return {static_cast<double>(col), static_cast<double>(row)}; }
+
+QPointF ClockGridView::handTip(int row, int col) const
+{
+    const pe::Point tip = pe::handTip(parameters()->encoding(), firstRow_ + row, col, face_);
+    // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
+    return {col + kRadius * tip.x, row - kRadius * tip.y};
+}
+
+std::int64_t ClockGridView::pageStart() const
+{
+    const pe::EncodingParams &p = parameters()->values();
+    const std::int64_t offset = (parameters()->position() - p.startPos) / rows_ * rows_;
+    return std::min(p.startPos + offset, p.startPos + p.seqLen - rows_);
+}
+
+void ClockGridView::rebuild()
+{
+    layoutGrid();
+    placeHands();
+}
+
+void ClockGridView::positionMoved()
+{
+    const std::int64_t first = pageStart();
+    if (first != firstRow_) {
+        layoutGrid(); // a new page: new row labels
+        placeHands();
+        return;
+    }
+    highlight_->topLeft->setCoords(-0.5, static_cast<double>(parameters()->position() - firstRow_) - 0.5);
+    highlight_->bottomRight->setCoords(cols_ - 0.5, static_cast<double>(parameters()->position() - firstRow_) + 0.5);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ClockGridView::layoutGrid()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    QCustomPlot *plt = plot();
+    // Fixed margins keep the clock cells square: the plot area does not move with label widths.
+    const QFontMetrics metrics(plt->xAxis->tickLabelFont());
+    plt->axisRect()->setMargins(QMargins(metrics.horizontalAdvance(QStringLiteral("999999999")) + metrics.height() + 16,
+                                         3 * metrics.height() + 16, 12, 8));
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plt->plotLayout()->update(phase);
+    const QRect area = plt->axisRect()->rect();
+    const int minCell = static_cast<int>(34 * fontScale());
+    const int fitCols = std::max(1, area.width() / minCell);
+    const int fitRows = std::max(1, area.height() / minCell);
+    cols_ = std::min({enc.pairCount(), pairsSpin_->value() > 0 ? pairsSpin_->value() : fitCols, kMaxPairs});
+    rows_ = static_cast<int>(std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
+    firstRow_ = pageStart();
+
+    fitSquareCells();
+    const double cell = std::min(static_cast<double>(area.width()) / cols_, static_cast<double>(area.height()) / rows_);
+
+    QVector<QCPCurveData> face;
+    face.reserve(rows_ * cols_ * (kFaceSegments + 5));
+    double t = 0;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int r = 0; r < rows_; ++r)
+        for (int c = 0; c < cols_; ++c) {
+            for (int k = 0; k <= kFaceSegments; ++k) {
+                const double a = 2 * std::numbers::pi * k / kFaceSegments;
+                face.append(QCPCurveData(t++, c + kRadius * std::cos(a), r + kRadius * std::sin(a)));
+            }
+            face.append(QCPCurveData(t++, nan, nan));
+            // A tick where every hand starts (angle 0): 12 o'clock, or 3 o'clock.
+            const pe::Point zero = face_ == pe::ClockFace::Clockwise ? pe::Point{0, 1} : pe::Point{1, 0};
+            face.append(QCPCurveData(t++, c + 0.8 * kRadius * zero.x, r - 0.8 * kRadius * zero.y));
+            face.append(QCPCurveData(t++, c + kRadius * zero.x, r - kRadius * zero.y));
+            face.append(QCPCurveData(t++, nan, nan));
+        }
+    faces_->data()->set(face, true);
+    faces_->setPen(QPen(QColor(40, 40, 40), 1.2 * lineScale()));
+    hands_->setPen(QPen(kHandColor, 2.2 * lineScale(), Qt::SolidLine, Qt::RoundCap));
+    hubs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::black, 4 * lineScale()));
+    QVector<double> hx, hy;
+    for (int r = 0; r < rows_; ++r)
+        for (int c = 0; c < cols_; ++c) {
+            hx << c;
+            hy << r;
+        }
+    hubs_->setData(hx, hy);
+
+    // Labels: every column's pair index and wavelength, every row's position, thinned to fit.
+    auto xTicker = qSharedPointerCast<QCPAxisTickerText>(plt->xAxis2->ticker());
+    auto yTicker = qSharedPointerCast<QCPAxisTickerText>(plt->yAxis->ticker());
+    xTicker->clear();
+    yTicker->clear();
+    const int colEvery = std::max(1, static_cast<int>(std::ceil(metrics.horizontalAdvance(QStringLiteral("λ 99999")) / cell)));
+    for (int c = 0; c < cols_; c += colEvery)
+        xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(c).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(c))));
+    const int rowEvery = std::max(1, static_cast<int>(std::ceil(metrics.height() * 1.2 / cell)));
+    for (int r = 0; r < rows_; r += rowEvery)
+        yTicker->addTick(r, QString::number(firstRow_ + r));
+
+    const QString faceText = face_ == pe::ClockFace::Clockwise ? tr("hands start at 12 o'clock and turn clockwise")
+                                                               : tr("hands start at 3 o'clock and turn counter-clockwise");
+    setTitle(title_, {tr("Clocks: hand i at angle t·ω_i"), faceText,
+                      tr("positions %1–%2 of %3–%4, %5 of %6 pairs")
+                          .arg(firstRow_)
+                          .arg(firstRow_ + rows_ - 1)
+                          .arg(p.startPos)
+                          .arg(p.startPos + p.seqLen - 1)
+                          .arg(cols_)
+                          .arg(enc.pairCount())});
+}
+
+void ClockGridView::fitSquareCells()
+{
+    // Runs after every layout (screen or export size), so the faces stay round.
+    if (rows_ == 0 || cols_ == 0)
+        return;
+    const QRect area = plot()->axisRect()->rect();
+    const double cell = std::min(static_cast<double>(area.width()) / cols_, static_cast<double>(area.height()) / rows_);
+    plot()->xAxis2->setRange(-0.5, area.width() / cell - 0.5);
+    plot()->yAxis->setRange(-0.5, area.height() / cell - 0.5);
+}
+
+void ClockGridView::placeHands()
+{
+    QVector<QCPCurveData> hand;
+    hand.reserve(rows_ * cols_ * 3);
+    double t = 0;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int r = 0; r < rows_; ++r)
+        for (int c = 0; c < cols_; ++c) {
+            const QPointF tip = handTip(r, c);
+            hand.append(QCPCurveData(t++, c, r));
+            hand.append(QCPCurveData(t++, tip.x(), tip.y()));
+            hand.append(QCPCurveData(t++, nan, nan));
+        }
+    hands_->data()->set(hand, true);
+    const double row = static_cast<double>(parameters()->position() - firstRow_);
+    highlight_->topLeft->setCoords(-0.5, row - 0.5);
+    highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ClockGridView::tooltipAt(QPointF pixel) const
+{
+    if (rows_ == 0 || !plot()->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    const int col = static_cast<int>(std::lround(plot()->xAxis2->pixelToCoord(pixel.x())));
+    const int row = static_cast<int>(std::lround(plot()->yAxis->pixelToCoord(pixel.y())));
+    if (col < 0 || col >= cols_ || row < 0 || row >= rows_)
+        return {};
+    const pe::Encoding &enc = parameters()->encoding();
+    const std::int64_t t = firstRow_ + row;
+    const double theta = pe::handAngle(enc, t, col);
+    const int sj = enc.pairSineColumn(col);
+    const int cj = enc.pairCosineColumn(col);
+    QString text = tr("position t = %1, pair i = %2\nangle t·ω = %3 rad ≡ %4 rad (%5°)\nω = %6, λ = %7 positions\n"
+                      "PE[t, %8] = sin = %9")
+                       .arg(t)
+                       .arg(col)
+                       .arg(static_cast<double>(t) * enc.pairFrequency(col), 0, 'g', 8)
+                       .arg(theta, 0, 'f', 4)
+                       .arg(theta * 180 / std::numbers::pi, 0, 'f', 1)
+                       .arg(enc.pairFrequency(col), 0, 'g', 6)
+                       .arg(2 * std::numbers::pi / enc.pairFrequency(col), 0, 'g', 6)
+                       .arg(sj)
+                       .arg(enc.value(t, sj), 0, 'f', 6);
+    if (cj >= 0)
+        text += tr("\nPE[t, %1] = cos = %2").arg(cj).arg(enc.value(t, cj), 0, 'f', 6);
+    return text;
+}

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "clock.h"
+#include "plot_view.h"
+
+class QComboBox;
+class QCPCurve;
+class QCPGraph;
+class QCPItemRect;
+class QCPTextElement;
+class QSpinBox;
+
+// Seed 002's clock faces: one row per position, one clock per (sin, cos) pair, each hand at that
+// pair's true angle t * w_i. Fast clocks on the left, slow on the right, like second, minute and hour
+// hands; a position is read off a whole row. The faces are one NaN-separated curve built when the
+// grid changes; the hands are a second curve whose points move, so a frame costs one curve update.
+// The rows shown are a page of consecutive positions holding the current one.
+class ClockGridView : public PlotView
+{
+    Q_OBJECT
+
+public:
+    explicit ClockGridView(Parameters *parameters, QWidget *parent = nullptr);
+
+    void setFace(pe::ClockFace face);
+    // 0 = as many as fit.
+    void setShownPairs(int pairs);
+    void setShownPositions(int positions);
+
+    int rowCount() const { return rows_; }
+    int columnCount() const { return cols_; }
+    std::int64_t firstRowPosition() const { return firstRow_; }
+    // Centre of the clock of a row and column, and the tip of its hand, in plot coordinates.
+    QPointF clockCentre(int row, int col) const;
+    QPointF handTip(int row, int col) const;
+    QString tooltipAt(QPointF pixel) const override;
+
+    static constexpr int kMaxPairs = 128;
+    static constexpr int kMaxRows = 64;
+
+protected:
+    void rebuild() override;
+    void positionMoved() override;
+
+private:
+    void layoutGrid();
+    void fitSquareCells();
+    void placeHands();
+    std::int64_t pageStart() const;
+
+    QComboBox *faceChoice_;
+    QSpinBox *pairsSpin_;
+    QSpinBox *rowsSpin_;
+    QCPTextElement *title_;
+    QCPCurve *faces_;
+    QCPCurve *hands_;
+    QCPGraph *hubs_;
+    QCPItemRect *highlight_;
+    int rows_ = 0;
+    int cols_ = 0;
+    std::int64_t firstRow_ = 0;
+    pe::ClockFace face_ = pe::ClockFace::Clockwise;
+    static constexpr double kRadius = 0.42;
+};

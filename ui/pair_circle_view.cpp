@@ -1,0 +1,218 @@
+#include "pair_circle_view.h"
+
+#include "color_maps.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+#include <numbers>
+
+// Points coloured one by one: a QCPGraph has one colour, and a graph per colour would not scale.
+class PositionDots : public QCPLayerable
+{
+public:
+    PositionDots(QCPAxisRect *rect)
+        : QCPLayerable(rect->parentPlot(), QStringLiteral("main"), rect)
+        , rect_(rect)
+    {
+    }
+
+    std::vector<double> x, y, position;
+    QCPColorGradient gradient;
+    QCPRange range;
+    double size = 5;
+
+protected:
+    QRect clipRect() const override { return rect_->rect(); }
+    void applyDefaultAntialiasingHint(QCPPainter *painter) const override
+    {
+        applyAntialiasingHint(painter, true, QCP::aeScatters);
+    }
+    void draw(QCPPainter *painter) override
+    {
+        QCPAxis *kx = rect_->axis(QCPAxis::atBottom);
+        QCPAxis *ky = rect_->axis(QCPAxis::atLeft);
+        painter->setPen(Qt::NoPen);
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            painter->setBrush(QColor::fromRgb(gradient.color(position[k], range)));
+            painter->drawEllipse(QPointF(kx->coordToPixel(x[k]), ky->coordToPixel(y[k])), size / 2, size / 2);
+        }
+    }
+
+private:
+    QCPAxisRect *rect_;
+};
+
+PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , pairsSpin_(new QSpinBox(this))
+{
+    setObjectName(QStringLiteral("pairCircleView"));
+    pairsSpin_->setObjectName(QStringLiteral("circlePairs"));
+    pairsSpin_->setRange(1, 36);
+    pairsSpin_->setValue(9);
+    pairsSpin_->setToolTip(tr("How many pairs, from the fastest (seed 000 shows 9 in a 3 x 3 grid)"));
+    toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
+    toolRow()->addWidget(pairsSpin_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    scale_ = new QCPColorScale(p);
+    scale_->setType(QCPAxis::atRight);
+    scale_->axis()->setLabel(tr("position t"));
+    scale_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
+    connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(p, &QCustomPlot::afterLayout, this, &PairCircleView::fitEqualAxes);
+}
+
+void PairCircleView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
+
+void PairCircleView::buildGrid(int pairs)
+{
+    QCustomPlot *p = plot();
+    if (static_cast<int>(rects_.size()) == pairs)
+        return;
+    // Row 1 of the plot layout holds a grid of axis rects; the colour scale sits to its right.
+    auto *grid = new QCPLayoutGrid;
+    QCPLayoutElement *old = p->plotLayout()->element(1, 0);
+    if (p->plotLayout()->hasElement(1, 1))
+        p->plotLayout()->take(scale_);
+    p->plotLayout()->remove(old); // the default axis rect or the previous grid, with its layerables
+    p->plotLayout()->simplify();
+    p->plotLayout()->addElement(1, 0, grid);
+    p->plotLayout()->addElement(1, 1, scale_);
+    p->plotLayout()->setColumnStretchFactor(1, 0.01);
+    rects_.clear();
+    dots_.clear();
+    markers_.clear();
+    const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(pairs))));
+    for (int i = 0; i < pairs; ++i) {
+        auto *rect = new QCPAxisRect(p);
+        grid->addElement(i / cols, i % cols, rect);
+        rect->setupFullAxesBox(true);
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setRange(-1.25, 1.25);
+            axis->grid()->setPen(QPen(QColor(220, 220, 220), 1, Qt::DotLine));
+        }
+        rect->axis(QCPAxis::atTop)->setTickLabels(false);
+        rect->axis(QCPAxis::atRight)->setTickLabels(false);
+        auto *dots = new PositionDots(rect);
+        QCPGraph *marker = p->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        marker->setLineStyle(QCPGraph::lsNone);
+        rects_.push_back(rect);
+        dots_.push_back(dots);
+        markers_.push_back(marker);
+    }
+}
+
+void PairCircleView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const int pairs = std::min(pairsSpin_->value(), enc.pairCount());
+    buildGrid(pairs);
+
+    dotStride_ = (p.seqLen + kMaxDots - 1) / kMaxDots;
+    dotCount_ = (p.seqLen + dotStride_ - 1) / dotStride_;
+    const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
+    const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
+    scale_->setDataRange(range);
+    for (int i = 0; i < pairs; ++i) {
+        PositionDots *d = dots_[i];
+        d->x.resize(static_cast<std::size_t>(dotCount_));
+        d->y.resize(static_cast<std::size_t>(dotCount_));
+        d->position.resize(static_cast<std::size_t>(dotCount_));
+        d->gradient = gradient;
+        d->range = range;
+        d->size = (p.seqLen > 1000 ? 3.0 : 6.0) * lineScale();
+        const int cj = enc.pairCosineColumn(i);
+        for (std::int64_t k = 0; k < dotCount_; ++k) {
+            const std::int64_t t = p.startPos + k * dotStride_;
+            d->x[k] = enc.value(t, enc.pairSineColumn(i));
+            d->y[k] = cj >= 0 ? enc.value(t, cj) : 0.0; // an unpartnered sine moves along the x axis
+            d->position[k] = static_cast<double>(t);
+        }
+        QCPAxisRect *rect = rects_[i];
+        const QString lambda = QString::fromStdString(pe::compactNumber(2 * std::numbers::pi / enc.pairFrequency(i)));
+        rect->axis(QCPAxis::atTop)->setLabel(tr("pair %1  ·  λ = %2").arg(i).arg(lambda));
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("PE[t, %1] (sin)").arg(enc.pairSineColumn(i)));
+        rect->axis(QCPAxis::atLeft)->setLabel(cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
+    }
+    QStringList title{tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1),
+                      tr("colour = position")};
+    if (dotStride_ > 1)
+        title << tr("(sampled: 1 in %1 positions)").arg(dotStride_);
+    setTitle(title_, title);
+    positionMoved();
+}
+
+QPointF PairCircleView::markerAt(int pair) const
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const std::int64_t t = parameters()->position();
+    const int cj = enc.pairCosineColumn(pair);
+    return {enc.value(t, enc.pairSineColumn(pair)), cj >= 0 ? enc.value(t, cj) : 0.0};
+}
+
+void PairCircleView::positionMoved()
+{
+    for (std::size_t i = 0; i < markers_.size(); ++i) {
+        const QPointF m = markerAt(static_cast<int>(i));
+        markers_[i]->setData(QVector<double>{m.x()}, QVector<double>{m.y()}, true);
+        markers_[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(230, 20, 20), 2.5 * lineScale()),
+                                                     Qt::NoBrush, 14 * lineScale()));
+    }
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PairCircleView::fitEqualAxes()
+{
+    // Equal axes: the longer side of each rect gets the wider range, so circles stay round.
+    for (QCPAxisRect *rect : rects_) {
+        const double w = rect->width(), h = rect->height();
+        if (w <= 0 || h <= 0)
+            continue;
+        const double half = 1.25;
+        const double xHalf = w >= h ? half * w / h : half;
+        const double yHalf = h >= w ? half * h / w : half;
+        rect->axis(QCPAxis::atBottom)->setRange(-xHalf, xHalf);
+        rect->axis(QCPAxis::atTop)->setRange(-xHalf, xHalf);
+        rect->axis(QCPAxis::atLeft)->setRange(-yHalf, yHalf);
+        rect->axis(QCPAxis::atRight)->setRange(-yHalf, yHalf);
+    }
+}
+
+QString PairCircleView::tooltipAt(QPointF pixel) const
+{
+    for (std::size_t i = 0; i < rects_.size(); ++i) {
+        if (!rects_[i]->rect().contains(pixel.toPoint()))
+            continue;
+        // The position whose dot is nearest the pointer.
+        const PositionDots *d = dots_[i];
+        QCPAxis *kx = rects_[i]->axis(QCPAxis::atBottom);
+        QCPAxis *ky = rects_[i]->axis(QCPAxis::atLeft);
+        double best = 1e300;
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < d->x.size(); ++k) {
+            const double dx = kx->coordToPixel(d->x[k]) - pixel.x(), dy = ky->coordToPixel(d->y[k]) - pixel.y();
+            if (dx * dx + dy * dy < best) {
+                best = dx * dx + dy * dy;
+                at = k;
+            }
+        }
+        if (d->x.empty() || best > 100)
+            return tr("pair %1").arg(i);
+        return tr("pair %1, position t = %2\nsin = %3, cos = %4")
+            .arg(i)
+            .arg(static_cast<std::int64_t>(d->position[at]))
+            .arg(d->x[at], 0, 'f', 4)
+            .arg(d->y[at], 0, 'f', 4);
+    }
+    return {};
+}
