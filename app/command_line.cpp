@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -15,6 +16,7 @@
 
 namespace {
 
+constexpr int kMaxFrames = 10000;
 const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies")};
 
 QString flagFor(pe::Field f)
@@ -48,6 +50,16 @@ QList<QCommandLineOption> options()
         {QStringLiteral("out"), QStringLiteral("Output file of --export (.png) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
         {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."), QStringLiteral("S")},
+        {QStringLiteral("position"), QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
+         QStringLiteral("T")},
+        {QStringLiteral("view"), QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("lecture"), QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
+        {QStringLiteral("export-frames"), QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to 10000."), QStringLiteral("N")},
+        {QStringLiteral("step"), QStringLiteral("Positions advanced per frame, 1 to 1000000 (default 1); past the window's end it slides along."),
+         QStringLiteral("K")},
         {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."), QStringLiteral("FILE")},
         {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
         {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
@@ -69,6 +81,27 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
     }
     target = *v;
     return std::nullopt;
+}
+
+// Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
+int exportFrames(const CommandLine &cmd, Parameters &parameters)
+{
+    if (!QDir().mkpath(cmd.out)) {
+        std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
+        return 2;
+    }
+    std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+    for (int k = 0; k < cmd.frames; ++k) {
+        if (k > 0)
+            parameters.stepPosition(cmd.step);
+        const QString path = QDir(cmd.out).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0')));
+        QString error;
+        if (!exportFigure(view.get(), path, cmd.figure, &error)) {
+            std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k, qPrintable(error));
+            return 2;
+        }
+    }
+    return 0;
 }
 
 } // namespace
@@ -133,24 +166,49 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (auto error = pe::validate(p))
         return fail(flagFor(error->field) + QStringLiteral(": ") + QString::fromStdString(error->message));
 
+    if (parser.isSet(QStringLiteral("position"))) {
+        std::int64_t t = 0;
+        const QString text = parser.value(QStringLiteral("position"));
+        const auto v = pe::parseInteger(text.toStdString());
+        t = v.value_or(-1);
+        if (!v || t < p.startPos || t >= p.startPos + p.seqLen)
+            return fail(QStringLiteral("--position: must be a whole number inside the window, from %1 to %2 (got '%3').")
+                            .arg(p.startPos)
+                            .arg(p.startPos + p.seqLen - 1)
+                            .arg(text));
+        cmd.position = t;
+    } else {
+        cmd.position = p.startPos;
+    }
+
     const bool figure = parser.isSet(QStringLiteral("export"));
     const bool data = parser.isSet(QStringLiteral("export-data"));
     const bool shot = parser.isSet(QStringLiteral("screenshot"));
-    if (int(figure) + int(data) + int(shot) > 1)
-        return fail(QStringLiteral("--export, --export-data and --screenshot exclude each other; give one."));
-    if ((parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("scale"))) && !figure)
-        return fail(QStringLiteral("--size and --scale go with --export."));
+    const bool frames = parser.isSet(QStringLiteral("export-frames"));
+    if (int(figure) + int(data) + int(shot) + int(frames) > 1)
+        return fail(QStringLiteral("--export, --export-data, --export-frames and --screenshot exclude each other; give one."));
+    if ((parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("scale"))) && !figure && !frames)
+        return fail(QStringLiteral("--size and --scale go with --export or --export-frames."));
+    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step"))) && !frames)
+        return fail(QStringLiteral("--frames and --step go with --export-frames."));
     if (parser.isSet(QStringLiteral("out")) && !figure && !data)
         return fail(QStringLiteral("--out goes with --export or --export-data."));
+    if (parser.isSet(QStringLiteral("view")) && (figure || data))
+        return fail(QStringLiteral("--view chooses the window's view or the frames' view; --export names its own."));
+    if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
+        return fail(QStringLiteral("--lecture goes with the window or --screenshot."));
+    cmd.lecture = parser.isSet(QStringLiteral("lecture"));
     cmd.out = parser.value(QStringLiteral("out"));
     if ((figure || data) && cmd.out.isEmpty())
         return fail(QStringLiteral("--out FILE is required with --export and --export-data."));
+    cmd.view = figure ? parser.value(QStringLiteral("export")) : parser.value(QStringLiteral("view"));
+    if (cmd.view.isEmpty())
+        cmd.view = viewIds().first();
+    if (!findView(cmd.view))
+        return fail(QStringLiteral("%1: unknown view '%2'; views are %3.")
+                        .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view, viewIds().join(QStringLiteral(", "))));
 
-    if (figure) {
-        cmd.mode = CommandLine::Mode::ExportFigure;
-        cmd.view = parser.value(QStringLiteral("export"));
-        if (!findView(cmd.view))
-            return fail(QStringLiteral("--export: unknown view '%1'; views are %2.").arg(cmd.view, viewIds().join(QStringLiteral(", "))));
+    if (figure || frames) {
         if (parser.isSet(QStringLiteral("size"))) {
             static const QRegularExpression re(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
             const auto m = re.match(parser.value(QStringLiteral("size")));
@@ -168,6 +226,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail((parser.isSet(QStringLiteral("scale")) && problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
                                                                                                               : QStringLiteral("--size: ")) +
                         *problem);
+    }
+    if (figure) {
+        cmd.mode = CommandLine::Mode::ExportFigure;
         if (auto problem = checkFigurePath(cmd.out))
             return fail(QStringLiteral("--out: ") + *problem);
     } else if (data) {
@@ -177,6 +238,27 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.").arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
         if (!pe::dataFormatForPath(cmd.out.toStdString()))
             return fail(QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out));
+    } else if (frames) {
+        cmd.mode = CommandLine::Mode::ExportFrames;
+        cmd.out = parser.value(QStringLiteral("export-frames"));
+        if (!parser.isSet(QStringLiteral("frames")))
+            return fail(QStringLiteral("--frames N is required with --export-frames."));
+        const auto n = pe::parseInteger(parser.value(QStringLiteral("frames")).toStdString());
+        if (!n || *n < 1 || *n > kMaxFrames)
+            return fail(QStringLiteral("--frames: must be a whole number from 1 to %1 (got '%2').")
+                            .arg(kMaxFrames)
+                            .arg(parser.value(QStringLiteral("frames"))));
+        cmd.frames = static_cast<int>(*n);
+        if (parser.isSet(QStringLiteral("step"))) {
+            const auto k = pe::parseInteger(parser.value(QStringLiteral("step")).toStdString());
+            if (!k || *k < 1 || *k > pe::limits::maxSeqLen)
+                return fail(QStringLiteral("--step: must be a whole number of positions from 1 to 1,000,000 (got '%1').")
+                                .arg(parser.value(QStringLiteral("step"))));
+            cmd.step = *k;
+        }
+        if (cmd.position + (cmd.frames - 1) * cmd.step > pe::limits::maxPositionEnd - 1)
+            return fail(QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position 999,999,999.")
+                            .arg(cmd.position + (cmd.frames - 1) * cmd.step));
     } else if (shot) {
         cmd.mode = CommandLine::Mode::Screenshot;
         cmd.out = parser.value(QStringLiteral("screenshot"));
@@ -212,7 +294,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
-    if (cmd.mode == CommandLine::Mode::ExportFigure) {
+    const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    if (offscreen) {
         // A figure export needs no display: draw offscreen unless the caller chose a platform.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -227,6 +310,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
     Parameters parameters;
     parameters.set(cmd.params);
+    parameters.setPosition(cmd.position);
 
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
         std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
@@ -237,7 +321,12 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
+    if (cmd.mode == CommandLine::Mode::ExportFrames)
+        return exportFrames(cmd, parameters);
     MainWindow window(&parameters);
+    window.showView(cmd.view);
+    if (cmd.lecture)
+        window.setLectureMode(true);
     if (cmd.mode == CommandLine::Mode::Screenshot) {
         QString error;
         if (!window.saveFirstPaint(cmd.out, &error)) {
@@ -246,6 +335,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
-    window.show();
+    if (!cmd.lecture)
+        window.show();
     return app.exec();
 }

@@ -9,13 +9,17 @@
 // What the command line asked for. Every value has been checked: parameters by pe::validate(),
 // figure options by checkFigureOptions(), paths by their extension.
 struct CommandLine {
-    enum class Mode { Window, Screenshot, ExportFigure, ExportData, Help, Version };
+    enum class Mode { Window, Screenshot, ExportFigure, ExportData, ExportFrames, Help, Version };
 
     Mode mode = Mode::Window;
     pe::EncodingParams params;
-    QString view;     // --export
-    QString dataKind; // --export-data
-    QString out;      // --out, or the --screenshot file
+    std::int64_t position = 0; // --position, default start_pos
+    QString view;              // --export, else --view (default: the first view)
+    bool lecture = false;      // --lecture
+    QString dataKind;          // --export-data
+    QString out;               // --out, the --screenshot file or the --export-frames folder
+    int frames = 0;            // --frames
+    std::int64_t step = 1;     // --step
     FigureOptions figure;
 };
 

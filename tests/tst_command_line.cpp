@@ -1,6 +1,7 @@
 #include "command_line.h"
 #include "test_support.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImageReader>
 #include <QProcess>
@@ -26,6 +27,7 @@ private slots:
     void badInputExitsTwoAndWritesNothing_data();
     void badInputExitsTwoAndWritesNothing();
     void failedExportKeepsExistingFile();
+    void exportFrames();
     void help();
 
 private:
@@ -105,6 +107,15 @@ void TestCommandLine::refusals_data()
     QTest::newRow("stray arg") << "heatmap" << "unexpected argument 'heatmap'";
     QTest::newRow("twice") << "--seq-len 5 --seq-len 6" << "more than once";
     QTest::newRow("size without export") << "--size 100x100" << "go with --export";
+    QTest::newRow("position outside") << "--seq-len 10 --position 10" << "--position: must be a whole number inside the window, from 0 to 9";
+    QTest::newRow("position text") << "--position here" << "--position";
+    QTest::newRow("unknown --view") << "--view spirals" << "--view: unknown view 'spirals'";
+    QTest::newRow("frames missing") << "--export-frames out" << "--frames N is required";
+    QTest::newRow("frames zero") << "--export-frames out --frames 0" << "--frames: must be a whole number from 1 to 10000";
+    QTest::newRow("step zero") << "--export-frames out --frames 3 --step 0" << "--step";
+    QTest::newRow("frames past 1e9") << "--start-pos 999999990 --seq-len 5 --export-frames out --frames 20" << "last allowed position";
+    QTest::newRow("frames alone") << "--frames 3" << "go with --export-frames";
+    QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png" << "--lecture goes with";
 }
 
 void TestCommandLine::refusals()
@@ -173,6 +184,8 @@ void TestCommandLine::exportFigureSize_data()
     QTest::newRow("heatmap default") << "heatmap" << QStringList{} << QSize(1200, 800);
     QTest::newRow("heatmap 2x") << "heatmap" << QStringList{QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--scale"), QStringLiteral("2")}
                                 << QSize(1280, 960);
+    QTest::newRow("clocks") << "clocks" << QStringList{QStringLiteral("--size"), QStringLiteral("800x600")} << QSize(800, 600);
+    QTest::newRow("circles") << "circles" << QStringList{QStringLiteral("--scale"), QStringLiteral("0.5")} << QSize(600, 400);
     QTest::newRow("frequencies") << "frequencies" << QStringList{QStringLiteral("--size"), QStringLiteral("500x300")} << QSize(500, 300);
 }
 
@@ -243,6 +256,23 @@ void TestCommandLine::failedExportKeepsExistingFile()
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("read-only")), qPrintable(r.err));
     QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
+}
+
+void TestCommandLine::exportFrames()
+{
+    const QString dir = dir_.filePath(QStringLiteral("frames/sub"));
+    const Run r = run({QStringLiteral("--view"), QStringLiteral("clocks"), QStringLiteral("--seq-len"), QStringLiteral("8"),
+                       QStringLiteral("--position"), QStringLiteral("6"), QStringLiteral("--export-frames"), dir,
+                       QStringLiteral("--frames"), QStringLiteral("5"), QStringLiteral("--step"), QStringLiteral("2"),
+                       QStringLiteral("--size"), QStringLiteral("320x240")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QStringList files = QDir(dir).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files, (QStringList{QStringLiteral("frame-00000.png"), QStringLiteral("frame-00001.png"), QStringLiteral("frame-00002.png"),
+                                 QStringLiteral("frame-00003.png"), QStringLiteral("frame-00004.png")}));
+    QImage first(QDir(dir).filePath(files.first()));
+    QImage last(QDir(dir).filePath(files.last()));
+    QCOMPARE(first.size(), QSize(320, 240));
+    QVERIFY(first != last); // the hands moved
 }
 
 void TestCommandLine::help()

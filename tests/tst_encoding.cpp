@@ -245,7 +245,7 @@ void TestEncoding::frequenciesFallGeometrically()
         QVERIFY(std::abs(e.channelFrequency(i) / e.channelFrequency(i - 1) - ratio) < 1e-13);
     QVERIFY(std::abs(e.channelWavelength(63) - 2 * M_PI * std::pow(1e4, 126.0 / 128)) < 1e-6);
     // The slowest clock for d = 128 turns once in 2*pi*10000^(126/128), about 55,000 positions
-    // (seed 000 guesses "around 22,500" and invites the reader to check).
+    // (seed 000's "around 22,500" is for the d = 18 of its circles figure: see tst_clock).
     QVERIFY(e.channelWavelength(63) > 50'000 && e.channelWavelength(63) < 60'000);
 }
 

@@ -1,13 +1,17 @@
 #include "control_panel.h"
 #include "figure_export.h"
 #include "heatmap_view.h"
+#include "pair_circle_view.h"
+#include "playback.h"
 #include "main_window.h"
 #include "parameters.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
 
+#include <QDockWidget>
 #include <QImageReader>
+#include <QMenuBar>
 #include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
@@ -26,7 +30,16 @@ private slots:
     void hiddenViewCatchesUpWhenShown();
     void exportFigureWritesPng();
     void exportFigureRefusesBadPaths();
+    void positionKeysOnTheViews();
+    void keysOnControlsKeepTheirMeaning();
+    void everyViewMarksThePosition();
+    void lectureModeEntersAndLeaves();
+    void lectureKeys();
     void realWindowScreenshot();
+    void realWindowLectureScreenshot();
+
+private:
+    static QImage runScreenshot(const QStringList &args);
 };
 
 void TestMainWindow::everyRegisteredViewIsATab()
@@ -105,6 +118,148 @@ void TestMainWindow::exportFigureRefusesBadPaths()
     QVERIFY(error.contains(QStringLiteral(".png")));
     QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("x.png")), {QSize(10, 10), 1}, &error));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0);
+}
+
+void TestMainWindow::positionKeysOnTheViews()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    PlotView *v = w.currentView();
+    v->setFocus();
+    QTest::keyClick(v, Qt::Key_Right);
+    QCOMPARE(p.position(), 1);
+    QTest::keyClick(v, Qt::Key_PageDown);
+    QCOMPARE(p.position(), 11);
+    QTest::keyClick(v, Qt::Key_PageUp);
+    QTest::keyClick(v, Qt::Key_Left);
+    QCOMPARE(p.position(), 0);
+    QTest::keyClick(v, Qt::Key_End);
+    QCOMPARE(p.position(), 49);
+    QTest::keyClick(v, Qt::Key_Right); // past the end the window slides
+    QCOMPARE(p.position(), 50);
+    QCOMPARE(p.values().startPos, 1);
+    QSignalSpy playing(w.playback(), &Playback::playingChanged);
+    QTest::keyClick(v, Qt::Key_Space);
+    QVERIFY(w.playback()->isPlaying());
+    QTest::keyClick(v, Qt::Key_Space);
+    QCOMPARE(playing.count(), 2);
+}
+
+void TestMainWindow::keysOnControlsKeepTheirMeaning()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSlider *seq = w.controlPanel()->slider(pe::Field::SeqLen);
+    seq->setFocus();
+    QTest::keyClick(seq, Qt::Key_Right);
+    QCOMPARE(p.values().seqLen, 51); // the slider stepped, not the position
+    QCOMPARE(p.position(), 0);
+}
+
+void TestMainWindow::everyViewMarksThePosition()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    p.setPosition(12);
+    auto *highlight = w.view(QStringLiteral("heatmap"))->plot()->findChild<QCPItemRect *>(QStringLiteral("positionHighlight"));
+    QVERIFY(highlight);
+    QCOMPARE(highlight->topLeft->coords().y(), 11.5);
+    QCOMPARE(highlight->bottomRight->coords().y(), 12.5);
+    w.showView(QStringLiteral("circles"));
+    auto *circles = static_cast<PairCircleView *>(w.view(QStringLiteral("circles")));
+    QTRY_COMPARE(circles->plot()->graph(0)->data()->at(0)->key, p.encoding().value(12, 0));
+}
+
+void TestMainWindow::lectureModeEntersAndLeaves()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.resize(1100, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QRect before = w.geometry();
+    const Qt::WindowStates states = w.windowState();
+    w.setLectureMode(true);
+    QVERIFY(w.lectureMode());
+    QVERIFY(w.windowState() & Qt::WindowFullScreen);
+    QVERIFY(!w.menuBar()->isVisible());
+    QVERIFY(!w.findChild<QDockWidget *>(QStringLiteral("parametersDock"))->isVisible());
+    for (const ViewInfo &info : viewRegistry())
+        QVERIFY(w.view(info.id)->lectureMode());
+    QTest::keyClick(w.currentView(), Qt::Key_Escape);
+    QVERIFY(!w.lectureMode());
+    QTRY_COMPARE(w.windowState(), states);
+    QTRY_COMPARE(w.geometry().size(), before.size());
+    QVERIFY(w.menuBar()->isVisible());
+    QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("parametersDock"))->isVisible());
+    QVERIFY(!w.currentView()->lectureMode());
+}
+
+void TestMainWindow::lectureKeys()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Outside lecture mode a digit or '+' on a view does nothing.
+    QTest::keyClick(w.currentView(), Qt::Key_3);
+    QCOMPARE(w.currentView(), w.view(QStringLiteral("heatmap")));
+    w.setLectureMode(true);
+    QTest::keyClick(w.currentView(), Qt::Key_3);
+    QCOMPARE(w.currentView(), w.view(QStringLiteral("clocks")));
+    QTest::keyClick(w.currentView(), Qt::Key_Plus);
+    QVERIFY(std::abs(p.values().base - 1e4 * std::sqrt(10.0)) < 1e-6);
+    QTest::keyClick(w.currentView(), Qt::Key_Minus);
+    QVERIFY(std::abs(p.values().base - 1e4) < 1e-6);
+    QTest::keyClick(w.currentView(), Qt::Key_T);
+    QVERIFY(w.secondView());
+    QVERIFY(w.secondView()->lectureMode());
+    QTest::keyClick(w.currentView(), Qt::Key_Right);
+    QCOMPARE(p.position(), 1);
+    QTest::keyClick(w.currentView(), Qt::Key_T);
+    QVERIFY(!w.secondView());
+    QTest::keyClick(w.currentView(), Qt::Key_Escape);
+    QVERIFY(!w.lectureMode());
+}
+
+QImage TestMainWindow::runScreenshot(const QStringList &args)
+{
+    const QString xvfb = QStandardPaths::findExecutable(QStringLiteral("xvfb-run"));
+    if (xvfb.isEmpty())
+        return {};
+    QTemporaryDir dir;
+    const QString shot = dir.filePath(QStringLiteral("window.png"));
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    app.setProcessEnvironment(env);
+    app.start(xvfb, QStringList{QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
+                                qEnvironmentVariable("PE_EXPLORER")} +
+                        args + QStringList{QStringLiteral("--screenshot"), shot});
+    if (!app.waitForFinished(60000) || app.exitCode() != 0)
+        return {};
+    return QImage(shot);
+}
+
+void TestMainWindow::realWindowLectureScreenshot()
+{
+    const QImage img = runScreenshot({QStringLiteral("--lecture"), QStringLiteral("--view"), QStringLiteral("clocks"),
+                                      QStringLiteral("--seq-len"), QStringLiteral("8"), QStringLiteral("--d-model"), QStringLiteral("16")});
+    QVERIFY2(!img.isNull(), "the lecture-mode screenshot was not written");
+    // The clock hands' red is on screen; the parameter dock is not (no slider groove blue).
+    int red = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            const QRgb c = img.pixel(x, y);
+            red += qRed(c) > 220 && qGreen(c) < 40 && qBlue(c) < 40;
+        }
+    QVERIFY2(red > 200, qPrintable(QString::number(red)));
 }
 
 void TestMainWindow::realWindowScreenshot()

@@ -12,6 +12,8 @@ private slots:
     void validChangeEmitsOnce();
     void sameValuesEmitNothing();
     void refusedChangeKeepsState();
+    void positionStaysInTheWindow();
+    void steppingSlidesTheWindow();
 };
 
 void TestParameters::defaultsArePapers()
@@ -56,6 +58,39 @@ void TestParameters::refusedChangeKeepsState()
     QCOMPARE(error->field, pe::Field::DModel);
     QCOMPARE(spy.count(), 0);
     QCOMPARE(p.values(), before);
+}
+
+void TestParameters::positionStaysInTheWindow()
+{
+    Parameters p;
+    QSignalSpy moved(&p, &Parameters::positionChanged);
+    QVERIFY(p.setPosition(30));
+    QVERIFY(!p.setPosition(50)); // outside 0..49: refused, nothing changes
+    QCOMPARE(p.position(), 30);
+    QCOMPARE(moved.count(), 1);
+    pe::EncodingParams v = p.values();
+    v.startPos = 100; // the new window does not hold 30: the position moves to its nearest end
+    QVERIFY(!p.set(v));
+    QCOMPARE(p.position(), 100);
+    QCOMPARE(moved.count(), 2);
+}
+
+void TestParameters::steppingSlidesTheWindow()
+{
+    Parameters p;
+    QVERIFY(p.setPosition(49));
+    p.stepPosition(5);
+    QCOMPARE(p.position(), 54);
+    QCOMPARE(p.values().startPos, 5);
+    p.stepPosition(-60);
+    QCOMPARE(p.position(), 0); // not below 0
+    QCOMPARE(p.values().startPos, 0);
+    pe::EncodingParams v = p.values();
+    v.startPos = 999'999'950;
+    QVERIFY(!p.set(v));
+    QVERIFY(p.setPosition(999'999'999));
+    p.stepPosition(10); // not past the last allowed position
+    QCOMPARE(p.position(), 999'999'999);
 }
 
 QTEST_GUILESS_MAIN(TestParameters)

@@ -78,6 +78,11 @@ void PairCircleView::buildGrid(int pairs)
     QCustomPlot *p = plot();
     if (static_cast<int>(rects_.size()) == pairs)
         return;
+    // The dots and markers belong to the plot, not to their rects: remove them with the old grid.
+    for (PositionDots *d : dots_)
+        delete d;
+    for (QCPGraph *g : markers_)
+        p->removeGraph(g);
     // Row 1 of the plot layout holds a grid of axis rects; the colour scale sits to its right.
     auto *grid = new QCPLayoutGrid;
     QCPLayoutElement *old = p->plotLayout()->element(1, 0);

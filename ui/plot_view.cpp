@@ -69,7 +69,11 @@ void PlotView::applyFonts()
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
-            axis->setBasePen(QPen(Qt::black, lineScale()));
+            QPen pen = axis->basePen();
+            if (pen.style() != Qt::NoPen) {
+                pen.setWidthF(lineScale());
+                axis->setBasePen(pen);
+            }
         }
     plot_->legend->setFont(label);
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {

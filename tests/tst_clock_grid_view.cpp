@@ -1,0 +1,153 @@
+#include "clock_grid_view.h"
+#include "parameters.h"
+#include "test_support.h"
+
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <numbers>
+
+class TestClockGridView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void seed002Grid();
+    void handsAtTrueAngles();
+    void facesAreRound();
+    void pageFollowsPosition();
+    void boundedAtMaximumSizes();
+    void positionMoveIsCheap();
+    void tooltipShowsAngle();
+
+private:
+    void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
+
+    Parameters *params_ = nullptr;
+    ClockGridView *view_ = nullptr;
+};
+
+void TestClockGridView::init()
+{
+    params_ = new Parameters;
+    view_ = new ClockGridView(params_);
+    view_->resize(1000, 800);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+}
+
+void TestClockGridView::cleanup()
+{
+    delete view_;
+    delete params_;
+}
+
+void TestClockGridView::seed002Grid()
+{
+    // Seed 002: 5 x 5 clock faces, positions 0..4, pairs 0..4 of d = 9, base 100, per-index exponent.
+    set(testsupport::params(5, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index));
+    view_->setFace(pe::ClockFace::CounterClockwise);
+    QCOMPARE(view_->rowCount(), 5);
+    QCOMPARE(view_->columnCount(), 5);
+    // Seed 002 draws the hand at (cos theta, sin theta) with theta = t / 100^(2j/9).
+    for (int t = 0; t < 5; ++t)
+        for (int j = 0; j < 5; ++j) {
+            const double theta = t / std::pow(100.0, 2.0 * j / 9);
+            const QPointF tip = view_->handTip(t, j) - view_->clockCentre(t, j);
+            QVERIFY(std::abs(tip.x() / 0.42 - std::cos(theta)) < 1e-12);
+            QVERIFY(std::abs(-tip.y() / 0.42 - std::sin(theta)) < 1e-12); // the y axis points down
+        }
+}
+
+void TestClockGridView::handsAtTrueAngles()
+{
+    set(testsupport::params(16, 128, 1e4));
+    view_->setShownPairs(64);
+    view_->setShownPositions(16);
+    QCOMPARE(view_->columnCount(), 64);
+    QCOMPARE(view_->rowCount(), 16);
+    const pe::Encoding &e = params_->encoding();
+    for (int r : {0, 7, 15})
+        for (int c : {0, 1, 20, 63}) {
+            const QPointF tip = view_->handTip(r, c) - view_->clockCentre(r, c);
+            QVERIFY(std::abs(tip.x() / 0.42 - e.value(r, 2 * c)) < 1e-12);
+            QVERIFY(std::abs(-tip.y() / 0.42 - e.value(r, 2 * c + 1)) < 1e-12);
+        }
+    // The hands curve holds one segment per clock and nothing else.
+    auto *hands = view_->plot()->findChildren<QCPCurve *>().size() ? view_->plot()->plottable(1) : nullptr;
+    QVERIFY(hands);
+    QCOMPARE(static_cast<QCPCurve *>(hands)->dataCount(), 64 * 16 * 3);
+}
+
+void TestClockGridView::facesAreRound()
+{
+    set(testsupport::params(5, 10, 1e4));
+    for (QSize size : {QSize(900, 500), QSize(500, 900)}) {
+        view_->resize(size);
+        view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCPAxis *x = view_->plot()->xAxis2, *y = view_->plot()->yAxis;
+        const double w = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
+        const double h = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
+        QVERIFY2(std::abs(w - h) < 0.5, qPrintable(QStringLiteral("%1 vs %2").arg(w).arg(h)));
+    }
+    // At export size too.
+    const QImage img = view_->render(QSize(1600, 600), 1.0);
+    QCOMPARE(img.size(), QSize(1600, 600));
+}
+
+void TestClockGridView::pageFollowsPosition()
+{
+    set(testsupport::params(100, 16, 1e4));
+    view_->setShownPositions(10);
+    QCOMPARE(view_->firstRowPosition(), 0);
+    params_->setPosition(23);
+    QCOMPARE(view_->firstRowPosition(), 20);
+    params_->setPosition(99);
+    QCOMPARE(view_->firstRowPosition(), 90);
+    pe::EncodingParams v = params_->values();
+    v.seqLen = 95; // the last page is kept full: it ends at the window's end
+    set(v);
+    QCOMPARE(params_->position(), 94);
+    QCOMPARE(view_->firstRowPosition(), 85);
+}
+
+void TestClockGridView::boundedAtMaximumSizes()
+{
+    view_->setShownPairs(0);
+    view_->setShownPositions(0);
+    set(testsupport::params(1'000'000, 4096, 1e4, 999'000'000));
+    QVERIFY(view_->columnCount() <= ClockGridView::kMaxPairs);
+    QVERIFY(view_->rowCount() <= ClockGridView::kMaxRows);
+    QVERIFY(view_->columnCount() >= 10 && view_->rowCount() >= 10); // fit: as many as fit at 1000 x 800
+    QCOMPARE(view_->firstRowPosition(), 999'000'000);
+    params_->setPosition(999'999'999);
+    QVERIFY(view_->firstRowPosition() + view_->rowCount() - 1 == 999'999'999);
+}
+
+void TestClockGridView::positionMoveIsCheap()
+{
+    set(testsupport::params(40, 32, 1e4));
+    view_->setShownPositions(20);
+    QSignalSpy rebuilt(view_, &PlotView::rebuilt);
+    params_->setPosition(5);
+    QCOMPARE(rebuilt.count(), 1);
+    QCOMPARE(view_->firstRowPosition(), 0); // same page: only the highlight moved
+}
+
+void TestClockGridView::tooltipShowsAngle()
+{
+    set(testsupport::params(10, 8, 1e4));
+    view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QPointF at(view_->plot()->xAxis2->coordToPixel(0), view_->plot()->yAxis->coordToPixel(2));
+    const QString tip = view_->tooltipAt(at);
+    QVERIFY2(tip.contains(QStringLiteral("position t = 2, pair i = 0")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("≡ 2.0000 rad")));
+    QVERIFY(tip.contains(QStringLiteral("PE[t, 1] = cos = -0.416147")));
+}
+
+QTEST_MAIN(TestClockGridView)
+#include "tst_clock_grid_view.moc"

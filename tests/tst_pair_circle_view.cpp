@@ -1,0 +1,96 @@
+#include "pair_circle_view.h"
+#include "parameters.h"
+#include "test_support.h"
+
+#include <qcustomplot.h>
+
+#include <QTest>
+
+class TestPairCircleView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void seed000Figure();
+    void markerFollowsPosition();
+    void sampledWhenLong();
+    void equalAxes();
+    void oddDimension();
+
+private:
+    Parameters *params_ = nullptr;
+    PairCircleView *view_ = nullptr;
+};
+
+void TestPairCircleView::init()
+{
+    params_ = new Parameters;
+    view_ = new PairCircleView(params_);
+    view_->resize(900, 900);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+}
+
+void TestPairCircleView::cleanup()
+{
+    delete view_;
+    delete params_;
+}
+
+void TestPairCircleView::seed000Figure()
+{
+    // Seed 000: seq_len 100, emb_size 18 = 2 * 3 * 3, base 1e4, a 3 x 3 grid of circles.
+    QVERIFY(!params_->set(testsupport::params(100, 18, 1e4)));
+    QCOMPARE(view_->shownPairs(), 9);
+    QCOMPARE(view_->dotCount(), 100);
+    QCOMPARE(view_->dotStride(), 1);
+    QCOMPARE(view_->plot()->axisRectCount(), 9);
+}
+
+void TestPairCircleView::markerFollowsPosition()
+{
+    QVERIFY(!params_->set(testsupport::params(100, 18, 1e4)));
+    params_->setPosition(37);
+    const pe::Encoding &e = params_->encoding();
+    for (int i = 0; i < 9; ++i) {
+        const QPointF m = view_->markerAt(i);
+        QCOMPARE(m.x(), e.value(37, 2 * i));
+        QCOMPARE(m.y(), e.value(37, 2 * i + 1));
+        QVERIFY(std::abs(m.x() * m.x() + m.y() * m.y() - 1) < 1e-14); // on the unit circle
+    }
+    QCPGraph *marker = view_->plot()->graph(0);
+    QCOMPARE(marker->data()->at(0)->key, e.value(37, 0));
+}
+
+void TestPairCircleView::sampledWhenLong()
+{
+    QVERIFY(!params_->set(testsupport::params(1'000'000, 64, 1e4)));
+    QVERIFY(view_->dotCount() <= PairCircleView::kMaxDots);
+    QVERIFY(view_->dotCount() * view_->dotStride() >= 1'000'000);
+}
+
+void TestPairCircleView::equalAxes()
+{
+    QVERIFY(!params_->set(testsupport::params(50, 8, 1e4)));
+    view_->setShownPairs(4);
+    view_->resize(1200, 500);
+    view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    for (int i = 0; i < view_->plot()->axisRectCount(); ++i) {
+        QCPAxisRect *r = view_->plot()->axisRect(i);
+        const double xs = r->width() / r->axis(QCPAxis::atBottom)->range().size();
+        const double ys = r->height() / r->axis(QCPAxis::atLeft)->range().size();
+        QVERIFY2(std::abs(xs - ys) < 0.01 * xs, qPrintable(QStringLiteral("%1 vs %2").arg(xs).arg(ys)));
+    }
+}
+
+void TestPairCircleView::oddDimension()
+{
+    QVERIFY(!params_->set(testsupport::params(30, 5, 1e4)));
+    QCOMPARE(view_->shownPairs(), 3);
+    QCOMPARE(view_->markerAt(2).y(), 0.0); // the unpartnered sine moves along the x axis
+}
+
+QTEST_MAIN(TestPairCircleView)
+#include "tst_pair_circle_view.moc"
