@@ -1,10 +1,12 @@
 // pe-bench: the figures quoted in the README. Measured, never asserted.
 //   build/tests/pe-bench            all benchmarks
 //   build/tests/pe-bench --quick    smaller repeat counts
+#include "clock_grid_view.h"
 #include "control_panel.h"
 #include "encoding.h"
 #include "main_window.h"
 #include "parameters.h"
+#include "playback.h"
 #include "plot_view.h"
 #include "test_support.h"
 
@@ -154,6 +156,48 @@ void sliderToPaint(Parameters &parameters, MainWindow &window, std::int64_t n, i
     QObject::disconnect(conn);
 }
 
+// Playback's path: the current position steps and the clock hands are moved and painted.
+void clockFrames(Parameters &parameters, MainWindow &window, int steps)
+{
+    pe::EncodingParams v = parameters.values();
+    v.seqLen = 16;
+    v.dModel = 128;
+    v.startPos = 0;
+    parameters.set(v);
+    window.showView(QStringLiteral("clocks"));
+    auto *clocks = static_cast<ClockGridView *>(window.view(QStringLiteral("clocks")));
+    clocks->setShownPairs(64);
+    clocks->setShownPositions(16);
+    QApplication::processEvents();
+    QCustomPlot *plot = clocks->plot();
+    bool replotted = false;
+    auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
+    auto measure = [&](const char *what, const std::function<void(int)> &change) {
+        std::vector<double> ms;
+        for (int i = 0; i < steps; ++i) {
+            replotted = false;
+            QElapsedTimer t;
+            t.start();
+            change(i);
+            while (!replotted && t.elapsed() < 5000)
+                QApplication::processEvents(QEventLoop::AllEvents);
+            plot->repaint();
+            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        }
+        std::printf("  %-44s p50 %6.2f ms  p95 %6.2f ms  (%d frames, %d x %d clocks)\n", what, percentile(ms, 0.5),
+                    percentile(ms, 0.95), steps, clocks->columnCount(), clocks->rowCount());
+    };
+    // With the window sliding each step, every hand moves: playback at its heaviest.
+    window.playback()->setLoop(false);
+    parameters.setPosition(15);
+    measure("position step, window sliding (all hands move)", [&](int) { window.playback()->advance(1); });
+    measure("base slider step (all hands move)", [&](int i) {
+        QSlider *s = window.controlPanel()->slider(pe::Field::Base);
+        s->setValue(s->value() + (i % 2 == 0 ? 1 : -1));
+    });
+    QObject::disconnect(conn);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -190,5 +234,7 @@ int main(int argc, char **argv)
     sliderToPaint(parameters, window, 100, 128, steps);
     sliderToPaint(parameters, window, 100'000, 1024, steps);
     sliderToPaint(parameters, window, 1'000'000, 4096, steps);
+    std::printf("Clock grid, 64 pairs x 16 positions (offscreen):\n");
+    clockFrames(parameters, window, steps);
     return 0;
 }

@@ -12,9 +12,94 @@
 #include <cmath>
 #include <numbers>
 
-namespace {
+// The clock faces with their start ticks and hubs. Stroking a thousand circles costs tens of
+// milliseconds, and they only change with the grid, so on screen they are painted once into an
+// image at device resolution and the image is drawn on every frame; vector output (PDF, SVG) gets
+// them drawn directly.
+class ClockFaces : public QCPLayerable
+{
+public:
+    ClockFaces(QCPAxis *x, QCPAxis *y)
+        : QCPLayerable(x->parentPlot(), QStringLiteral("main"))
+        , x_(x)
+        , y_(y)
+    {
+    }
 
-constexpr int kFaceSegments = 48;
+    void setGrid(int rows, int cols, double radius, pe::ClockFace face, double lineScale)
+    {
+        rows_ = rows;
+        cols_ = cols;
+        radius_ = radius;
+        face_ = face;
+        lineScale_ = lineScale;
+        cache_ = QImage();
+    }
+
+protected:
+    QRect clipRect() const override { return x_->axisRect()->rect(); }
+    void applyDefaultAntialiasingHint(QCPPainter *painter) const override
+    {
+        applyAntialiasingHint(painter, true, QCP::aeOther);
+    }
+
+    void draw(QCPPainter *painter) override
+    {
+        const QRect rect = clipRect();
+        if (painter->modes().testFlag(QCPPainter::pmVectorized)) {
+            paint(*painter);
+            return;
+        }
+        const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
+        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper, scale);
+        if (cache_.isNull() || key != cacheKey_) {
+            cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+            cache_.setDevicePixelRatio(scale);
+            cache_.fill(Qt::transparent);
+            QPainter p(&cache_);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.translate(-rect.topLeft());
+            paint(p);
+            cacheKey_ = key;
+        }
+        painter->drawImage(rect.topLeft(), cache_);
+    }
+
+private:
+    void paint(QPainter &p) const
+    {
+        const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
+        const double ry = std::abs(y_->coordToPixel(radius_) - y_->coordToPixel(0));
+        const QPen face(QColor(40, 40, 40), 1.2 * lineScale_);
+        const double hub = 2.0 * lineScale_;
+        // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
+        const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
+        for (int r = 0; r < rows_; ++r)
+            for (int c = 0; c < cols_; ++c) {
+                const QPointF centre(x_->coordToPixel(c), y_->coordToPixel(r));
+                p.setPen(face);
+                p.setBrush(Qt::NoBrush);
+                p.drawEllipse(centre, rx, ry);
+                p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
+                           centre + QPointF(rx * zero.x(), ry * zero.y()));
+                p.setPen(Qt::NoPen);
+                p.setBrush(Qt::black);
+                p.drawEllipse(centre, hub, hub);
+            }
+    }
+
+    QCPAxis *x_;
+    QCPAxis *y_;
+    int rows_ = 0;
+    int cols_ = 0;
+    double radius_ = 0.42;
+    pe::ClockFace face_ = pe::ClockFace::Clockwise;
+    double lineScale_ = 1;
+    QImage cache_;
+    std::tuple<QRect, double, double, double, double, double> cacheKey_;
+};
+
+namespace {
 const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red
 
 QString wavelengthText(double lambda)
@@ -70,10 +155,8 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     p->xAxis2->setLabel(tr("pair i, wavelength λ_i in positions  →  slower clocks"));
     p->yAxis->setLabel(tr("position t"));
     p->yAxis->setRangeReversed(true);
-    faces_ = new QCPCurve(p->xAxis2, p->yAxis);
+    faces_ = new ClockFaces(p->xAxis2, p->yAxis);
     hands_ = new QCPCurve(p->xAxis2, p->yAxis);
-    hubs_ = p->addGraph(p->xAxis2, p->yAxis);
-    hubs_->setLineStyle(QCPGraph::lsNone);
     highlight_ = new QCPItemRect(p);
     highlight_->setBrush(QColor(255, 200, 0, 60));
     highlight_->setPen(QPen(QColor(230, 160, 0), 1.5));
@@ -151,34 +234,8 @@ void ClockGridView::layoutGrid()
     fitSquareCells();
     const double cell = std::min(static_cast<double>(area.width()) / cols_, static_cast<double>(area.height()) / rows_);
 
-    QVector<QCPCurveData> face;
-    face.reserve(rows_ * cols_ * (kFaceSegments + 5));
-    double t = 0;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    for (int r = 0; r < rows_; ++r)
-        for (int c = 0; c < cols_; ++c) {
-            for (int k = 0; k <= kFaceSegments; ++k) {
-                const double a = 2 * std::numbers::pi * k / kFaceSegments;
-                face.append(QCPCurveData(t++, c + kRadius * std::cos(a), r + kRadius * std::sin(a)));
-            }
-            face.append(QCPCurveData(t++, nan, nan));
-            // A tick where every hand starts (angle 0): 12 o'clock, or 3 o'clock.
-            const pe::Point zero = face_ == pe::ClockFace::Clockwise ? pe::Point{0, 1} : pe::Point{1, 0};
-            face.append(QCPCurveData(t++, c + 0.8 * kRadius * zero.x, r - 0.8 * kRadius * zero.y));
-            face.append(QCPCurveData(t++, c + kRadius * zero.x, r - kRadius * zero.y));
-            face.append(QCPCurveData(t++, nan, nan));
-        }
-    faces_->data()->set(face, true);
-    faces_->setPen(QPen(QColor(40, 40, 40), 1.2 * lineScale()));
+    faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
     hands_->setPen(QPen(kHandColor, 2.2 * lineScale(), Qt::SolidLine, Qt::RoundCap));
-    hubs_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::black, 4 * lineScale()));
-    QVector<double> hx, hy;
-    for (int r = 0; r < rows_; ++r)
-        for (int c = 0; c < cols_; ++c) {
-            hx << c;
-            hy << r;
-        }
-    hubs_->setData(hx, hy);
 
     // Labels: every column's pair index and wavelength, every row's position, thinned to fit.
     auto xTicker = qSharedPointerCast<QCPAxisTickerText>(plt->xAxis2->ticker());

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "plot_view.h"
 
+class ClockFaces;
 class QComboBox;
 class QCPCurve;
 class QCPGraph;
@@ -12,8 +13,8 @@ class QSpinBox;
 
 // Seed 002's clock faces: one row per position, one clock per (sin, cos) pair, each hand at that
 // pair's true angle t * w_i. Fast clocks on the left, slow on the right, like second, minute and hour
-// hands; a position is read off a whole row. The faces are one NaN-separated curve built when the
-// grid changes; the hands are a second curve whose points move, so a frame costs one curve update.
+// hands; a position is read off a whole row. The faces are painted once per grid (ClockFaces); the
+// hands are one NaN-separated curve whose points move, so a frame costs one curve update.
 // The rows shown are a page of consecutive positions holding the current one.
 class ClockGridView : public PlotView
 {
@@ -52,9 +53,8 @@ private:
     QSpinBox *pairsSpin_;
     QSpinBox *rowsSpin_;
     QCPTextElement *title_;
-    QCPCurve *faces_;
+    ClockFaces *faces_;
     QCPCurve *hands_;
-    QCPGraph *hubs_;
     QCPItemRect *highlight_;
     int rows_ = 0;
     int cols_ = 0;
