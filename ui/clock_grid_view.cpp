@@ -152,7 +152,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
         axis->setTickLength(0, 0);
         axis->setBasePen(Qt::NoPen);
     }
-    p->xAxis2->setLabel(tr("pair i, wavelength λ_i in positions  →  slower clocks"));
+    p->xAxis2->setLabel(tr("pair i and its wavelength λ_i"));
     p->yAxis->setLabel(tr("position t"));
     p->yAxis->setRangeReversed(true);
     faces_ = new ClockFaces(p->xAxis2, p->yAxis);

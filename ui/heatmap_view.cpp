@@ -47,7 +47,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     map_->setTightBoundary(false);
     map_->setDataRange(QCPRange(-1.0, 1.0));
     scale_ = new QCPColorScale(p);
-    p->plotLayout()->addElement(1, 1, scale_);
+    content()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
     scale_->axis()->setLabel(tr("value"));
     scale_->setDataRange(QCPRange(-1.0, 1.0));

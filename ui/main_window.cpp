@@ -191,7 +191,8 @@ void MainWindow::setSecondView(const QString &id)
     second_->setObjectName(QStringLiteral("secondView"));
     second_->setLectureMode(lectureMode());
     stage_->addWidget(second_);
-    stage_->setSizes({1, 1});
+    const int half = std::max(1, stage_->width() / 2);
+    stage_->setSizes({half, half});
 }
 
 void MainWindow::setLectureMode(bool on)

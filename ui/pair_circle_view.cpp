@@ -85,14 +85,14 @@ void PairCircleView::buildGrid(int pairs)
         p->removeGraph(g);
     // Row 1 of the plot layout holds a grid of axis rects; the colour scale sits to its right.
     auto *grid = new QCPLayoutGrid;
-    QCPLayoutElement *old = p->plotLayout()->element(1, 0);
-    if (p->plotLayout()->hasElement(1, 1))
-        p->plotLayout()->take(scale_);
-    p->plotLayout()->remove(old); // the default axis rect or the previous grid, with its layerables
-    p->plotLayout()->simplify();
-    p->plotLayout()->addElement(1, 0, grid);
-    p->plotLayout()->addElement(1, 1, scale_);
-    p->plotLayout()->setColumnStretchFactor(1, 0.01);
+    QCPLayoutElement *old = content()->element(0, 0);
+    if (content()->hasElement(0, 1))
+        content()->take(scale_);
+    content()->remove(old); // the default axis rect or the previous grid, with its layerables
+    content()->simplify();
+    content()->addElement(0, 0, grid);
+    content()->addElement(0, 1, scale_);
+    content()->setColumnStretchFactor(1, 0.01);
     rects_.clear();
     dots_.clear();
     markers_.clear();

@@ -45,9 +45,17 @@ QString PlotView::tooltipAt(QPointF) const { return {}; }
 
 QCPTextElement *PlotView::addTitle()
 {
+    // The title gets a row of the whole width; what was the plot layout's content moves into a
+    // grid of its own below it, so a colour scale beside the plot does not narrow the title.
     auto *title = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, title);
+    QCPLayoutGrid *outer = plot_->plotLayout();
+    QCPLayoutElement *main = outer->element(0, 0);
+    outer->take(main);
+    outer->simplify();
+    content_ = new QCPLayoutGrid;
+    outer->addElement(0, 0, title);
+    outer->addElement(1, 0, content_);
+    content_->addElement(0, 0, main);
     return title;
 }
 
@@ -97,9 +105,21 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
         title->setText(line);
         return;
     }
+    // One part a line, and a part too wide for a line wrapped at spaces.
     QStringList lines;
-    for (const QString &part : parts)
-        lines << (metrics.horizontalAdvance(part) <= room ? part : QString(part).replace(QStringLiteral(": "), QStringLiteral(":\n")).replace(QStringLiteral(", "), QStringLiteral(",\n")));
+    for (const QString &part : parts) {
+        QString current;
+        for (const QString &word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+                lines << current;
+                current = word;
+            } else {
+                current = longer;
+            }
+        }
+        lines << current;
+    }
     title->setText(lines.join(QLatin1Char('\n')));
 }
 

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class Parameters;
+class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
 class QHBoxLayout;
@@ -53,6 +54,9 @@ protected:
     int fontSize(int normal) const { return static_cast<int>(normal * fontScale() + 0.5); }
     // A bold title above the plot, in a row of its own.
     QCPTextElement *addTitle();
+    // After addTitle(): the grid below the title, holding the axis rect at (0, 0); a colour scale
+    // goes at (0, 1).
+    QCPLayoutGrid *content() const { return content_; }
     // Sets a title from its parts: on one line when it fits the plot's width, else one part a line.
     void setTitle(QCPTextElement *title, const QStringList &parts) const;
     // "1 position", "50 positions".
@@ -68,6 +72,7 @@ private:
     void applyFonts();
 
     QCustomPlot *plot_;
+    QCPLayoutGrid *content_ = nullptr;
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
     bool lecture_ = false;
