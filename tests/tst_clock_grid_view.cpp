@@ -1,5 +1,6 @@
 #include "clock_grid_view.h"
 #include "parameters.h"
+#include "view_fixture.h"
 #include "test_support.h"
 
 #include <qcustomplot.h>
@@ -27,24 +28,20 @@ private slots:
 private:
     void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
 
+    std::unique_ptr<ViewFixture<ClockGridView>> fixture_;
     Parameters *params_ = nullptr;
     ClockGridView *view_ = nullptr;
 };
 
 void TestClockGridView::init()
 {
-    params_ = new Parameters;
-    view_ = new ClockGridView(params_);
-    view_->resize(1000, 800);
-    view_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    fixture_ = std::make_unique<ViewFixture<ClockGridView>>(QSize(1000, 800));
+    params_ = &fixture_->params;
+    view_ = fixture_->view.get();
+    QVERIFY(fixture_->exposed());
 }
 
-void TestClockGridView::cleanup()
-{
-    delete view_;
-    delete params_;
-}
+void TestClockGridView::cleanup() { fixture_.reset(); }
 
 void TestClockGridView::seed002Grid()
 {

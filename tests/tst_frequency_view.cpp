@@ -1,5 +1,6 @@
 #include "frequency_view.h"
 #include "parameters.h"
+#include "view_fixture.h"
 
 #include <qcustomplot.h>
 
@@ -23,24 +24,20 @@ private slots:
 private:
     void set(std::int64_t n, int d, double base);
 
+    std::unique_ptr<ViewFixture<FrequencyView>> fixture_;
     Parameters *params_ = nullptr;
     FrequencyView *view_ = nullptr;
 };
 
 void TestFrequencyView::init()
 {
-    params_ = new Parameters;
-    view_ = new FrequencyView(params_);
-    view_->resize(800, 600);
-    view_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    fixture_ = std::make_unique<ViewFixture<FrequencyView>>(QSize(800, 600));
+    params_ = &fixture_->params;
+    view_ = fixture_->view.get();
+    QVERIFY(fixture_->exposed());
 }
 
-void TestFrequencyView::cleanup()
-{
-    delete view_;
-    delete params_;
-}
+void TestFrequencyView::cleanup() { fixture_.reset(); }
 
 void TestFrequencyView::set(std::int64_t n, int d, double base)
 {

@@ -1,5 +1,6 @@
 #include "heatmap_view.h"
 #include "parameters.h"
+#include "view_fixture.h"
 
 #include <qcustomplot.h>
 
@@ -28,24 +29,20 @@ private:
     void set(std::int64_t n, int d, double base = 1e4, std::int64_t start = 0);
     QImage shot();
 
+    std::unique_ptr<ViewFixture<HeatmapView>> fixture_;
     Parameters *params_ = nullptr;
     HeatmapView *view_ = nullptr;
 };
 
 void TestHeatmapView::init()
 {
-    params_ = new Parameters;
-    view_ = new HeatmapView(params_);
-    view_->resize(900, 650);
-    view_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    fixture_ = std::make_unique<ViewFixture<HeatmapView>>(QSize(900, 650));
+    params_ = &fixture_->params;
+    view_ = fixture_->view.get();
+    QVERIFY(fixture_->exposed());
 }
 
-void TestHeatmapView::cleanup()
-{
-    delete view_;
-    delete params_;
-}
+void TestHeatmapView::cleanup() { fixture_.reset(); }
 
 void TestHeatmapView::set(std::int64_t n, int d, double base, std::int64_t start)
 {

@@ -5,6 +5,7 @@
 #include "playback.h"
 #include "main_window.h"
 #include "parameters.h"
+#include "view_fixture.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -54,10 +55,10 @@ void TestMainWindow::everyRegisteredViewIsATab()
 
 void TestMainWindow::sliderStepRepaintsTheVisibleView()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     PlotView *heatmap = w.view(QStringLiteral("heatmap"));
     QSignalSpy rebuilt(heatmap, &PlotView::rebuilt);
     QSignalSpy replotted(heatmap->plot(), &QCustomPlot::afterReplot);
@@ -70,10 +71,10 @@ void TestMainWindow::sliderStepRepaintsTheVisibleView()
 
 void TestMainWindow::hiddenViewCatchesUpWhenShown()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     PlotView *freq = w.view(QStringLiteral("frequencies"));
     QSignalSpy rebuilt(freq, &PlotView::rebuilt);
     pe::EncodingParams v = p.values();
@@ -122,10 +123,10 @@ void TestMainWindow::exportFigureRefusesBadPaths()
 
 void TestMainWindow::positionKeysOnTheViews()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     PlotView *v = w.currentView();
     v->setFocus();
     QTest::keyClick(v, Qt::Key_Right);
@@ -149,10 +150,10 @@ void TestMainWindow::positionKeysOnTheViews()
 
 void TestMainWindow::keysOnControlsKeepTheirMeaning()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     QSlider *seq = w.controlPanel()->slider(pe::Field::SeqLen);
     seq->setFocus();
     QTest::keyClick(seq, Qt::Key_Right);
@@ -162,10 +163,10 @@ void TestMainWindow::keysOnControlsKeepTheirMeaning()
 
 void TestMainWindow::everyViewMarksThePosition()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     p.setPosition(12);
     auto *highlight = w.view(QStringLiteral("heatmap"))->plot()->findChild<QCPItemRect *>(QStringLiteral("positionHighlight"));
     QVERIFY(highlight);
@@ -203,10 +204,10 @@ void TestMainWindow::lectureModeEntersAndLeaves()
 
 void TestMainWindow::lectureKeys()
 {
-    Parameters p;
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    MainWindow &w = *f.view;
     // Outside lecture mode a digit or '+' on a view does nothing.
     QTest::keyClick(w.currentView(), Qt::Key_3);
     QCOMPARE(w.currentView(), w.view(QStringLiteral("heatmap")));

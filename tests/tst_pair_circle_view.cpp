@@ -1,5 +1,6 @@
 #include "pair_circle_view.h"
 #include "parameters.h"
+#include "view_fixture.h"
 #include "test_support.h"
 
 #include <qcustomplot.h>
@@ -20,24 +21,20 @@ private slots:
     void oddDimension();
 
 private:
+    std::unique_ptr<ViewFixture<PairCircleView>> fixture_;
     Parameters *params_ = nullptr;
     PairCircleView *view_ = nullptr;
 };
 
 void TestPairCircleView::init()
 {
-    params_ = new Parameters;
-    view_ = new PairCircleView(params_);
-    view_->resize(900, 900);
-    view_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    fixture_ = std::make_unique<ViewFixture<PairCircleView>>(QSize(900, 900));
+    params_ = &fixture_->params;
+    view_ = fixture_->view.get();
+    QVERIFY(fixture_->exposed());
 }
 
-void TestPairCircleView::cleanup()
-{
-    delete view_;
-    delete params_;
-}
+void TestPairCircleView::cleanup() { fixture_.reset(); }
 
 void TestPairCircleView::seed000Figure()
 {
