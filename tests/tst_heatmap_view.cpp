@@ -4,7 +4,9 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -24,6 +26,11 @@ private slots:
     void tooltipShowsExactValue();
     void singleRowAndColumnAreDrawn();
     void renderAtExportSize();
+    void zoomToCellsShowsExactValues();
+    void wheelZoomsAndDragPans();
+    void keyboardZoomAndPan();
+    void zoomSurvivesParameterChanges();
+    void maximumSizesUpdate();
 
 private:
     void set(std::int64_t n, int d, double base = 1e4, std::int64_t start = 0);
@@ -194,6 +201,89 @@ void TestHeatmapView::renderAtExportSize()
     // Rendering for export does not disturb the view on screen.
     const QRect area = view_->plot()->axisRect()->rect();
     QVERIFY(view_->shownBlock().rows <= area.height());
+}
+
+void TestHeatmapView::zoomToCellsShowsExactValues()
+{
+    set(1'000'000, 4096, 1e4, 999'000'000);
+    view_->zoomTo(999'500'000, 999'500'004, 100, 103);
+    QVERIFY(view_->zoomed());
+    const pe::Block b = view_->shownBlock();
+    QCOMPARE(b.firstPosition, qint64(999'500'000));
+    QCOMPARE(b.rows, qint64(5));
+    QCOMPARE(b.firstColumn, 100);
+    QCOMPARE(b.cols, 4);
+    QCOMPARE(b.positionStep, qint64(1));
+    QCOMPARE(b.columnStep, 1);
+    shot();
+    QVERIFY(view_->cellLabelDecimals() >= 2); // the values are printed in the cells
+    QCPAxis *x = view_->plot()->xAxis, *y = view_->plot()->yAxis;
+    QCOMPARE(y->range().lower, 999'500'000 - 0.5); // true positions on the axis
+    const pe::Encoding &e = params_->encoding();
+    const QString tip = view_->tooltipAt(QPointF(x->coordToPixel(102), y->coordToPixel(999'500'003)));
+    QVERIFY2(tip.contains(QStringLiteral("position t = 999500003")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("value = %1").arg(e.value(999'500'003, 102), 0, 'f', 6)));
+}
+
+void TestHeatmapView::wheelZoomsAndDragPans()
+{
+    set(10'000, 512);
+    shot();
+    QCustomPlot *p = view_->plot();
+    const QPointF centre = p->axisRect()->rect().center();
+    QWheelEvent wheel(centre, p->mapToGlobal(centre), QPoint(), QPoint(0, 120 * 5), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(p, &wheel);
+    QTRY_VERIFY(view_->zoomed());
+    const double span = view_->visiblePositions().upper - view_->visiblePositions().lower;
+    QVERIFY2(span < 5000, qPrintable(QString::number(span)));
+    QTRY_VERIFY(view_->shownBlock().positionStep < 17); // finer than the whole window's sampling
+    const double before = view_->visiblePositions().lower;
+    QTest::mousePress(p, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+    QTest::mouseMove(p, centre.toPoint() - QPoint(0, 100));
+    QTest::mouseRelease(p, Qt::LeftButton, Qt::NoModifier, centre.toPoint() - QPoint(0, 100));
+    QTRY_VERIFY(view_->visiblePositions().lower != before); // dragged along the positions
+    QTest::mouseDClick(p, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+    QTRY_VERIFY(!view_->zoomed());
+}
+
+void TestHeatmapView::keyboardZoomAndPan()
+{
+    set(1000, 64);
+    view_->setFocus();
+    QTest::keyClick(view_, Qt::Key_Plus);
+    QCOMPARE(view_->visiblePositions().upper - view_->visiblePositions().lower, 999.0 / 2);
+    const double lower = view_->visiblePositions().lower;
+    QTest::keyClick(view_, Qt::Key_Down, Qt::ShiftModifier);
+    QCOMPARE(view_->visiblePositions().lower, lower + 999.0 / 8);
+    QTest::keyClick(view_, Qt::Key_0);
+    QVERIFY(!view_->zoomed());
+    for (int i = 0; i < 30; ++i)
+        QTest::keyClick(view_, Qt::Key_Plus);
+    QVERIFY(view_->visiblePositions().upper - view_->visiblePositions().lower >= 1.0); // down to single cells
+    QCOMPARE(view_->shownBlock().positionStep, qint64(1));
+}
+
+void TestHeatmapView::zoomSurvivesParameterChanges()
+{
+    set(1000, 64);
+    view_->zoomTo(100, 199, 0, 31);
+    set(1000, 64, 1e8); // a new base keeps the zoom
+    QCOMPARE(view_->visiblePositions().lower, 100.0);
+    QCOMPARE(view_->shownBlock().firstPosition, qint64(100));
+    set(50, 64, 1e8); // a window that no longer holds the view: the whole window again
+    QCOMPARE(view_->visiblePositions().lower, 0.0);
+    QCOMPARE(view_->visiblePositions().upper, 49.0);
+}
+
+void TestHeatmapView::maximumSizesUpdate()
+{
+    set(1'000'000, 4096, 1e15, 999'000'000);
+    set(1'000'000, 4095, 1.0001, 0);
+    set(1, 1, 1.0001, 999'999'999);
+    QCOMPARE(view_->shownBlock().rows, qint64(1));
+    const QImage img = shot();
+    QVERIFY(!img.isNull());
 }
 
 QTEST_MAIN(TestHeatmapView)

@@ -68,6 +68,12 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     connect(mapChoice_, &QComboBox::currentTextChanged, this, [this] { applyGradient(); });
     connect(reverseBox_, &QCheckBox::toggled, this, [this] { applyGradient(); });
     connect(transposeBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+    // Wheel zooms, dragging pans, a double click shows the whole window again.
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->axisRect()->setRangeZoomFactor(0.8);
+    connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
+    connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
+    connect(p, &QCustomPlot::mouseDoubleClick, this, &HeatmapView::resetZoom);
     connect(valuesBox_, &QCheckBox::toggled, this, [this](bool on) {
         labels_->setVisible(on);
         plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -107,12 +113,21 @@ void HeatmapView::rebuild()
     const auto posPixels = std::max<std::int64_t>(1, std::llround((transposed ? area.width() : area.height()) * s));
     const auto dimPixels = std::max<std::int64_t>(1, std::llround((transposed ? area.height() : area.width()) * s));
 
+    clampView();
+    // The cells whose centres lie in the visible ranges, at most one per device pixel.
+    const std::int64_t firstT = std::max(p.startPos, static_cast<std::int64_t>(std::ceil(posView_.lower)));
+    const std::int64_t lastT = std::min(p.startPos + p.seqLen - 1, static_cast<std::int64_t>(std::floor(posView_.upper)));
+    const std::int64_t countT = std::max<std::int64_t>(1, lastT - firstT + 1);
+    const int firstJ = std::max(0, static_cast<int>(std::ceil(dimView_.lower)));
+    const int lastJ = std::min(p.dModel - 1, static_cast<int>(std::floor(dimView_.upper)));
+    const int countJ = std::max(1, lastJ - firstJ + 1);
     pe::Block b;
-    b.firstPosition = p.startPos;
-    b.positionStep = (p.seqLen + posPixels - 1) / posPixels;
-    b.rows = (p.seqLen + b.positionStep - 1) / b.positionStep;
-    b.columnStep = static_cast<int>((p.dModel + dimPixels - 1) / dimPixels);
-    b.cols = (p.dModel + b.columnStep - 1) / b.columnStep;
+    b.firstPosition = firstT;
+    b.positionStep = (countT + posPixels - 1) / posPixels;
+    b.rows = (countT + b.positionStep - 1) / b.positionStep;
+    b.firstColumn = firstJ;
+    b.columnStep = static_cast<int>((countJ + dimPixels - 1) / dimPixels);
+    b.cols = (countJ + b.columnStep - 1) / b.columnStep;
     block_ = b;
     values_.resize(static_cast<std::size_t>(b.size()));
     enc.fill(b, values_.data());
@@ -126,8 +141,9 @@ void HeatmapView::rebuild()
     const double firstPos = static_cast<double>(b.firstPosition);
     const double lastPos = static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep);
     const QCPRange posRange = rows > 1 ? QCPRange(firstPos, lastPos) : QCPRange(firstPos - 0.25, firstPos + 0.25);
-    const double lastDim = static_cast<double>((b.cols - 1) * b.columnStep);
-    const QCPRange dimRange = cols > 1 ? QCPRange(0.0, lastDim) : QCPRange(-0.25, 0.25);
+    const double firstDim = static_cast<double>(b.firstColumn);
+    const double lastDim = static_cast<double>(b.firstColumn + (b.cols - 1) * b.columnStep);
+    const QCPRange dimRange = cols > 1 ? QCPRange(firstDim, lastDim) : QCPRange(firstDim - 0.25, firstDim + 0.25);
 
     QCPColorMapData *data = map_->data();
     if (transposed) {
@@ -150,8 +166,10 @@ void HeatmapView::rebuild()
     const bool sampled = b.positionStep > 1 || b.columnStep > 1;
     labels_->setCells(&values_, b, transposed);
 
-    posAxis->setRange(firstPos - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
-    dimAxis->setRange(-0.5, p.dModel - 0.5);
+    settingRange_ = true;
+    posAxis->setRange(posView_.lower - 0.5, posView_.upper + 0.5);
+    dimAxis->setRange(dimView_.lower - 0.5, dimView_.upper + 0.5);
+    settingRange_ = false;
     posAxis->setRangeReversed(!transposed);
     dimAxis->setRangeReversed(false);
     posAxis->setLabel(tr("position t"));
@@ -162,10 +180,128 @@ void HeatmapView::rebuild()
                           .arg(countText(p.seqLen, tr("position"), tr("positions")),
                                countText(p.dModel, tr("dimension"), tr("dimensions")),
                                QString::fromStdString(pe::compactNumber(p.base)))};
+    if (zoomed())
+        title << tr("zoomed to positions %1–%2, dimensions %3–%4").arg(firstT).arg(lastT).arg(firstJ).arg(lastJ);
     if (sampled)
         title << tr("(sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool HeatmapView::zoomed() const
+{
+    const pe::EncodingParams &p = parameters()->values();
+    return posView_.lower > static_cast<double>(p.startPos) || posView_.upper < static_cast<double>(p.startPos + p.seqLen - 1) ||
+           dimView_.lower > 0 || dimView_.upper < p.dModel - 1;
+}
+
+void HeatmapView::clampView()
+{
+    // Unzoomed, the view is the whole window, whatever the window becomes. Zoomed, it stays inside
+    // the window and at least one cell wide; a view that fell outside a new window starts over.
+    const pe::EncodingParams &p = parameters()->values();
+    const double first = static_cast<double>(p.startPos);
+    const double last = static_cast<double>(p.startPos + p.seqLen - 1);
+    auto clamp = [](QCPRange &r, double lo, double hi, bool &reset) {
+        if (reset || r.upper < lo || r.lower > hi || r.upper <= r.lower) {
+            r = QCPRange(lo, hi);
+            return;
+        }
+        const double span = std::min(hi - lo, std::max(r.upper - r.lower, 1.0));
+        double a = std::clamp(r.lower, lo, hi);
+        if (a + span > hi)
+            a = hi - span;
+        r = QCPRange(std::max(a, lo), std::max(a, lo) + span);
+        if (hi - lo < 1.0)
+            r = QCPRange(lo, hi);
+    };
+    bool reset = !userZoomed_;
+    clamp(posView_, first, last, reset);
+    clamp(dimView_, 0, p.dModel - 1, reset);
+}
+
+void HeatmapView::zoomTo(double firstPosition, double lastPosition, double firstDimension, double lastDimension)
+{
+    posView_ = QCPRange(firstPosition, lastPosition);
+    dimView_ = QCPRange(firstDimension, lastDimension);
+    userZoomed_ = true;
+    refresh();
+}
+
+void HeatmapView::resetZoom()
+{
+    userZoomed_ = false;
+    refresh();
+}
+
+void HeatmapView::zoomBy(double factor)
+{
+    auto scaled = [factor](const QCPRange &r) {
+        const double c = r.center(), half = (r.upper - r.lower) / 2 * factor;
+        return QCPRange(c - half, c + half);
+    };
+    posView_ = scaled(posView_);
+    dimView_ = scaled(dimView_);
+    userZoomed_ = true;
+    refresh();
+}
+
+void HeatmapView::panBy(double positionsFraction, double dimensionsFraction)
+{
+    const double dp = (posView_.upper - posView_.lower) * positionsFraction;
+    const double dd = (dimView_.upper - dimView_.lower) * dimensionsFraction;
+    posView_ = QCPRange(posView_.lower + dp, posView_.upper + dp);
+    dimView_ = QCPRange(dimView_.lower + dd, dimView_.upper + dd);
+    userZoomed_ = true;
+    refresh();
+}
+
+void HeatmapView::followAxes()
+{
+    // The mouse moved the axes (wheel zoom, drag pan): the view follows, clamped, and the cells
+    // for the new range are computed. Bursts of events are merged into one rebuild.
+    if (settingRange_)
+        return;
+    const bool transposed = transposeBox_->isChecked();
+    const QCPRange pos = (transposed ? plot()->xAxis : plot()->yAxis)->range();
+    const QCPRange dim = (transposed ? plot()->yAxis : plot()->xAxis)->range();
+    posView_ = QCPRange(pos.lower + 0.5, pos.upper - 0.5);
+    dimView_ = QCPRange(dim.lower + 0.5, dim.upper - 0.5);
+    userZoomed_ = true;
+    if (!rebuildQueued_) {
+        rebuildQueued_ = true;
+        QMetaObject::invokeMethod(this, [this] {
+            rebuildQueued_ = false;
+            refresh();
+        }, Qt::QueuedConnection);
+    }
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent *event)
+{
+    const bool shift = event->modifiers() & Qt::ShiftModifier;
+    const bool transposed = transposeBox_->isChecked();
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(0.5); return;
+    case Qt::Key_Minus: zoomBy(2.0); return;
+    case Qt::Key_0: resetZoom(); return;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+        if (shift) {
+            // Shift+arrows pan a quarter of the view; plain arrows step the position (main window).
+            const bool horizontal = event->key() == Qt::Key_Left || event->key() == Qt::Key_Right;
+            const double sign = event->key() == Qt::Key_Left || event->key() == Qt::Key_Up ? -0.25 : 0.25;
+            const bool alongPositions = horizontal == transposed;
+            panBy(alongPositions ? sign : 0, alongPositions ? 0 : sign);
+            return;
+        }
+        break;
+    default: break;
+    }
+    PlotView::keyPressEvent(event);
 }
 
 void HeatmapView::positionMoved()

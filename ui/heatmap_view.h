@@ -3,6 +3,8 @@
 #include "encoding.h"
 #include "plot_view.h"
 
+#include <qcustomplot.h>
+
 #include <vector>
 
 class CellLabels;
@@ -29,6 +31,16 @@ public:
     void setTransposed(bool transposed);
     void setCellValuesShown(bool shown);
 
+    // Zoom and pan, in positions and dimensions (cell centres); clamped to the window. The mouse
+    // wheel zooms, dragging pans; on the keyboard +/- zoom, Shift+arrows pan, 0 shows everything.
+    void zoomTo(double firstPosition, double lastPosition, double firstDimension, double lastDimension);
+    void zoomBy(double factor);
+    void panBy(double positionsFraction, double dimensionsFraction);
+    void resetZoom();
+    bool zoomed() const;
+    QCPRange visiblePositions() const { return posView_; }
+    QCPRange visibleDimensions() const { return dimView_; }
+
     // What the last rebuild computed: the sampled block of the matrix.
     const pe::Block &shownBlock() const { return block_; }
     int cellLabelDecimals() const;
@@ -37,9 +49,12 @@ public:
 protected:
     void rebuild() override;
     void positionMoved() override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     void applyGradient();
+    void clampView();
+    void followAxes();
 
     QComboBox *mapChoice_;
     QCheckBox *reverseBox_;
@@ -51,5 +66,10 @@ private:
     CellLabels *labels_;
     QCPItemRect *highlight_;
     pe::Block block_;
+    QCPRange posView_{0, -1}; // empty: the whole window
+    QCPRange dimView_{0, -1};
+    bool userZoomed_ = false;
+    bool settingRange_ = false;
+    bool rebuildQueued_ = false;
     std::vector<double> values_;
 };
