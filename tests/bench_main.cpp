@@ -9,6 +9,7 @@
 #include "playback.h"
 #include "plot_view.h"
 #include "test_support.h"
+#include "view_registry.h"
 
 using testsupport::params;
 
@@ -16,7 +17,9 @@ using testsupport::params;
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QSlider>
 #include <QStandardPaths>
 
@@ -115,45 +118,89 @@ print(best[1] * 1e9 / (n * d))
     return p.readAllStandardOutput().trimmed().toDouble();
 }
 
-// From a slider's setValue to the heatmap recomputed, replotted and painted.
-void sliderToPaint(Parameters &parameters, MainWindow &window, std::int64_t n, int d, int steps)
+// From a slider's setValue to the visible view recomputed, replotted and painted; p50 and p95.
+std::pair<double, double> sliderSteps(MainWindow &window, pe::Field field, int steps)
 {
-    pe::EncodingParams v = parameters.values();
-    v.seqLen = n;
-    v.dModel = d;
-    parameters.set(v);
-    QApplication::processEvents();
     PlotView *view = window.currentView();
     QCustomPlot *plot = view->plot();
     bool replotted = false;
     auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
-    for (pe::Field field : {pe::Field::DModel, pe::Field::Base, pe::Field::SeqLen}) {
-        QSlider *slider = window.controlPanel()->slider(field);
-        std::vector<double> ms;
-        const int start = slider->value();
-        for (int i = 0; i < steps; ++i) {
-            // Walk down and back up so every step changes the value and stays in range.
-            const int phase = i % 18;
-            const int target = start - 1 - (phase < 9 ? phase : 18 - phase);
-            replotted = false;
-            QElapsedTimer t;
-            t.start();
-            slider->setValue(target);
-            while (!replotted && t.elapsed() < 5000)
-                QApplication::processEvents(QEventLoop::AllEvents);
-            if (!replotted)
-                std::printf("  (no replot within 5 s at step %d of %s: value %d)\n", i, std::string(pe::fieldName(field)).c_str(), target);
-            plot->repaint();
-            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        }
-        slider->setValue(start);
-        QApplication::processEvents();
-        const pe::EncodingParams &now = parameters.values();
-        std::printf("  %-9s slider at %7lld x %4d: p50 %6.2f ms  p95 %6.2f ms  (%d steps, heatmap %dx%d px)\n",
-                    std::string(pe::fieldName(field)).c_str(), static_cast<long long>(now.seqLen), now.dModel,
-                    percentile(ms, 0.5), percentile(ms, 0.95), steps, plot->axisRect()->width(), plot->axisRect()->height());
+    QSlider *slider = window.controlPanel()->slider(field);
+    const int start = slider->value();
+    // Walk away from the start and back, 1 to 9 stops, so every step changes the value.
+    const int direction = start - 10 >= slider->minimum() ? -1 : 1;
+    std::vector<double> ms;
+    for (int i = 0; i < steps; ++i) {
+        const int phase = i % 18;
+        const int target = start + direction * (1 + (phase < 9 ? phase : 18 - phase));
+        replotted = false;
+        QElapsedTimer t;
+        t.start();
+        slider->setValue(target);
+        while (!replotted && t.elapsed() < 5000)
+            QApplication::processEvents(QEventLoop::AllEvents);
+        plot->repaint();
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (!replotted)
+            std::printf("  (no replot within 5 s: %s to stop %d)\n", std::string(pe::fieldName(field)).c_str(), target);
     }
+    slider->setValue(start);
+    QApplication::processEvents();
     QObject::disconnect(conn);
+    return {percentile(ms, 0.5), percentile(ms, 0.95)};
+}
+
+void interactionTable(Parameters &parameters, MainWindow &window, int steps)
+{
+    const pe::Field fields[] = {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos};
+    std::printf("  %-22s %-12s", "size", "view");
+    for (pe::Field f : fields)
+        std::printf(" %18s", (std::string(pe::fieldName(f)) + " p50/p95").c_str());
+    std::printf("\n");
+    for (auto [n, d] : {std::pair<std::int64_t, int>{100, 128}, {100'000, 1024}, {1'000'000, 4096}}) {
+        for (const ViewInfo &info : viewRegistry()) {
+            parameters.set(params(n, d));
+            window.showView(info.id);
+            QApplication::processEvents();
+            std::printf("  %9lld x %-10d %-12s", static_cast<long long>(n), d, info.id.toStdString().c_str());
+            for (pe::Field f : fields) {
+                const auto [p50, p95] = sliderSteps(window, f, steps);
+                std::printf("    %6.1f / %6.1f", p50, p95);
+            }
+            std::printf("  ms\n");
+        }
+    }
+}
+
+long peakResidentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toLong();
+    return -1;
+}
+
+// From starting the program to its first complete paint saved (offscreen), median of 5.
+double launchToFirstPaintMs(const char *program)
+{
+    QTemporaryDir dir;
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        QElapsedTimer t;
+        t.start();
+        p.start(QString::fromLocal8Bit(program), {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("s.png"))});
+        if (!p.waitForFinished(30000) || p.exitCode() != 0)
+            return -1;
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+    }
+    return median(ms);
 }
 
 // Playback's path: the current position steps and the clock hands are moved and painted.
@@ -205,6 +252,23 @@ int main(int argc, char **argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const int repeats = quick ? 3 : 5;
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const QString explorer = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/pe-explorer");
+    const double launch = launchToFirstPaintMs(explorer.toLocal8Bit().constData());
+    std::printf("Launch to first complete paint (pe-explorer --screenshot, offscreen, median of 5): %.0f ms\n", launch);
+    Parameters parameters;
+    MainWindow window(&parameters);
+    window.show();
+    QApplication::processEvents();
+    const int steps = quick ? 40 : 200;
+    std::printf("Interaction: slider setValue to the visible view repainted (offscreen 1280x800 window, %d steps each):\n", steps);
+    interactionTable(parameters, window, steps);
+    std::printf("Clock grid, 64 pairs x 16 positions (offscreen):\n");
+    clockFrames(parameters, window, steps);
+    // Measured before the fill benchmarks below allocate their matrices.
+    std::printf("Peak resident memory of the window through all of the above, up to 1,000,000 x 4,096: %.0f MiB\n",
+                peakResidentKiB() / 1024.0);
     std::printf("Encoding fill (one core, median of %d):\n", repeats);
     for (auto [n, d] : {std::pair<std::int64_t, int>{100'000, 512}, {1'000'000, 1024}})
         std::printf("  %7lld x %4d streamed 256 rows at a time: %.3f ns/element\n", static_cast<long long>(n), d,
@@ -212,29 +276,18 @@ int main(int argc, char **argv)
     double error = 0;
     const double whole = wholeNsPerElement(100'000, 512, repeats, &error);
     std::printf("  100000 x  512 into one 400 MB matrix:    %.3f ns/element, max error vs long double %.2e\n", whole, error);
-    const double numpy = numpyNsPerElement(100'000, 512);
-    if (numpy > 0)
-        std::printf("  seed 000's numpy compute_pos_emb, same size: %.2f ns/element (%.0fx slower than the matrix fill)\n",
-                    numpy, numpy / whole);
-    else
-        std::printf("  seed 000's numpy code: python3-numpy not installed, not measured\n");
+    std::printf("Against seed 000's numpy compute_pos_emb (Debian's python3-numpy), whole matrix, same sizes:\n");
+    for (auto [n, d] : {std::pair<std::int64_t, int>{100, 128}, {100'000, 512}, {100'000, 1024}}) {
+        double err = 0;
+        const double ours = wholeNsPerElement(n, d, repeats, &err);
+        const double numpy = numpyNsPerElement(n, d);
+        if (numpy > 0)
+            std::printf("  %7lld x %4d: ours %.3f ns/element, numpy %.2f ns/element: %.1fx\n", static_cast<long long>(n), d, ours,
+                        numpy, numpy / ours);
+        else
+            std::printf("  %7lld x %4d: ours %.3f ns/element; numpy not installed, not measured\n", static_cast<long long>(n), d, ours);
+    }
+    std::printf("  (1,000,000 x 4,096 is 32 GB as one float64 matrix: numpy cannot hold it here; the app never does)\n");
 
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    Parameters parameters;
-    QElapsedTimer launch;
-    launch.start();
-    MainWindow window(&parameters);
-    window.show();
-    QApplication::processEvents();
-    window.currentView()->plot()->repaint();
-    std::printf("Window: constructed and first heatmap painted in %.1f ms (offscreen)\n", static_cast<double>(launch.nsecsElapsed()) / 1e6);
-    std::printf("Slider step to repainted heatmap (offscreen, 1280x800 window):\n");
-    const int steps = quick ? 40 : 200;
-    sliderToPaint(parameters, window, 100, 128, steps);
-    sliderToPaint(parameters, window, 100'000, 1024, steps);
-    sliderToPaint(parameters, window, 1'000'000, 4096, steps);
-    std::printf("Clock grid, 64 pairs x 16 positions (offscreen):\n");
-    clockFrames(parameters, window, steps);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "playback.h"
 #include "main_window.h"
 #include "parameters.h"
+#include "test_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
 
@@ -36,6 +37,8 @@ private slots:
     void everyViewMarksThePosition();
     void lectureModeEntersAndLeaves();
     void lectureKeys();
+    void noViewHoldsTheMatrix();
+    void maximumSizesOpenAndUpdate();
     void realWindowScreenshot();
     void realWindowLectureScreenshot();
 
@@ -227,6 +230,46 @@ void TestMainWindow::lectureKeys()
     QVERIFY(!w.secondView());
     QTest::keyClick(w.currentView(), Qt::Key_Escape);
     QVERIFY(!w.lectureMode());
+}
+
+void TestMainWindow::noViewHoldsTheMatrix()
+{
+    // Memory is bounded by pixels, not by seq_len x d_model: count what every view keeps at
+    // 100,000 x 1,024 (102 million values; 800 MB as doubles).
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(testsupport::params(100'000, 1024, 1e4)));
+    for (const ViewInfo &info : viewRegistry()) {
+        f.view->showView(info.id);
+        PlotView *v = f.view->view(info.id);
+        QTRY_VERIFY(v->isVisible());
+        const std::int64_t pixels = static_cast<std::int64_t>(v->plot()->width()) * v->plot()->height();
+        QVERIFY2(v->heldValues() <= 4 * pixels, qPrintable(QStringLiteral("%1 holds %2 values for %3 pixels")
+                                                                 .arg(info.id)
+                                                                 .arg(v->heldValues())
+                                                                 .arg(pixels)));
+        QVERIFY(v->heldValues() > 0);
+    }
+}
+
+void TestMainWindow::maximumSizesOpenAndUpdate()
+{
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(testsupport::params(1'000'000, 4096, 1e4, 999'000'000)));
+    for (const ViewInfo &info : viewRegistry()) {
+        f.view->showView(info.id);
+        PlotView *v = f.view->view(info.id);
+        QSignalSpy rebuilt(v, &PlotView::rebuilt);
+        for (pe::Field field : {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos}) {
+            QSlider *s = f.view->controlPanel()->slider(field);
+            s->setValue(s->value() - 1);
+        }
+        QTRY_VERIFY(rebuilt.count() >= 4);
+        f.params.stepPosition(1);
+        QVERIFY(!v->grab().isNull());
+    }
+    QVERIFY(f.view->controlPanel()->errorText().isEmpty());
 }
 
 QImage TestMainWindow::runScreenshot(const QStringList &args)

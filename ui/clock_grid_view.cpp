@@ -28,6 +28,8 @@ public:
 
     void setGrid(int rows, int cols, double radius, pe::ClockFace face, double lineScale)
     {
+        if (rows == rows_ && cols == cols_ && radius == radius_ && face == face_ && lineScale == lineScale_)
+            return; // the same faces: keep the painted image
         rows_ = rows;
         cols_ = cols;
         radius_ = radius;

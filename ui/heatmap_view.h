@@ -45,6 +45,7 @@ public:
     const pe::Block &shownBlock() const { return block_; }
     int cellLabelDecimals() const;
     QString tooltipAt(QPointF pixel) const override;
+    std::int64_t heldValues() const override { return PlotView::heldValues() + static_cast<std::int64_t>(values_.size()); }
 
 protected:
     void rebuild() override;

@@ -136,13 +136,23 @@ void PairCircleView::rebuild()
         d->gradient = gradient;
         d->range = range;
         d->size = (p.seqLen > 1000 ? 3.0 : 6.0) * lineScale();
+        const int sj = enc.pairSineColumn(i);
         const int cj = enc.pairCosineColumn(i);
-        for (std::int64_t k = 0; k < dotCount_; ++k) {
-            const std::int64_t t = p.startPos + k * dotStride_;
-            d->x[k] = enc.value(t, enc.pairSineColumn(i));
-            d->y[k] = cj >= 0 ? enc.value(t, cj) : 0.0; // an unpartnered sine moves along the x axis
-            d->position[k] = static_cast<double>(t);
+        pe::Block b;
+        b.firstPosition = p.startPos;
+        b.positionStep = dotStride_;
+        b.rows = dotCount_;
+        b.firstColumn = sj;
+        b.cols = 1;
+        enc.fill(b, d->x.data());
+        if (cj >= 0) {
+            b.firstColumn = cj;
+            enc.fill(b, d->y.data());
+        } else {
+            std::fill(d->y.begin(), d->y.end(), 0.0); // an unpartnered sine moves along the x axis
         }
+        for (std::int64_t k = 0; k < dotCount_; ++k)
+            d->position[k] = static_cast<double>(p.startPos + k * dotStride_);
         QCPAxisRect *rect = rects_[i];
         const QString lambda = QString::fromStdString(pe::compactNumber(2 * std::numbers::pi / enc.pairFrequency(i)));
         rect->axis(QCPAxis::atTop)->setLabel(tr("pair %1  ·  λ = %2").arg(i).arg(lambda));
@@ -155,6 +165,14 @@ void PairCircleView::rebuild()
         title << tr("(sampled: 1 in %1 positions)").arg(dotStride_);
     setTitle(title_, title);
     positionMoved();
+}
+
+std::int64_t PairCircleView::heldValues() const
+{
+    std::int64_t n = PlotView::heldValues();
+    for (const PositionDots *d : dots_)
+        n += static_cast<std::int64_t>(d->x.size() + d->y.size() + d->position.size());
+    return n;
 }
 
 QPointF PairCircleView::markerAt(int pair) const

@@ -30,8 +30,10 @@ public:
     std::int64_t dotStride() const { return dotStride_; }
     QPointF markerAt(int pair) const;
     QString tooltipAt(QPointF pixel) const override;
+    std::int64_t heldValues() const override;
 
-    static constexpr std::int64_t kMaxDots = 4096;
+    // Enough to show every position's colour along a circle a few hundred pixels round.
+    static constexpr std::int64_t kMaxDots = 1024;
 
 protected:
     void rebuild() override;

@@ -24,7 +24,11 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     layout->addWidget(plot_, 1);
     connect(parameters_, &Parameters::changed, this, &PlotView::refresh);
     connect(parameters_, &Parameters::positionChanged, this, [this] {
+        // A parameter change that moved the position has just rebuilt with it: nothing to do.
+        if (parameters_->position() == drawnPosition_ && !dirty_)
+            return;
         if (isVisible() && !dirty_) {
+            drawnPosition_ = parameters_->position();
             positionMoved();
             emit rebuilt();
         } else {
@@ -42,6 +46,22 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 }
 
 QString PlotView::tooltipAt(QPointF) const { return {}; }
+
+std::int64_t PlotView::heldValues() const
+{
+    // Every plottable's data: two numbers a graph point, three a curve point, a colour map's cells.
+    std::int64_t n = 0;
+    for (int i = 0; i < plot_->plottableCount(); ++i) {
+        QCPAbstractPlottable *p = plot_->plottable(i);
+        if (auto *g = qobject_cast<QCPGraph *>(p))
+            n += 2 * g->dataCount();
+        else if (auto *c = qobject_cast<QCPCurve *>(p))
+            n += 3 * c->dataCount();
+        else if (auto *m = qobject_cast<QCPColorMap *>(p))
+            n += static_cast<std::int64_t>(m->data()->keySize()) * m->data()->valueSize();
+    }
+    return n;
+}
 
 QCPTextElement *PlotView::addTitle()
 {
@@ -139,6 +159,7 @@ void PlotView::rebuildNow()
 {
     dirty_ = false;
     pixelScale_ = plot_->devicePixelRatioF();
+    drawnPosition_ = parameters_->position();
     rebuild();
     emit rebuilt();
 }

@@ -31,6 +31,10 @@ public:
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;
 
+    // Numbers this view keeps for display (its values, cells and plotted points): bounded by the
+    // pixels it draws, never by seq_len x d_model. The memory tests count with it.
+    virtual std::int64_t heldValues() const;
+
     // Lecture mode: large fonts and thick lines, readable from the back of a hall; no tool row.
     void setLectureMode(bool on);
     bool lectureMode() const { return lecture_; }
@@ -76,6 +80,7 @@ private:
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
     bool lecture_ = false;
+    std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool dirty_ = true;
 };
