@@ -42,11 +42,18 @@ std::string npyHeader(const std::vector<std::int64_t> &shape)
     return out + dict;
 }
 
-bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error)
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
+                const std::function<bool(double)> &progress)
 {
     AtomicFile file(path);
     if (!file.open(error))
         return false;
+    auto cancelled = [&](std::int64_t rowsDone) {
+        if (!progress || progress(static_cast<double>(rowsDone) / static_cast<double>(std::max<std::int64_t>(table.rows, 1))))
+            return false;
+        error = "the export was cancelled; nothing was written.";
+        return true;
+    };
     constexpr std::int64_t kBlockRows = 256;
     std::vector<double> block(static_cast<std::size_t>(kBlockRows) * std::max(table.cols, 1));
     if (format == DataFormat::Npy) {
@@ -57,6 +64,8 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
             table.fill(r0, n, block.data());
             if (!file.write(block.data(), static_cast<std::size_t>(n * table.cols) * sizeof(double)))
                 break;
+            if (cancelled(r0 + n))
+                return false;
         }
     } else {
         std::string line = table.indexHeader;
@@ -82,6 +91,8 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
             }
             if (!file.write(text))
                 break;
+            if (cancelled(r0 + n))
+                return false;
         }
     }
     return file.commit(error);

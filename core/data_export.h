@@ -27,7 +27,10 @@ struct Table {
 
 // CSV: one header line, then the index and the values (shortest round-trip text).
 // NPY: version 1.0, '<f8', C order, shape (rows, cols); the index is not stored.
-bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error);
+// progress, if given, is called after each block with the fraction written; returning false cancels
+// (error says so, and nothing is left behind).
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
+                const std::function<bool(double)> &progress = {});
 
 // The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ...
 Table encodingTable(const Encoding &encoding);

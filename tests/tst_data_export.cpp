@@ -26,6 +26,7 @@ private slots:
     void refusesDirectory();
     void readOnlyFileLeftIntact();
     void failedWriteLeavesNoTemporaryFile();
+    void progressAndCancel();
 
 private:
     QTemporaryDir dir_;
@@ -142,6 +143,27 @@ void TestDataExport::failedWriteLeavesNoTemporaryFile()
         // Destroyed without commit, as when an export fails half-way.
     }
     QCOMPARE(QDir(sub).entryList(QDir::Files | QDir::Hidden).size(), 0);
+}
+
+void TestDataExport::progressAndCancel()
+{
+    const pe::Encoding e(params(1000, 16));
+    const QString sub = dir_.filePath(QStringLiteral("cancel"));
+    QDir().mkpath(sub);
+    std::vector<double> seen;
+    std::string error;
+    QVERIFY(pe::writeTable(pe::encodingTable(e), (sub + QStringLiteral("/all.npy")).toStdString(), pe::DataFormat::Npy, error,
+                           [&](double f) {
+                               seen.push_back(f);
+                               return true;
+                           }));
+    QCOMPARE(seen.size(), std::size_t(4)); // 1000 rows in blocks of 256
+    QCOMPARE(seen.back(), 1.0);
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    const std::string cancelled = (sub + QStringLiteral("/cancelled.csv")).toStdString();
+    QVERIFY(!pe::writeTable(pe::encodingTable(e), cancelled, pe::DataFormat::Csv, error, [](double f) { return f < 0.5; }));
+    QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
+    QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("all.npy")}); // nothing else left behind
 }
 
 QTEST_APPLESS_MAIN(TestDataExport)

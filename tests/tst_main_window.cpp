@@ -1,4 +1,5 @@
 #include "control_panel.h"
+#include "data_export.h"
 #include "figure_export.h"
 #include "heatmap_view.h"
 #include "pair_circle_view.h"
@@ -12,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QMenuBar>
 #include <QProcess>
@@ -32,6 +34,7 @@ private slots:
     void hiddenViewCatchesUpWhenShown();
     void exportFigureWritesPng();
     void exportFigureRefusesBadPaths();
+    void exportDataFromTheWindow();
     void positionKeysOnTheViews();
     void keysOnControlsKeepTheirMeaning();
     void everyViewMarksThePosition();
@@ -304,6 +307,23 @@ void TestMainWindow::realWindowLectureScreenshot()
             red += qRed(c) > 220 && qGreen(c) < 40 && qBlue(c) < 40;
         }
     QVERIFY2(red > 200, qPrintable(QString::number(red)));
+}
+
+void TestMainWindow::exportDataFromTheWindow()
+{
+    QTemporaryDir dir;
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(3000, 64, 1e4, 7)));
+    MainWindow w(&p);
+    QString error;
+    const QString npy = dir.filePath(QStringLiteral("e.npy"));
+    QVERIFY2(w.saveData(npy, false, &error), qPrintable(error));
+    QCOMPARE(QFileInfo(npy).size(), qint64(pe::npyHeader({3000, 64}).size() + 3000 * 64 * 8));
+    QVERIFY(w.saveData(dir.filePath(QStringLiteral("f.csv")), true, &error));
+    QVERIFY(!w.saveData(dir.filePath(QStringLiteral("x.txt")), false, &error));
+    QVERIFY(error.contains(QStringLiteral(".csv or .npy")));
+    QVERIFY(!w.saveData(dir.filePath(QStringLiteral("missing/x.csv")), false, &error));
+    QVERIFY(error.contains(QStringLiteral("No such file")));
 }
 
 void TestMainWindow::realWindowScreenshot()

@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -24,7 +25,11 @@
 #include <QTimer>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QProgressDialog>
 #include <QWindow>
+
+#include <atomic>
+#include <thread>
 
 #include <cmath>
 
@@ -288,20 +293,51 @@ void MainWindow::exportData(bool frequencies)
                                                       tr("CSV (*.csv);;NumPy array (*.npy)"));
     if (path.isEmpty())
         return;
-    const auto format = pe::dataFormatForPath(path.toStdString());
-    if (!format) {
-        QMessageBox::warning(this, tr("Export data"), tr("The file name must end in .csv or .npy."));
-        return;
-    }
-    const pe::Encoding &enc = parameters_->encoding();
-    std::string error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = pe::writeTable(frequencies ? pe::frequencyTable(enc) : pe::encodingTable(enc), path.toStdString(), *format, error);
-    QApplication::restoreOverrideCursor();
-    if (!ok)
-        QMessageBox::warning(this, tr("Export data"), tr("The data was not saved: %1").arg(QString::fromStdString(error)));
+    QString error;
+    if (!saveData(path, frequencies, &error))
+        QMessageBox::warning(this, tr("Export data"), tr("The data was not saved: %1").arg(error));
     else
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+bool MainWindow::saveData(const QString &path, bool frequencies, QString *errorText)
+{
+    const auto format = pe::dataFormatForPath(path.toStdString());
+    if (!format) {
+        *errorText = tr("the file name must end in .csv or .npy.");
+        return false;
+    }
+    // A million rows of 4,096 values take minutes: written on a worker thread, with progress and
+    // a Cancel button, while the window keeps painting.
+    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
+    const pe::Table table = frequencies ? pe::frequencyTable(*enc) : pe::encodingTable(*enc);
+    QProgressDialog progress(tr("Writing %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    std::atomic<int> done{0};
+    std::atomic<bool> cancel{false};
+    std::string error;
+    bool ok = false;
+    QEventLoop loop;
+    std::thread worker([&] {
+        ok = pe::writeTable(table, path.toStdString(), *format, error, [&](double fraction) {
+            done = static_cast<int>(fraction * 1000);
+            return !cancel;
+        });
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, &progress, [&] {
+        progress.setValue(done);
+        if (progress.wasCanceled())
+            cancel = true;
+    });
+    poll.start(50);
+    loop.exec();
+    worker.join();
+    progress.reset();
+    *errorText = QString::fromStdString(error);
+    return ok;
 }
 
 void MainWindow::about()

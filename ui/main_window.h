@@ -28,6 +28,10 @@ public:
 
     Playback *playback() const { return playback_; }
 
+    // File > Export data without the file dialog: the encoding (or the frequencies) as CSV or NPY by
+    // extension, written on a worker thread with a progress dialog that can cancel it.
+    bool saveData(const QString &path, bool frequencies, QString *error);
+
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
 

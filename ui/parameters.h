@@ -20,6 +20,8 @@ public:
 
     const pe::EncodingParams &values() const { return values_; }
     const pe::Encoding &encoding() const { return *encoding_; }
+    // The same Encoding, kept alive for work that outlasts a parameter change (a data export).
+    std::shared_ptr<const pe::Encoding> sharedEncoding() const { return encoding_; }
 
     // Applies the values if the validator accepts them; otherwise changes nothing and returns why.
     // The current position stays where it is if the new window holds it, else it moves to the
