@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include "clock_grid_view.h"
 #include "data_export.h"
 #include "main_window.h"
 #include "parameters.h"
@@ -54,6 +55,9 @@ QList<QCommandLineOption> options()
          QStringLiteral("T")},
         {QStringLiteral("view"), QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
          QStringLiteral("VIEW")},
+        {QStringLiteral("clock-face"),
+         QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock (seed 002)."),
+         QStringLiteral("F")},
         {QStringLiteral("lecture"), QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
         {QStringLiteral("export-frames"), QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
          QStringLiteral("DIR")},
@@ -83,6 +87,13 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
     return std::nullopt;
 }
 
+// View settings the command line can give: the clock face, so seed 002's drawing can be exported.
+void applyViewFlags(const CommandLine &cmd, PlotView *view)
+{
+    if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.clockFace)
+        clocks->setFace(*cmd.clockFace);
+}
+
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
 int exportFrames(const CommandLine &cmd, Parameters &parameters)
 {
@@ -91,6 +102,7 @@ int exportFrames(const CommandLine &cmd, Parameters &parameters)
         return 2;
     }
     std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+    applyViewFlags(cmd, view.get());
     for (int k = 0; k < cmd.frames; ++k) {
         if (k > 0)
             parameters.stepPosition(cmd.step);
@@ -198,6 +210,16 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
         return fail(QStringLiteral("--lecture goes with the window or --screenshot."));
     cmd.lecture = parser.isSet(QStringLiteral("lecture"));
+    if (parser.isSet(QStringLiteral("clock-face"))) {
+        const QString face = parser.value(QStringLiteral("clock-face"));
+        if (face == QStringLiteral("clockwise"))
+            cmd.clockFace = pe::ClockFace::Clockwise;
+        else if (face == QStringLiteral("counterclockwise"))
+            cmd.clockFace = pe::ClockFace::CounterClockwise;
+        else
+            return fail(QStringLiteral("--clock-face: '%1' is not a face; use clockwise (from 12 o'clock) or counterclockwise (from 3 o'clock).")
+                            .arg(face));
+    }
     cmd.out = parser.value(QStringLiteral("out"));
     if ((figure || data) && cmd.out.isEmpty())
         return fail(QStringLiteral("--out FILE is required with --export and --export-data."));
@@ -314,6 +336,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
 
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
         std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+        applyViewFlags(cmd, view.get());
         QString error;
         if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
@@ -324,6 +347,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (cmd.mode == CommandLine::Mode::ExportFrames)
         return exportFrames(cmd, parameters);
     MainWindow window(&parameters);
+    applyViewFlags(cmd, window.view(QStringLiteral("clocks")));
     window.showView(cmd.view);
     if (cmd.lecture)
         window.setLectureMode(true);

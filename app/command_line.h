@@ -1,10 +1,13 @@
 #pragma once
 
+#include "clock.h"
 #include "encoding_params.h"
 #include "figure_export.h"
 
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 // What the command line asked for. Every value has been checked: parameters by pe::validate(),
 // figure options by checkFigureOptions(), paths by their extension.
@@ -16,6 +19,7 @@ struct CommandLine {
     std::int64_t position = 0; // --position, default start_pos
     QString view;              // --export, else --view (default: the first view)
     bool lecture = false;      // --lecture
+    std::optional<pe::ClockFace> clockFace; // --clock-face
     QString dataKind;          // --export-data
     QString out;               // --out, the --screenshot file or the --export-frames folder
     int frames = 0;            // --frames

@@ -119,13 +119,12 @@ print(best[1] * 1e9 / (n * d))
 }
 
 // From a slider's setValue to the visible view recomputed, replotted and painted; p50 and p95.
-std::pair<double, double> sliderSteps(MainWindow &window, pe::Field field, int steps)
+std::pair<double, double> sliderSteps(MainWindow &window, QSlider *slider, int steps)
 {
     PlotView *view = window.currentView();
     QCustomPlot *plot = view->plot();
     bool replotted = false;
     auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
-    QSlider *slider = window.controlPanel()->slider(field);
     const int start = slider->value();
     // Walk away from the start and back, 1 to 9 stops, so every step changes the value.
     const int direction = start - 10 >= slider->minimum() ? -1 : 1;
@@ -142,7 +141,7 @@ std::pair<double, double> sliderSteps(MainWindow &window, pe::Field field, int s
         plot->repaint();
         ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         if (!replotted)
-            std::printf("  (no replot within 5 s: %s to stop %d)\n", std::string(pe::fieldName(field)).c_str(), target);
+            std::printf("  (no replot within 5 s: %s to %d)\n", qPrintable(slider->objectName()), target);
     }
     slider->setValue(start);
     QApplication::processEvents();
@@ -152,10 +151,13 @@ std::pair<double, double> sliderSteps(MainWindow &window, pe::Field field, int s
 
 void interactionTable(Parameters &parameters, MainWindow &window, int steps)
 {
-    const pe::Field fields[] = {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos};
+    std::vector<QSlider *> sliders;
+    for (pe::Field f : {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos})
+        sliders.push_back(window.controlPanel()->slider(f));
+    sliders.push_back(window.controlPanel()->findChild<QSlider *>(QStringLiteral("positionSlider")));
     std::printf("  %-22s %-12s", "size", "view");
-    for (pe::Field f : fields)
-        std::printf(" %18s", (std::string(pe::fieldName(f)) + " p50/p95").c_str());
+    for (QSlider *s : sliders)
+        std::printf(" %18s", (s->objectName().chopped(6) + QStringLiteral(" p50/p95")).toStdString().c_str());
     std::printf("\n");
     for (auto [n, d] : {std::pair<std::int64_t, int>{100, 128}, {100'000, 1024}, {1'000'000, 4096}}) {
         for (const ViewInfo &info : viewRegistry()) {
@@ -163,8 +165,12 @@ void interactionTable(Parameters &parameters, MainWindow &window, int steps)
             window.showView(info.id);
             QApplication::processEvents();
             std::printf("  %9lld x %-10d %-12s", static_cast<long long>(n), d, info.id.toStdString().c_str());
-            for (pe::Field f : fields) {
-                const auto [p50, p95] = sliderSteps(window, f, steps);
+            for (QSlider *s : sliders) {
+                if (info.id == QStringLiteral("frequencies") && s->objectName() == QStringLiteral("positionSlider")) {
+                    std::printf("    %15s", "(not shown)"); // the frequencies do not depend on the position
+                    continue;
+                }
+                const auto [p50, p95] = sliderSteps(window, s, steps);
                 std::printf("    %6.1f / %6.1f", p50, p95);
             }
             std::printf("  ms\n");

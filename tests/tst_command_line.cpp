@@ -71,6 +71,9 @@ void TestCommandLine::parsesParameters()
     QVERIFY(eq.error.isEmpty());
     QCOMPARE(eq.command.mode, CommandLine::Mode::Window);
     QCOMPARE(eq.command.params.base, 1e8);
+    const auto face = parseCommandLine(argv(QStringLiteral("--clock-face counterclockwise --export clocks --out c.png")));
+    QVERIFY(face.error.isEmpty());
+    QCOMPARE(face.command.clockFace, std::optional(pe::ClockFace::CounterClockwise));
 }
 
 void TestCommandLine::refusals_data()
@@ -115,6 +118,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("step zero") << "--export-frames out --frames 3 --step 0" << "--step";
     QTest::newRow("frames past 1e9") << "--start-pos 999999990 --seq-len 5 --export-frames out --frames 20" << "last allowed position";
     QTest::newRow("frames alone") << "--frames 3" << "go with --export-frames";
+    QTest::newRow("bad clock face") << "--clock-face sideways" << "--clock-face: 'sideways' is not a face";
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png" << "--lecture goes with";
 }
 

@@ -1,0 +1,56 @@
+#include "noise.h"
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+namespace pe {
+
+namespace {
+
+// SplitMix64's finaliser: a bijective mix of 64 bits (Steele, Lea and Flood 2014).
+std::uint64_t mix(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double unitInterval(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; } // in (0, 1)
+
+} // namespace
+
+std::optional<std::string> validateNoise(const NoiseParams &noise)
+{
+    if (!std::isfinite(noise.sigma) || noise.sigma < 0 || noise.sigma > limits::maxSigma) {
+        char got[64];
+        std::snprintf(got, sizeof got, "%.17g", noise.sigma);
+        return std::string("sigma must be a number from 0 to 10 (got ") + got + ").";
+    }
+    return std::nullopt;
+}
+
+double standardNormal(std::uint64_t seed, std::int64_t position, int column)
+{
+    const std::uint64_t key = mix(mix(seed) ^ static_cast<std::uint64_t>(position) * 0x100000001b3ULL) ^
+                              static_cast<std::uint64_t>(column);
+    const std::uint64_t a = mix(key);
+    const std::uint64_t b = mix(a ^ 0xd1b54a32d192ed03ULL);
+    // Box-Muller.
+    return std::sqrt(-2.0 * std::log(unitInterval(a))) * std::cos(2.0 * std::numbers::pi * unitInterval(b));
+}
+
+void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Block &block, double *out)
+{
+    encoding.fill(block, out);
+    if (!noise.active())
+        return;
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+        const std::int64_t t = block.firstPosition + r * block.positionStep;
+        for (int c = 0; c < block.cols; ++c)
+            out[r * block.cols + c] += noise.sigma * standardNormal(noise.seed, t, block.firstColumn + c * block.columnStep);
+    }
+}
+
+} // namespace pe

@@ -1,0 +1,163 @@
+#include "recovery.h"
+
+#include "similarity.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace pe {
+
+namespace {
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+bool stopped(const std::atomic<bool> *cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+// Everything recovery reads, built once per encoding: the window's encoding and, when it
+// applies, the offset kernel with its offsets sorted from most to least similar.
+class Recoverer
+{
+public:
+    explicit Recoverer(const Encoding &e)
+        : e_(e)
+        , n_(e.params().seqLen)
+        , d_(e.dModel())
+        , p_(n_, d_)
+    {
+        e.fill(e.windowBlock(), p_.data());
+        if (OffsetKernel::applies(e.params(), NoiseParams{})) {
+            kernel_.emplace(e, n_ - 1);
+            order_.resize(static_cast<std::size_t>(n_));
+            std::iota(order_.begin(), order_.end(), 0);
+            std::stable_sort(order_.begin(), order_.end(), [this](std::int64_t a, std::int64_t b) { return (*kernel_)(a) > (*kernel_)(b); });
+        }
+    }
+
+    // z_t for window row r.
+    void noiseRow(std::uint64_t seed, std::int64_t r, std::vector<double> &z) const
+    {
+        z.resize(static_cast<std::size_t>(d_));
+        for (int j = 0; j < d_; ++j)
+            z[static_cast<std::size_t>(j)] = standardNormal(seed, e_.params().startPos + r, j);
+    }
+
+    // The predicted window row for row r, x = PE(r) + sigma z.
+    std::int64_t predict(std::int64_t r, double sigma, const std::vector<double> &z) const
+    {
+        Eigen::VectorXd x = p_.row(r).transpose();
+        for (int j = 0; j < d_; ++j)
+            x(j) += sigma * z[static_cast<std::size_t>(j)];
+        auto score = [&](std::int64_t s) { return p_.row(s).dot(x); };
+        if (!kernel_)
+            return dense(x);
+        // Every candidate s has S(r - s) + bound >= score(r): the bound caps sigma z . PE(s),
+        // since each pair of PE(s) is a unit vector.
+        double bound = 0;
+        for (int i = 0; i < e_.pairCount(); ++i) {
+            const double zs = z[static_cast<std::size_t>(e_.pairSineColumn(i))];
+            const double zc = z[static_cast<std::size_t>(e_.pairCosineColumn(i))];
+            bound += std::hypot(zs, zc);
+        }
+        bound *= sigma;
+        std::int64_t best = r;
+        double bestScore = score(r);
+        const double threshold = bestScore - bound - 1e-9 * (1 + std::abs(bestScore));
+        std::int64_t visited = 0;
+        for (std::int64_t k : order_) {
+            if ((*kernel_)(k) < threshold)
+                break;
+            if (k == 0)
+                continue; // s = r is scored already
+            for (std::int64_t s : {r - k, r + k}) {
+                if (s < 0 || s >= n_)
+                    continue;
+                const double v = score(s);
+                if (v > bestScore || (v == bestScore && s < best)) {
+                    bestScore = v;
+                    best = s;
+                }
+            }
+            if (++visited > n_ / 2)
+                return dense(x); // the bound prunes little at this sigma: compute every score
+        }
+        return best;
+    }
+
+    std::int64_t rows() const { return n_; }
+
+private:
+    std::int64_t dense(const Eigen::VectorXd &x) const
+    {
+        Eigen::Index best = 0;
+        (p_ * x).maxCoeff(&best); // the first maximum, as numpy's argmax
+        return best;
+    }
+
+    const Encoding &e_;
+    std::int64_t n_;
+    int d_;
+    RowMatrix p_;
+    std::optional<OffsetKernel> kernel_;
+    std::vector<std::int64_t> order_;
+};
+
+} // namespace
+
+std::optional<std::string> recoveryTooLarge(const EncodingParams &p)
+{
+    if (p.seqLen * p.dModel > limits::maxRecoveryValues)
+        return "recovery holds the window's encoding in memory: seq_len x d_model must be at most 33,554,432 (got " +
+               std::to_string(p.seqLen * p.dModel) + ").";
+    return std::nullopt;
+}
+
+Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel)
+{
+    Recovery result;
+    if (recoveryTooLarge(encoding.params()))
+        return result;
+    const Recoverer rec(encoding);
+    result.predicted.resize(static_cast<std::size_t>(rec.rows()));
+    std::vector<double> z(static_cast<std::size_t>(encoding.dModel()), 0.0);
+    const std::int64_t start = encoding.params().startPos;
+    for (std::int64_t r = 0; r < rec.rows(); ++r) {
+        if ((r & 63) == 0 && stopped(cancel)) {
+            result.cancelled = true;
+            return result;
+        }
+        if (noise.active())
+            rec.noiseRow(noise.seed, r, z);
+        const std::int64_t s = rec.predict(r, noise.sigma, z);
+        result.predicted[static_cast<std::size_t>(r)] = start + s;
+        result.correct += s == r;
+    }
+    return result;
+}
+
+std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed, const std::vector<double> &sigmas,
+                                         std::int64_t maxRows, const std::atomic<bool> *cancel)
+{
+    std::vector<double> out(sigmas.size(), 0.0);
+    if (recoveryTooLarge(encoding.params()) || maxRows < 1)
+        return out;
+    const Recoverer rec(encoding);
+    const std::int64_t rows = std::min(maxRows, rec.rows());
+    std::vector<double> z;
+    std::vector<std::int64_t> correct(sigmas.size(), 0);
+    for (std::int64_t k = 0; k < rows; ++k) {
+        if (stopped(cancel))
+            return out;
+        const std::int64_t r = rows == rec.rows() ? k : k * (rec.rows() - 1) / std::max<std::int64_t>(rows - 1, 1);
+        rec.noiseRow(seed, r, z);
+        for (std::size_t i = 0; i < sigmas.size(); ++i)
+            correct[i] += rec.predict(r, sigmas[i], z) == r;
+    }
+    for (std::size_t i = 0; i < sigmas.size(); ++i)
+        out[i] = static_cast<double>(correct[i]) / static_cast<double>(rows);
+    return out;
+}
+
+} // namespace pe

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "encoding.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pe {
+
+// Relative position is linear (REFERENCE.md section 2): per pair,
+// [sin w(t+k); cos w(t+k)] = [[cos wk, sin wk], [-sin wk, cos wk]] [sin wt; cos wt], so a
+// block-diagonal T(k), the same for every t, maps PE(t) to PE(t+k).
+
+// The 2 x 2 block of pair i in T(k): {a, b, c, d} for [[a, b], [c, d]] acting on (sin, cos).
+struct Rotation2 {
+    double a, b, c, d;
+};
+Rotation2 rotationBlock(const Encoding &encoding, int pair, std::int64_t k);
+
+// max over the window's positions t (with t + k >= 0) of |T(k) PE(t) - PE(t+k)|, every column of
+// every pair. Near 1e-15 for the pair exponent; large for the per-index exponent, whose cosine
+// columns turn at other speeds than their sines.
+double rotationResidual(const Encoding &encoding, std::int64_t k);
+
+// Seed 002's question answered with atan2: the offset b - a between two positions, read from their
+// encodings pair by pair. Each pair gives the angle difference, so the offset modulo its
+// wavelength; the slowest pair gives a coarse answer and every faster pair refines it, as hours,
+// minutes and seconds are read off a clock.
+struct OffsetDecode {
+    double offset = 0;            // the decoded b - a
+    std::vector<double> perPair;  // each pair's own reading, in (-wavelength/2, wavelength/2]
+};
+OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB);
+
+} // namespace pe

@@ -1,0 +1,152 @@
+#include "similarity.h"
+#include "test_support.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using testsupport::params;
+
+class TestSimilarity : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void kernelEqualsBruteForce_data();
+    void kernelEqualsBruteForce();
+    void kernelAppliesOnlyWhereTheDotIsAnOffset();
+    void curveMatchesBruteForce_data();
+    void curveMatchesBruteForce();
+    void seed001PeaksAtTheReference();
+    void noiseIsReproducible();
+    void scoreBlockAgrees();
+};
+
+static double dot(const pe::Encoding &e, const pe::NoiseParams &noise, std::int64_t t, std::int64_t s, double *xn = nullptr,
+                  double *pn = nullptr)
+{
+    double sum = 0, a = 0, b = 0;
+    for (int j = 0; j < e.dModel(); ++j) {
+        const double x = e.value(t, j) + noise.sigma * pe::standardNormal(noise.seed, t, j);
+        const double p = e.value(s, j);
+        sum += x * p;
+        a += x * x;
+        b += p * p;
+    }
+    if (xn)
+        *xn = a;
+    if (pn)
+        *pn = b;
+    return sum;
+}
+
+void TestSimilarity::kernelEqualsBruteForce_data()
+{
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("layout");
+    QTest::newRow("interleaved 128") << 128 << int(pe::Layout::Interleaved);
+    QTest::newRow("split 64") << 64 << int(pe::Layout::Split);
+}
+
+void TestSimilarity::kernelEqualsBruteForce()
+{
+    QFETCH(int, d);
+    QFETCH(int, layout);
+    const pe::Encoding e(params(3000, d, 1e4, 0, static_cast<pe::Layout>(layout)));
+    const pe::OffsetKernel s(e, 2999);
+    double worst = 0;
+    for (std::int64_t t : {0, 17, 1500, 2999})
+        for (std::int64_t u : {0, 5, 999, 2998})
+            worst = std::max(worst, std::abs(s(t - u) - dot(e, {}, t, u)));
+    QVERIFY2(worst < 1e-11, qPrintable(QString::number(worst)));
+    QCOMPARE(s(0), d / 2.0);
+}
+
+void TestSimilarity::kernelAppliesOnlyWhereTheDotIsAnOffset()
+{
+    QVERIFY(pe::OffsetKernel::applies(params(10, 8, 1e4), {}));
+    QVERIFY(!pe::OffsetKernel::applies(params(10, 7, 1e4), {}));
+    QVERIFY(!pe::OffsetKernel::applies(params(10, 8, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index), {}));
+    QVERIFY(!pe::OffsetKernel::applies(params(10, 8, 1e4), {0.5, 1}));
+}
+
+void TestSimilarity::curveMatchesBruteForce_data()
+{
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<double>("sigma");
+    QTest::addColumn<int>("exponent");
+    for (int m = 0; m < 3; ++m) {
+        const QByteArray name = QByteArray(pe::metricName(static_cast<pe::Metric>(m)).data());
+        QTest::newRow((name + " pure").constData()) << m << 0.0 << int(pe::Exponent::Pair);
+        QTest::newRow((name + " noisy").constData()) << m << 0.5 << int(pe::Exponent::Pair);
+        QTest::newRow((name + " per-index").constData()) << m << 0.0 << int(pe::Exponent::Index);
+    }
+}
+
+void TestSimilarity::curveMatchesBruteForce()
+{
+    QFETCH(int, metric);
+    QFETCH(double, sigma);
+    QFETCH(int, exponent);
+    const pe::Encoding e(params(300, 20, 1e4, 40, pe::Layout::Interleaved, static_cast<pe::Exponent>(exponent)));
+    const pe::NoiseParams noise{sigma, 7};
+    std::optional<pe::OffsetKernel> kernel;
+    if (pe::OffsetKernel::applies(e.params(), noise))
+        kernel.emplace(e, 299);
+    const auto m = static_cast<pe::Metric>(metric);
+    const std::vector<double> curve = pe::similarityToReference(e, noise, 70, m, kernel ? &*kernel : nullptr);
+    QCOMPARE(curve.size(), std::size_t(300));
+    for (std::int64_t r = 0; r < 300; r += 13) {
+        double xn, pn;
+        const double d = dot(e, noise, 40 + r, 70, &xn, &pn);
+        QVERIFY(std::abs(curve[static_cast<std::size_t>(r)] - pe::metricFromDot(m, d, xn, pn)) < 1e-11);
+    }
+}
+
+void TestSimilarity::seed001PeaksAtTheReference()
+{
+    // Seed 001: d 20, 300 positions, reference 30: the pure curve peaks at 30 with d/2 = 10.
+    const pe::Encoding e(params(300, 20, 1e4));
+    const pe::OffsetKernel kernel(e, 299);
+    const std::vector<double> curve = pe::similarityToReference(e, {}, 30, pe::Metric::Dot, &kernel);
+    QCOMPARE(std::max_element(curve.begin(), curve.end()) - curve.begin(), 30);
+    QCOMPARE(curve[30], 10.0);
+    const std::vector<double> dist = pe::similarityToReference(e, {}, 30, pe::Metric::Euclidean, &kernel);
+    QCOMPARE(std::min_element(dist.begin(), dist.end()) - dist.begin(), 30);
+}
+
+void TestSimilarity::noiseIsReproducible()
+{
+    QCOMPARE(pe::standardNormal(42, 1000, 3), pe::standardNormal(42, 1000, 3));
+    QVERIFY(pe::standardNormal(42, 1000, 3) != pe::standardNormal(43, 1000, 3));
+    // Standard normal: mean near 0, variance near 1 over 200,000 draws.
+    double sum = 0, sum2 = 0;
+    for (int t = 0; t < 10000; ++t)
+        for (int j = 0; j < 20; ++j) {
+            const double z = pe::standardNormal(1, t, j);
+            sum += z;
+            sum2 += z * z;
+        }
+    QVERIFY(std::abs(sum / 200000) < 0.01);
+    QVERIFY(std::abs(sum2 / 200000 - 1) < 0.02);
+    QVERIFY(pe::validateNoise({0.5, 1}) == std::nullopt);
+    QVERIFY(pe::validateNoise({-0.1, 1}).has_value());
+    QVERIFY(pe::validateNoise({std::nan(""), 1}).has_value());
+    QVERIFY(pe::validateNoise({11, 1})->find("from 0 to 10") != std::string::npos);
+}
+
+void TestSimilarity::scoreBlockAgrees()
+{
+    const pe::Encoding e(params(500, 32, 1e4, 10));
+    const pe::OffsetKernel kernel(e, 499);
+    const std::vector<std::int64_t> rows{10, 50, 300}, cols{10, 11, 400, 509};
+    std::vector<double> fast(12), exact(12);
+    pe::scoreBlock(e, {}, pe::Metric::Cosine, &kernel, rows, cols, fast.data());
+    pe::scoreBlock(e, {}, pe::Metric::Cosine, nullptr, rows, cols, exact.data());
+    for (int i = 0; i < 12; ++i)
+        QVERIFY(std::abs(fast[i] - exact[i]) < 1e-12);
+    QCOMPARE(fast[0], 1.0); // a position with itself
+}
+
+QTEST_APPLESS_MAIN(TestSimilarity)
+#include "tst_similarity.moc"
