@@ -44,15 +44,22 @@ public:
             z[static_cast<std::size_t>(j)] = standardNormal(seed, e_.params().startPos + r, j);
     }
 
-    // The predicted window row for row r, x = PE(r) + sigma z.
-    std::int64_t predict(std::int64_t r, double sigma, const std::vector<double> &z) const
+    // x = PE(r) + sigma z.
+    Eigen::VectorXd embedding(std::int64_t r, double sigma, const std::vector<double> &z) const
     {
         Eigen::VectorXd x = p_.row(r).transpose();
         for (int j = 0; j < d_; ++j)
             x(j) += sigma * z[static_cast<std::size_t>(j)];
+        return x;
+    }
+
+    // The predicted window row for row r, or -1 when the bound prunes too little and the row
+    // is better computed with the others in one dense product (denseArgmax).
+    std::int64_t predict(std::int64_t r, const Eigen::VectorXd &x, double sigma, const std::vector<double> &z) const
+    {
         auto score = [&](std::int64_t s) { return p_.row(s).dot(x); };
         if (!kernel_)
-            return dense(x);
+            return -1;
         // Every candidate s has S(r - s) + bound >= score(r): the bound caps sigma z . PE(s),
         // since each pair of PE(s) is a unit vector.
         double bound = 0;
@@ -80,21 +87,36 @@ public:
                     best = s;
                 }
             }
-            if (++visited > n_ / 2)
-                return dense(x); // the bound prunes little at this sigma: compute every score
+            if (++visited > n_ / 16)
+                return -1; // the bound prunes little at this sigma: compute every score
         }
         return best;
     }
 
+    // argmax_s x . PE(s) for each column x of xs: every score, a blocked product through Eigen.
+    std::vector<std::int64_t> denseArgmax(const Eigen::MatrixXd &xs, const std::atomic<bool> *cancel) const
+    {
+        std::vector<std::int64_t> out(static_cast<std::size_t>(xs.cols()), -1);
+        constexpr Eigen::Index kBlock = 256;
+        Eigen::MatrixXd scores;
+        for (Eigen::Index c0 = 0; c0 < xs.cols(); c0 += kBlock) {
+            if (stopped(cancel))
+                return out;
+            const Eigen::Index n = std::min(kBlock, xs.cols() - c0);
+            scores.noalias() = p_ * xs.middleCols(c0, n);
+            for (Eigen::Index c = 0; c < n; ++c) {
+                Eigen::Index best = 0;
+                scores.col(c).maxCoeff(&best); // the first maximum, as numpy's argmax
+                out[static_cast<std::size_t>(c0 + c)] = best;
+            }
+        }
+        return out;
+    }
+
     std::int64_t rows() const { return n_; }
+    int dims() const { return d_; }
 
 private:
-    std::int64_t dense(const Eigen::VectorXd &x) const
-    {
-        Eigen::Index best = 0;
-        (p_ * x).maxCoeff(&best); // the first maximum, as numpy's argmax
-        return best;
-    }
 
     const Encoding &e_;
     std::int64_t n_;
@@ -120,9 +142,10 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
     if (recoveryTooLarge(encoding.params()))
         return result;
     const Recoverer rec(encoding);
-    result.predicted.resize(static_cast<std::size_t>(rec.rows()));
+    result.predicted.assign(static_cast<std::size_t>(rec.rows()), -1);
     std::vector<double> z(static_cast<std::size_t>(encoding.dModel()), 0.0);
-    const std::int64_t start = encoding.params().startPos;
+    std::vector<std::int64_t> denseRows;
+    std::vector<Eigen::VectorXd> denseX;
     for (std::int64_t r = 0; r < rec.rows(); ++r) {
         if ((r & 63) == 0 && stopped(cancel)) {
             result.cancelled = true;
@@ -130,9 +153,29 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
         }
         if (noise.active())
             rec.noiseRow(noise.seed, r, z);
-        const std::int64_t s = rec.predict(r, noise.sigma, z);
-        result.predicted[static_cast<std::size_t>(r)] = start + s;
-        result.correct += s == r;
+        Eigen::VectorXd x = rec.embedding(r, noise.sigma, z);
+        const std::int64_t s = rec.predict(r, x, noise.sigma, z);
+        if (s < 0) {
+            denseRows.push_back(r);
+            denseX.push_back(std::move(x));
+        } else {
+            result.predicted[static_cast<std::size_t>(r)] = s;
+        }
+    }
+    Eigen::MatrixXd xs(rec.dims(), static_cast<Eigen::Index>(denseX.size()));
+    for (std::size_t k = 0; k < denseX.size(); ++k)
+        xs.col(static_cast<Eigen::Index>(k)) = denseX[k];
+    const std::vector<std::int64_t> dense = rec.denseArgmax(xs, cancel);
+    if (stopped(cancel)) {
+        result.cancelled = true;
+        return result;
+    }
+    for (std::size_t k = 0; k < denseRows.size(); ++k)
+        result.predicted[static_cast<std::size_t>(denseRows[k])] = dense[k];
+    const std::int64_t start = encoding.params().startPos;
+    for (std::int64_t r = 0; r < rec.rows(); ++r) {
+        result.correct += result.predicted[static_cast<std::size_t>(r)] == r;
+        result.predicted[static_cast<std::size_t>(r)] += start;
     }
     return result;
 }
@@ -147,14 +190,30 @@ std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t
     const std::int64_t rows = std::min(maxRows, rec.rows());
     std::vector<double> z;
     std::vector<std::int64_t> correct(sigmas.size(), 0);
+    std::vector<std::pair<std::size_t, std::int64_t>> denseWho; // (sigma index, row)
+    std::vector<Eigen::VectorXd> denseX;
     for (std::int64_t k = 0; k < rows; ++k) {
         if (stopped(cancel))
             return out;
         const std::int64_t r = rows == rec.rows() ? k : k * (rec.rows() - 1) / std::max<std::int64_t>(rows - 1, 1);
         rec.noiseRow(seed, r, z);
-        for (std::size_t i = 0; i < sigmas.size(); ++i)
-            correct[i] += rec.predict(r, sigmas[i], z) == r;
+        for (std::size_t i = 0; i < sigmas.size(); ++i) {
+            Eigen::VectorXd x = rec.embedding(r, sigmas[i], z);
+            const std::int64_t s = rec.predict(r, x, sigmas[i], z);
+            if (s < 0) {
+                denseWho.emplace_back(i, r);
+                denseX.push_back(std::move(x));
+            } else {
+                correct[i] += s == r;
+            }
+        }
     }
+    Eigen::MatrixXd xs(rec.dims(), static_cast<Eigen::Index>(denseX.size()));
+    for (std::size_t k = 0; k < denseX.size(); ++k)
+        xs.col(static_cast<Eigen::Index>(k)) = denseX[k];
+    const std::vector<std::int64_t> dense = rec.denseArgmax(xs, cancel);
+    for (std::size_t k = 0; k < denseWho.size(); ++k)
+        correct[denseWho[k].first] += dense[k] == denseWho[k].second;
     for (std::size_t i = 0; i < sigmas.size(); ++i)
         out[i] = static_cast<double>(correct[i]) / static_cast<double>(rows);
     return out;
