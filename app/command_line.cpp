@@ -1,6 +1,8 @@
 #include "command_line.h"
 
 #include "clock_grid_view.h"
+#include "recovery.h"
+#include "similarity_view.h"
 #include "data_export.h"
 #include "main_window.h"
 #include "parameters.h"
@@ -18,7 +20,8 @@
 namespace {
 
 constexpr int kMaxFrames = 10000;
-const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies")};
+const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies"), QStringLiteral("similarity"),
+                                 QStringLiteral("recovery"), QStringLiteral("distance")};
 
 QString flagFor(pe::Field f)
 {
@@ -46,7 +49,8 @@ QList<QCommandLineOption> options()
         {QStringLiteral("exponent"), QStringLiteral("pair (default: base^(2i/d)) or index (base^(j/d))."), QStringLiteral("E")},
         {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out and exit: ") + viewIds().join(QStringLiteral(", ")) + QStringLiteral("."),
          QStringLiteral("VIEW")},
-        {QStringLiteral("export-data"), QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies."),
+        {QStringLiteral("export-data"),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance."),
          QStringLiteral("KIND")},
         {QStringLiteral("out"), QStringLiteral("Output file of --export (.png) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
@@ -55,6 +59,16 @@ QList<QCommandLineOption> options()
          QStringLiteral("T")},
         {QStringLiteral("view"), QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
          QStringLiteral("VIEW")},
+        {QStringLiteral("reference"), QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."),
+         QStringLiteral("R")},
+        {QStringLiteral("metric"), QStringLiteral("Similarity and distance metric: dot (default), cosine or euclidean."),
+         QStringLiteral("M")},
+        {QStringLiteral("noise"), QStringLiteral("Noise sigma, 0 to 10: x = PE + sigma z (seed 001 uses 0.5; default 0)."),
+         QStringLiteral("SIGMA")},
+        {QStringLiteral("seed"), QStringLiteral("Noise seed, a whole number >= 0 (default 42); the same seed, the same numbers."),
+         QStringLiteral("S")},
+        {QStringLiteral("offset"), QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
+         QStringLiteral("K")},
         {QStringLiteral("clock-face"),
          QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock (seed 002)."),
          QStringLiteral("F")},
@@ -92,6 +106,8 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
 {
     if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.clockFace)
         clocks->setFace(*cmd.clockFace);
+    if (auto *similarity = qobject_cast<SimilarityView *>(view); similarity && cmd.metric)
+        similarity->setMetric(*cmd.metric);
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
@@ -178,19 +194,51 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (auto error = pe::validate(p))
         return fail(flagFor(error->field) + QStringLiteral(": ") + QString::fromStdString(error->message));
 
-    if (parser.isSet(QStringLiteral("position"))) {
+    if (parser.isSet(QStringLiteral("position")) && parser.isSet(QStringLiteral("reference")))
+        return fail(QStringLiteral("--reference is the current position: give --position or --reference, not both."));
+    const QString positionFlag = parser.isSet(QStringLiteral("reference")) ? QStringLiteral("reference") : QStringLiteral("position");
+    if (parser.isSet(positionFlag)) {
         std::int64_t t = 0;
-        const QString text = parser.value(QStringLiteral("position"));
+        const QString text = parser.value(positionFlag);
         const auto v = pe::parseInteger(text.toStdString());
         t = v.value_or(-1);
         if (!v || t < p.startPos || t >= p.startPos + p.seqLen)
-            return fail(QStringLiteral("--position: must be a whole number inside the window, from %1 to %2 (got '%3').")
+            return fail(QStringLiteral("--%1: must be a whole number inside the window, from %2 to %3 (got '%4').")
+                            .arg(positionFlag)
                             .arg(p.startPos)
                             .arg(p.startPos + p.seqLen - 1)
                             .arg(text));
         cmd.position = t;
     } else {
         cmd.position = p.startPos;
+    }
+
+    if (parser.isSet(QStringLiteral("noise"))) {
+        const auto v = pe::parseReal(parser.value(QStringLiteral("noise")).toStdString());
+        cmd.noise.sigma = v.value_or(-1);
+        if (auto error = pe::validateNoise(cmd.noise); error || !v)
+            return fail(QStringLiteral("--noise: %1").arg(v ? QString::fromStdString(*error)
+                                                            : QStringLiteral("'%1' is not a number; sigma must be a number from 0 to 10.")
+                                                                  .arg(parser.value(QStringLiteral("noise")))));
+    }
+    if (parser.isSet(QStringLiteral("seed"))) {
+        const auto v = pe::parseInteger(parser.value(QStringLiteral("seed")).toStdString());
+        if (!v || *v < 0)
+            return fail(QStringLiteral("--seed: must be a whole number from 0 to 9223372036854775807 (got '%1').")
+                            .arg(parser.value(QStringLiteral("seed"))));
+        cmd.noise.seed = static_cast<std::uint64_t>(*v);
+    }
+    if (parser.isSet(QStringLiteral("metric"))) {
+        cmd.metric = pe::parseMetric(parser.value(QStringLiteral("metric")).toStdString());
+        if (!cmd.metric)
+            return fail(QStringLiteral("--metric: '%1' is not a metric; use dot, cosine or euclidean.").arg(parser.value(QStringLiteral("metric"))));
+    }
+    if (parser.isSet(QStringLiteral("offset"))) {
+        const auto v = pe::parseInteger(parser.value(QStringLiteral("offset")).toStdString());
+        if (!v || *v < -pe::limits::maxSeqLen || *v > pe::limits::maxSeqLen)
+            return fail(QStringLiteral("--offset: must be a whole number from -1,000,000 to 1,000,000 (got '%1').")
+                            .arg(parser.value(QStringLiteral("offset"))));
+        cmd.offset = *v;
     }
 
     const bool figure = parser.isSet(QStringLiteral("export"));
@@ -260,6 +308,12 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.").arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
         if (!pe::dataFormatForPath(cmd.out.toStdString()))
             return fail(QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out));
+        if (cmd.dataKind == QStringLiteral("recovery"))
+            if (auto tooLarge = pe::recoveryTooLarge(p))
+                return fail(QStringLiteral("--export-data recovery: ") + QString::fromStdString(*tooLarge));
+        if (cmd.dataKind == QStringLiteral("distance") && p.seqLen > pe::kMaxDistanceRows)
+            return fail(QStringLiteral("--export-data distance: the matrix is seq_len x seq_len; seq_len must be at most 10,000 (got %1).")
+                            .arg(p.seqLen));
     } else if (frames) {
         cmd.mode = CommandLine::Mode::ExportFrames;
         cmd.out = parser.value(QStringLiteral("export-frames"));
@@ -308,7 +362,12 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (cmd.mode == CommandLine::Mode::ExportData) {
         // No Qt application needed: the core writes the table row block by row block.
         const pe::Encoding enc(cmd.params);
-        const pe::Table table = cmd.dataKind == QStringLiteral("frequencies") ? pe::frequencyTable(enc) : pe::encodingTable(enc);
+        const pe::Metric metric = cmd.metric.value_or(pe::Metric::Dot);
+        const pe::Table table = cmd.dataKind == QStringLiteral("frequencies") ? pe::frequencyTable(enc)
+                                : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
+                                : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
+                                : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)
+                                                                               : pe::encodingTable(enc);
         std::string error;
         if (!pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
@@ -333,6 +392,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     Parameters parameters;
     parameters.set(cmd.params);
     parameters.setPosition(cmd.position);
+    parameters.setNoise(cmd.noise);
 
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
         std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
@@ -347,7 +407,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (cmd.mode == CommandLine::Mode::ExportFrames)
         return exportFrames(cmd, parameters);
     MainWindow window(&parameters);
-    applyViewFlags(cmd, window.view(QStringLiteral("clocks")));
+    for (const ViewInfo &info : viewRegistry())
+        applyViewFlags(cmd, window.view(info.id));
     window.showView(cmd.view);
     if (cmd.lecture)
         window.setLectureMode(true);

@@ -2,6 +2,8 @@
 
 #include "clock.h"
 #include "encoding_params.h"
+#include "noise.h"
+#include "similarity.h"
 #include "figure_export.h"
 
 #include <QString>
@@ -20,6 +22,9 @@ struct CommandLine {
     QString view;              // --export, else --view (default: the first view)
     bool lecture = false;      // --lecture
     std::optional<pe::ClockFace> clockFace; // --clock-face
+    pe::NoiseParams noise;                  // --noise, --seed
+    std::optional<pe::Metric> metric;       // --metric
+    std::optional<std::int64_t> offset;     // --offset
     QString dataKind;          // --export-data
     QString out;               // --out, the --screenshot file or the --export-frames folder
     int frames = 0;            // --frames

@@ -1,11 +1,13 @@
 #include "data_export.h"
 
 #include "atomic_file.h"
+#include "recovery.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <memory>
 
 namespace pe {
 
@@ -114,6 +116,66 @@ Table encodingTable(const Encoding &encoding)
         b.firstPosition = start + firstRow;
         b.rows = count;
         encoding.fill(b, out);
+    };
+    return t;
+}
+
+namespace {
+
+// A table whose values are computed once, up front, one column per row.
+Table columnTable(std::string indexHeader, std::string header, std::int64_t start, std::vector<double> values)
+{
+    Table t;
+    t.indexHeader = std::move(indexHeader);
+    t.columnHeaders = {std::move(header)};
+    t.rows = static_cast<std::int64_t>(values.size());
+    t.cols = 1;
+    t.indexOf = [start](std::int64_t row) { return start + row; };
+    auto shared = std::make_shared<std::vector<double>>(std::move(values));
+    t.fill = [shared](std::int64_t firstRow, std::int64_t count, double *out) {
+        std::copy_n(shared->begin() + firstRow, count, out);
+    };
+    return t;
+}
+
+} // namespace
+
+Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric)
+{
+    const EncodingParams &p = encoding.params();
+    std::optional<OffsetKernel> kernel;
+    if (OffsetKernel::applies(p, noise))
+        kernel.emplace(encoding, p.seqLen - 1);
+    return columnTable("position", "similarity", p.startPos,
+                       similarityToReference(encoding, noise, reference, metric, kernel ? &*kernel : nullptr));
+}
+
+Table recoveryTable(const Encoding &encoding, const NoiseParams &noise)
+{
+    const Recovery r = recoverPositions(encoding, noise);
+    return columnTable("position", "predicted", encoding.params().startPos,
+                       std::vector<double>(r.predicted.begin(), r.predicted.end()));
+}
+
+Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric)
+{
+    const EncodingParams &p = encoding.params();
+    Table t;
+    t.indexHeader = "position";
+    std::vector<std::int64_t> cols;
+    for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
+        cols.push_back(s);
+        t.columnHeaders.push_back(std::to_string(s));
+    }
+    t.rows = p.seqLen;
+    t.cols = static_cast<int>(p.seqLen);
+    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
+    auto kernel = OffsetKernel::applies(p, noise) ? std::make_shared<OffsetKernel>(encoding, p.seqLen - 1) : nullptr;
+    t.fill = [&encoding, noise, metric, kernel, cols, start = p.startPos](std::int64_t firstRow, std::int64_t count, double *out) {
+        std::vector<std::int64_t> rows;
+        for (std::int64_t r = 0; r < count; ++r)
+            rows.push_back(start + firstRow + r);
+        scoreBlock(encoding, noise, metric, kernel.get(), rows, cols, out);
     };
     return t;
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "encoding.h"
+#include "noise.h"
+#include "similarity.h"
 
 #include <cstdint>
 #include <functional>
@@ -36,6 +38,14 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
 Table encodingTable(const Encoding &encoding);
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.
 Table frequencyTable(const Encoding &encoding);
+
+// metric(x_t, PE(reference)) for every position: CSV "position,similarity".
+Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);
+// Seed 001's recovery: CSV "position,predicted". Needs recoveryTooLarge() to be empty.
+Table recoveryTable(const Encoding &encoding, const NoiseParams &noise);
+// The seq_len x seq_len matrix metric(x_t, PE(s)): CSV "position,<s>,...". seq_len at most kMaxDistanceRows.
+inline constexpr std::int64_t kMaxDistanceRows = 10'000;
+Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
 // The NPY 1.0 header for a C-order float64 array of the given shape.
 std::string npyHeader(const std::vector<std::int64_t> &shape);

@@ -97,7 +97,7 @@ public:
     std::vector<std::int64_t> denseArgmax(const Eigen::MatrixXd &xs, const std::atomic<bool> *cancel) const
     {
         std::vector<std::int64_t> out(static_cast<std::size_t>(xs.cols()), -1);
-        constexpr Eigen::Index kBlock = 256;
+        constexpr Eigen::Index kBlock = 64; // a cancel is noticed within one block
         Eigen::MatrixXd scores;
         for (Eigen::Index c0 = 0; c0 < xs.cols(); c0 += kBlock) {
             if (stopped(cancel))

@@ -76,8 +76,20 @@ Eigen::MatrixXd embeddingRows(const Encoding &e, const NoiseParams &noise, const
     const int d = e.dModel();
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m(static_cast<Eigen::Index>(positions.size()), d);
     Block b;
-    b.rows = 1;
     b.cols = d;
+    // Evenly spaced positions (a sampled window) are one strided block: the fast fill.
+    const std::int64_t step = positions.size() > 1 ? positions[1] - positions[0] : 1;
+    bool even = step > 0;
+    for (std::size_t r = 1; even && r < positions.size(); ++r)
+        even = positions[r] - positions[r - 1] == step;
+    if (even && !positions.empty()) {
+        b.firstPosition = positions[0];
+        b.positionStep = step;
+        b.rows = static_cast<std::int64_t>(positions.size());
+        fillEmbeddings(e, noise, b, m.data());
+        return m;
+    }
+    b.rows = 1;
     for (std::size_t r = 0; r < positions.size(); ++r) {
         b.firstPosition = positions[r];
         fillEmbeddings(e, noise, b, m.data() + static_cast<std::ptrdiff_t>(r) * d);

@@ -15,6 +15,7 @@
 #include <QSpinBox>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 std::vector<double> decadeStops(double min, double linearTo, double max, int perDecade)
@@ -142,6 +143,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     grid->addWidget(exponentChoice_, row + 1, 1, 1, 2);
 
     addPositionControls(playback);
+    addNoiseControls();
 
     formula_->setObjectName(QStringLiteral("formula"));
     formula_->setWordWrap(true);
@@ -225,6 +227,46 @@ void ControlPanel::addPositionControls(Playback *playback)
     });
     connect(speed, &QDoubleSpinBox::valueChanged, playback, &Playback::setSpeed);
     connect(loop, &QCheckBox::toggled, playback, &Playback::setLoop);
+}
+
+void ControlPanel::addNoiseControls()
+{
+    auto *grid = static_cast<QGridLayout *>(layout());
+    noiseBox_ = new QCheckBox(tr("noise"), this);
+    noiseBox_->setObjectName(QStringLiteral("noise"));
+    noiseBox_->setToolTip(tr("Add sigma times standard normal noise to the encoding, as seed 001 does "
+                             "(x = PE + sigma z): similarity, recovery and the distance matrix use x"));
+    sigmaSpin_ = new QDoubleSpinBox(this);
+    sigmaSpin_->setObjectName(QStringLiteral("sigmaSpin"));
+    sigmaSpin_->setRange(0.01, pe::limits::maxSigma);
+    sigmaSpin_->setSingleStep(0.1);
+    sigmaSpin_->setValue(0.5);
+    sigmaSpin_->setPrefix(QStringLiteral("σ = "));
+    sigmaSpin_->setKeyboardTracking(false);
+    sigmaSpin_->setToolTip(tr("Noise level sigma (seed 001 uses 0.5)"));
+    seedSpin_ = new QSpinBox(this);
+    seedSpin_->setObjectName(QStringLiteral("seedSpin"));
+    seedSpin_->setRange(0, std::numeric_limits<int>::max());
+    seedSpin_->setValue(static_cast<int>(parameters_->noise().seed));
+    seedSpin_->setPrefix(tr("seed "));
+    seedSpin_->setKeyboardTracking(false);
+    seedSpin_->setToolTip(tr("Random seed: the same seed always gives the same noise"));
+    const int row = grid->rowCount();
+    grid->addWidget(noiseBox_, row, 0);
+    auto *noiseRow = new QHBoxLayout;
+    noiseRow->addWidget(sigmaSpin_, 1);
+    noiseRow->addWidget(seedSpin_, 1);
+    grid->addLayout(noiseRow, row, 1, 1, 2);
+    auto apply = [this] {
+        if (following_)
+            return;
+        const pe::NoiseParams n{noiseBox_->isChecked() ? sigmaSpin_->value() : 0.0, static_cast<std::uint64_t>(seedSpin_->value())};
+        if (auto error = parameters_->setNoise(n))
+            error_->setText(QString::fromStdString(*error));
+    };
+    connect(noiseBox_, &QCheckBox::toggled, this, apply);
+    connect(sigmaSpin_, &QDoubleSpinBox::valueChanged, this, apply);
+    connect(seedSpin_, &QSpinBox::valueChanged, this, apply);
 }
 
 void ControlPanel::followPosition()
@@ -321,6 +363,13 @@ void ControlPanel::followState()
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     formula_->setText(QString::fromStdString(pe::formulaText(p)));
+    const pe::NoiseParams &noise = parameters_->noise();
+    noiseBox_->setChecked(noise.active());
+    if (noise.active())
+        sigmaSpin_->setValue(noise.sigma); // off, the spin box keeps the sigma to come back to
+    sigmaSpin_->setEnabled(noise.active());
+    seedSpin_->setEnabled(noise.active());
+    seedSpin_->setValue(static_cast<int>(noise.seed));
     following_ = false;
     followPosition();
 }

@@ -47,6 +47,7 @@ private:
     void followState();
     void followPosition();
     void addPositionControls(Playback *playback);
+    void addNoiseControls();
 
     Parameters *parameters_;
     std::vector<Control> controls_;
@@ -56,6 +57,9 @@ private:
     QLabel *error_;
     QSlider *positionSlider_ = nullptr;
     QSpinBox *positionSpin_ = nullptr;
+    QCheckBox *noiseBox_ = nullptr;
+    QDoubleSpinBox *sigmaSpin_ = nullptr;
+    QSpinBox *seedSpin_ = nullptr;
     bool following_ = false;
 };
 

@@ -25,6 +25,17 @@ std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &val
     return std::nullopt;
 }
 
+std::optional<std::string> Parameters::setNoise(const pe::NoiseParams &noise)
+{
+    if (auto error = pe::validateNoise(noise))
+        return error;
+    if (noise == noise_)
+        return std::nullopt;
+    noise_ = noise;
+    emit changed();
+    return std::nullopt;
+}
+
 bool Parameters::setPosition(std::int64_t t)
 {
     if (t < values_.startPos || t >= values_.startPos + values_.seqLen)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "encoding.h"
+#include "noise.h"
 
 #include <QObject>
 
@@ -28,6 +29,11 @@ public:
     // window's nearest end.
     std::optional<pe::ValidationError> set(const pe::EncodingParams &values);
 
+    // Noisy embeddings x = PE + sigma z (seed 001); sigma 0 is the pure encoding. Refused values
+    // change nothing and return the reason.
+    const pe::NoiseParams &noise() const { return noise_; }
+    std::optional<std::string> setNoise(const pe::NoiseParams &noise);
+
     // The highlighted position every view marks (heatmap row, clock row, circle point); always in
     // the window [start_pos, start_pos + seq_len).
     std::int64_t position() const { return position_; }
@@ -45,4 +51,5 @@ private:
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;
     std::int64_t position_ = 0;
+    pe::NoiseParams noise_;
 };

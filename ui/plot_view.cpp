@@ -190,6 +190,7 @@ QImage PlotView::render(QSize size, double scale)
         plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
     rebuild();
+    finishWork();
     const QImage image = plot_->toPixmap(size.width(), size.height(), scale).toImage();
     plot_->setViewport(oldViewport);
     dirty_ = true;

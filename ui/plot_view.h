@@ -27,6 +27,9 @@ public:
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
+    // Views that compute on a worker thread block here until their result is drawn; render()
+    // calls it, so exports are always complete.
+    virtual void finishWork() {}
 
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;

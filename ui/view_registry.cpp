@@ -4,6 +4,8 @@
 #include "frequency_view.h"
 #include "heatmap_view.h"
 #include "pair_circle_view.h"
+#include "recovery_view.h"
+#include "similarity_view.h"
 
 #include <QStringList>
 
@@ -18,6 +20,10 @@ const std::vector<ViewInfo> &viewRegistry()
          [](Parameters *p, QWidget *parent) -> PlotView * { return new ClockGridView(p, parent); }},
         {QStringLiteral("circles"), QObject::tr("Circles"),
          [](Parameters *p, QWidget *parent) -> PlotView * { return new PairCircleView(p, parent); }},
+        {QStringLiteral("similarity"), QObject::tr("Similarity"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new SimilarityView(p, parent); }},
+        {QStringLiteral("recovery"), QObject::tr("Recovery"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new RecoveryView(p, parent); }},
     };
     return views;
 }

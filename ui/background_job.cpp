@@ -1,0 +1,81 @@
+#include "background_job.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+
+BackgroundJob::BackgroundJob(QObject *parent)
+    : QObject(parent)
+{
+}
+
+BackgroundJob::~BackgroundJob()
+{
+    cancel();
+    reap(true);
+}
+
+void BackgroundJob::start(Work work)
+{
+    cancel();
+    reap(false);
+    const int generation = ++generation_;
+    running_ = true;
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([this, work = std::move(work), flag, done, generation] {
+        std::function<void()> deliver = work(*flag);
+        if (!flag->load()) {
+            // Posted to this object: dropped if a newer job started meanwhile.
+            QMetaObject::invokeMethod(
+                this,
+                [this, deliver = std::move(deliver), generation] {
+                    if (generation != generation_)
+                        return;
+                    running_ = false;
+                    deliver();
+                    emit finished();
+                },
+                Qt::QueuedConnection);
+        }
+        done->store(true);
+    });
+    workers_.push_back({std::move(thread), flag, done});
+}
+
+void BackgroundJob::cancel()
+{
+    for (Worker &w : workers_)
+        w.cancel->store(true);
+    running_ = false;
+}
+
+void BackgroundJob::wait()
+{
+    if (workers_.empty())
+        return;
+    Worker &latest = workers_.back();
+    if (latest.thread.joinable())
+        latest.thread.join();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+int BackgroundJob::threadCount() const
+{
+    int n = 0;
+    for (const Worker &w : workers_)
+        n += !w.done->load();
+    return n;
+}
+
+void BackgroundJob::reap(bool all)
+{
+    for (auto it = workers_.begin(); it != workers_.end();) {
+        if (all || it->done->load()) {
+            if (it->thread.joinable())
+                it->thread.join();
+            it = workers_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+#include "recovery_view.h"
+
+#include "background_job.h"
+#include "integer_ticker.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , job_(new BackgroundJob(this))
+{
+    setObjectName(QStringLiteral("recoveryView"));
+    for (int i = 0; i <= 20; ++i)
+        sigmas_.push_back(0.1 * i);
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    curveRect_ = new QCPAxisRect(p);
+    content()->addElement(0, 1, curveRect_);
+    content()->setColumnStretchFactor(0, 3);
+    content()->setColumnStretchFactor(1, 2);
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->yAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->xAxis->setLabel(tr("true position"));
+    p->yAxis->setLabel(tr("predicted position"));
+    QCPGraph *predicted = p->addGraph();
+    predicted->setName(QStringLiteral("predicted"));
+    diagonal_ = new QCPItemStraightLine(p);
+    diagonal_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
+    curveRect_->axis(QCPAxis::atBottom)->setLabel(tr("noise σ"));
+    curveRect_->axis(QCPAxis::atLeft)->setLabel(tr("accuracy"));
+    curveRect_->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    curveRect_->axis(QCPAxis::atBottom)->setRange(-0.05, 2.05);
+    p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    QCPGraph *mark = p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    mark->setLineStyle(QCPGraph::lsNone);
+    sigmaLine_ = new QCPItemStraightLine(p);
+    sigmaLine_->setClipAxisRect(curveRect_);
+    sigmaLine_->point1->setAxes(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    sigmaLine_->point2->setAxes(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    sigmaLine_->setPen(QPen(QColor(220, 30, 30), 1.2, Qt::DashLine));
+    connect(job_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
+}
+
+bool RecoveryView::computing() const { return job_->running(); }
+
+void RecoveryView::finishWork() { job_->wait(); }
+
+void RecoveryView::rebuild()
+{
+    const pe::EncodingParams &p = parameters()->values();
+    if (auto tooLarge = pe::recoveryTooLarge(p)) {
+        job_->cancel();
+        recovery_ = {};
+        accuracies_.assign(sigmas_.size(), 0.0);
+        problem_ = QString::fromStdString(*tooLarge);
+        draw();
+        return;
+    }
+    problem_.clear();
+    const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
+    const pe::NoiseParams noise = parameters()->noise();
+    const std::vector<double> sigmas = sigmas_;
+    job_->start([this, enc, noise, sigmas](const std::atomic<bool> &cancel) -> std::function<void()> {
+        pe::Recovery r = pe::recoverPositions(*enc, noise, &cancel);
+        std::vector<double> acc = pe::accuracyAgainstSigma(*enc, noise.seed, sigmas, kCurveRows, &cancel);
+        return [this, r = std::move(r), acc = std::move(acc)]() mutable {
+            recovery_ = std::move(r);
+            accuracies_ = std::move(acc);
+            draw();
+        };
+    });
+    draw(); // "computing" until the result arrives
+}
+
+void RecoveryView::draw()
+{
+    const pe::EncodingParams &p = parameters()->values();
+    const pe::NoiseParams &noise = parameters()->noise();
+    QCustomPlot *plt = plot();
+    QCPGraph *predicted = plt->graph(0);
+    const bool have = !recovery_.predicted.empty() && static_cast<std::int64_t>(recovery_.predicted.size()) == p.seqLen &&
+                      !recovery_.cancelled;
+    // At most two points a pixel column: every k-th position.
+    const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plt->axisRect()->width() * pixelScale()));
+    const std::int64_t stride = (p.seqLen + maxPoints - 1) / maxPoints;
+    QVector<double> x, y;
+    if (have)
+        for (std::int64_t r = 0; r < p.seqLen; r += stride) {
+            x << static_cast<double>(p.startPos + r);
+            y << static_cast<double>(recovery_.predicted[static_cast<std::size_t>(r)]);
+        }
+    predicted->setData(x, y, true);
+    predicted->setPen(QPen(QColor(30, 60, 220), 0.8 * lineScale()));
+    predicted->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 60, 220), 3 * lineScale()));
+    diagonal_->point1->setCoords(0, 0);
+    diagonal_->point2->setCoords(1, 1);
+    const QCPRange window(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+    plt->xAxis->setRange(window);
+    plt->yAxis->setRange(window);
+
+    QVector<double> sx, sy;
+    for (std::size_t i = 0; i < sigmas_.size() && i < accuracies_.size(); ++i) {
+        sx << sigmas_[i];
+        sy << accuracies_[i];
+    }
+    QCPGraph *curve = plt->graph(1);
+    curve->setData(sx, sy, true);
+    curve->setPen(QPen(QColor(40, 140, 60), 1.8 * lineScale()));
+    curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5 * lineScale()));
+    QCPGraph *mark = plt->graph(2);
+    mark->setData(QVector<double>{noise.sigma}, QVector<double>{have ? recovery_.accuracy() : 0.0}, true);
+    mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(220, 30, 30), 8 * lineScale()));
+    mark->setVisible(have);
+    sigmaLine_->point1->setCoords(noise.sigma, 0);
+    sigmaLine_->point2->setCoords(noise.sigma, 1);
+
+    QStringList title;
+    if (!problem_.isEmpty()) {
+        title << tr("Recovery not computed:") << problem_;
+    } else if (!have) {
+        title << tr("Recovery: computing argmax_s x_t · PE(s) for %1 positions…").arg(p.seqLen);
+    } else {
+        title << tr("Recovery: %1% of %2 positions predicted exactly")
+                     .arg(100.0 * recovery_.accuracy(), 0, 'f', 1)
+                     .arg(p.seqLen)
+              << (noise.active() ? tr("x = PE + %1·z, seed %2").arg(noise.sigma).arg(noise.seed) : tr("pure encoding"))
+              << tr("right: accuracy against σ on %1 positions").arg(std::min<std::int64_t>(kCurveRows, p.seqLen));
+        if (stride > 1)
+            title << tr("(1 in %1 positions drawn)").arg(stride);
+    }
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}

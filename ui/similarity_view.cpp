@@ -1,0 +1,114 @@
+#include "similarity_view.h"
+
+#include "integer_ticker.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <cmath>
+
+SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , metricChoice_(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("similarityView"));
+    metricChoice_->setObjectName(QStringLiteral("metric"));
+    metricChoice_->addItem(tr("dot product"), QStringLiteral("dot"));
+    metricChoice_->addItem(tr("cosine"), QStringLiteral("cosine"));
+    metricChoice_->addItem(tr("Euclidean distance"), QStringLiteral("euclidean"));
+    metricChoice_->setToolTip(tr("How each position's vector is compared with the reference's encoding (seed 001 uses the dot product)"));
+    toolRow()->addWidget(new QLabel(tr("Metric:"), this));
+    toolRow()->addWidget(metricChoice_);
+    toolRow()->addStretch(1);
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->xAxis->setLabel(tr("position t"));
+    p->addGraph();
+    referenceLine_ = new QCPItemStraightLine(p);
+    referenceLine_->setPen(QPen(QColor(220, 30, 30), 1.5, Qt::DashLine));
+    bestLine_ = new QCPItemStraightLine(p);
+    bestLine_->setPen(QPen(QColor(30, 60, 220), 1.5, Qt::DashLine));
+    connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
+}
+
+void SimilarityView::setMetric(pe::Metric metric) { metricChoice_->setCurrentIndex(static_cast<int>(metric)); }
+pe::Metric SimilarityView::metric() const { return static_cast<pe::Metric>(metricChoice_->currentIndex()); }
+
+void SimilarityView::compute()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const pe::NoiseParams &noise = parameters()->noise();
+    const std::int64_t ref = parameters()->position();
+    const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plot()->axisRect()->width() * pixelScale()));
+    stride_ = (p.seqLen + maxPoints - 1) / maxPoints;
+    positions_.clear();
+    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += stride_)
+        positions_.push_back(t);
+    if (stride_ == 1 && pe::OffsetKernel::applies(p, noise) &&
+        p.seqLen * p.dModel <= (std::int64_t(1) << 25)) {
+        const pe::OffsetKernel kernel(enc, p.seqLen - 1);
+        values_ = pe::similarityToReference(enc, noise, ref, metric(), &kernel);
+    } else {
+        values_.resize(positions_.size());
+        pe::scoreBlock(enc, noise, metric(), nullptr, positions_, {ref}, values_.data());
+    }
+    const bool higher = pe::higherIsCloser(metric());
+    std::size_t at = 0;
+    for (std::size_t i = 1; i < values_.size(); ++i)
+        if (higher ? values_[i] > values_[at] : values_[i] < values_[at])
+            at = i;
+    best_ = positions_.empty() ? ref : positions_[at];
+}
+
+void SimilarityView::rebuild()
+{
+    compute();
+    const pe::EncodingParams &p = parameters()->values();
+    const pe::NoiseParams &noise = parameters()->noise();
+    const std::int64_t ref = parameters()->position();
+    QCustomPlot *plt = plot();
+    QVector<double> x, y;
+    x.reserve(static_cast<int>(positions_.size()));
+    for (std::size_t i = 0; i < positions_.size(); ++i) {
+        x << static_cast<double>(positions_[i]);
+        y << values_[i];
+    }
+    QCPGraph *g = plt->graph(0);
+    g->setData(x, y, true);
+    g->setPen(QPen(QColor(30, 90, 200), 1.6 * lineScale()));
+    g->setScatterStyle(positions_.size() <= 120 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * lineScale()) : QCPScatterStyle());
+    referenceLine_->point1->setCoords(static_cast<double>(ref), 0);
+    referenceLine_->point2->setCoords(static_cast<double>(ref), 1);
+    bestLine_->point1->setCoords(static_cast<double>(best_), 0);
+    bestLine_->point2->setCoords(static_cast<double>(best_), 1);
+    bestLine_->setVisible(best_ != ref);
+    plt->xAxis->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+    plt->yAxis->rescale();
+    plt->yAxis->scaleRange(1.1);
+    const QString metricText = metricChoice_->currentText();
+    plt->yAxis->setLabel(metric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref) : tr("%1 with PE(%2)").arg(metricText).arg(ref));
+    const QString input = noise.active() ? tr("x = PE + %1·z (seed %2)").arg(noise.sigma).arg(noise.seed) : tr("PE");
+    QStringList title{tr("Similarity of every position's %1 to PE(%2), the reference").arg(input).arg(ref),
+                      (pe::higherIsCloser(metric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
+                          (best_ == ref ? tr(" (the reference itself)") : tr(" (blue), not the reference (red)"))};
+    if (stride_ > 1)
+        title << tr("(sampled: 1 in %1 positions)").arg(stride_);
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SimilarityView::tooltipAt(QPointF pixel) const
+{
+    if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    const double t = plot()->xAxis->pixelToCoord(pixel.x());
+    const auto i = static_cast<std::size_t>(std::clamp<double>(std::round((t - static_cast<double>(positions_.front())) / static_cast<double>(stride_)), 0,
+                                                                 static_cast<double>(positions_.size() - 1)));
+    return tr("position t = %1\n%2 = %3").arg(positions_[i]).arg(metricChoice_->currentText()).arg(values_[i], 0, 'g', 10);
+}
