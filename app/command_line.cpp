@@ -1,7 +1,9 @@
 #include "command_line.h"
 
 #include "clock_grid_view.h"
+#include "distance_view.h"
 #include "recovery.h"
+#include "relative_view.h"
 #include "similarity_view.h"
 #include "data_export.h"
 #include "main_window.h"
@@ -108,6 +110,10 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
         clocks->setFace(*cmd.clockFace);
     if (auto *similarity = qobject_cast<SimilarityView *>(view); similarity && cmd.metric)
         similarity->setMetric(*cmd.metric);
+    if (auto *distance = qobject_cast<DistanceView *>(view); distance && cmd.metric)
+        distance->setMetric(*cmd.metric);
+    if (auto *relative = qobject_cast<RelativeView *>(view); relative && cmd.offset)
+        relative->setOffset(*cmd.offset);
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.

@@ -14,7 +14,7 @@ Rotation2 rotationBlock(const Encoding &encoding, int pair, std::int64_t k)
     return {c, s, -s, c};
 }
 
-double rotationResidual(const Encoding &encoding, std::int64_t k)
+double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions)
 {
     const EncodingParams &p = encoding.params();
     const int d = p.dModel;
@@ -25,12 +25,15 @@ double rotationResidual(const Encoding &encoding, std::int64_t k)
     std::vector<double> now(static_cast<std::size_t>(kRows * d)), later(now.size());
     double worst = 0;
     const std::int64_t first = std::max(p.startPos, -k); // t + k must be a position
-    for (std::int64_t t0 = first; t0 < p.startPos + p.seqLen; t0 += kRows) {
+    const std::int64_t count = p.startPos + p.seqLen - first;
+    const std::int64_t step = std::max<std::int64_t>(1, (count + maxPositions - 1) / std::max<std::int64_t>(maxPositions, 1));
+    for (std::int64_t i0 = 0; i0 * step < count; i0 += kRows) {
         Block b = encoding.windowBlock();
-        b.firstPosition = t0;
-        b.rows = std::min(kRows, p.startPos + p.seqLen - t0);
+        b.firstPosition = first + i0 * step;
+        b.positionStep = step;
+        b.rows = std::min(kRows, (count + step - 1) / step - i0);
         encoding.fill(b, now.data());
-        b.firstPosition = t0 + k;
+        b.firstPosition += k;
         encoding.fill(b, later.data());
         for (std::int64_t r = 0; r < b.rows; ++r)
             for (int i = 0; i < encoding.pairCount(); ++i) {

@@ -3,6 +3,7 @@
 #include "encoding.h"
 
 #include <cstdint>
+#include <climits>
 #include <vector>
 
 namespace pe {
@@ -20,7 +21,8 @@ Rotation2 rotationBlock(const Encoding &encoding, int pair, std::int64_t k);
 // max over the window's positions t (with t + k >= 0) of |T(k) PE(t) - PE(t+k)|, every column of
 // every pair. Near 1e-15 for the pair exponent; large for the per-index exponent, whose cosine
 // columns turn at other speeds than their sines.
-double rotationResidual(const Encoding &encoding, std::int64_t k);
+// At most maxPositions evenly spaced positions are checked (all of them by default).
+double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions = INT64_MAX);
 
 // Seed 002's question answered with atan2: the offset b - a between two positions, read from their
 // encodings pair by pair. Each pair gives the angle difference, so the offset modulo its

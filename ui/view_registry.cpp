@@ -1,7 +1,10 @@
 #include "view_registry.h"
 
 #include "clock_grid_view.h"
+#include "distance_view.h"
 #include "frequency_view.h"
+#include "inputs_view.h"
+#include "relative_view.h"
 #include "heatmap_view.h"
 #include "pair_circle_view.h"
 #include "recovery_view.h"
@@ -24,6 +27,12 @@ const std::vector<ViewInfo> &viewRegistry()
          [](Parameters *p, QWidget *parent) -> PlotView * { return new SimilarityView(p, parent); }},
         {QStringLiteral("recovery"), QObject::tr("Recovery"),
          [](Parameters *p, QWidget *parent) -> PlotView * { return new RecoveryView(p, parent); }},
+        {QStringLiteral("distance"), QObject::tr("Distance matrix"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new DistanceView(p, parent); }},
+        {QStringLiteral("relative"), QObject::tr("Relative position"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new RelativeView(p, parent); }},
+        {QStringLiteral("inputs"), QObject::tr("Inputs (noise)"),
+         [](Parameters *p, QWidget *parent) -> PlotView * { return new InputsView(p, parent); }},
     };
     return views;
 }

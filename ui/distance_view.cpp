@@ -1,0 +1,144 @@
+#include "distance_view.h"
+
+#include "color_maps.h"
+#include "integer_ticker.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <cmath>
+
+DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , metricChoice_(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("distanceView"));
+    metricChoice_->setObjectName(QStringLiteral("metric"));
+    metricChoice_->addItem(tr("dot product (Gram matrix)"));
+    metricChoice_->addItem(tr("cosine"));
+    metricChoice_->addItem(tr("Euclidean distance"));
+    metricChoice_->setToolTip(tr("The entry (t, s) compares x_t with PE(s)"));
+    toolRow()->addWidget(new QLabel(tr("Metric:"), this));
+    toolRow()->addWidget(metricChoice_);
+    toolRow()->addStretch(1);
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    map_ = new QCPColorMap(p->xAxis, p->yAxis);
+    map_->setInterpolate(false);
+    scale_ = new QCPColorScale(p);
+    content()->addElement(0, 1, scale_);
+    map_->setColorScale(scale_);
+    map_->setGradient(colormaps::gradient(QStringLiteral("viridis"))); // after the scale: it takes the map's
+    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
+        axis->setTicker(QSharedPointer<IntegerTicker>::create());
+        axis->grid()->setVisible(false);
+    }
+    p->yAxis->setRangeReversed(true);
+    p->xAxis->setLabel(tr("position s (PE)"));
+    p->yAxis->setLabel(tr("position t (x)"));
+    row_ = new QCPItemStraightLine(p);
+    col_ = new QCPItemStraightLine(p);
+    for (QCPItemStraightLine *l : {row_, col_})
+        l->setPen(QPen(QColor(230, 30, 30), 1.2, Qt::DashLine));
+    connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
+}
+
+void DistanceView::setMetric(pe::Metric metric) { metricChoice_->setCurrentIndex(static_cast<int>(metric)); }
+
+void DistanceView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const pe::NoiseParams &noise = parameters()->noise();
+    const auto metric = static_cast<pe::Metric>(metricChoice_->currentIndex());
+    const QRect area = plot()->axisRect()->rect();
+    const bool toeplitz = pe::OffsetKernel::applies(p, noise);
+    std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
+    if (!toeplitz)
+        cells = std::min<std::int64_t>(cells, kMaxExactCells);
+    step_ = (p.seqLen + cells - 1) / cells;
+    positions_.clear();
+    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += step_)
+        positions_.push_back(t);
+    const auto n = static_cast<int>(positions_.size());
+    values_.resize(static_cast<std::size_t>(n) * n);
+    if (toeplitz) {
+        // Entry (r, c) depends on (r - c) * step only: one row of S over the sampled offsets.
+        pe::Block b;
+        b.positionStep = step_;
+        b.rows = n;
+        b.firstColumn = p.layout == pe::Layout::Split ? p.dModel / 2 : 1;
+        b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
+        b.cols = p.dModel / 2;
+        std::vector<double> cosines(static_cast<std::size_t>(b.size()));
+        enc.fill(b, cosines.data());
+        std::vector<double> s(static_cast<std::size_t>(n), 0.0);
+        for (int m = 0; m < n; ++m)
+            for (int i = 0; i < b.cols; ++i)
+                s[static_cast<std::size_t>(m)] += cosines[static_cast<std::size_t>(m * b.cols + i)];
+        const double norm2 = p.dModel / 2.0;
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c)
+                values_[static_cast<std::size_t>(r * n + c)] = pe::metricFromDot(metric, s[static_cast<std::size_t>(std::abs(r - c))], norm2, norm2);
+    } else {
+        pe::scoreBlock(enc, noise, metric, nullptr, positions_, positions_, values_.data());
+    }
+    const int dataN = std::max(n, 2);
+    QCPColorMapData *data = map_->data();
+    if (data->keySize() != dataN || data->valueSize() != dataN)
+        data->setSize(dataN, dataN);
+    const double first = static_cast<double>(positions_.front());
+    const double last = static_cast<double>(positions_.back());
+    const QCPRange range = n > 1 ? QCPRange(first, last) : QCPRange(first - 0.25, first + 0.25);
+    data->setRange(range, range);
+    for (int r = 0; r < dataN; ++r)
+        for (int c = 0; c < dataN; ++c)
+            data->setCell(c, r, values_[static_cast<std::size_t>(std::min(r, n - 1) * n + std::min(c, n - 1))]);
+    map_->rescaleDataRange(true);
+    const QCPRange window(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+    plot()->xAxis->setRange(window);
+    plot()->yAxis->setRange(window);
+    scale_->axis()->setLabel(metricChoice_->currentText());
+    QStringList title{tr("%1 of x_t against PE(s)").arg(metricChoice_->currentText()),
+                      toeplitz ? tr("pure encoding: Toeplitz, each entry a function of t − s")
+                               : noise.active() ? tr("x = PE + %1·z (seed %2): the diagonals blur").arg(noise.sigma).arg(noise.seed)
+                                                : tr("per-index exponent or odd d: not a function of t − s alone")};
+    if (step_ > 1)
+        title << tr("(sampled: 1 in %1 positions)").arg(step_);
+    setTitle(title_, title);
+    positionMoved();
+}
+
+void DistanceView::positionMoved()
+{
+    const double ref = static_cast<double>(parameters()->position());
+    row_->point1->setCoords(0, ref);
+    row_->point2->setCoords(1, ref);
+    col_->point1->setCoords(ref, 0);
+    col_->point2->setCoords(ref, 1);
+    for (QCPItemStraightLine *l : {row_, col_})
+        l->setPen(QPen(QColor(230, 30, 30), 1.2 * lineScale(), Qt::DashLine));
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString DistanceView::tooltipAt(QPointF pixel) const
+{
+    if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    auto index = [this](double coord) {
+        return static_cast<std::size_t>(std::clamp<double>(std::round((coord - static_cast<double>(positions_.front())) / static_cast<double>(step_)), 0,
+                                                            static_cast<double>(positions_.size() - 1)));
+    };
+    const std::size_t c = index(plot()->xAxis->pixelToCoord(pixel.x()));
+    const std::size_t r = index(plot()->yAxis->pixelToCoord(pixel.y()));
+    return tr("t = %1, s = %2 (t − s = %3)\n%4 = %5")
+        .arg(positions_[r])
+        .arg(positions_[c])
+        .arg(positions_[r] - positions_[c])
+        .arg(metricChoice_->currentText())
+        .arg(values_[r * positions_.size() + c], 0, 'g', 10);
+}

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "plot_view.h"
+
+#include <vector>
+
+class QCPAxisRect;
+class QCPColorMap;
+class QCPItemStraightLine;
+class QCPTextElement;
+
+// Seed 001's first figures side by side: the input noise sigma z, the positional encoding PE and
+// the output x = PE + sigma z, positions across and dimensions up (as its pcolormesh draws them),
+// viridis, the current position marked in each. Sampled to the pixels like the heatmap.
+class InputsView : public PlotView
+{
+    Q_OBJECT
+
+public:
+    explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
+
+protected:
+    void rebuild() override;
+    void positionMoved() override;
+
+private:
+    QCPTextElement *title_;
+    QCPAxisRect *rects_[3];
+    QCPColorMap *maps_[3];
+    QCPItemStraightLine *marks_[3];
+};

@@ -1,0 +1,140 @@
+#include "relative_view.h"
+
+#include "cell_labels.h"
+#include "color_maps.h"
+#include "integer_ticker.h"
+#include "noise.h"
+#include "parameters.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+
+RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , offsetSpin_(new QSpinBox(this))
+{
+    setObjectName(QStringLiteral("relativeView"));
+    offsetSpin_->setObjectName(QStringLiteral("offset"));
+    offsetSpin_->setRange(-static_cast<int>(pe::limits::maxSeqLen), static_cast<int>(pe::limits::maxSeqLen));
+    offsetSpin_->setValue(5);
+    offsetSpin_->setKeyboardTracking(false);
+    offsetSpin_->setToolTip(tr("The offset k: T(k) maps PE(t) to PE(t+k)"));
+    toolRow()->addWidget(new QLabel(tr("Offset k:"), this));
+    toolRow()->addWidget(offsetSpin_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    matrix_ = new QCPColorMap(p->xAxis, p->yAxis);
+    matrix_->setInterpolate(false);
+    matrix_->setGradient(colormaps::gradient(colormaps::defaultName()));
+    matrix_->setDataRange(QCPRange(-1, 1));
+    labels_ = new CellLabels(matrix_);
+    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
+        axis->setTicker(QSharedPointer<IntegerTicker>::create());
+        axis->grid()->setVisible(false);
+    }
+    p->yAxis->setRangeReversed(true);
+    p->xAxis->setLabel(tr("column of T(k)"));
+    p->yAxis->setLabel(tr("row of T(k)"));
+    decodeRect_ = new QCPAxisRect(p);
+    content()->addElement(0, 1, decodeRect_);
+    decodeRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
+    decodeRect_->axis(QCPAxis::atLeft)->setLabel(tr("offset read from pair i"));
+    decodeRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
+    QCPGraph *readings = p->addGraph(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
+    readings->setLineStyle(QCPGraph::lsNone);
+    truth_ = new QCPItemStraightLine(p);
+    truth_->setClipAxisRect(decodeRect_);
+    truth_->point1->setAxes(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
+    truth_->point2->setAxes(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
+    truth_->setPen(QPen(QColor(220, 30, 30), 1.2, Qt::DashLine));
+    connect(offsetSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+}
+
+void RelativeView::setOffset(std::int64_t k) { offsetSpin_->setValue(static_cast<int>(k)); }
+std::int64_t RelativeView::offset() const { return offsetSpin_->value(); }
+
+void RelativeView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const pe::NoiseParams &noise = parameters()->noise();
+    const std::int64_t k = offset();
+    const std::int64_t t = parameters()->position();
+
+    // T(k) for the fastest pairs, in the layout's order of (sin, cos) rows.
+    const int pairs = std::min(kShownPairs, enc.pairCount());
+    const int n = 2 * pairs;
+    cells_.assign(static_cast<std::size_t>(n * n), 0.0);
+    for (int i = 0; i < pairs; ++i) {
+        const pe::Rotation2 m = pe::rotationBlock(enc, i, k);
+        const int a = 2 * i;
+        cells_[static_cast<std::size_t>(a * n + a)] = m.a;
+        cells_[static_cast<std::size_t>(a * n + a + 1)] = m.b;
+        cells_[static_cast<std::size_t>((a + 1) * n + a)] = m.c;
+        cells_[static_cast<std::size_t>((a + 1) * n + a + 1)] = m.d;
+    }
+    QCPColorMapData *data = matrix_->data();
+    if (data->keySize() != n || data->valueSize() != n)
+        data->setSize(n, n);
+    data->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c)
+            data->setCell(c, r, cells_[static_cast<std::size_t>(r * n + c)]);
+    pe::Block grid;
+    grid.rows = n;
+    grid.cols = n;
+    labels_->setCells(&cells_, grid, false);
+    plot()->xAxis->setRange(-0.5, n - 0.5);
+    plot()->yAxis->setRange(-0.5, n - 0.5);
+
+    residual_ = pe::rotationResidual(enc, k, kResidualPositions);
+
+    // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
+    std::vector<double> a(static_cast<std::size_t>(p.dModel)), b(a.size());
+    pe::Block one;
+    one.rows = 1;
+    one.cols = p.dModel;
+    one.firstPosition = t;
+    pe::fillEmbeddings(enc, noise, one, a.data());
+    const bool reachable = t + k >= 0 && t + k < pe::limits::maxPositionEnd;
+    one.firstPosition = reachable ? t + k : t;
+    pe::fillEmbeddings(enc, noise, one, b.data());
+    decoded_ = pe::decodeOffset(enc, a.data(), b.data());
+
+    const std::vector<int> shown = pe::sampledIndices(enc.pairCount(), std::max(2, decodeRect_->width()));
+    QVector<double> x, y;
+    for (int i : shown)
+        if (enc.pairCosineColumn(i) >= 0) {
+            x << i;
+            y << decoded_.perPair[static_cast<std::size_t>(i)];
+        }
+    QCPGraph *readings = plot()->graph(0);
+    readings->setData(x, y, true);
+    readings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), 5 * lineScale()));
+    truth_->point1->setCoords(0, static_cast<double>(k));
+    truth_->point2->setCoords(1, static_cast<double>(k));
+    decodeRect_->axis(QCPAxis::atBottom)->setRange(-0.5, enc.pairCount() - 0.5);
+    decodeRect_->axis(QCPAxis::atLeft)->rescale();
+    decodeRect_->axis(QCPAxis::atLeft)->setRange(decodeRect_->axis(QCPAxis::atLeft)->range().expanded(static_cast<double>(k)));
+    decodeRect_->axis(QCPAxis::atLeft)->scaleRange(1.15);
+
+    const QString checked = p.seqLen > kResidualPositions ? tr("%1 sampled positions").arg(kResidualPositions) : tr("every position");
+    QStringList title{tr("T(%1) maps PE(t) to PE(t+%1): max |T PE(t) − PE(t+%1)| = %2 over %3").arg(k).arg(residual_, 0, 'g', 3).arg(checked)};
+    if (reachable)
+        title << tr("offset read from x(%1), x(%2) with atan2: %3 (error %4)")
+                     .arg(t)
+                     .arg(t + k)
+                     .arg(decoded_.offset, 0, 'f', 6)
+                     .arg(std::abs(decoded_.offset - static_cast<double>(k)), 0, 'g', 3);
+    else
+        title << tr("position %1 + %2 is outside 0 to 999,999,999: nothing to decode").arg(t).arg(k);
+    setTitle(title_, title);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}

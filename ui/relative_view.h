@@ -1,0 +1,48 @@
+#pragma once
+
+#include "plot_view.h"
+#include "relative.h"
+
+#include <vector>
+
+class CellLabels;
+class QCPAxisRect;
+class QCPColorMap;
+class QCPItemStraightLine;
+class QCPTextElement;
+class QSpinBox;
+
+// Relative position is linear: the block-diagonal rotation T(k) that maps PE(t) to PE(t+k) for
+// every t, shown for the fastest pairs with its values, and its measured residual over the
+// window; beside it seed 002's question answered: the offset k read back from x(t) and x(t+k)
+// (t the current position) pair by pair with atan2, each pair's own reading and the result.
+class RelativeView : public PlotView
+{
+    Q_OBJECT
+
+public:
+    explicit RelativeView(Parameters *parameters, QWidget *parent = nullptr);
+
+    void setOffset(std::int64_t k);
+    std::int64_t offset() const;
+    double residual() const { return residual_; }
+    const pe::OffsetDecode &decoded() const { return decoded_; }
+
+    static constexpr int kShownPairs = 4;
+    static constexpr std::int64_t kResidualPositions = 4096;
+
+protected:
+    void rebuild() override;
+    void positionMoved() override { rebuild(); }
+
+private:
+    QSpinBox *offsetSpin_;
+    QCPTextElement *title_;
+    QCPColorMap *matrix_;
+    CellLabels *labels_;
+    QCPAxisRect *decodeRect_;
+    QCPItemStraightLine *truth_;
+    std::vector<double> cells_;
+    double residual_ = 0;
+    pe::OffsetDecode decoded_;
+};
