@@ -28,6 +28,7 @@ private slots:
     void badInputExitsTwoAndWritesNothing();
     void failedExportKeepsExistingFile();
     void exportFrames();
+    void exportAnalysisData();
     void help();
 
 private:
@@ -118,6 +119,16 @@ void TestCommandLine::refusals_data()
     QTest::newRow("step zero") << "--export-frames out --frames 3 --step 0" << "--step";
     QTest::newRow("frames past 1e9") << "--start-pos 999999990 --seq-len 5 --export-frames out --frames 20" << "last allowed position";
     QTest::newRow("frames alone") << "--frames 3" << "go with --export-frames";
+    QTest::newRow("bad metric") << "--metric manhattan" << "--metric: 'manhattan' is not a metric; use dot, cosine or euclidean";
+    QTest::newRow("negative noise") << "--noise -1" << "--noise: sigma must be a number from 0 to 10 (got -1)";
+    QTest::newRow("nan noise") << "--noise nan" << "--noise: sigma must be";
+    QTest::newRow("text noise") << "--noise lots" << "'lots' is not a number";
+    QTest::newRow("negative seed") << "--seed -3" << "--seed: must be a whole number from 0";
+    QTest::newRow("huge offset") << "--offset 99999999999" << "--offset: must be a whole number from -1,000,000 to 1,000,000";
+    QTest::newRow("reference outside") << "--seq-len 10 --reference 10" << "--reference: must be a whole number inside the window";
+    QTest::newRow("position and reference") << "--position 3 --reference 4" << "give --position or --reference, not both";
+    QTest::newRow("distance too big") << "--seq-len 20000 --export-data distance --out d.csv" << "seq_len must be at most 10,000";
+    QTest::newRow("recovery too big") << "--seq-len 1000000 --d-model 64 --export-data recovery --out r.csv" << "33,554,432";
     QTest::newRow("bad clock face") << "--clock-face sideways" << "--clock-face: 'sideways' is not a face";
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png" << "--lecture goes with";
 }
@@ -190,6 +201,9 @@ void TestCommandLine::exportFigureSize_data()
                                 << QSize(1280, 960);
     QTest::newRow("clocks") << "clocks" << QStringList{QStringLiteral("--size"), QStringLiteral("800x600")} << QSize(800, 600);
     QTest::newRow("circles") << "circles" << QStringList{QStringLiteral("--scale"), QStringLiteral("0.5")} << QSize(600, 400);
+    for (const char *view : {"similarity", "recovery", "distance", "relative", "inputs"})
+        QTest::newRow(view) << view << QStringList{QStringLiteral("--size"), QStringLiteral("700x400"), QStringLiteral("--noise"), QStringLiteral("0.5")}
+                            << QSize(700, 400);
     QTest::newRow("frequencies") << "frequencies" << QStringList{QStringLiteral("--size"), QStringLiteral("500x300")} << QSize(500, 300);
 }
 
@@ -277,6 +291,48 @@ void TestCommandLine::exportFrames()
     QImage last(QDir(dir).filePath(files.last()));
     QCOMPARE(first.size(), QSize(320, 240));
     QVERIFY(first != last); // the hands moved
+}
+
+static QStringList csvLines(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
+        return {};
+    return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+void TestCommandLine::exportAnalysisData()
+{
+    // Seed 001's settings: d 20, 300 positions, reference 30, noise 0.5.
+    const QStringList seed001{QStringLiteral("--seq-len"), QStringLiteral("300"), QStringLiteral("--d-model"), QStringLiteral("20")};
+    const QString sim = dir_.filePath(QStringLiteral("sim.csv"));
+    Run r = run(seed001 + QStringList{QStringLiteral("--reference"), QStringLiteral("30"), QStringLiteral("--metric"), QStringLiteral("cosine"),
+                                      QStringLiteral("--export-data"), QStringLiteral("similarity"), QStringLiteral("--out"), sim});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QStringList lines = csvLines(sim);
+    QCOMPARE(lines.size(), 301);
+    QCOMPARE(lines[0], QStringLiteral("position,similarity"));
+    QCOMPARE(lines[31], QStringLiteral("30,1")); // cosine of PE(30) with itself
+    const QString rec = dir_.filePath(QStringLiteral("rec.csv"));
+    r = run(seed001 + QStringList{QStringLiteral("--noise"), QStringLiteral("0.5"), QStringLiteral("--seed"), QStringLiteral("42"),
+                                  QStringLiteral("--export-data"), QStringLiteral("recovery"), QStringLiteral("--out"), rec});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    lines = csvLines(rec);
+    QCOMPARE(lines.size(), 301);
+    QCOMPARE(lines[0], QStringLiteral("position,predicted"));
+    int correct = 0;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(QLatin1Char(','));
+        correct += cells[0] == cells[1];
+    }
+    QVERIFY2(correct < 270 && correct > 60, qPrintable(QString::number(correct))); // clearly below 100%
+    const QString dist = dir_.filePath(QStringLiteral("dist.npy"));
+    r = run({QStringLiteral("--seq-len"), QStringLiteral("40"), QStringLiteral("--d-model"), QStringLiteral("8"), QStringLiteral("--export-data"),
+             QStringLiteral("distance"), QStringLiteral("--out"), dist});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(dist);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("'shape': (40, 40)"));
 }
 
 void TestCommandLine::help()

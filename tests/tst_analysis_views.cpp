@@ -1,0 +1,164 @@
+// The views of similarity, recovery, the distance matrix and relative position (issue 4), each
+// checked against the core's numbers.
+#include "background_job.h"
+#include "distance_view.h"
+#include "recovery_view.h"
+#include "relative_view.h"
+#include "similarity_view.h"
+#include "test_support.h"
+#include "view_fixture.h"
+
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+using testsupport::params;
+
+class TestAnalysisViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void similarityFollowsTheReference();
+    void similaritySampledWhenLong();
+    void similarityMetrics();
+    void recoveryRunsOffTheGuiThread();
+    void recoveryRestartsOnChangeAndLeavesNoThread();
+    void recoveryRefusesTooLarge();
+    void distanceIsToeplitzForPureEncodings();
+    void distanceWithNoiseIsExact();
+    void relativeResidualAndDecoding();
+};
+
+void TestAnalysisViews::similarityFollowsTheReference()
+{
+    ViewFixture<SimilarityView> f(QSize(900, 500));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(300, 20, 1e4)));
+    QVERIFY(f.params.setPosition(30)); // seed 001's reference
+    QCOMPARE(f.view->bestPosition(), 30);
+    QCOMPARE(f.view->values().size(), std::size_t(300));
+    QCOMPARE(f.view->values()[30], 10.0);
+    QVERIFY(f.params.setPosition(200));
+    QCOMPARE(f.view->bestPosition(), 200);
+    QVERIFY(!f.params.setNoise({0.5, 42}));
+    // With noise the values are x_t . PE(200): compare one with the core's direct computation.
+    std::vector<double> expected(1);
+    pe::scoreBlock(f.params.encoding(), {0.5, 42}, pe::Metric::Dot, nullptr, {17}, {200}, expected.data());
+    QVERIFY(std::abs(f.view->values()[17] - expected[0]) < 1e-12);
+}
+
+void TestAnalysisViews::similaritySampledWhenLong()
+{
+    ViewFixture<SimilarityView> f(QSize(800, 400));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(1'000'000, 4096, 1e4, 999'000'000)));
+    QVERIFY(f.view->positions().size() <= static_cast<std::size_t>(2 * f.view->plot()->axisRect()->width()));
+    QCOMPARE(f.view->positions().front(), qint64(999'000'000));
+    QCOMPARE(f.view->bestPosition(), qint64(999'000'000)); // the reference itself, sampled or not
+}
+
+void TestAnalysisViews::similarityMetrics()
+{
+    ViewFixture<SimilarityView> f(QSize(800, 400));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(100, 16, 1e4)));
+    QVERIFY(f.params.setPosition(40));
+    f.view->setMetric(pe::Metric::Euclidean);
+    QCOMPARE(f.view->bestPosition(), 40); // the nearest
+    QCOMPARE(f.view->values()[40], 0.0);
+    f.view->setMetric(pe::Metric::Cosine);
+    QCOMPARE(f.view->values()[40], 1.0);
+}
+
+void TestAnalysisViews::recoveryRunsOffTheGuiThread()
+{
+    ViewFixture<RecoveryView> f(QSize(1000, 500));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(300, 20, 1e4)));
+    QVERIFY(!f.params.setNoise({0.5, 42}));
+    QTRY_VERIFY(!f.view->computing());
+    const pe::Recovery expected = pe::recoverPositions(f.params.encoding(), {0.5, 42});
+    QCOMPARE(f.view->recovery().predicted, expected.predicted);
+    QVERIFY(f.view->recovery().accuracy() < 0.9);
+    QCOMPARE(f.view->accuracies().front(), 1.0); // sigma 0
+    QCOMPARE(f.view->accuracies().size(), f.view->sigmas().size());
+}
+
+void TestAnalysisViews::recoveryRestartsOnChangeAndLeavesNoThread()
+{
+    auto f = std::make_unique<ViewFixture<RecoveryView>>(QSize(900, 500));
+    QVERIFY(f->exposed());
+    QVERIFY(!f->params.setNoise({1.0, 1}));
+    for (int d : {512, 510, 508}) // each change cancels the job before and starts another
+        QVERIFY(!f->params.set(params(8000, d, 1e4)));
+    QVERIFY(f->view->computing());
+    auto *job = f->view->findChild<BackgroundJob *>();
+    QVERIFY(job);
+    f->view->finishWork();
+    QVERIFY(!f->view->computing());
+    QCOMPARE(static_cast<int>(f->view->recovery().predicted.size()), 8000);
+    QTRY_COMPARE(job->threadCount(), 0);
+    f.reset(); // destroying the view joins whatever is left
+}
+
+void TestAnalysisViews::recoveryRefusesTooLarge()
+{
+    ViewFixture<RecoveryView> f(QSize(900, 500));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(1'000'000, 4096, 1e4)));
+    QVERIFY(!f.view->computing());
+    QVERIFY(f.view->recovery().predicted.empty());
+    auto *title = f.view->plot()->findChild<QCPTextElement *>();
+    QVERIFY2(title->text().contains(QStringLiteral("33,554,432")), qPrintable(title->text()));
+}
+
+void TestAnalysisViews::distanceIsToeplitzForPureEncodings()
+{
+    ViewFixture<DistanceView> f(QSize(700, 700));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(200, 32, 1e4, 1000)));
+    const auto &pos = f.view->shownPositions();
+    const auto n = pos.size();
+    QCOMPARE(n, std::size_t(200));
+    const auto &v = f.view->values();
+    for (std::size_t r = 1; r < n; r += 17)
+        for (std::size_t c = 1; c < n; c += 13)
+            QCOMPARE(v[r * n + c], v[(r - 1) * n + (c - 1)]); // constant along diagonals
+    std::vector<double> exact(1);
+    pe::scoreBlock(f.params.encoding(), {}, pe::Metric::Dot, nullptr, {pos[5]}, {pos[150]}, exact.data());
+    QVERIFY(std::abs(v[5 * n + 150] - exact[0]) < 1e-11);
+}
+
+void TestAnalysisViews::distanceWithNoiseIsExact()
+{
+    ViewFixture<DistanceView> f(QSize(700, 700));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(1000, 16, 1e4)));
+    QVERIFY(!f.params.setNoise({0.5, 3}));
+    const auto &pos = f.view->shownPositions();
+    QVERIFY(pos.size() <= DistanceView::kMaxExactCells);
+    std::vector<double> exact(1);
+    pe::scoreBlock(f.params.encoding(), {0.5, 3}, pe::Metric::Dot, nullptr, {pos[7]}, {pos[9]}, exact.data());
+    QVERIFY(std::abs(f.view->values()[7 * pos.size() + 9] - exact[0]) < 1e-12);
+}
+
+void TestAnalysisViews::relativeResidualAndDecoding()
+{
+    ViewFixture<RelativeView> f(QSize(1000, 500));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(50, 128, 1e4)));
+    QVERIFY(f.params.setPosition(30));
+    f.view->setOffset(5);
+    QVERIFY(f.view->residual() < 1e-12);
+    QVERIFY(std::abs(f.view->decoded().offset - 5.0) < 1e-9);
+    f.view->setOffset(-27);
+    QVERIFY(std::abs(f.view->decoded().offset + 27.0) < 1e-9);
+    f.view->setOffset(3);
+    QVERIFY(!f.params.set(params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
+    QVERIFY(f.view->residual() > 1e-3); // no rotation maps the per-index encoding
+}
+
+QTEST_MAIN(TestAnalysisViews)
+#include "tst_analysis_views.moc"
