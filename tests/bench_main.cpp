@@ -7,6 +7,8 @@
 #include "main_window.h"
 #include "parameters.h"
 #include "playback.h"
+#include "recovery.h"
+#include "similarity.h"
 #include "plot_view.h"
 #include "test_support.h"
 #include "view_registry.h"
@@ -166,8 +168,8 @@ void interactionTable(Parameters &parameters, MainWindow &window, int steps)
             QApplication::processEvents();
             std::printf("  %9lld x %-10d %-12s", static_cast<long long>(n), d, info.id.toStdString().c_str());
             for (QSlider *s : sliders) {
-                if (info.id == QStringLiteral("frequencies") && s->objectName() == QStringLiteral("positionSlider")) {
-                    std::printf("    %15s", "(not shown)"); // the frequencies do not depend on the position
+                if (!window.currentView()->followsPosition() && s->objectName() == QStringLiteral("positionSlider")) {
+                    std::printf("    %15s", "(not shown)"); // the view does not depend on the position
                     continue;
                 }
                 const auto [p50, p95] = sliderSteps(window, s, steps);
@@ -251,6 +253,64 @@ void clockFrames(Parameters &parameters, MainWindow &window, int steps)
     QObject::disconnect(conn);
 }
 
+// Issue 4's figures: the similarity curve as the reference moves, and recovery.
+void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
+{
+    {
+        const pe::Encoding e(params(100'000, 512));
+        std::vector<double> ms;
+        const auto t0 = std::chrono::steady_clock::now();
+        const pe::OffsetKernel kernel(e, 99'999);
+        const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+        for (int i = 0; i < steps; ++i)
+            ms.push_back(seconds([&] { (void)pe::similarityToReference(e, {}, 500 + i, pe::Metric::Dot, &kernel); }) * 1e3);
+        std::printf("  similarity curve, all 100,000 positions, d 512: kernel S(k) built once in %.1f ms; each reference move "
+                    "p50 %.3f ms, p95 %.3f ms\n",
+                    build, percentile(ms, 0.5), percentile(ms, 0.95));
+    }
+    {
+        parameters.set(params(100'000, 512));
+        window.showView(QStringLiteral("similarity"));
+        QApplication::processEvents();
+        parameters.stepPosition(1); // the first move builds the kernel
+        QApplication::processEvents();
+        QCustomPlot *plot = window.currentView()->plot();
+        bool replotted = false;
+        auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
+        std::vector<double> ms;
+        for (int i = 0; i < steps; ++i) {
+            replotted = false;
+            QElapsedTimer t;
+            t.start();
+            parameters.stepPosition(i % 2 ? -1 : 1);
+            while (!replotted && t.elapsed() < 5000)
+                QApplication::processEvents();
+            plot->repaint();
+            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        }
+        QObject::disconnect(conn);
+        std::printf("  similarity view at 100,000 x 512, reference step to repainted: p50 %.2f ms, p95 %.2f ms\n", percentile(ms, 0.5),
+                    percentile(ms, 0.95));
+    }
+    struct Case {
+        const char *what;
+        pe::EncodingParams p;
+        pe::NoiseParams noise;
+    };
+    pe::EncodingParams index = params(10'000, 512);
+    index.exponent = pe::Exponent::Index;
+    for (const Case &c : {Case{"recovery 10,000 x 512, pure", params(10'000, 512), {}},
+                          Case{"recovery 10,000 x 512, sigma 0.5 (pruned by S(k))", params(10'000, 512), {0.5, 42}},
+                          Case{"recovery 10,000 x 512, sigma 1.0 (dense Eigen products)", params(10'000, 512), {1.0, 42}},
+                          Case{"recovery 10,000 x 512, per-index exponent, sigma 0.5 (dense)", index, {0.5, 42}},
+                          Case{"recovery seed 001: 300 x 20, sigma 0.5", params(300, 20), {0.5, 42}}}) {
+        const pe::Encoding e(c.p);
+        pe::Recovery r;
+        const double s = seconds([&] { r = pe::recoverPositions(e, c.noise); });
+        std::printf("  %-62s %8.3f s, accuracy %.4f\n", c.what, s, r.accuracy());
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -272,6 +332,8 @@ int main(int argc, char **argv)
     interactionTable(parameters, window, steps);
     std::printf("Clock grid, 64 pairs x 16 positions (offscreen):\n");
     clockFrames(parameters, window, steps);
+    std::printf("Similarity and recovery:\n");
+    analysisBenchmarks(parameters, window, steps);
     // Measured before the fill benchmarks below allocate their matrices.
     std::printf("Peak resident memory of the window through all of the above, up to 1,000,000 x 4,096: %.0f MiB\n",
                 peakResidentKiB() / 1024.0);

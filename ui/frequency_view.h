@@ -31,6 +31,7 @@ public:
     // Channels whose wavelength fits in the window, as last computed.
     int completedPeriods() const { return completed_; }
     QString tooltipAt(QPointF pixel) const override;
+    bool followsPosition() const override { return false; }
 
 protected:
     void rebuild() override;

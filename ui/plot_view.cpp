@@ -143,6 +143,13 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
     title->setText(lines.join(QLatin1Char('\n')));
 }
 
+QPen PlotView::curvePen(const QColor &color, double width, std::int64_t points) const
+{
+    QPen pen(color, points > 400 ? 0.0 : width * lineScale());
+    pen.setCosmetic(points > 400);
+    return pen;
+}
+
 QString PlotView::countText(std::int64_t n, const QString &one, const QString &many)
 {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);

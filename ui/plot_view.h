@@ -27,6 +27,8 @@ public:
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
+    // False for views that do not show the current position (they ignore it).
+    virtual bool followsPosition() const { return true; }
     // Views that compute on a worker thread block here until their result is drawn; render()
     // calls it, so exports are always complete.
     virtual void finishWork() {}
@@ -57,6 +59,9 @@ protected:
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale().
     double lineScale() const { return lecture_ ? 2.5 : 1.0; }
     double fontScale() const { return lecture_ ? 1.8 : 1.0; }
+    // A pen for a curve of n points: wide lines are stroked with joins at every point, which costs
+    // tens of milliseconds for a long wiggly curve, so long curves get the one-pixel cosmetic pen.
+    QPen curvePen(const QColor &color, double width, std::int64_t points) const;
     // Point size of a plot font at the current scale.
     int fontSize(int normal) const { return static_cast<int>(normal * fontScale() + 0.5); }
     // A bold title above the plot, in a row of its own.

@@ -91,7 +91,7 @@ void RecoveryView::draw()
             y << static_cast<double>(recovery_.predicted[static_cast<std::size_t>(r)]);
         }
     predicted->setData(x, y, true);
-    predicted->setPen(QPen(QColor(30, 60, 220), 0.8 * lineScale()));
+    predicted->setPen(curvePen(QColor(30, 60, 220), 0.8, x.size()));
     predicted->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 60, 220), 3 * lineScale()));
     diagonal_->point1->setCoords(0, 0);
     diagonal_->point2->setCoords(1, 1);

@@ -25,6 +25,7 @@ public:
     bool computing() const;
     // Blocks until the running computation is done and drawn.
     void finishWork() override;
+    bool followsPosition() const override { return false; }
 
     static constexpr std::int64_t kCurveRows = 300;
 

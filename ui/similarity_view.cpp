@@ -50,10 +50,20 @@ void SimilarityView::compute()
     positions_.clear();
     for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += stride_)
         positions_.push_back(t);
-    if (stride_ == 1 && pe::OffsetKernel::applies(p, noise) &&
-        p.seqLen * p.dModel <= (std::int64_t(1) << 25)) {
-        const pe::OffsetKernel kernel(enc, p.seqLen - 1);
-        values_ = pe::similarityToReference(enc, noise, ref, metric(), &kernel);
+    // The kernel costs N d / 2 once per encoding and makes every reference move N look-ups. It
+    // is built when the reference first moves (playback, arrow keys), or at once when cheap, so
+    // dragging a parameter slider never waits for it.
+    if (pe::OffsetKernel::applies(p, noise) && kernelFor_ != parameters()->sharedEncoding() &&
+        (buildKernel_ || p.seqLen * p.dModel <= (std::int64_t(1) << 23))) {
+        kernel_.emplace(enc, p.seqLen - 1);
+        kernelFor_ = parameters()->sharedEncoding();
+    }
+    buildKernel_ = false;
+    if (pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding()) {
+        values_.resize(positions_.size());
+        const double norm2 = p.dModel / 2.0;
+        for (std::size_t i = 0; i < positions_.size(); ++i)
+            values_[i] = pe::metricFromDot(metric(), (*kernel_)(positions_[i] - ref), norm2, norm2);
     } else {
         values_.resize(positions_.size());
         pe::scoreBlock(enc, noise, metric(), nullptr, positions_, {ref}, values_.data());
@@ -81,7 +91,7 @@ void SimilarityView::rebuild()
     }
     QCPGraph *g = plt->graph(0);
     g->setData(x, y, true);
-    g->setPen(QPen(QColor(30, 90, 200), 1.6 * lineScale()));
+    g->setPen(curvePen(QColor(30, 90, 200), 1.6, static_cast<std::int64_t>(positions_.size())));
     g->setScatterStyle(positions_.size() <= 120 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * lineScale()) : QCPScatterStyle());
     referenceLine_->point1->setCoords(static_cast<double>(ref), 0);
     referenceLine_->point2->setCoords(static_cast<double>(ref), 1);

@@ -3,6 +3,8 @@
 #include "plot_view.h"
 #include "similarity.h"
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -33,7 +35,11 @@ public:
 
 protected:
     void rebuild() override;
-    void positionMoved() override { rebuild(); }
+    void positionMoved() override
+    {
+        buildKernel_ = true;
+        rebuild();
+    }
 
 private:
     void compute();
@@ -46,4 +52,7 @@ private:
     std::vector<double> values_;
     std::int64_t best_ = 0;
     std::int64_t stride_ = 1;
+    std::optional<pe::OffsetKernel> kernel_;
+    std::shared_ptr<const pe::Encoding> kernelFor_; // the encoding kernel_ was built for
+    bool buildKernel_ = false;
 };
