@@ -91,14 +91,17 @@ void TestAnalysisViews::recoveryRestartsOnChangeAndLeavesNoThread()
     auto f = std::make_unique<ViewFixture<RecoveryView>>(QSize(900, 500));
     QVERIFY(f->exposed());
     QVERIFY(!f->params.setNoise({1.0, 1}));
-    for (int d : {512, 510, 508}) // each change cancels the job before and starts another
-        QVERIFY(!f->params.set(params(8000, d, 1e4)));
+    for (int d : {256, 254, 252}) { // each change cancels the job before and starts another
+        QVERIFY(!f->params.set(params(3000, d, 1e4)));
+        QTest::qWait(80); // past the debounce: a job starts each time
+    }
     QVERIFY(f->view->computing());
     auto *job = f->view->findChild<BackgroundJob *>();
     QVERIFY(job);
     f->view->finishWork();
     QVERIFY(!f->view->computing());
-    QCOMPARE(static_cast<int>(f->view->recovery().predicted.size()), 8000);
+    QCOMPARE(static_cast<int>(f->view->recovery().predicted.size()), 3000);
+    QCOMPARE(f->view->recovery().predicted, pe::recoverPositions(f->params.encoding(), {1.0, 1}).predicted);
     QTRY_COMPARE(job->threadCount(), 0);
     f.reset(); // destroying the view joins whatever is left
 }

@@ -79,7 +79,7 @@ void InputsView::rebuild()
                 const int rr = std::min(r, rows - 1), cc = std::min(c, cols - 1);
                 const std::int64_t t = b.firstPosition + rr * b.positionStep;
                 const int j = cc * b.columnStep;
-                const double z = noise.sigma * pe::standardNormal(noise.seed, t, j);
+                const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, t, j) : 0.0;
                 const double v = pe[static_cast<std::size_t>(rr * cols + cc)];
                 data->setCell(r, c, k == 0 ? z : k == 1 ? v : v + z);
             }

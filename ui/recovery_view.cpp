@@ -6,10 +6,17 @@
 
 #include <qcustomplot.h>
 
+#include <QTimer>
+
 RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     : PlotView(parameters, parent)
     , job_(new BackgroundJob(this))
+    , debounce_(new QTimer(this))
 {
+    // While a slider is dragged the job starts once the drag pauses, not for every step.
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(60);
+    connect(debounce_, &QTimer::timeout, this, &RecoveryView::launch);
     setObjectName(QStringLiteral("recoveryView"));
     for (int i = 0; i <= 20; ++i)
         sigmas_.push_back(0.1 * i);
@@ -42,14 +49,22 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     connect(job_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
 }
 
-bool RecoveryView::computing() const { return job_->running(); }
+bool RecoveryView::computing() const { return job_->running() || debounce_->isActive(); }
 
-void RecoveryView::finishWork() { job_->wait(); }
+void RecoveryView::finishWork()
+{
+    if (debounce_->isActive()) {
+        debounce_->stop();
+        launch();
+    }
+    job_->wait();
+}
 
 void RecoveryView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     if (auto tooLarge = pe::recoveryTooLarge(p)) {
+        debounce_->stop();
         job_->cancel();
         recovery_ = {};
         accuracies_.assign(sigmas_.size(), 0.0);
@@ -58,6 +73,16 @@ void RecoveryView::rebuild()
         return;
     }
     problem_.clear();
+    job_->cancel();
+    recovery_ = {};
+    debounce_->start();
+    draw(); // "computing" until the result arrives
+}
+
+void RecoveryView::launch()
+{
+    if (pe::recoveryTooLarge(parameters()->values()))
+        return;
     const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
     const pe::NoiseParams noise = parameters()->noise();
     const std::vector<double> sigmas = sigmas_;
@@ -70,7 +95,6 @@ void RecoveryView::rebuild()
             draw();
         };
     });
-    draw(); // "computing" until the result arrives
 }
 
 void RecoveryView::draw()

@@ -4,6 +4,7 @@
 #include "recovery.h"
 
 class BackgroundJob;
+class QTimer;
 class QCPAxisRect;
 class QCPItemStraightLine;
 class QCPTextElement;
@@ -35,8 +36,10 @@ protected:
 
 private:
     void draw();
+    void launch();
 
     BackgroundJob *job_;
+    QTimer *debounce_;
     QCPTextElement *title_;
     QCPAxisRect *curveRect_;
     QCPItemStraightLine *diagonal_;
