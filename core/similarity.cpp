@@ -100,14 +100,15 @@ Eigen::MatrixXd embeddingRows(const Encoding &e, const NoiseParams &noise, const
 } // namespace
 
 std::vector<double> similarityToReference(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference,
-                                          Metric metric, const OffsetKernel *kernel)
+                                          Metric metric, const OffsetKernel *kernel, std::int64_t stride)
 {
     const EncodingParams &p = encoding.params();
-    std::vector<double> out(static_cast<std::size_t>(p.seqLen));
+    const std::int64_t count = (p.seqLen + stride - 1) / stride;
+    std::vector<double> out(static_cast<std::size_t>(count));
     if (kernel) {
         const double norm2 = p.dModel / 2.0; // |PE(t)|^2 = d/2 for even d
-        for (std::int64_t r = 0; r < p.seqLen; ++r)
-            out[static_cast<std::size_t>(r)] = metricFromDot(metric, (*kernel)(p.startPos + r - reference), norm2, norm2);
+        for (std::int64_t r = 0; r < count; ++r)
+            out[static_cast<std::size_t>(r)] = metricFromDot(metric, (*kernel)(p.startPos + r * stride - reference), norm2, norm2);
         return out;
     }
     const int d = p.dModel;
@@ -123,9 +124,10 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
     constexpr std::int64_t kRows = 256;
     std::vector<double> buf(static_cast<std::size_t>(kRows * d));
     Block b = encoding.windowBlock();
-    for (std::int64_t r0 = 0; r0 < p.seqLen; r0 += kRows) {
-        b.firstPosition = p.startPos + r0;
-        b.rows = std::min(kRows, p.seqLen - r0);
+    b.positionStep = stride;
+    for (std::int64_t r0 = 0; r0 < count; r0 += kRows) {
+        b.firstPosition = p.startPos + r0 * stride;
+        b.rows = std::min(kRows, count - r0);
         fillEmbeddings(encoding, noise, b, buf.data());
         for (std::int64_t r = 0; r < b.rows; ++r) {
             const double *x = buf.data() + r * d;

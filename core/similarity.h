@@ -36,10 +36,11 @@ private:
     std::vector<double> s_;
 };
 
-// metric(x_t, PE(reference)) for every window position t. With a kernel (pure encodings) N
-// look-ups; otherwise exact, a block of rows at a time: O(N d).
+// metric(x_t, PE(reference)) for the window positions t = start_pos + k * stride (every one by
+// default). With a kernel (pure encodings) one look-up each; otherwise exact, a block of rows at a
+// time through the fast fill: O(N d / stride).
 std::vector<double> similarityToReference(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference,
-                                          Metric metric, const OffsetKernel *kernel);
+                                          Metric metric, const OffsetKernel *kernel, std::int64_t stride = 1);
 
 // metric(x_t, PE(s)) for t in rows and s in cols, row-major: a sampled block of the N x N matrix.
 // Exact; the kernel makes it one look-up per cell, otherwise one dot product per cell.

@@ -94,7 +94,7 @@ void RelativeView::rebuild()
     plot()->xAxis->setRange(-0.5, n - 0.5);
     plot()->yAxis->setRange(-0.5, n - 0.5);
 
-    residual_ = pe::rotationResidual(enc, k, kResidualPositions);
+    residual_ = pe::rotationResidual(enc, k, residualPositions(p.dModel));
 
     // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
     std::vector<double> a(static_cast<std::size_t>(p.dModel)), b(a.size());
@@ -125,7 +125,8 @@ void RelativeView::rebuild()
     decodeRect_->axis(QCPAxis::atLeft)->setRange(decodeRect_->axis(QCPAxis::atLeft)->range().expanded(static_cast<double>(k)));
     decodeRect_->axis(QCPAxis::atLeft)->scaleRange(1.15);
 
-    const QString checked = p.seqLen > kResidualPositions ? tr("%1 sampled positions").arg(kResidualPositions) : tr("every position");
+    const QString checked = p.seqLen > residualPositions(p.dModel) ? tr("%1 sampled positions").arg(residualPositions(p.dModel))
+                                                                   : tr("every position");
     QStringList title{tr("T(%1) maps PE(t) to PE(t+%1): max |T PE(t) − PE(t+%1)| = %2 over %3").arg(k).arg(residual_, 0, 'g', 3).arg(checked)};
     if (reachable)
         title << tr("offset read from x(%1), x(%2) with atan2: %3 (error %4)")

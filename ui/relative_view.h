@@ -29,7 +29,8 @@ public:
     const pe::OffsetDecode &decoded() const { return decoded_; }
 
     static constexpr int kShownPairs = 4;
-    static constexpr std::int64_t kResidualPositions = 4096;
+    // Positions the residual is checked at: as many as keep it to about 4 million values.
+    static std::int64_t residualPositions(int dModel) { return std::max<std::int64_t>(64, (std::int64_t(1) << 22) / dModel); }
 
 protected:
     void rebuild() override;

@@ -59,15 +59,8 @@ void SimilarityView::compute()
         kernelFor_ = parameters()->sharedEncoding();
     }
     buildKernel_ = false;
-    if (pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding()) {
-        values_.resize(positions_.size());
-        const double norm2 = p.dModel / 2.0;
-        for (std::size_t i = 0; i < positions_.size(); ++i)
-            values_[i] = pe::metricFromDot(metric(), (*kernel_)(positions_[i] - ref), norm2, norm2);
-    } else {
-        values_.resize(positions_.size());
-        pe::scoreBlock(enc, noise, metric(), nullptr, positions_, {ref}, values_.data());
-    }
+    const bool useKernel = pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding();
+    values_ = pe::similarityToReference(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, stride_);
     const bool higher = pe::higherIsCloser(metric());
     std::size_t at = 0;
     for (std::size_t i = 1; i < values_.size(); ++i)
