@@ -40,10 +40,8 @@ DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
     p->yAxis->setRangeReversed(true);
     p->xAxis->setLabel(tr("position s (PE)"));
     p->yAxis->setLabel(tr("position t (x)"));
-    row_ = new QCPItemStraightLine(p);
-    col_ = new QCPItemStraightLine(p);
-    for (QCPItemStraightLine *l : {row_, col_})
-        l->setPen(QPen(QColor(230, 30, 30), 1.2, Qt::DashLine));
+    row_ = addMarkerLine(QColor(230, 30, 30));
+    col_ = addMarkerLine(QColor(230, 30, 30));
     connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
@@ -116,10 +114,8 @@ void DistanceView::rebuild()
 void DistanceView::positionMoved()
 {
     const double ref = static_cast<double>(parameters()->position());
-    row_->point1->setCoords(0, ref);
-    row_->point2->setCoords(1, ref);
-    col_->point1->setCoords(ref, 0);
-    col_->point2->setCoords(ref, 1);
+    placeHorizontal(row_, ref);
+    placeVertical(col_, ref);
     for (QCPItemStraightLine *l : {row_, col_})
         l->setPen(QPen(QColor(230, 30, 30), 1.2 * lineScale(), Qt::DashLine));
     plot()->replot(QCustomPlot::rpQueuedReplot);

@@ -47,8 +47,7 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->legend->setVisible(true);
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    spanLine_ = new QCPItemStraightLine(p);
-    spanLine_->setPen(QPen(QColor(200, 30, 30), 1.5, Qt::DashLine));
+    spanLine_ = addMarkerLine(QColor(200, 30, 30));
     spanLabel_ = new QCPItemText(p);
     spanLabel_->setColor(QColor(200, 30, 30));
     spanLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
@@ -159,8 +158,7 @@ void FrequencyView::rebuild()
                 y << enc.channelWavelength(i);
             }
         done->setData(x, y, true);
-        spanLine_->point1->setCoords(0, std::max(span, 1e-300));
-        spanLine_->point2->setCoords(1, std::max(span, 1e-300));
+        placeHorizontal(spanLine_, std::max(span, 1e-300));
         spanLabel_->position->setCoords(0, std::max(span, 1e-300));
         spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
     }

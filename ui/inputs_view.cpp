@@ -40,10 +40,7 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
         content()->addElement(k, 1, scale);
         maps_[k]->setColorScale(scale);
         maps_[k]->setGradient(viridis); // after the scale, which would otherwise impose its own
-        marks_[k] = new QCPItemStraightLine(p);
-        marks_[k]->setClipAxisRect(rect);
-        marks_[k]->point1->setAxes(x, y);
-        marks_[k]->point2->setAxes(x, y);
+        marks_[k] = addMarkerLine(QColor(230, 30, 30), rect);
     }
 }
 
@@ -101,8 +98,7 @@ void InputsView::positionMoved()
 {
     const double t = static_cast<double>(parameters()->position());
     for (QCPItemStraightLine *m : marks_) {
-        m->point1->setCoords(t, 0);
-        m->point2->setCoords(t, 1);
+        placeVertical(m, t);
         m->setPen(QPen(QColor(230, 30, 30), 1.5 * lineScale(), Qt::DashLine));
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);

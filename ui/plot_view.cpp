@@ -63,6 +63,29 @@ std::int64_t PlotView::heldValues() const
     return n;
 }
 
+QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const
+{
+    QCPAxisRect *r = rect ? rect : plot_->axisRect();
+    auto *line = new QCPItemStraightLine(plot_);
+    line->setClipAxisRect(r);
+    for (QCPItemPosition *p : {line->point1, line->point2})
+        p->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+    line->setPen(QPen(color, 1.3, Qt::DashLine));
+    return line;
+}
+
+void PlotView::placeVertical(QCPItemStraightLine *line, double x)
+{
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+}
+
+void PlotView::placeHorizontal(QCPItemStraightLine *line, double y)
+{
+    line->point1->setCoords(0, y);
+    line->point2->setCoords(1, y);
+}
+
 QCPTextElement *PlotView::addTitle()
 {
     // The title gets a row of the whole width; what was the plot layout's content moves into a

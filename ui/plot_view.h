@@ -4,6 +4,8 @@
 #include <QWidget>
 
 class Parameters;
+class QCPAxisRect;
+class QCPItemStraightLine;
 class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
@@ -64,6 +66,12 @@ protected:
     QPen curvePen(const QColor &color, double width, std::int64_t points) const;
     // Point size of a plot font at the current scale.
     int fontSize(int normal) const { return static_cast<int>(normal * fontScale() + 0.5); }
+    // A dashed marker line (a reference, a true value, a window span) on an axis rect's bottom and
+    // left axes, clipped to it; the plot's main rect by default.
+    QCPItemStraightLine *addMarkerLine(const QColor &color, QCPAxisRect *rect = nullptr) const;
+    // Puts a marker line upright at x, or level at y.
+    static void placeVertical(QCPItemStraightLine *line, double x);
+    static void placeHorizontal(QCPItemStraightLine *line, double y);
     // A bold title above the plot, in a row of its own.
     QCPTextElement *addTitle();
     // After addTitle(): the grid below the title, holding the axis rect at (0, 0); a colour scale

@@ -32,8 +32,7 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     p->yAxis->setLabel(tr("predicted position"));
     QCPGraph *predicted = p->addGraph();
     predicted->setName(QStringLiteral("predicted"));
-    diagonal_ = new QCPItemStraightLine(p);
-    diagonal_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
+    diagonal_ = addMarkerLine(QColor(150, 150, 150));
     curveRect_->axis(QCPAxis::atBottom)->setLabel(tr("noise σ"));
     curveRect_->axis(QCPAxis::atLeft)->setLabel(tr("accuracy"));
     curveRect_->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
@@ -41,11 +40,7 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
     QCPGraph *mark = p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
     mark->setLineStyle(QCPGraph::lsNone);
-    sigmaLine_ = new QCPItemStraightLine(p);
-    sigmaLine_->setClipAxisRect(curveRect_);
-    sigmaLine_->point1->setAxes(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
-    sigmaLine_->point2->setAxes(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
-    sigmaLine_->setPen(QPen(QColor(220, 30, 30), 1.2, Qt::DashLine));
+    sigmaLine_ = addMarkerLine(QColor(220, 30, 30), curveRect_);
     connect(job_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
 }
 
@@ -136,8 +131,7 @@ void RecoveryView::draw()
     mark->setData(QVector<double>{noise.sigma}, QVector<double>{have ? recovery_.accuracy() : 0.0}, true);
     mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(220, 30, 30), 8 * lineScale()));
     mark->setVisible(have);
-    sigmaLine_->point1->setCoords(noise.sigma, 0);
-    sigmaLine_->point2->setCoords(noise.sigma, 1);
+    placeVertical(sigmaLine_, noise.sigma);
 
     QStringList title;
     if (!problem_.isEmpty()) {

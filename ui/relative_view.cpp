@@ -49,11 +49,7 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
     decodeRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
     QCPGraph *readings = p->addGraph(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
     readings->setLineStyle(QCPGraph::lsNone);
-    truth_ = new QCPItemStraightLine(p);
-    truth_->setClipAxisRect(decodeRect_);
-    truth_->point1->setAxes(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
-    truth_->point2->setAxes(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
-    truth_->setPen(QPen(QColor(220, 30, 30), 1.2, Qt::DashLine));
+    truth_ = addMarkerLine(QColor(220, 30, 30), decodeRect_);
     connect(offsetSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
@@ -118,8 +114,7 @@ void RelativeView::rebuild()
     QCPGraph *readings = plot()->graph(0);
     readings->setData(x, y, true);
     readings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), 5 * lineScale()));
-    truth_->point1->setCoords(0, static_cast<double>(k));
-    truth_->point2->setCoords(1, static_cast<double>(k));
+    placeHorizontal(truth_, static_cast<double>(k));
     decodeRect_->axis(QCPAxis::atBottom)->setRange(-0.5, enc.pairCount() - 0.5);
     decodeRect_->axis(QCPAxis::atLeft)->rescale();
     decodeRect_->axis(QCPAxis::atLeft)->setRange(decodeRect_->axis(QCPAxis::atLeft)->range().expanded(static_cast<double>(k)));

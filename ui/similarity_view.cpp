@@ -29,10 +29,8 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("position t"));
     p->addGraph();
-    referenceLine_ = new QCPItemStraightLine(p);
-    referenceLine_->setPen(QPen(QColor(220, 30, 30), 1.5, Qt::DashLine));
-    bestLine_ = new QCPItemStraightLine(p);
-    bestLine_->setPen(QPen(QColor(30, 60, 220), 1.5, Qt::DashLine));
+    referenceLine_ = addMarkerLine(QColor(220, 30, 30));
+    bestLine_ = addMarkerLine(QColor(30, 60, 220));
     connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
@@ -86,10 +84,8 @@ void SimilarityView::rebuild()
     g->setData(x, y, true);
     g->setPen(curvePen(QColor(30, 90, 200), 1.6, static_cast<std::int64_t>(positions_.size())));
     g->setScatterStyle(positions_.size() <= 120 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * lineScale()) : QCPScatterStyle());
-    referenceLine_->point1->setCoords(static_cast<double>(ref), 0);
-    referenceLine_->point2->setCoords(static_cast<double>(ref), 1);
-    bestLine_->point1->setCoords(static_cast<double>(best_), 0);
-    bestLine_->point2->setCoords(static_cast<double>(best_), 1);
+    placeVertical(referenceLine_, static_cast<double>(ref));
+    placeVertical(bestLine_, static_cast<double>(best_));
     bestLine_->setVisible(best_ != ref);
     plt->xAxis->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     plt->yAxis->rescale();
