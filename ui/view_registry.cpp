@@ -12,27 +12,28 @@
 
 #include <QStringList>
 
+namespace {
+
+template <class View>
+PlotView *create(Parameters *parameters, QWidget *parent)
+{
+    return new View(parameters, parent);
+}
+
+} // namespace
+
 const std::vector<ViewInfo> &viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
-        {QStringLiteral("heatmap"), QObject::tr("Heatmap"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new HeatmapView(p, parent); }},
-        {QStringLiteral("frequencies"), QObject::tr("Frequencies"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new FrequencyView(p, parent); }},
-        {QStringLiteral("clocks"), QObject::tr("Clocks"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new ClockGridView(p, parent); }},
-        {QStringLiteral("circles"), QObject::tr("Circles"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new PairCircleView(p, parent); }},
-        {QStringLiteral("similarity"), QObject::tr("Similarity"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new SimilarityView(p, parent); }},
-        {QStringLiteral("recovery"), QObject::tr("Recovery"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new RecoveryView(p, parent); }},
-        {QStringLiteral("distance"), QObject::tr("Distance matrix"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new DistanceView(p, parent); }},
-        {QStringLiteral("relative"), QObject::tr("Relative position"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new RelativeView(p, parent); }},
-        {QStringLiteral("inputs"), QObject::tr("Inputs (noise)"),
-         [](Parameters *p, QWidget *parent) -> PlotView * { return new InputsView(p, parent); }},
+        {QStringLiteral("heatmap"), QObject::tr("Heatmap"), &create<HeatmapView>},
+        {QStringLiteral("frequencies"), QObject::tr("Frequencies"), &create<FrequencyView>},
+        {QStringLiteral("clocks"), QObject::tr("Clocks"), &create<ClockGridView>},
+        {QStringLiteral("circles"), QObject::tr("Circles"), &create<PairCircleView>},
+        {QStringLiteral("similarity"), QObject::tr("Similarity"), &create<SimilarityView>},
+        {QStringLiteral("recovery"), QObject::tr("Recovery"), &create<RecoveryView>},
+        {QStringLiteral("distance"), QObject::tr("Distance matrix"), &create<DistanceView>},
+        {QStringLiteral("relative"), QObject::tr("Relative position"), &create<RelativeView>},
+        {QStringLiteral("inputs"), QObject::tr("Inputs (noise)"), &create<InputsView>},
     };
     return views;
 }
