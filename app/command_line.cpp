@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 
 #include <cstdio>
+#include <limits>
 
 namespace {
 
@@ -67,7 +68,7 @@ QList<QCommandLineOption> options()
          QStringLiteral("M")},
         {QStringLiteral("noise"), QStringLiteral("Noise sigma, 0 to 10: x = PE + sigma z (seed 001 uses 0.5; default 0)."),
          QStringLiteral("SIGMA")},
-        {QStringLiteral("seed"), QStringLiteral("Noise seed, a whole number >= 0 (default 42); the same seed, the same numbers."),
+        {QStringLiteral("seed"), QStringLiteral("Noise seed, 0 to 2147483647 (default 42); the same seed, the same numbers."),
          QStringLiteral("S")},
         {QStringLiteral("offset"), QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
          QStringLiteral("K")},
@@ -229,8 +230,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     if (parser.isSet(QStringLiteral("seed"))) {
         const auto v = pe::parseInteger(parser.value(QStringLiteral("seed")).toStdString());
-        if (!v || *v < 0)
-            return fail(QStringLiteral("--seed: must be a whole number from 0 to 9223372036854775807 (got '%1').")
+        // The window's seed box holds an int: the same range here, so a seed is never shown cut.
+        if (!v || *v < 0 || *v > std::numeric_limits<int>::max())
+            return fail(QStringLiteral("--seed: must be a whole number from 0 to 2147483647 (got '%1').")
                             .arg(parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
     }

@@ -124,6 +124,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("nan noise") << "--noise nan" << "--noise: sigma must be";
     QTest::newRow("text noise") << "--noise lots" << "'lots' is not a number";
     QTest::newRow("negative seed") << "--seed -3" << "--seed: must be a whole number from 0";
+    QTest::newRow("huge seed") << "--seed 2147483648" << "from 0 to 2147483647";
     QTest::newRow("huge offset") << "--offset 99999999999" << "--offset: must be a whole number from -1,000,000 to 1,000,000";
     QTest::newRow("reference outside") << "--seq-len 10 --reference 10" << "--reference: must be a whole number inside the window";
     QTest::newRow("position and reference") << "--position 3 --reference 4" << "give --position or --reference, not both";
