@@ -26,7 +26,8 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t m
     double worst = 0;
     const std::int64_t first = std::max(p.startPos, -k); // t + k must be a position
     const std::int64_t count = p.startPos + p.seqLen - first;
-    const std::int64_t step = std::max<std::int64_t>(1, (count + maxPositions - 1) / std::max<std::int64_t>(maxPositions, 1));
+    const std::int64_t budget = std::max<std::int64_t>(maxPositions, 1);
+    const std::int64_t step = count <= budget ? 1 : (count + budget - 1) / budget; // no overflow for the default budget
     for (std::int64_t i0 = 0; i0 * step < count; i0 += kRows) {
         Block b = encoding.windowBlock();
         b.firstPosition = first + i0 * step;
