@@ -1,5 +1,6 @@
 #include "encoding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -103,6 +104,33 @@ Block Encoding::windowBlock() const
     b.firstPosition = params_.startPos;
     b.rows = params_.seqLen;
     b.cols = params_.dModel;
+    return b;
+}
+
+std::int64_t sampleStride(std::int64_t n, std::int64_t maxCount)
+{
+    const std::int64_t limit = std::max<std::int64_t>(maxCount, 1);
+    return std::max<std::int64_t>(1, (n + limit - 1) / limit);
+}
+
+std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride, std::size_t count)
+{
+    if (count == 0)
+        return 0;
+    const double k = std::round((coord - static_cast<double>(first)) / static_cast<double>(stride));
+    return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(count - 1)));
+}
+
+Block sampledBlock(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn, int columns,
+                   std::int64_t maxCols)
+{
+    Block b;
+    b.firstPosition = firstPosition;
+    b.positionStep = sampleStride(positions, maxRows);
+    b.rows = (positions + b.positionStep - 1) / b.positionStep;
+    b.firstColumn = firstColumn;
+    b.columnStep = static_cast<int>(sampleStride(columns, maxCols));
+    b.cols = (columns + b.columnStep - 1) / b.columnStep;
     return b;
 }
 

@@ -76,6 +76,18 @@ int channelCount(const EncodingParams &params);
 // sin and cos of position * w where the product's rounding error is folded back in (first order).
 void sinCosOfProduct(double position, double w, double &s, double &c);
 
+// The stride that keeps n evenly spaced samples within maxCount: ceil(n / maxCount), at least 1.
+std::int64_t sampleStride(std::int64_t n, std::int64_t maxCount);
+
+// Index of the sample nearest to coord among count samples first, first + stride, ...
+std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride, std::size_t count);
+
+// Positions [firstPosition, firstPosition + positions) and dimensions [firstColumn, firstColumn +
+// columns) as a block of at most maxRows x maxCols cells: every k-th one where there are more.
+// What a view asks for when it draws at most one cell per pixel.
+Block sampledBlock(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn, int columns,
+                   std::int64_t maxCols);
+
 // Indices 0..n-1 thinned to at most maxCount, always keeping the first and the last: what a
 // curve needs when it has more samples than pixels.
 std::vector<int> sampledIndices(int n, int maxCount);

@@ -62,4 +62,30 @@ QCPColorGradient gradient(const QString &name, bool reversed)
     return g;
 }
 
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol, double lastCol,
+                  bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value)
+{
+    const int dataRows = std::max(rows, 2);
+    const int dataCols = std::max(cols, 2);
+    const QCPRange rowRange = rows > 1 ? QCPRange(firstRow, lastRow) : QCPRange(firstRow - 0.25, firstRow + 0.25);
+    const QCPRange colRange = cols > 1 ? QCPRange(firstCol, lastCol) : QCPRange(firstCol - 0.25, firstCol + 0.25);
+    QCPColorMapData *data = map->data();
+    const int keys = rowsOnKeyAxis ? dataRows : dataCols;
+    const int values = rowsOnKeyAxis ? dataCols : dataRows;
+    if (data->keySize() != keys || data->valueSize() != values)
+        data->setSize(keys, values);
+    if (rowsOnKeyAxis)
+        data->setRange(rowRange, colRange);
+    else
+        data->setRange(colRange, rowRange);
+    for (int r = 0; r < dataRows; ++r)
+        for (int c = 0; c < dataCols; ++c) {
+            const double v = value(std::min(r, rows - 1), std::min(c, cols - 1));
+            if (rowsOnKeyAxis)
+                data->setCell(r, c, v);
+            else
+                data->setCell(c, r, v);
+        }
+}
+
 } // namespace colormaps

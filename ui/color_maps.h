@@ -3,7 +3,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QCPColorGradient;
+class QCPColorMap;
 
 // The one colour-map helper: every view that colours values asks here.
 namespace colormaps {
@@ -14,5 +17,12 @@ QString defaultName();
 // The gradient for a name (the default for an unknown one); `reversed` swaps its ends, as
 // matplotlib's "_r" maps do (seed 000 uses coolwarm_r: red for -1, blue for +1).
 QCPColorGradient gradient(const QString &name, bool reversed = false);
+
+// Fills `map` with rows x cols cells, value(r, c), whose centres run from first to last row and
+// column coordinate; rows go along the key (x) axis when rowsOnKeyAxis, else along the value axis.
+// A single row or column is spread half a cell each way: QCPColorMap draws nothing for one cell.
+// The data object is resized only when the size changes (QCPColorMapData drops its data then).
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol, double lastCol,
+                  bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value);
 
 } // namespace colormaps

@@ -58,7 +58,7 @@ void DistanceView::rebuild()
     std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
     if (!toeplitz)
         cells = std::min<std::int64_t>(cells, kMaxExactCells);
-    step_ = (p.seqLen + cells - 1) / cells;
+    step_ = pe::sampleStride(p.seqLen, cells);
     positions_.clear();
     for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += step_)
         positions_.push_back(t);
@@ -85,17 +85,10 @@ void DistanceView::rebuild()
     } else {
         pe::scoreBlock(enc, noise, metric, nullptr, positions_, positions_, values_.data());
     }
-    const int dataN = std::max(n, 2);
-    QCPColorMapData *data = map_->data();
-    if (data->keySize() != dataN || data->valueSize() != dataN)
-        data->setSize(dataN, dataN);
     const double first = static_cast<double>(positions_.front());
     const double last = static_cast<double>(positions_.back());
-    const QCPRange range = n > 1 ? QCPRange(first, last) : QCPRange(first - 0.25, first + 0.25);
-    data->setRange(range, range);
-    for (int r = 0; r < dataN; ++r)
-        for (int c = 0; c < dataN; ++c)
-            data->setCell(c, r, values_[static_cast<std::size_t>(std::min(r, n - 1) * n + std::min(c, n - 1))]);
+    colormaps::fillColorMap(map_, n, n, first, last, first, last, false,
+                            [this, n](int r, int c) { return values_[static_cast<std::size_t>(r * n + c)]; });
     map_->rescaleDataRange(true);
     const QCPRange window(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     plot()->xAxis->setRange(window);
@@ -125,10 +118,7 @@ QString DistanceView::tooltipAt(QPointF pixel) const
 {
     if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    auto index = [this](double coord) {
-        return static_cast<std::size_t>(std::clamp<double>(std::round((coord - static_cast<double>(positions_.front())) / static_cast<double>(step_)), 0,
-                                                            static_cast<double>(positions_.size() - 1)));
-    };
+    auto index = [this](double coord) { return pe::nearestSample(coord, positions_.front(), step_, positions_.size()); };
     const std::size_t c = index(plot()->xAxis->pixelToCoord(pixel.x()));
     const std::size_t r = index(plot()->yAxis->pixelToCoord(pixel.y()));
     return tr("t = %1, s = %2 (t − s = %3)\n%4 = %5")

@@ -121,48 +121,15 @@ void HeatmapView::rebuild()
     const int firstJ = std::max(0, static_cast<int>(std::ceil(dimView_.lower)));
     const int lastJ = std::min(p.dModel - 1, static_cast<int>(std::floor(dimView_.upper)));
     const int countJ = std::max(1, lastJ - firstJ + 1);
-    pe::Block b;
-    b.firstPosition = firstT;
-    b.positionStep = (countT + posPixels - 1) / posPixels;
-    b.rows = (countT + b.positionStep - 1) / b.positionStep;
-    b.firstColumn = firstJ;
-    b.columnStep = static_cast<int>((countJ + dimPixels - 1) / dimPixels);
-    b.cols = (countJ + b.columnStep - 1) / b.columnStep;
+    const pe::Block b = pe::sampledBlock(firstT, countT, posPixels, firstJ, countJ, dimPixels);
     block_ = b;
     values_.resize(static_cast<std::size_t>(b.size()));
     enc.fill(b, values_.data());
-
-    // QCPColorMap draws nothing for a single cell along an axis, so one row or column is doubled
-    // and spread over the same extent.
-    const int rows = static_cast<int>(b.rows);
     const int cols = b.cols;
-    const int dataRows = std::max(rows, 2);
-    const int dataCols = std::max(cols, 2);
-    const double firstPos = static_cast<double>(b.firstPosition);
-    const double lastPos = static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep);
-    const QCPRange posRange = rows > 1 ? QCPRange(firstPos, lastPos) : QCPRange(firstPos - 0.25, firstPos + 0.25);
-    const double firstDim = static_cast<double>(b.firstColumn);
-    const double lastDim = static_cast<double>(b.firstColumn + (b.cols - 1) * b.columnStep);
-    const QCPRange dimRange = cols > 1 ? QCPRange(firstDim, lastDim) : QCPRange(firstDim - 0.25, firstDim + 0.25);
-
-    QCPColorMapData *data = map_->data();
-    if (transposed) {
-        if (data->keySize() != dataRows || data->valueSize() != dataCols)
-            data->setSize(dataRows, dataCols);
-        data->setRange(posRange, dimRange);
-        for (int r = 0; r < dataRows; ++r)
-            for (int c = 0; c < dataCols; ++c)
-                data->setCell(r, c, values_[std::min(r, rows - 1) * cols + std::min(c, cols - 1)]);
-    } else {
-        if (data->keySize() != dataCols || data->valueSize() != dataRows)
-            data->setSize(dataCols, dataRows);
-        data->setRange(dimRange, posRange);
-        for (int r = 0; r < dataRows; ++r) {
-            const double *row = values_.data() + std::min(r, rows - 1) * cols;
-            for (int c = 0; c < dataCols; ++c)
-                data->setCell(c, r, row[std::min(c, cols - 1)]);
-        }
-    }
+    colormaps::fillColorMap(map_, static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
+                            static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), b.firstColumn,
+                            b.firstColumn + (b.cols - 1) * b.columnStep, transposed,
+                            [this, cols](int r, int c) { return values_[static_cast<std::size_t>(r * cols + c)]; });
     const bool sampled = b.positionStep > 1 || b.columnStep > 1;
     labels_->setCells(&values_, b, transposed);
 

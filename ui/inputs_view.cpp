@@ -52,34 +52,19 @@ void InputsView::rebuild()
     const QRect area = rects_[0]->rect();
     const auto posPixels = std::max<std::int64_t>(1, std::llround(area.width() * pixelScale()));
     const auto dimPixels = std::max<std::int64_t>(1, std::llround(area.height() * pixelScale()));
-    pe::Block b;
-    b.firstPosition = p.startPos;
-    b.positionStep = (p.seqLen + posPixels - 1) / posPixels;
-    b.rows = (p.seqLen + b.positionStep - 1) / b.positionStep;
-    b.columnStep = static_cast<int>((p.dModel + dimPixels - 1) / dimPixels);
-    b.cols = (p.dModel + b.columnStep - 1) / b.columnStep;
-    std::vector<double> pe(static_cast<std::size_t>(b.size()));
-    enc.fill(b, pe.data());
-    const int rows = static_cast<int>(b.rows), cols = b.cols;
+    const pe::Block b = pe::sampledBlock(p.startPos, p.seqLen, posPixels, 0, p.dModel, dimPixels);
+    std::vector<double> encoded(static_cast<std::size_t>(b.size()));
+    enc.fill(b, encoded.data());
+    const int cols = b.cols;
     for (int k = 0; k < 3; ++k) {
-        QCPColorMapData *data = maps_[k]->data();
-        const int nx = std::max(rows, 2), ny = std::max(cols, 2);
-        if (data->keySize() != nx || data->valueSize() != ny)
-            data->setSize(nx, ny);
-        const double first = static_cast<double>(b.firstPosition);
-        const double last = static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep);
-        const double lastDim = static_cast<double>((b.cols - 1) * b.columnStep);
-        data->setRange(rows > 1 ? QCPRange(first, last) : QCPRange(first - 0.25, first + 0.25),
-                       cols > 1 ? QCPRange(0, lastDim) : QCPRange(-0.25, 0.25));
-        for (int r = 0; r < nx; ++r)
-            for (int c = 0; c < ny; ++c) {
-                const int rr = std::min(r, rows - 1), cc = std::min(c, cols - 1);
-                const std::int64_t t = b.firstPosition + rr * b.positionStep;
-                const int j = cc * b.columnStep;
-                const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, t, j) : 0.0;
-                const double v = pe[static_cast<std::size_t>(rr * cols + cc)];
-                data->setCell(r, c, k == 0 ? z : k == 1 ? v : v + z);
-            }
+        colormaps::fillColorMap(maps_[k], static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
+                                static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0, (b.cols - 1) * b.columnStep,
+                                true, [&](int r, int c) {
+                                    const std::int64_t t = b.firstPosition + r * b.positionStep;
+                                    const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, t, c * b.columnStep) : 0.0;
+                                    const double v = encoded[static_cast<std::size_t>(r * cols + c)];
+                                    return k == 0 ? z : k == 1 ? v : v + z;
+                                });
         maps_[k]->rescaleDataRange(true);
         if (k == 0 && !noise.active())
             maps_[k]->setDataRange(QCPRange(-1, 1));

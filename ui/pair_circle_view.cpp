@@ -123,7 +123,7 @@ void PairCircleView::rebuild()
     const int pairs = std::min(pairsSpin_->value(), enc.pairCount());
     buildGrid(pairs);
 
-    dotStride_ = (p.seqLen + kMaxDots - 1) / kMaxDots;
+    dotStride_ = pe::sampleStride(p.seqLen, kMaxDots);
     dotCount_ = (p.seqLen + dotStride_ - 1) / dotStride_;
     const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
     const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));

@@ -102,7 +102,7 @@ void RecoveryView::draw()
                       !recovery_.cancelled;
     // At most two points a pixel column: every k-th position.
     const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plt->axisRect()->width() * pixelScale()));
-    const std::int64_t stride = (p.seqLen + maxPoints - 1) / maxPoints;
+    const std::int64_t stride = pe::sampleStride(p.seqLen, maxPoints);
     QVector<double> x, y;
     if (have)
         for (std::int64_t r = 0; r < p.seqLen; r += stride) {

@@ -76,13 +76,8 @@ void RelativeView::rebuild()
         cells_[static_cast<std::size_t>((a + 1) * n + a)] = m.c;
         cells_[static_cast<std::size_t>((a + 1) * n + a + 1)] = m.d;
     }
-    QCPColorMapData *data = matrix_->data();
-    if (data->keySize() != n || data->valueSize() != n)
-        data->setSize(n, n);
-    data->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
-    for (int r = 0; r < n; ++r)
-        for (int c = 0; c < n; ++c)
-            data->setCell(c, r, cells_[static_cast<std::size_t>(r * n + c)]);
+    colormaps::fillColorMap(matrix_, n, n, 0, n - 1, 0, n - 1, false,
+                            [this, n](int r, int c) { return cells_[static_cast<std::size_t>(r * n + c)]; });
     pe::Block grid;
     grid.rows = n;
     grid.cols = n;

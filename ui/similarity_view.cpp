@@ -44,7 +44,7 @@ void SimilarityView::compute()
     const pe::NoiseParams &noise = parameters()->noise();
     const std::int64_t ref = parameters()->position();
     const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plot()->axisRect()->width() * pixelScale()));
-    stride_ = (p.seqLen + maxPoints - 1) / maxPoints;
+    stride_ = pe::sampleStride(p.seqLen, maxPoints);
     positions_.clear();
     for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += stride_)
         positions_.push_back(t);
@@ -107,7 +107,6 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
     if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
     const double t = plot()->xAxis->pixelToCoord(pixel.x());
-    const auto i = static_cast<std::size_t>(std::clamp<double>(std::round((t - static_cast<double>(positions_.front())) / static_cast<double>(stride_)), 0,
-                                                                 static_cast<double>(positions_.size() - 1)));
+    const std::size_t i = pe::nearestSample(t, positions_.front(), stride_, positions_.size());
     return tr("position t = %1\n%2 = %3").arg(positions_[i]).arg(metricChoice_->currentText()).arg(values_[i], 0, 'g', 10);
 }
