@@ -36,7 +36,6 @@ public:
     int channelCount() const { return static_cast<int>(channelFreq_.size()); }
     double channelFrequency(int channel) const { return channelFreq_[channel]; }
     double channelWavelength(int channel) const; // 2*pi / w
-    const std::vector<double> &channelFrequencies() const { return channelFreq_; }
 
     int columnChannel(int column) const;
     bool columnIsSine(int column) const;
