@@ -3,6 +3,7 @@
 #include "clock_grid_view.h"
 #include "distance_view.h"
 #include "recovery.h"
+#include "projection_view.h"
 #include "relative_view.h"
 #include "similarity_view.h"
 #include "data_export.h"
@@ -24,7 +25,7 @@ namespace {
 
 constexpr int kMaxFrames = 10000;
 const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies"), QStringLiteral("similarity"),
-                                 QStringLiteral("recovery"), QStringLiteral("distance")};
+                                 QStringLiteral("recovery"), QStringLiteral("distance"), QStringLiteral("projection")};
 
 QString flagFor(pe::Field f)
 {
@@ -53,7 +54,7 @@ QList<QCommandLineOption> options()
         {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out and exit: ") + viewIds().join(QStringLiteral(", ")) + QStringLiteral("."),
          QStringLiteral("VIEW")},
         {QStringLiteral("export-data"),
-         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance."),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance, projection."),
          QStringLiteral("KIND")},
         {QStringLiteral("out"), QStringLiteral("Output file of --export (.png) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
@@ -68,10 +69,19 @@ QList<QCommandLineOption> options()
          QStringLiteral("M")},
         {QStringLiteral("noise"), QStringLiteral("Noise sigma, 0 to 10: x = PE + sigma z (seed 001 uses 0.5; default 0)."),
          QStringLiteral("SIGMA")},
-        {QStringLiteral("seed"), QStringLiteral("Noise seed, 0 to 2147483647 (default 42); the same seed, the same numbers."),
+        {QStringLiteral("seed"), QStringLiteral("Seed of the noise and of t-SNE's random start, 0 to 2147483647 (default 42); the same seed, the same numbers."),
          QStringLiteral("S")},
         {QStringLiteral("offset"), QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
          QStringLiteral("K")},
+        {QStringLiteral("method"), QStringLiteral("Projection method: tsne (default) or pca."), QStringLiteral("M")},
+        {QStringLiteral("perplexity"), QStringLiteral("t-SNE perplexity, 1 to 1000 and below seq_len (default 30; seed 004 uses 4)."),
+         QStringLiteral("P")},
+        {QStringLiteral("iterations"), QStringLiteral("t-SNE iterations, 1 to 100000 (default 1000); exports run them all."),
+         QStringLiteral("N")},
+        {QStringLiteral("learning-rate"), QStringLiteral("t-SNE learning rate: auto (default, max(N/48, 50)) or a number up to 1e6."),
+         QStringLiteral("R")},
+        {QStringLiteral("exaggeration"), QStringLiteral("t-SNE early exaggeration, 1 to 1000 (default 12)."), QStringLiteral("E")},
+        {QStringLiteral("init"), QStringLiteral("t-SNE start: pca (default) or random (drawn with --seed)."), QStringLiteral("I")},
         {QStringLiteral("clock-face"),
          QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock (seed 002)."),
          QStringLiteral("F")},
@@ -115,6 +125,28 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
         distance->setMetric(*cmd.metric);
     if (auto *relative = qobject_cast<RelativeView *>(view); relative && cmd.offset)
         relative->setOffset(*cmd.offset);
+    if (auto *projection = qobject_cast<ProjectionView *>(view)) {
+        if (cmd.method)
+            projection->setMethod(*cmd.method);
+        projection->setSettings(cmd.tsne);
+        // A figure or screenshot from the command line is the finished projection, not a frame of it.
+        projection->setWaitForCompletion(cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames ||
+                                         cmd.mode == CommandLine::Mode::Screenshot);
+    }
+}
+
+// Why the window cannot be projected with these settings; nothing when it can.
+std::optional<QString> projectionProblem(const CommandLine &cmd)
+{
+    const bool tsne = cmd.method.value_or(pe::ProjectionMethod::Tsne) == pe::ProjectionMethod::Tsne;
+    std::optional<std::string> problem = pe::projectionTooLarge(cmd.params, cmd.noise, tsne);
+    if (!problem && tsne)
+        problem = pe::validateTsne(cmd.tsne, cmd.params.seqLen);
+    if (!problem && cmd.params.seqLen < 2)
+        problem = "a projection needs at least 2 positions.";
+    if (problem)
+        return QString::fromStdString(*problem);
+    return std::nullopt;
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
@@ -235,7 +267,50 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--seed: must be a whole number from 0 to 2147483647 (got '%1').")
                             .arg(parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
+        cmd.tsne.seed = cmd.noise.seed;
     }
+    if (parser.isSet(QStringLiteral("method"))) {
+        cmd.method = pe::parseProjectionMethod(parser.value(QStringLiteral("method")).toStdString());
+        if (!cmd.method)
+            return fail(QStringLiteral("--method: '%1' is not a projection method; use tsne or pca.").arg(parser.value(QStringLiteral("method"))));
+    }
+    for (auto [name, target] : {std::pair{QStringLiteral("perplexity"), &cmd.tsne.perplexity},
+                                std::pair{QStringLiteral("exaggeration"), &cmd.tsne.earlyExaggeration}}) {
+        if (!parser.isSet(name))
+            continue;
+        const auto v = pe::parseReal(parser.value(name).toStdString());
+        if (!v)
+            return fail(QStringLiteral("--%1: '%2' is not a number.").arg(name, parser.value(name)));
+        *target = *v;
+    }
+    if (parser.isSet(QStringLiteral("learning-rate"))) {
+        const QString text = parser.value(QStringLiteral("learning-rate"));
+        const auto v = text == QStringLiteral("auto") ? std::optional<double>(0.0) : pe::parseReal(text.toStdString());
+        if (!v || (text != QStringLiteral("auto") && *v <= 0))
+            return fail(QStringLiteral("--learning-rate: must be auto or a number above 0 and at most 1e6 (got '%1').").arg(text));
+        cmd.tsne.learningRate = *v;
+    }
+    if (parser.isSet(QStringLiteral("iterations"))) {
+        const auto v = pe::parseInteger(parser.value(QStringLiteral("iterations")).toStdString());
+        if (!v || *v < 1 || *v > pe::limits::maxTsneIterations)
+            return fail(QStringLiteral("--iterations: must be a whole number from 1 to 100000 (got '%1').")
+                            .arg(parser.value(QStringLiteral("iterations"))));
+        cmd.tsne.iterations = static_cast<int>(*v);
+    }
+    if (parser.isSet(QStringLiteral("init"))) {
+        const QString init = parser.value(QStringLiteral("init"));
+        if (init != QStringLiteral("pca") && init != QStringLiteral("random"))
+            return fail(QStringLiteral("--init: '%1' is not a start; use pca or random.").arg(init));
+        cmd.tsne.init = init == QStringLiteral("pca") ? pe::TsneInit::Pca : pe::TsneInit::Random;
+    }
+    // Ranges first, whatever the window; the perplexity against seq_len where a projection is made.
+    if (auto problem = pe::validateTsne(cmd.tsne, std::numeric_limits<std::int64_t>::max()))
+        return fail(QStringLiteral("--%1: %2")
+                        .arg(QString::fromStdString(*problem).section(QLatin1Char(' '), 0, 0) == QStringLiteral("perplexity") ? QStringLiteral("perplexity")
+                             : problem->rfind("iterations", 0) == 0                                                             ? QStringLiteral("iterations")
+                             : problem->rfind("learning", 0) == 0                                                               ? QStringLiteral("learning-rate")
+                                                                                                                                 : QStringLiteral("exaggeration"),
+                             QString::fromStdString(*problem)));
     if (parser.isSet(QStringLiteral("metric"))) {
         cmd.metric = pe::parseMetric(parser.value(QStringLiteral("metric")).toStdString());
         if (!cmd.metric)
@@ -307,6 +382,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     if (figure) {
         cmd.mode = CommandLine::Mode::ExportFigure;
+        if (cmd.view == QStringLiteral("projection"))
+            if (auto problem = projectionProblem(cmd))
+                return fail(QStringLiteral("--export projection: ") + *problem);
         if (auto problem = checkFigurePath(cmd.out))
             return fail(QStringLiteral("--out: ") + *problem);
     } else if (data) {
@@ -319,6 +397,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (cmd.dataKind == QStringLiteral("recovery"))
             if (auto tooLarge = pe::recoveryTooLarge(p))
                 return fail(QStringLiteral("--export-data recovery: ") + QString::fromStdString(*tooLarge));
+        if (cmd.dataKind == QStringLiteral("projection"))
+            if (auto problem = projectionProblem(cmd))
+                return fail(QStringLiteral("--export-data projection: ") + *problem);
         if (cmd.dataKind == QStringLiteral("distance") && p.seqLen > pe::kMaxDistanceRows)
             return fail(QStringLiteral("--export-data distance: the matrix is seq_len x seq_len; seq_len must be at most 10,000 (got %1).")
                             .arg(p.seqLen));
@@ -375,6 +456,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
                                 : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
                                 : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
                                 : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)
+                                : cmd.dataKind == QStringLiteral("projection")
+                                    ? pe::projectionTable(enc, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne)
                                                                                : pe::encodingTable(enc);
         std::string error;
         if (!pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error)) {

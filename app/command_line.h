@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "encoding_params.h"
 #include "noise.h"
+#include "projection.h"
 #include "similarity.h"
 #include "figure_export.h"
 
@@ -25,6 +26,8 @@ struct CommandLine {
     pe::NoiseParams noise;                  // --noise, --seed
     std::optional<pe::Metric> metric;       // --metric
     std::optional<std::int64_t> offset;     // --offset
+    std::optional<pe::ProjectionMethod> method; // --method
+    pe::TsneSettings tsne;                  // --perplexity, --iterations, --learning-rate, --exaggeration, --init, --seed
     QString dataKind;          // --export-data
     QString out;               // --out, the --screenshot file or the --export-frames folder
     int frames = 0;            // --frames

@@ -199,3 +199,23 @@ Table frequencyTable(const Encoding &encoding)
 }
 
 } // namespace pe
+
+namespace pe {
+
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings)
+{
+    const EncodingParams &p = encoding.params();
+    auto xy = std::make_shared<std::vector<double>>(computeProjection(encoding, noise, method, settings).xy);
+    Table t;
+    t.indexHeader = "position";
+    t.columnHeaders = {"x", "y"};
+    t.rows = p.seqLen;
+    t.cols = 2;
+    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
+    t.fill = [xy](std::int64_t firstRow, std::int64_t count, double *out) {
+        std::copy_n(xy->data() + 2 * firstRow, 2 * count, out);
+    };
+    return t;
+}
+
+} // namespace pe

@@ -2,6 +2,7 @@
 
 #include "encoding.h"
 #include "noise.h"
+#include "projection.h"
 #include "similarity.h"
 
 #include <cstdint>
@@ -46,6 +47,9 @@ Table recoveryTable(const Encoding &encoding, const NoiseParams &noise);
 // The seq_len x seq_len matrix metric(x_t, PE(s)): CSV "position,<s>,...". seq_len at most kMaxDistanceRows.
 inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
+
+// Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y".
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings);
 
 // The NPY 1.0 header for a C-order float64 array of the given shape.
 std::string npyHeader(const std::vector<std::int64_t> &shape);

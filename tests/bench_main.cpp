@@ -1,6 +1,7 @@
 // pe-bench: the figures quoted in the README. Measured, never asserted.
 //   build/tests/pe-bench            all benchmarks
 //   build/tests/pe-bench --quick    smaller repeat counts
+//   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed)
 #include "clock_grid_view.h"
 #include "control_panel.h"
 #include "encoding.h"
@@ -9,7 +10,10 @@
 #include "playback.h"
 #include "recovery.h"
 #include "similarity.h"
+#include "parallel.h"
+#include "pca.h"
 #include "plot_view.h"
+#include "tsne.h"
 #include "test_support.h"
 #include "view_registry.h"
 
@@ -311,6 +315,78 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
     }
 }
 
+
+// scikit-learn 1.2's Barnes-Hut t-SNE on the same vectors (Debian's python3-sklearn), in seconds;
+// negative when it is not installed.
+double sklearnTsneSeconds(std::int64_t n, int d)
+{
+    const char *script = R"(
+import sys, time, numpy as np
+from sklearn.manifold import TSNE
+n, d = int(sys.argv[1]), int(sys.argv[2])
+pos = np.arange(n)[:, None]
+div = np.exp(np.arange(0, d, 2) * (-np.log(10000.0) / d))
+pe = np.zeros((n, d)); pe[:, 0::2] = np.sin(pos * div); pe[:, 1::2] = np.cos(pos * div)
+t = time.perf_counter()
+TSNE(n_components=2, perplexity=30, init='pca', learning_rate='auto', random_state=0).fit_transform(pe)
+print(time.perf_counter() - t)
+)";
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d)});
+    if (!py.waitForFinished(600'000) || py.exitCode() != 0)
+        return -1;
+    bool ok = false;
+    const double s = QString::fromUtf8(py.readAllStandardOutput()).trimmed().toDouble(&ok);
+    return ok ? s : -1;
+}
+
+void projectionBenchmarks(bool quick)
+{
+    struct Case {
+        std::int64_t n;
+        int d;
+        double perplexity;
+        bool trust;
+    };
+    std::vector<Case> cases = {{128, 8, 4, true}, {5'000, 128, 30, true}};
+    if (!quick)
+        cases.push_back({100'000, 128, 30, false});
+    for (const Case &c : cases) {
+        const pe::Encoding e(params(c.n, c.d));
+        pe::TsneSettings s;
+        s.perplexity = c.perplexity;
+        std::optional<pe::Tsne> tsne;
+        const double prep = seconds([&] { tsne = pe::prepareTsne(e, {}, s); });
+        double firstKl = 0;
+        const double run = seconds([&] {
+            pe::runTsne(*tsne, [&](const pe::Tsne &t) {
+                if (t.iteration() == 1)
+                    firstKl = t.kl();
+                return true;
+            });
+        });
+        std::printf("  t-SNE %6lld x %3d, perplexity %g, %d iterations (%s): neighbours+P+init %.3f s, iterations %.3f s, "
+                    "total %.3f s; KL %.3f after 1 step, %.3f at the end",
+                    static_cast<long long>(c.n), c.d, c.perplexity, s.iterations, tsne->exact() ? "exact" : "Barnes-Hut", prep, run,
+                    prep + run, firstKl, tsne->kl());
+        if (c.trust)
+            std::printf("; trustworthiness(10) %.4f", pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
+        std::printf("\n");
+    }
+    for (auto [n, d] : {std::pair<std::int64_t, int>{5'000, 128}, {100'000, 1024}}) {
+        const pe::Encoding e(params(n, d));
+        pe::Pca pca;
+        const double s = seconds([&] { pca = pe::principalComponents(pe::embeddingRows(e, {}), 2); });
+        std::printf("  PCA %6lld x %4d, top 2 by subspace iteration: %.3f s, %d iterations, explained %.4f + %.4f\n",
+                    static_cast<long long>(n), d, s, pca.iterations, pca.explained(0), pca.explained(1));
+    }
+    const double sk = quick ? -1 : sklearnTsneSeconds(5'000, 128);
+    if (sk > 0)
+        std::printf("  scikit-learn TSNE (Barnes-Hut, perplexity 30, PCA init) on 5,000 x 128: %.2f s\n", sk);
+    else
+        std::printf("  scikit-learn TSNE not measured (python3-sklearn not installed, or --quick)\n");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -318,6 +394,11 @@ int main(int argc, char **argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const int repeats = quick ? 3 : 5;
+    if (argc > 1 && std::string(argv[argc - 1]) == "--projection") {
+        std::printf("Projections (t-SNE, PCA) on %d threads:\n", pe::parallelThreads());
+        projectionBenchmarks(argc > 2);
+        return 0;
+    }
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString explorer = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/pe-explorer");

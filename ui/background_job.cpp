@@ -16,6 +16,11 @@ BackgroundJob::~BackgroundJob()
 
 void BackgroundJob::start(Work work)
 {
+    start(ProgressWork([work = std::move(work)](const std::atomic<bool> &cancel, const Post &) { return work(cancel); }));
+}
+
+void BackgroundJob::start(ProgressWork work)
+{
     cancel();
     reap(false);
     const int generation = ++generation_;
@@ -23,7 +28,18 @@ void BackgroundJob::start(Work work)
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::thread thread([this, work = std::move(work), flag, done, generation] {
-        std::function<void()> deliver = work(*flag);
+        const Post post = [this, flag, generation](std::function<void()> f) {
+            if (flag->load())
+                return;
+            QMetaObject::invokeMethod(
+                this,
+                [this, f = std::move(f), generation] {
+                    if (generation == generation_ && running_)
+                        f();
+                },
+                Qt::QueuedConnection);
+        };
+        std::function<void()> deliver = work(*flag, post);
         if (!flag->load()) {
             // Posted to this object: dropped if a newer job started meanwhile.
             QMetaObject::invokeMethod(
@@ -32,7 +48,8 @@ void BackgroundJob::start(Work work)
                     if (generation != generation_)
                         return;
                     running_ = false;
-                    deliver();
+                    if (deliver)
+                        deliver();
                     emit finished();
                 },
                 Qt::QueuedConnection);

@@ -19,11 +19,16 @@ public:
     // The work gets a cancel flag to poll and returns what to run on the GUI thread with its
     // result (a closure that captured it).
     using Work = std::function<std::function<void()>(const std::atomic<bool> &cancel)>;
+    // Progress: work that also hands intermediate results (closures) to `post`; they run on the
+    // GUI thread in order, and are dropped once a newer job has started.
+    using Post = std::function<void(std::function<void()>)>;
+    using ProgressWork = std::function<std::function<void()>(const std::atomic<bool> &cancel, const Post &post)>;
 
     explicit BackgroundJob(QObject *parent = nullptr);
     ~BackgroundJob() override; // cancels every job and waits for the threads
 
     void start(Work work);
+    void start(ProgressWork work);
     void cancel();
     bool running() const { return running_; }
     // Blocks until the latest job has finished and its result is delivered (exports need it).

@@ -365,6 +365,9 @@ bool MainWindow::saveFirstPaint(const QString &path, QString *error)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
     }
     QApplication::processEvents();
+    // Views computing on a worker (recovery, projection) finish first: the picture is complete.
+    currentView()->finishWork();
+    QApplication::processEvents();
     currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     return writePng(grab().toImage(), path, error);
 }

@@ -7,6 +7,7 @@
 #include "relative_view.h"
 #include "heatmap_view.h"
 #include "pair_circle_view.h"
+#include "projection_view.h"
 #include "recovery_view.h"
 #include "similarity_view.h"
 
@@ -34,6 +35,7 @@ const std::vector<ViewInfo> &viewRegistry()
         {QStringLiteral("distance"), QObject::tr("Distance matrix"), &create<DistanceView>},
         {QStringLiteral("relative"), QObject::tr("Relative position"), &create<RelativeView>},
         {QStringLiteral("inputs"), QObject::tr("Inputs (noise)"), &create<InputsView>},
+        {QStringLiteral("projection"), QObject::tr("Projection (t-SNE, PCA)"), &create<ProjectionView>},
     };
     return views;
 }

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "tsne.h"
+
+#include <optional>
+#include <string_view>
+
+namespace pe {
+
+// Seed 004's picture: every position's vector placed in 2-D.
+enum class ProjectionMethod { Tsne, Pca };
+
+std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name);
+std::string_view projectionMethodName(ProjectionMethod method);
+
+struct Projection {
+    std::vector<double> xy; // n x 2, row-major
+    int iteration = 0;      // t-SNE: steps done
+    double kl = 0;          // t-SNE: KL divergence at the last measurement
+    double explained[2] = {0, 0}; // PCA: fraction of the total variance on each axis
+};
+
+// PCA of the window's vectors onto the top two components. Empty xy when cancelled.
+Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel = nullptr);
+
+// The projection run to completion (t-SNE: every iteration). What the command line exports.
+Projection computeProjection(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                             const TsneSettings &settings, const std::atomic<bool> *cancel = nullptr);
+
+} // namespace pe

@@ -1,0 +1,591 @@
+#include "tsne.h"
+
+#include "parallel.h"
+#include "pca.h"
+#include "similarity.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+namespace pe {
+
+namespace {
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// The conditional row p_j|i for one row of squared distances, with beta found by bisection.
+void conditionalRow(const double *dist2, int k, double perplexity, double *out)
+{
+    const double target = std::log(perplexity);
+    const double dmin = *std::min_element(dist2, dist2 + k);
+    double beta = 1.0, lo = 0.0, hi = std::numeric_limits<double>::infinity();
+    for (int it = 0; it < 200; ++it) {
+        double sum = 0, weighted = 0;
+        for (int j = 0; j < k; ++j) {
+            const double e = std::exp(-beta * (dist2[j] - dmin));
+            out[j] = e;
+            sum += e;
+            weighted += (dist2[j] - dmin) * e;
+        }
+        const double entropy = std::log(sum) + beta * weighted / sum;
+        for (int j = 0; j < k; ++j)
+            out[j] /= sum;
+        const double diff = entropy - target;
+        if (std::abs(diff) < 1e-5)
+            return;
+        if (diff > 0) { // too flat: sharpen
+            lo = beta;
+            beta = std::isinf(hi) ? beta * 2 : (beta + hi) / 2;
+        } else {
+            hi = beta;
+            beta = (beta + lo) / 2;
+        }
+    }
+}
+
+// 16 bits of x spread to the even bits of a 32-bit word.
+std::uint32_t spreadBits(std::uint32_t x)
+{
+    x &= 0xffff;
+    x = (x | (x << 8)) & 0x00ff00ff;
+    x = (x | (x << 4)) & 0x0f0f0f0f;
+    x = (x | (x << 2)) & 0x33333333;
+    x = (x | (x << 1)) & 0x55555555;
+    return x;
+}
+
+// A quadtree over Morton-sorted points: every node is a contiguous range of the sorted order, so a
+// node's centre of mass comes from prefix sums and its children from the next two key bits.
+class QuadTree
+{
+public:
+    // Leaves hold up to this many points: near them the points interact one by one anyway.
+    static constexpr std::int64_t kBucket = 8;
+
+    struct Node {
+        double cx, cy;
+        double width2; // the cell's side, squared
+        std::int32_t begin; // first point in Morton order
+        std::int32_t count;
+        std::int32_t firstChild; // -1 for a leaf
+        std::int32_t children;
+    };
+
+    void build(const std::vector<double> &y, std::int64_t n)
+    {
+        double minX = y[0], maxX = y[0], minY = y[1], maxY = y[1];
+        for (std::int64_t i = 1; i < n; ++i) {
+            minX = std::min(minX, y[2 * i]);
+            maxX = std::max(maxX, y[2 * i]);
+            minY = std::min(minY, y[2 * i + 1]);
+            maxY = std::max(maxY, y[2 * i + 1]);
+        }
+        const double width = std::max({maxX - minX, maxY - minY, 1e-12}) * (1 + 1e-9);
+        const double scale = 65536.0 / width;
+        keys_.resize(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto qx = static_cast<std::uint32_t>(std::min(65535.0, (y[2 * i] - minX) * scale));
+            const auto qy = static_cast<std::uint32_t>(std::min(65535.0, (y[2 * i + 1] - minY) * scale));
+            keys_[static_cast<std::size_t>(i)] = (std::uint64_t(spreadBits(qx) | (spreadBits(qy) << 1)) << 32) | std::uint64_t(i);
+        }
+        radixSort();
+        order_.resize(keys_.size());
+        prefixX_.assign(keys_.size() + 1, 0.0);
+        prefixY_.assign(keys_.size() + 1, 0.0);
+        for (std::size_t r = 0; r < keys_.size(); ++r) {
+            const auto i = static_cast<std::int32_t>(keys_[r] & 0xffffffffu);
+            order_[r] = i;
+            prefixX_[r + 1] = prefixX_[r] + y[2 * static_cast<std::size_t>(i)];
+            prefixY_[r + 1] = prefixY_[r] + y[2 * static_cast<std::size_t>(i) + 1];
+        }
+        nodes_.clear();
+        nodes_.push_back({});
+        fill(0, 0, static_cast<std::int64_t>(keys_.size()), 0, width);
+    }
+
+    const std::vector<Node> &nodes() const { return nodes_; }
+    // Point indices in Morton order: neighbours in space are neighbours here.
+    const std::vector<std::int32_t> &order() const { return order_; }
+
+private:
+    void fill(std::size_t at, std::int64_t begin, std::int64_t end, int level, double width)
+    {
+        const double count = static_cast<double>(end - begin);
+        Node node{(prefixX_[end] - prefixX_[begin]) / count, (prefixY_[end] - prefixY_[begin]) / count, width * width,
+                  static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end - begin), -1, 0};
+        if (end - begin > kBucket && level < 16) {
+            // Children: the ranges whose next two key bits are 0, 1, 2, 3.
+            const int shift = 32 + 2 * (15 - level);
+            std::array<std::int64_t, 5> bounds{begin, 0, 0, 0, end};
+            for (std::uint64_t q = 1; q < 4; ++q)
+                bounds[q] = std::partition_point(keys_.begin() + bounds[q - 1], keys_.begin() + end,
+                                                 [&](std::uint64_t key) { return ((key >> shift) & 3u) < q; }) -
+                            keys_.begin();
+            int children = 0;
+            for (int q = 0; q < 4; ++q)
+                children += bounds[q + 1] > bounds[q];
+            node.firstChild = static_cast<std::int32_t>(nodes_.size());
+            node.children = children;
+            nodes_.resize(nodes_.size() + static_cast<std::size_t>(children));
+            nodes_[at] = node;
+            std::size_t child = static_cast<std::size_t>(node.firstChild);
+            for (int q = 0; q < 4; ++q)
+                if (bounds[q + 1] > bounds[q])
+                    fill(child++, bounds[q], bounds[q + 1], level + 1, width / 2);
+            return;
+        }
+        nodes_[at] = node;
+    }
+
+    // Least-significant-digit radix sort on the 32 key bits, three 11-bit digits.
+    void radixSort()
+    {
+        scratch_.resize(keys_.size());
+        for (int pass = 0; pass < 3; ++pass) {
+            const int shift = 32 + 11 * pass;
+            std::array<std::size_t, 2049> start{};
+            for (std::uint64_t key : keys_)
+                ++start[((key >> shift) & 2047u) + 1];
+            for (std::size_t b = 1; b < start.size(); ++b)
+                start[b] += start[b - 1];
+            for (std::uint64_t key : keys_)
+                scratch_[start[(key >> shift) & 2047u]++] = key;
+            keys_.swap(scratch_);
+        }
+    }
+
+    std::vector<std::uint64_t> keys_, scratch_;
+    std::vector<std::int32_t> order_;
+    std::vector<double> prefixX_, prefixY_;
+    std::vector<Node> nodes_;
+};
+
+// Repulsion on a point from an interaction list (cells as centre of mass and count):
+// z += sum c w, f += sum c w^2 d, with w = 1 / (1 + |d|^2). Single precision, vectorised: the
+// list is where the time goes, and t-SNE's approximate forces need no more.
+#define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
+PE_CLONES void repulsionFromList(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
+{
+    float z = 0, fx = 0, fy = 0;
+#pragma omp simd reduction(+ : z, fx, fy)
+    for (int j = 0; j < m; ++j) {
+        const float dx = xi - lx[j], dy = yi - ly[j];
+        const float w = 1.0f / (1.0f + dx * dx + dy * dy);
+        const float cw = lc[j] * w;
+        z += cw;
+        fx += cw * w * dx;
+        fy += cw * w * dy;
+    }
+    out[0] = z;
+    out[1] = fx;
+    out[2] = fy;
+}
+
+// Attraction on the point (xi, yi) from one row of P: sum_j p_ij w_ij (y_i - y_j).
+PE_CLONES void attractionRow(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
+{
+    float fx = 0, fy = 0;
+#pragma omp simd reduction(+ : fx, fy)
+    for (int e = 0; e < m; ++e) {
+        const std::int32_t j = col[e];
+        const float dx = xi - y[2 * j], dy = yi - y[2 * j + 1];
+        const float pw = p[e] / (1.0f + dx * dx + dy * dy);
+        fx += pw * dx;
+        fy += pw * dy;
+    }
+    out[0] = fx;
+    out[1] = fy;
+}
+
+// The targets of grouped Barnes-Hut: the largest cells with at most maxCount points (and leaves).
+void collectGroups(const std::vector<QuadTree::Node> &nodes, std::int32_t at, std::int32_t maxCount, std::vector<std::int32_t> &out)
+{
+    const QuadTree::Node &node = nodes[static_cast<std::size_t>(at)];
+    if (node.count <= maxCount || node.firstChild < 0) {
+        out.push_back(at);
+        return;
+    }
+    for (int c = 0; c < node.children; ++c)
+        collectGroups(nodes, node.firstChild + c, maxCount, out);
+}
+
+} // namespace
+
+std::optional<std::string> validateTsne(const TsneSettings &s, std::int64_t n)
+{
+    if (n < 3)
+        return "t-SNE needs at least 3 positions (seq_len is " + std::to_string(n) + ").";
+    if (!(s.perplexity >= 1.0 && s.perplexity <= limits::maxPerplexity))
+        return "perplexity must be from 1 to 1000 (got " + number(s.perplexity) + ").";
+    if (s.perplexity >= static_cast<double>(n))
+        return "perplexity must be below the number of positions, " + std::to_string(n) + " (got " + number(s.perplexity) + ").";
+    if (s.iterations < 1 || s.iterations > limits::maxTsneIterations)
+        return "iterations must be from 1 to 100,000 (got " + std::to_string(s.iterations) + ").";
+    if (!(s.learningRate == 0.0 || (s.learningRate > 0.0 && s.learningRate <= limits::maxLearningRate)))
+        return "learning rate must be auto (0) or above 0 and at most 1e6 (got " + number(s.learningRate) + ").";
+    if (!(s.earlyExaggeration >= 1.0 && s.earlyExaggeration <= limits::maxExaggeration))
+        return "early exaggeration must be from 1 to 1000 (got " + number(s.earlyExaggeration) + ").";
+    if (s.exaggerationIterations < 0 || s.exaggerationIterations > limits::maxTsneIterations)
+        return "exaggeration iterations must be from 0 to 100,000 (got " + std::to_string(s.exaggerationIterations) + ").";
+    if (!(s.theta >= 0.0 && s.theta <= 1.0))
+        return "theta must be from 0 to 1 (got " + number(s.theta) + ").";
+    return std::nullopt;
+}
+
+std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne)
+{
+    if (params.seqLen > limits::maxProjectionPositions)
+        return "projections take at most 100,000 positions (seq_len is " + std::to_string(params.seqLen) + ").";
+    const double work = static_cast<double>(params.seqLen) * static_cast<double>(params.seqLen) * params.dModel;
+    if (tsne && !OffsetKernel::applies(params, noise) && params.seqLen > kExactMaxPoints && work > limits::maxExactNeighborWork)
+        return "t-SNE of these vectors needs an exact neighbour search of seq_len^2 x d_model = " + number(work) +
+               " operations, more than " + number(limits::maxExactNeighborWork) +
+               "; without noise, with the pair exponent and even d_model the offsets give it for free.";
+    return std::nullopt;
+}
+
+Affinities affinities(const Neighbors &nb, double perplexity, const std::atomic<bool> *cancel)
+{
+    const std::int64_t n = nb.n;
+    const int k = nb.k;
+    std::vector<double> cond(static_cast<std::size_t>(n * k));
+    parallelFor(
+        n,
+        [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                if ((i & 1023) == 0 && cancel && cancel->load())
+                    return;
+                const double *d = &nb.dist2[static_cast<std::size_t>(i * k)];
+                double *out = &cond[static_cast<std::size_t>(i * k)];
+                if (i > begin && std::memcmp(d, d - k, sizeof(double) * static_cast<std::size_t>(k)) == 0)
+                    std::copy(out - k, out, out);
+                else
+                    conditionalRow(d, k, perplexity, out);
+            }
+        },
+        64);
+    if (cancel && cancel->load())
+        return {};
+
+    // p_ij = (p_j|i + p_i|j) / 2n: every directed pair adds to both (i, j) and (j, i).
+    Affinities a;
+    a.n = n;
+    a.rowStart.assign(static_cast<std::size_t>(n + 1), 0);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int j = 0; j < k; ++j) {
+            ++a.rowStart[static_cast<std::size_t>(i + 1)];
+            ++a.rowStart[static_cast<std::size_t>(nb.index[static_cast<std::size_t>(i * k + j)]) + 1];
+        }
+    for (std::int64_t i = 0; i < n; ++i)
+        a.rowStart[static_cast<std::size_t>(i + 1)] += a.rowStart[static_cast<std::size_t>(i)];
+    std::vector<std::pair<std::int32_t, double>> entries(static_cast<std::size_t>(a.rowStart.back()));
+    std::vector<std::int64_t> next(a.rowStart.begin(), a.rowStart.end() - 1);
+    const double half = 0.5 / static_cast<double>(n);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int j = 0; j < k; ++j) {
+            const std::int32_t other = nb.index[static_cast<std::size_t>(i * k + j)];
+            const double v = cond[static_cast<std::size_t>(i * k + j)] * half;
+            entries[static_cast<std::size_t>(next[static_cast<std::size_t>(i)]++)] = {other, v};
+            entries[static_cast<std::size_t>(next[static_cast<std::size_t>(other)]++)] = {static_cast<std::int32_t>(i), v};
+        }
+    // Sort each row by column and merge the duplicates (pairs that are neighbours both ways).
+    std::vector<std::int64_t> merged(static_cast<std::size_t>(n));
+    parallelFor(
+        n,
+        [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                auto first = entries.begin() + a.rowStart[static_cast<std::size_t>(i)];
+                auto last = entries.begin() + a.rowStart[static_cast<std::size_t>(i + 1)];
+                std::sort(first, last, [](const auto &x, const auto &y) { return x.first < y.first; });
+                auto out = first;
+                for (auto it = first; it != last; ++it) {
+                    if (out != first && (out - 1)->first == it->first)
+                        (out - 1)->second += it->second;
+                    else
+                        *out++ = *it;
+                }
+                merged[static_cast<std::size_t>(i)] = out - first;
+            }
+        },
+        256);
+    std::int64_t total = 0;
+    for (std::int64_t m : merged)
+        total += m;
+    a.col.reserve(static_cast<std::size_t>(total));
+    a.p.reserve(static_cast<std::size_t>(total));
+    std::vector<std::int64_t> starts(static_cast<std::size_t>(n + 1), 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto first = static_cast<std::size_t>(a.rowStart[static_cast<std::size_t>(i)]);
+        for (std::int64_t e = 0; e < merged[static_cast<std::size_t>(i)]; ++e) {
+            a.col.push_back(entries[first + static_cast<std::size_t>(e)].first);
+            a.p.push_back(entries[first + static_cast<std::size_t>(e)].second);
+        }
+        starts[static_cast<std::size_t>(i + 1)] = static_cast<std::int64_t>(a.col.size());
+    }
+    a.rowStart = std::move(starts);
+    return a;
+}
+
+Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settings)
+    : p_(std::move(p))
+    , settings_(settings)
+    , y_(std::move(initial))
+{
+    if (static_cast<std::int64_t>(y_.size()) != 2 * p_.n)
+        throw std::invalid_argument("Tsne: the initial embedding must be n x 2");
+    update_.assign(y_.size(), 0.0);
+    gains_.assign(y_.size(), 1.0);
+    grad_.assign(y_.size(), 0.0);
+    learningRate_ = settings_.learningRate > 0 ? settings_.learningRate
+                                               : std::max(static_cast<double>(p_.n) / settings_.earlyExaggeration / 4.0, 50.0);
+    exact_ = p_.n <= kExactMaxPoints || settings_.theta == 0.0;
+    for (double v : p_.p)
+        if (v > 0)
+            entropyTerm_ += v * std::log(v);
+    pFloat_.assign(p_.p.begin(), p_.p.end());
+}
+
+double Tsne::gradient(const std::atomic<bool> *cancel)
+{
+    const std::int64_t n = p_.n;
+    const double exaggeration = iteration_ < settings_.exaggerationIterations ? settings_.earlyExaggeration : 1.0;
+    std::vector<double> zPart(static_cast<std::size_t>(n)), klPart(static_cast<std::size_t>(n));
+    std::vector<double> rep(2 * static_cast<std::size_t>(n));
+    const double *y = y_.data();
+    yFloat_.assign(y_.begin(), y_.end());
+    // KL costs a logarithm per entry of P, more than the rest of the attraction: every 50 steps
+    // (as scikit-learn reports it) and at the last.
+    const bool withKl = iteration_ % kKlInterval == 0 || iteration_ + 1 >= settings_.iterations;
+    static const int groupSize = getenv("PE_GROUP") ? atoi(getenv("PE_GROUP")) : 256;
+    std::atomic<bool> stopped{false};
+    const auto cancelled = [&] {
+        if (cancel && cancel->load())
+            stopped = true;
+        return stopped.load();
+    };
+
+    // Attraction over P's entries: sum_j p_ij w_ij (y_i - y_j), and sum p_ij log(1 + d_ij^2) for KL.
+    parallelFor(
+        n,
+        [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
+                const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
+                double f[2];
+                attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m, yFloat_.data(),
+                              yFloat_[2 * i], yFloat_[2 * i + 1], f);
+                if (withKl) {
+                    double kl = 0;
+                    for (int e = 0; e < m; ++e) {
+                        const std::int64_t j = p_.col[static_cast<std::size_t>(first + e)];
+                        const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
+                        kl += p_.p[static_cast<std::size_t>(first + e)] * std::log1p(dx * dx + dy * dy);
+                    }
+                    klPart[static_cast<std::size_t>(i)] = kl;
+                }
+                grad_[2 * i] = exaggeration * f[0];
+                grad_[2 * i + 1] = exaggeration * f[1];
+            }
+        },
+        256);
+
+    // Repulsion: sum_j w_ij^2 (y_i - y_j) and Z = sum_{i != j} w_ij, with w = 1 / (1 + d^2).
+    if (exact_) {
+        parallelFor(
+            n,
+            [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t i = begin; i < end; ++i) {
+                    double fx = 0, fy = 0, z = 0;
+                    for (std::int64_t j = 0; j < n; ++j) {
+                        const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
+                        const double w = 1.0 / (1.0 + dx * dx + dy * dy);
+                        z += w;
+                        fx += w * w * dx;
+                        fy += w * w * dy;
+                    }
+                    zPart[static_cast<std::size_t>(i)] = z - 1.0; // the j == i term
+                    rep[2 * i] = fx;
+                    rep[2 * i + 1] = fy;
+                }
+            },
+            16);
+    } else {
+        // Grouped Barnes-Hut (Barnes 1990): one interaction list per small cell of the tree, built
+        // with the opening test against the cell's bounding box, so it holds for every point inside;
+        // then each point of the cell runs down the list in a vectorised loop.
+        QuadTree tree;
+        tree.build(y_, n);
+        const std::vector<QuadTree::Node> &nodes = tree.nodes();
+        const std::vector<std::int32_t> &order = tree.order();
+        std::vector<std::int32_t> groups;
+        collectGroups(nodes, 0, groupSize, groups);
+        const double theta2 = settings_.theta * settings_.theta;
+        parallelFor(
+            static_cast<std::int64_t>(groups.size()),
+            [&](std::int64_t begin, std::int64_t end) {
+                std::vector<float> lx, ly, lc;
+                std::vector<std::int32_t> stack;
+                for (std::int64_t g = begin; g < end; ++g) {
+                    if ((g & 63) == 0 && cancelled())
+                        return;
+                    const QuadTree::Node &group = nodes[static_cast<std::size_t>(groups[static_cast<std::size_t>(g)])];
+                    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+                    for (std::int32_t r = group.begin; r < group.begin + group.count; ++r) {
+                        const std::int64_t i = order[static_cast<std::size_t>(r)];
+                        x0 = std::min(x0, y[2 * i]);
+                        x1 = std::max(x1, y[2 * i]);
+                        y0 = std::min(y0, y[2 * i + 1]);
+                        y1 = std::max(y1, y[2 * i + 1]);
+                    }
+                    lx.clear();
+                    ly.clear();
+                    lc.clear();
+                    stack.assign(1, 0);
+                    while (!stack.empty()) {
+                        const QuadTree::Node &node = nodes[static_cast<std::size_t>(stack.back())];
+                        stack.pop_back();
+                        // Distance from the cell's centre of mass to the group's box.
+                        const double dx = std::max({0.0, x0 - node.cx, node.cx - x1});
+                        const double dy = std::max({0.0, y0 - node.cy, node.cy - y1});
+                        if (node.width2 < theta2 * (dx * dx + dy * dy) || (node.firstChild < 0 && node.count == 1)) {
+                            lx.push_back(static_cast<float>(node.cx));
+                            ly.push_back(static_cast<float>(node.cy));
+                            lc.push_back(static_cast<float>(node.count));
+                        } else if (node.firstChild < 0) {
+                            for (std::int32_t r = node.begin; r < node.begin + node.count; ++r) {
+                                const std::int64_t j = order[static_cast<std::size_t>(r)];
+                                lx.push_back(static_cast<float>(y[2 * j]));
+                                ly.push_back(static_cast<float>(y[2 * j + 1]));
+                                lc.push_back(1.0f);
+                            }
+                        } else {
+                            for (int c = 0; c < node.children; ++c)
+                                stack.push_back(node.firstChild + c);
+                        }
+                    }
+                    const int m = static_cast<int>(lx.size());
+                    for (std::int32_t r = group.begin; r < group.begin + group.count; ++r) {
+                        const std::int64_t i = order[static_cast<std::size_t>(r)];
+                        double acc[3];
+                        repulsionFromList(lx.data(), ly.data(), lc.data(), m, static_cast<float>(y[2 * i]), static_cast<float>(y[2 * i + 1]),
+                                          acc);
+                        zPart[static_cast<std::size_t>(i)] = acc[0] - 1.0; // i itself, at distance 0
+                        rep[2 * i] = acc[1];
+                        rep[2 * i + 1] = acc[2];
+                    }
+                }
+            },
+            1);
+    }
+    if (cancelled())
+        return std::numeric_limits<double>::quiet_NaN();
+    double z = 0, klSum = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        z += zPart[static_cast<std::size_t>(i)];
+        klSum += klPart[static_cast<std::size_t>(i)];
+    }
+    z = std::max(z, 1e-300);
+    // dC/dy_i = 4 (sum_j p_ij q_ij Z (y_i - y_j) - sum_j q_ij^2 Z (y_i - y_j)), with the 4 of
+    // degrees of freedom 1 (van der Maaten and Hinton 2008, eq. 5).
+    for (std::size_t c = 0; c < grad_.size(); ++c)
+        grad_[c] = 4.0 * (grad_[c] - rep[c] / z);
+    return withKl ? entropyTerm_ + klSum + std::log(z) : kl_;
+}
+
+bool Tsne::step(const std::atomic<bool> *cancel)
+{
+    if (finished())
+        return true;
+    const double kl = gradient(cancel);
+    if (std::isnan(kl))
+        return false;
+    kl_ = kl;
+    const double momentum = iteration_ < settings_.exaggerationIterations ? 0.5 : 0.8;
+    for (std::size_t c = 0; c < y_.size(); ++c) {
+        // Gains grow where the gradient's sign flips against the last update, shrink otherwise.
+        gains_[c] = (update_[c] * grad_[c] < 0.0) ? gains_[c] + 0.2 : std::max(gains_[c] * 0.8, 0.01);
+        update_[c] = momentum * update_[c] - learningRate_ * gains_[c] * grad_[c];
+        y_[c] += update_[c];
+    }
+    ++iteration_;
+    return true;
+}
+
+std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings, const std::atomic<bool> *cancel)
+{
+    const std::int64_t n = rows.n;
+    std::vector<double> y(static_cast<std::size_t>(2 * n), 0.0);
+    if (settings.init == TsneInit::Pca && rows.d >= 2) {
+        // A start needs the plane roughly, not to twelve digits.
+        const Pca pca = principalComponents(rows, 2, kInitRows, cancel, 1e-4);
+        if (pca.cancelled)
+            return {};
+        y = project(rows, pca);
+    } else {
+        for (std::int64_t i = 0; i < n; ++i)
+            for (int c = 0; c < 2; ++c)
+                y[static_cast<std::size_t>(2 * i + c)] = standardNormal(settings.seed ^ 0x7453u, i, c);
+    }
+    // Scaled so the first axis has standard deviation 1e-4: the points start close together and
+    // early exaggeration forms the clusters (scikit-learn 1.2 does the same).
+    double mean = 0, var = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        mean += y[static_cast<std::size_t>(2 * i)];
+    mean /= static_cast<double>(n);
+    for (std::int64_t i = 0; i < n; ++i)
+        var += std::pow(y[static_cast<std::size_t>(2 * i)] - mean, 2);
+    const double sd = std::sqrt(var / static_cast<double>(n));
+    const double scale = sd > 0 ? 1e-4 / sd : 1.0;
+    for (double &v : y)
+        v *= scale;
+    return y;
+}
+
+std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
+                                const std::atomic<bool> *cancel, const std::function<void(const std::vector<double> &)> &onStart)
+{
+    const std::int64_t n = encoding.params().seqLen;
+    if (auto problem = validateTsne(settings, n))
+        throw std::invalid_argument(*problem);
+    // Exact t-SNE uses every pair; Barnes-Hut the 3 * perplexity nearest (van der Maaten 2014).
+    const bool exact = n <= kExactMaxPoints || settings.theta == 0.0;
+    const int k = exact ? static_cast<int>(n - 1)
+                        : static_cast<int>(std::min<std::int64_t>(n - 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(3 * settings.perplexity))));
+    // The start first: it is what the window shows while the neighbours are found.
+    std::vector<double> y = initialEmbedding(embeddingRows(encoding, noise), settings, cancel);
+    if (y.empty() || (cancel && cancel->load()))
+        return std::nullopt;
+    if (onStart)
+        onStart(y);
+    const Neighbors nb = windowNeighbors(encoding, noise, k, cancel);
+    if (nb.n == 0)
+        return std::nullopt;
+    Affinities p = affinities(nb, settings.perplexity, cancel);
+    if (p.n == 0)
+        return std::nullopt;
+    return Tsne(std::move(p), std::move(y), settings);
+}
+
+bool runTsne(Tsne &tsne, const std::function<bool(const Tsne &)> &onStep, const std::atomic<bool> *cancel)
+{
+    if (tsne.iteration() == 0 && onStep && !onStep(tsne))
+        return true;
+    while (!tsne.finished()) {
+        if (!tsne.step(cancel))
+            return false;
+        if (onStep && !onStep(tsne))
+            return true;
+    }
+    return true;
+}
+
+} // namespace pe

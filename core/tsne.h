@@ -1,0 +1,120 @@
+#pragma once
+
+#include "neighbors.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pe {
+
+enum class TsneInit { Pca, Random };
+
+// t-SNE settings; the defaults are scikit-learn 1.2's (REFERENCE.md section 4).
+struct TsneSettings {
+    double perplexity = 30.0;
+    double learningRate = 0.0; // 0: auto, max(n / earlyExaggeration / 4, 50) as scikit-learn's "auto"
+    int iterations = 1000;
+    double earlyExaggeration = 12.0;
+    int exaggerationIterations = 250;
+    TsneInit init = TsneInit::Pca; // PCA scaled to standard deviation 1e-4, or random with that spread
+    std::uint64_t seed = 42;       // of the random initialisation
+    double theta = 0.5;            // Barnes-Hut opening angle; exact gradient for n <= kExactMaxPoints
+
+    bool operator==(const TsneSettings &) const = default;
+};
+
+namespace limits {
+inline constexpr std::int64_t maxProjectionPositions = 100'000;
+inline constexpr double maxPerplexity = 1000.0;
+inline constexpr int maxTsneIterations = 100'000;
+inline constexpr double maxLearningRate = 1e6;
+inline constexpr double maxExaggeration = 1000.0;
+// Inputs without the offset structure (noise, per-index exponent, odd d) need an exact kNN:
+// n^2 d multiply-adds at most this (about 10 s on one core).
+inline constexpr double maxExactNeighborWork = 1.1e11;
+} // namespace limits
+
+// KL is measured every this many steps (and at the last).
+inline constexpr int kKlInterval = 50;
+// Up to this many points the gradient is exact (every pair, full P), above it Barnes-Hut.
+inline constexpr std::int64_t kExactMaxPoints = 600;
+
+// One sentence naming what is out of range; nothing when the settings fit n points.
+std::optional<std::string> validateTsne(const TsneSettings &settings, std::int64_t n);
+// One sentence when the window cannot be projected (too many positions, or an exact kNN too long).
+std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne);
+
+// The symmetric joint probabilities p_ij (sum 1) in compressed rows: row i's entries are
+// col[rowStart[i]] .. col[rowStart[i+1] - 1].
+struct Affinities {
+    std::int64_t n = 0;
+    std::vector<std::int64_t> rowStart;
+    std::vector<std::int32_t> col;
+    std::vector<double> p;
+};
+
+// p_j|i = exp(-beta_i d_ij^2) / sum over the neighbours, beta_i by bisection so that the entropy is
+// log(perplexity) (van der Maaten and Hinton 2008, section 2); then p_ij = (p_j|i + p_i|j) / 2n.
+// Rows whose distance lists equal the previous row's reuse its beta (the offset structure makes
+// almost every row so). Empty (n == 0) when cancelled.
+Affinities affinities(const Neighbors &neighbors, double perplexity, const std::atomic<bool> *cancel = nullptr);
+
+// The optimiser: gradient descent with momentum (0.5, then 0.8 after early exaggeration) and
+// per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes.
+// Repulsion exactly for small n, else by a Barnes-Hut quadtree (van der Maaten 2014) built on
+// Morton-sorted points, over every core.
+class Tsne
+{
+public:
+    // initial: n x 2, row-major.
+    Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settings);
+
+    std::int64_t size() const { return p_.n; }
+    int iteration() const { return iteration_; }
+    bool finished() const { return iteration_ >= settings_.iterations; }
+    double learningRate() const { return learningRate_; }
+    bool exact() const { return exact_; }
+
+    // One gradient step; false (nothing changed) when cancelled midway.
+    bool step(const std::atomic<bool> *cancel = nullptr);
+    // KL(P || Q) (with the true, not exaggerated, P): what the optimiser minimises. Measured at
+    // the start of every kKlInterval-th step and of the last; exact for small n, with the Barnes-Hut
+    // estimate of Z otherwise.
+    double kl() const { return kl_; }
+    const std::vector<double> &embedding() const { return y_; }
+
+private:
+    double gradient(const std::atomic<bool> *cancel);
+
+    Affinities p_;
+    TsneSettings settings_;
+    std::vector<double> y_, update_, gains_, grad_;
+    // Single-precision copies for the vectorised force loops: forces need no more.
+    std::vector<float> yFloat_, pFloat_;
+    double learningRate_ = 0;
+    double entropyTerm_ = 0; // sum p log p
+    double kl_ = 0;
+    int iteration_ = 0;
+    bool exact_ = false;
+};
+
+// Where the optimisation starts: PCA of the rows (at most kInitRows evenly spaced rows fit the
+// axes, enough for a start; every row is projected) or a seeded Gaussian, scaled to standard
+// deviation 1e-4 on the first axis.
+inline constexpr std::int64_t kInitRows = 5'000;
+std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings, const std::atomic<bool> *cancel = nullptr);
+
+// The whole pipeline on the window: neighbours (by offsets when they apply), affinities, the
+// initialisation, then the iterations. prepareTsne computes the start first and hands it to onStart
+// (a first frame to show), then the neighbours and affinities; it returns the optimiser, or nothing
+// when cancelled. runTsne's onStep runs at iteration 0 and after every step; returning false stops.
+std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
+                                const std::atomic<bool> *cancel = nullptr,
+                                const std::function<void(const std::vector<double> &)> &onStart = {});
+bool runTsne(Tsne &tsne, const std::function<bool(const Tsne &)> &onStep, const std::atomic<bool> *cancel = nullptr);
+
+} // namespace pe

@@ -1,0 +1,377 @@
+#include "pca.h"
+#include "projection.h"
+#include "test_support.h"
+#include "tsne.h"
+
+#include <Eigen/Dense>
+
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+#include <set>
+#include <thread>
+
+using testsupport::params;
+
+class TestTsne : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void offsetNeighborsEqualExactSearch();
+    void exactNeighborsOfNoisyVectors();
+    void affinitiesMatchThePerplexity();
+    void trustworthinessMatchesScikitLearn();
+    void klFallsAndSeed004Converges();
+    void fixedCaseIsTrustworthy();
+    void barnesHutStepFollowsTheExactOne();
+    void sameSeedSameOutput();
+    void cancelStopsMidway();
+    void settingsAreValidated();
+    void pcaMatchesFullEigendecomposition();
+    void pcaOfWideVectors();
+    void projectionOfPcaIsCentred();
+};
+
+void TestTsne::offsetNeighborsEqualExactSearch()
+{
+    // Pure pair encodings: |PE(t) - PE(s)|^2 depends on t - s only, so the offsets give the answer.
+    const pe::Encoding e(params(700, 32));
+    const pe::Neighbors fast = pe::offsetNeighbors(e, 12);
+    const pe::Neighbors exact = pe::exactNeighbors(pe::embeddingRows(e, {}), 12);
+    QCOMPARE(fast.n, exact.n);
+    for (std::int64_t i = 0; i < fast.n; ++i)
+        for (int j = 0; j < 12; ++j) {
+            const auto at = static_cast<std::size_t>(i * 12 + j);
+            QVERIFY2(std::abs(fast.dist2[at] - exact.dist2[at]) < 1e-9,
+                     qPrintable(QStringLiteral("row %1, neighbour %2: %3 vs %4").arg(i).arg(j).arg(fast.dist2[at]).arg(exact.dist2[at])));
+            // The same point, or one at exactly the same distance.
+            const double d2 = 2.0 * (e.params().dModel / 2.0) - 0.0; // bound only
+            Q_UNUSED(d2);
+        }
+    // Distances of the offsets' answer are the true ones.
+    for (std::int64_t i : {0, 1, 350, 699}) {
+        for (int j = 0; j < 12; ++j) {
+            const std::int64_t other = fast.index[static_cast<std::size_t>(i * 12 + j)];
+            double d2 = 0;
+            for (int c = 0; c < 32; ++c)
+                d2 += std::pow(e.value(i, c) - e.value(other, c), 2);
+            QVERIFY(std::abs(d2 - fast.dist2[static_cast<std::size_t>(i * 12 + j)]) < 1e-9);
+        }
+    }
+}
+
+void TestTsne::exactNeighborsOfNoisyVectors()
+{
+    const pe::Encoding e(params(300, 16));
+    const pe::NoiseParams noise{0.5, 7};
+    const pe::Rows rows = pe::embeddingRows(e, noise);
+    const std::vector<double> x = rows.all();
+    const pe::Neighbors nb = pe::exactNeighbors(rows, 5);
+    for (std::int64_t i : {0, 17, 299}) {
+        std::vector<std::pair<double, std::int64_t>> all;
+        for (std::int64_t j = 0; j < 300; ++j)
+            if (j != i) {
+                double d2 = 0;
+                for (int c = 0; c < 16; ++c)
+                    d2 += std::pow(x[static_cast<std::size_t>(i * 16 + c)] - x[static_cast<std::size_t>(j * 16 + c)], 2);
+                all.emplace_back(d2, j);
+            }
+        std::sort(all.begin(), all.end());
+        for (int j = 0; j < 5; ++j) {
+            QCOMPARE(static_cast<std::int64_t>(nb.index[static_cast<std::size_t>(i * 5 + j)]), all[static_cast<std::size_t>(j)].second);
+            QVERIFY(std::abs(nb.dist2[static_cast<std::size_t>(i * 5 + j)] - all[static_cast<std::size_t>(j)].first) < 1e-9);
+        }
+    }
+}
+
+void TestTsne::affinitiesMatchThePerplexity()
+{
+    const pe::Encoding e(params(400, 16));
+    const pe::Neighbors nb = pe::windowNeighbors(e, {}, 60);
+    const pe::Affinities p = pe::affinities(nb, 20.0);
+    QCOMPARE(p.n, std::int64_t(400));
+    double sum = 0;
+    for (double v : p.p) {
+        QVERIFY(v > 0);
+        sum += v;
+    }
+    QVERIFY(std::abs(sum - 1.0) < 1e-12);
+    // Symmetric: p_ij = p_ji.
+    for (std::int64_t i = 0; i < p.n; i += 37)
+        for (std::int64_t e1 = p.rowStart[static_cast<std::size_t>(i)]; e1 < p.rowStart[static_cast<std::size_t>(i + 1)]; ++e1) {
+            const std::int64_t j = p.col[static_cast<std::size_t>(e1)];
+            const auto first = p.col.begin() + p.rowStart[static_cast<std::size_t>(j)];
+            const auto last = p.col.begin() + p.rowStart[static_cast<std::size_t>(j + 1)];
+            const auto it = std::lower_bound(first, last, static_cast<std::int32_t>(i));
+            QVERIFY(it != last && *it == i);
+            QCOMPARE(p.p[static_cast<std::size_t>(it - p.col.begin())], p.p[static_cast<std::size_t>(e1)]);
+        }
+    // Each conditional row has entropy log(perplexity): rebuild one from its beta-free definition.
+    const std::int64_t row = 200;
+    std::vector<double> d(nb.dist2.begin() + row * 60, nb.dist2.begin() + row * 60 + 60);
+    // Find the beta that reproduces the perplexity, independently, by a fine bisection.
+    double lo = 0, hi = 1e3;
+    for (int it = 0; it < 200; ++it) {
+        const double beta = (lo + hi) / 2;
+        double s = 0, h = 0;
+        for (double v : d)
+            s += std::exp(-beta * (v - d[0]));
+        for (double v : d) {
+            const double q = std::exp(-beta * (v - d[0])) / s;
+            h -= q > 0 ? q * std::log(q) : 0;
+        }
+        (h > std::log(20.0) ? lo : hi) = beta;
+    }
+    double s = 0;
+    for (double v : d)
+        s += std::exp(-lo * (v - d[0]));
+    // p_ij for a pair that is a neighbour both ways is (p_j|i + p_i|j) / 2n; at row 200 (far from
+    // the ends) both conditionals are the same row shape, so p_ij = p_j|i / n.
+    const std::int64_t j = nb.index[static_cast<std::size_t>(row * 60)];
+    const double expected = std::exp(-lo * (d[0] - d[0])) / s / 400.0;
+    const auto first = p.col.begin() + p.rowStart[static_cast<std::size_t>(row)];
+    const auto last = p.col.begin() + p.rowStart[static_cast<std::size_t>(row + 1)];
+    const auto it = std::lower_bound(first, last, static_cast<std::int32_t>(j));
+    // The bisection stops within 1e-5 of the entropy: p agrees to about that.
+    const double got = p.p[static_cast<std::size_t>(it - p.col.begin())];
+    QVERIFY2(std::abs(got - expected) < 1e-4 * expected, qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(expected)));
+}
+
+void TestTsne::trustworthinessMatchesScikitLearn()
+{
+    // sklearn.manifold.trustworthiness(pe, pe[:, [0, 3]], n_neighbors=5) = 0.72109375 and
+    // (pe, pe[:, [2, 3]], 5) = 0.74140625 for the 40 x 6 per-index encoding (scikit-learn 1.2.1,
+    // on this program's CSV export). Per-index, so no two distances tie: scikit-learn breaks ties
+    // by an unstable sort.
+    const pe::Encoding e(params(40, 6, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index));
+    const pe::Rows rows = pe::embeddingRows(e, {});
+    const std::vector<double> x = rows.all();
+    for (auto [a, b, expected] : {std::tuple{0, 3, 0.72109375}, std::tuple{2, 3, 0.74140625}}) {
+        std::vector<double> y;
+        for (int i = 0; i < 40; ++i) {
+            y.push_back(x[static_cast<std::size_t>(i * 6 + a)]);
+            y.push_back(x[static_cast<std::size_t>(i * 6 + b)]);
+        }
+        QVERIFY2(std::abs(pe::trustworthiness(rows, y, 2, 5) - expected) < 1e-9,
+                 qPrintable(QString::number(pe::trustworthiness(rows, y, 2, 5), 'g', 12)));
+    }
+    // An embedding that is the input itself keeps every neighbourhood.
+    const pe::Encoding flat(params(60, 2));
+    const pe::Rows flatRows = pe::embeddingRows(flat, {0.3, 1});
+    QCOMPARE(pe::trustworthiness(flatRows, flatRows.all(), 2, 5), 1.0);
+}
+
+void TestTsne::klFallsAndSeed004Converges()
+{
+    // Seed 004: 128 positions of d 8, perplexity 4.
+    const pe::Encoding e(params(128, 8));
+    pe::TsneSettings s;
+    s.perplexity = 4;
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, s);
+    QVERIFY(tsne);
+    QVERIFY(tsne->exact());
+    std::vector<double> kl;
+    pe::runTsne(*tsne, [&](const pe::Tsne &t) {
+        if (t.iteration() > 0 && (t.iteration() - 1) % pe::kKlInterval == 0)
+            kl.push_back(t.kl());
+        return true;
+    });
+    QCOMPARE(tsne->iteration(), 1000);
+    // After early exaggeration (250 steps) KL only falls, up to small wobbles.
+    const std::size_t afterExaggeration = 300 / pe::kKlInterval;
+    for (std::size_t i = afterExaggeration + 1; i < kl.size(); ++i)
+        QVERIFY2(kl[i] <= kl[i - 1] + 1e-3, qPrintable(QStringLiteral("KL rose from %1 to %2").arg(kl[i - 1]).arg(kl[i])));
+    QVERIFY(kl.back() < 0.5 * kl.front());
+    QVERIFY(tsne->kl() < 1.0);
+    // Seed 004's periodicity: positions 6 apart (the fastest clock's period, 2 pi ~ 6.28) end up
+    // next to each other, so a point's nearest neighbour in the picture is mostly t +- 6 or t +- 63.
+    const std::vector<double> &y = tsne->embedding();
+    int periodic = 0;
+    for (int i = 0; i < 128; ++i) {
+        int best = -1;
+        double bestD = 1e300;
+        for (int j = 0; j < 128; ++j)
+            if (j != i) {
+                const double d = std::pow(y[2 * i] - y[2 * j], 2) + std::pow(y[2 * i + 1] - y[2 * j + 1], 2);
+                if (d < bestD) {
+                    bestD = d;
+                    best = j;
+                }
+            }
+        const int off = std::abs(best - i);
+        periodic += off == 6 || off == 63 || off == 57 || off == 69;
+    }
+    QVERIFY2(periodic >= 96, qPrintable(QStringLiteral("%1 of 128 nearest neighbours 6 or 63 apart").arg(periodic)));
+}
+
+void TestTsne::fixedCaseIsTrustworthy()
+{
+    // Barnes-Hut (more than kExactMaxPoints points), offsets for the neighbours.
+    const pe::Encoding e(params(1500, 64));
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {});
+    QVERIFY(tsne && !tsne->exact());
+    QVERIFY(pe::runTsne(*tsne, {}));
+    const double t = pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10);
+    QVERIFY2(t >= 0.99, qPrintable(QString::number(t)));
+}
+
+void TestTsne::barnesHutStepFollowsTheExactOne()
+{
+    // The same start and P, one exact and one Barnes-Hut optimiser: the steps agree closely.
+    const pe::Encoding e(params(2000, 16));
+    pe::TsneSettings s;
+    const pe::Neighbors nb = pe::windowNeighbors(e, {}, 90);
+    const pe::Affinities p = pe::affinities(nb, 30);
+    // A spread-out start (as after a few hundred steps), where the far field matters.
+    std::vector<double> y(4000);
+    for (int i = 0; i < 2000; ++i) {
+        y[2 * i] = 30 * std::cos(0.01 * i) + pe::standardNormal(3, i, 0);
+        y[2 * i + 1] = 30 * std::sin(0.013 * i) + pe::standardNormal(3, i, 1);
+    }
+    s.exaggerationIterations = 0;
+    pe::TsneSettings exactSettings = s;
+    exactSettings.theta = 0;
+    pe::Tsne exact(p, y, exactSettings), bh(p, y, s);
+    QVERIFY(exact.exact() && !bh.exact());
+    exact.step();
+    bh.step();
+    double num = 0, den = 0;
+    for (std::size_t c = 0; c < y.size(); ++c) {
+        num += std::pow(exact.embedding()[c] - bh.embedding()[c], 2);
+        den += std::pow(exact.embedding()[c] - y[c], 2);
+    }
+    QVERIFY2(std::sqrt(num / den) < 0.02, qPrintable(QString::number(std::sqrt(num / den))));
+    QVERIFY(std::abs(exact.kl() - bh.kl()) < 0.01 * exact.kl());
+}
+
+void TestTsne::sameSeedSameOutput()
+{
+    const pe::Encoding e(params(800, 16));
+    pe::TsneSettings s;
+    s.init = pe::TsneInit::Random;
+    s.iterations = 300;
+    s.seed = 7;
+    const pe::Projection a = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
+    const pe::Projection b = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
+    QCOMPARE(a.xy.size(), std::size_t(1600));
+    QVERIFY(a.xy == b.xy);
+    s.seed = 8;
+    const pe::Projection c = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
+    QVERIFY(a.xy != c.xy);
+    // PCA start: no seed involved, always the same.
+    s.init = pe::TsneInit::Pca;
+    QVERIFY(pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).xy ==
+            pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).xy);
+}
+
+void TestTsne::cancelStopsMidway()
+{
+    const pe::Encoding e(params(20'000, 64));
+    std::atomic<bool> cancel{false};
+    int reached = 0;
+    std::thread worker([&] {
+        std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, &cancel);
+        if (tsne)
+            pe::runTsne(*tsne, [&](const pe::Tsne &t) {
+                reached = t.iteration();
+                if (t.iteration() == 5)
+                    cancel = true;
+                return true;
+            }, &cancel);
+    });
+    worker.join();
+    QVERIFY(reached >= 5 && reached < 1000);
+}
+
+void TestTsne::settingsAreValidated()
+{
+    pe::TsneSettings s;
+    QVERIFY(!pe::validateTsne(s, 100));
+    QVERIFY(pe::validateTsne(s, 2));
+    s.perplexity = 100;
+    QVERIFY(pe::validateTsne(s, 100)->find("below the number of positions") != std::string::npos);
+    for (double bad : {0.0, 0.5, -1.0, std::nan(""), 1e9}) {
+        s.perplexity = bad;
+        QVERIFY(pe::validateTsne(s, 10'000));
+    }
+    s = {};
+    s.iterations = 0;
+    QVERIFY(pe::validateTsne(s, 100));
+    s = {};
+    s.learningRate = -5;
+    QVERIFY(pe::validateTsne(s, 100));
+    s = {};
+    s.earlyExaggeration = 0.5;
+    QVERIFY(pe::validateTsne(s, 100));
+    QVERIFY(pe::projectionTooLarge(params(200'000, 8), {}, false));
+    QVERIFY(!pe::projectionTooLarge(params(100'000, 8), {}, true));
+    // Noisy vectors have no offset structure: an exact search, which is bounded.
+    QVERIFY(pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, true));
+    QVERIFY(!pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, false));
+}
+
+void TestTsne::pcaMatchesFullEigendecomposition()
+{
+    const pe::Encoding e(params(300, 24));
+    const pe::Rows rows = pe::embeddingRows(e, {0.3, 5});
+    const std::vector<double> x = rows.all();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 300, 24);
+    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Eigen::MatrixXd cov = centred.transpose() * centred / 299.0;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(cov);
+    const pe::Pca pca = pe::principalComponents(rows, 3);
+    QCOMPARE(pca.count(), 3);
+    QVERIFY(std::abs(pca.totalVariance - cov.trace()) < 1e-10 * cov.trace());
+    for (int c = 0; c < 3; ++c) {
+        const double expected = full.eigenvalues()(23 - c);
+        QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
+                 qPrintable(QStringLiteral("component %1: %2 vs %3").arg(c).arg(pca.variance[static_cast<std::size_t>(c)]).arg(expected)));
+        const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 24, 24);
+        QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(23 - c))) - 1.0) < 1e-6);
+    }
+    // All components: the explained fractions add up to 1.
+    const pe::Pca all = pe::principalComponents(rows, 24);
+    double sum = 0;
+    for (int c = 0; c < 24; ++c)
+        sum += all.explained(c);
+    QVERIFY(std::abs(sum - 1.0) < 1e-9);
+}
+
+void TestTsne::pcaOfWideVectors()
+{
+    // d = 1024: subspace iteration, never a 1024 x 1024 decomposition; checked by the Rayleigh
+    // quotient and the residual |C v - lambda v|.
+    const pe::Encoding e(params(2000, 1024));
+    const pe::Rows rows = pe::embeddingRows(e, {});
+    const pe::Pca pca = pe::principalComponents(rows, 2);
+    QVERIFY(pca.iterations < 300);
+    QVERIFY(pca.explained(0) >= pca.explained(1));
+    QVERIFY(pca.explained(0) + pca.explained(1) <= 1.0);
+    const std::vector<double> x = rows.all();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 2000, 1024);
+    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    for (int c = 0; c < 2; ++c) {
+        const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 1024, 1024);
+        const Eigen::VectorXd cv = centred.transpose() * (centred * v) / 1999.0;
+        QVERIFY((cv - pca.variance[static_cast<std::size_t>(c)] * v).norm() < 1e-6 * pca.variance[static_cast<std::size_t>(c)]);
+    }
+}
+
+void TestTsne::projectionOfPcaIsCentred()
+{
+    const pe::Encoding e(params(500, 32));
+    const pe::Projection pr = pe::pcaProjection(e, {});
+    QCOMPARE(pr.xy.size(), std::size_t(1000));
+    double mx = 0, my = 0;
+    for (int i = 0; i < 500; ++i) {
+        mx += pr.xy[static_cast<std::size_t>(2 * i)];
+        my += pr.xy[static_cast<std::size_t>(2 * i + 1)];
+    }
+    QVERIFY(std::abs(mx / 500) < 1e-10 && std::abs(my / 500) < 1e-10);
+    QVERIFY(pr.explained[0] >= pr.explained[1] && pr.explained[1] > 0);
+}
+
+QTEST_APPLESS_MAIN(TestTsne)
+#include "tst_tsne.moc"

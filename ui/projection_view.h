@@ -1,0 +1,111 @@
+#pragma once
+
+#include "plot_view.h"
+#include "projection.h"
+
+#include <memory>
+
+class BackgroundJob;
+class QCheckBox;
+class QComboBox;
+class QCPColorMap;
+class QCPColorScale;
+class QCPGraph;
+class QCPItemText;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+// Seed 004's projection: every position's vector placed in 2-D by t-SNE or PCA, coloured by
+// position, labelled when few, the current position ringed. t-SNE runs on a worker thread and the
+// plot follows it as it converges; Pause keeps the optimiser, Restart starts it anew, and any
+// change of parameters or settings restarts it. Points are drawn as a raster at the plot's own
+// resolution, so 100,000 points cost what the pixels do.
+class ProjectionView : public PlotView
+{
+    Q_OBJECT
+
+public:
+    explicit ProjectionView(Parameters *parameters, QWidget *parent = nullptr);
+
+    pe::ProjectionMethod method() const;
+    void setMethod(pe::ProjectionMethod method);
+    pe::TsneSettings settings() const;
+    void setSettings(const pe::TsneSettings &settings);
+
+    // The last frame shown: n x 2 coordinates (empty while the first is computed).
+    const pe::Projection &projection() const { return shown_; }
+    bool running() const;
+    bool paused() const { return paused_; }
+    // Exports from the command line wait for t-SNE to finish; the window exports what it shows.
+    void setWaitForCompletion(bool on) { waitForCompletion_ = on; }
+    void finishWork() override;
+
+    void pause();
+    void resume();
+    void restart();
+    // Back to the whole projection after zooming or panning.
+    void fit();
+
+    QString tooltipAt(QPointF pixel) const override;
+    std::int64_t heldValues() const override;
+    // The position drawn nearest to a pixel of the plot, within a few pixels; -1 for none.
+    std::int64_t positionAt(QPointF pixel) const;
+
+protected:
+    void rebuild() override;
+    void positionMoved() override;
+
+private:
+    struct Key {
+        pe::EncodingParams params;
+        pe::NoiseParams noise;
+        pe::ProjectionMethod method;
+        pe::TsneSettings settings;
+        bool operator==(const Key &) const = default;
+    };
+    Key currentKey() const;
+    void launch();
+    void showFrame(pe::Projection frame);
+    void draw();
+    void raster();
+    void updateControls();
+
+    BackgroundJob *job_;
+    QTimer *debounce_;
+    QComboBox *method_;
+    QDoubleSpinBox *perplexity_;
+    QDoubleSpinBox *learningRate_;
+    QSpinBox *iterations_;
+    QDoubleSpinBox *exaggeration_;
+    QComboBox *init_;
+    QSpinBox *seed_;
+    QPushButton *runButton_;
+    QPushButton *restartButton_;
+    QCPTextElement *title_;
+    QCPColorMap *points_;
+    QCPColorScale *scale_;
+    QCPGraph *current_;
+    QCPItemText *currentLabel_;
+    std::vector<QCPItemText *> labels_;
+
+    // The optimiser of the current run, written by its worker; read here only once that worker
+    // has been joined (Pause) or has delivered its last frame.
+    struct TsneSlot {
+        std::shared_ptr<pe::Tsne> tsne;
+    };
+    std::optional<Key> key_;          // what the shown projection (or running job) is of
+    std::shared_ptr<TsneSlot> slot_;
+    std::int64_t shownStart_ = 0;     // the window the shown frame is of
+    bool stale_ = false;              // the shown frame is of an earlier key
+    pe::Projection shown_;
+    QString problem_;
+    bool paused_ = false;
+    bool userRange_ = false;
+    bool waitForCompletion_ = false;
+    bool settingRange_ = false;
+    std::vector<std::int32_t> pixelIndex_; // point drawn at each raster cell, -1 for none
+    int rasterWidth_ = 0, rasterHeight_ = 0;
+};
