@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "projection.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -9,6 +10,8 @@
 #include <QTest>
 
 #include <cstring>
+
+using testsupport::params;
 
 class TestCommandLine : public QObject
 {
@@ -29,6 +32,7 @@ private slots:
     void failedExportKeepsExistingFile();
     void exportFrames();
     void exportAnalysisData();
+    void exportProjection();
     void help();
 
 private:
@@ -132,6 +136,19 @@ void TestCommandLine::refusals_data()
     QTest::newRow("recovery too big") << "--seq-len 1000000 --d-model 64 --export-data recovery --out r.csv" << "33,554,432";
     QTest::newRow("bad clock face") << "--clock-face sideways" << "--clock-face: 'sideways' is not a face";
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png" << "--lecture goes with";
+    QTest::newRow("bad method") << "--method umap" << "--method: 'umap' is not a projection method; use tsne or pca";
+    QTest::newRow("perplexity text") << "--perplexity high" << "--perplexity: 'high' is not a number";
+    QTest::newRow("perplexity small") << "--perplexity 0.5" << "--perplexity: perplexity must be from 1 to 1000";
+    QTest::newRow("perplexity nan") << "--perplexity nan" << "--perplexity";
+    QTest::newRow("perplexity vs window") << "--seq-len 20 --export-data projection --out p.csv" << "perplexity must be below the number of positions, 20";
+    QTest::newRow("iterations zero") << "--iterations 0" << "--iterations: must be a whole number from 1 to 100000";
+    QTest::newRow("iterations huge") << "--iterations 99999999999" << "--iterations";
+    QTest::newRow("learning rate") << "--learning-rate -3" << "--learning-rate: must be auto or a number above 0";
+    QTest::newRow("exaggeration") << "--exaggeration 0" << "--exaggeration: early exaggeration must be from 1 to 1000";
+    QTest::newRow("init") << "--init spiral" << "--init: 'spiral' is not a start; use pca or random";
+    QTest::newRow("projection too big") << "--seq-len 200000 --export projection --out p.png" << "at most 100,000 positions";
+    QTest::newRow("noisy projection too big") << "--seq-len 100000 --d-model 512 --noise 0.5 --export-data projection --out p.csv"
+                                              << "exact neighbour search";
 }
 
 void TestCommandLine::refusals()
@@ -202,7 +219,7 @@ void TestCommandLine::exportFigureSize_data()
                                 << QSize(1280, 960);
     QTest::newRow("clocks") << "clocks" << QStringList{QStringLiteral("--size"), QStringLiteral("800x600")} << QSize(800, 600);
     QTest::newRow("circles") << "circles" << QStringList{QStringLiteral("--scale"), QStringLiteral("0.5")} << QSize(600, 400);
-    for (const char *view : {"similarity", "recovery", "distance", "relative", "inputs"})
+    for (const char *view : {"similarity", "recovery", "distance", "relative", "inputs", "projection"})
         QTest::newRow(view) << view << QStringList{QStringLiteral("--size"), QStringLiteral("700x400"), QStringLiteral("--noise"), QStringLiteral("0.5")}
                             << QSize(700, 400);
     QTest::newRow("frequencies") << "frequencies" << QStringList{QStringLiteral("--size"), QStringLiteral("500x300")} << QSize(500, 300);
@@ -334,6 +351,47 @@ void TestCommandLine::exportAnalysisData()
     QFile f(dist);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().contains("'shape': (40, 40)"));
+}
+
+void TestCommandLine::exportProjection()
+{
+    // Seed 004: 128 x 8, perplexity 4; the export runs t-SNE to the end.
+    const QStringList seed004{QStringLiteral("--seq-len"), QStringLiteral("128"), QStringLiteral("--d-model"), QStringLiteral("8"),
+                              QStringLiteral("--perplexity"), QStringLiteral("4")};
+    const QString csv = dir_.filePath(QStringLiteral("tsne.csv"));
+    Run r = run(seed004 + QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"), QStringLiteral("--out"), csv});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QStringList lines = csvLines(csv);
+    QCOMPARE(lines.size(), 129);
+    QCOMPARE(lines[0], QStringLiteral("position,x,y"));
+    pe::TsneSettings s;
+    s.perplexity = 4;
+    const pe::Projection expected = pe::computeProjection(pe::Encoding(params(128, 8)), {}, pe::ProjectionMethod::Tsne, s);
+    for (int i : {0, 63, 127}) {
+        const QStringList cells = lines[i + 1].split(QLatin1Char(','));
+        QCOMPARE(cells[0].toInt(), i);
+        QCOMPARE(cells[1].toDouble(), expected.xy[static_cast<std::size_t>(2 * i)]);
+        QCOMPARE(cells[2].toDouble(), expected.xy[static_cast<std::size_t>(2 * i + 1)]);
+    }
+    const QString npy = dir_.filePath(QStringLiteral("pca.npy"));
+    r = run({QStringLiteral("--seq-len"), QStringLiteral("500"), QStringLiteral("--method"), QStringLiteral("pca"), QStringLiteral("--export-data"),
+             QStringLiteral("projection"), QStringLiteral("--out"), npy});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(npy);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("'shape': (500, 2)"));
+    // Random start: --seed chooses it, the same seed the same numbers.
+    QStringList firsts;
+    for (const char *seed : {"5", "5", "6"}) {
+        const QString out = dir_.filePath(QStringLiteral("seed%1.csv").arg(firsts.size()));
+        r = run(seed004 + QStringList{QStringLiteral("--init"), QStringLiteral("random"), QStringLiteral("--seed"), QString::fromLatin1(seed),
+                                      QStringLiteral("--iterations"), QStringLiteral("300"), QStringLiteral("--export-data"),
+                                      QStringLiteral("projection"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        firsts << csvLines(out).value(1);
+    }
+    QCOMPARE(firsts[0], firsts[1]);
+    QVERIFY(firsts[0] != firsts[2]);
 }
 
 void TestCommandLine::help()
