@@ -33,6 +33,13 @@
 
 #include <cmath>
 
+namespace {
+
+// The digit key of the i-th view: 1 to 9, then 0 for the tenth, as on the keyboard's top row.
+Qt::Key viewDigit(int i) { return i < 9 ? static_cast<Qt::Key>(Qt::Key_1 + i) : Qt::Key_0; }
+
+} // namespace
+
 MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     : QMainWindow(parent)
     , parameters_(parameters)
@@ -84,8 +91,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     for (std::size_t i = 0; i < views_.size(); ++i) {
         QAction *a = viewMenu->addAction(viewRegistry()[i].title, this, [this, i] { tabs_->setCurrentIndex(static_cast<int>(i)); });
-        if (i < 9)
-            a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        if (i < 10)
+            a->setShortcut(QKeySequence(Qt::CTRL | viewDigit(static_cast<int>(i))));
     }
     viewMenu->addSeparator();
     viewMenu->addAction(dock->toggleViewAction());
@@ -168,8 +175,8 @@ void MainWindow::addLectureKeys()
     add(QKeySequence(Qt::Key_Plus), [scaleBase] { scaleBase(std::sqrt(10.0)); });
     add(QKeySequence(Qt::Key_Equal), [scaleBase] { scaleBase(std::sqrt(10.0)); });
     add(QKeySequence(Qt::Key_Minus), [scaleBase] { scaleBase(1.0 / std::sqrt(10.0)); });
-    for (int i = 0; i < 9 && i < static_cast<int>(views_.size()); ++i)
-        add(QKeySequence(static_cast<Qt::Key>(Qt::Key_1 + i)), [this, i] {
+    for (int i = 0; i < 10 && i < static_cast<int>(views_.size()); ++i)
+        add(QKeySequence(viewDigit(i)), [this, i] {
             tabs_->setCurrentIndex(i);
             tabs_->currentWidget()->setFocus();
         });

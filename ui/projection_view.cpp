@@ -8,11 +8,14 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
+#include <QToolButton>
 
 #include <chrono>
 #include <cmath>
@@ -87,19 +90,33 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     auto *fitButton = new QPushButton(tr("Fit"), this);
     fitButton->setToolTip(tr("Show every point again after zooming or panning (or double-click the plot)"));
 
+    // The two settings people change most in the row; the rest in a small pop-up, so the row fits
+    // a laptop screen beside the parameter panel.
     QHBoxLayout *row = toolRow();
     row->addWidget(method_);
-    for (auto [text, w] : {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_},
-                           {tr("Learning rate:"), learningRate_},
-                           {tr("Iterations:"), iterations_},
-                           {tr("Exaggeration:"), exaggeration_},
-                           {tr("Start:"), init_},
-                           {tr("Seed:"), seed_}}) {
+    for (auto [text, w] : {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_}, {tr("Iterations:"), iterations_}}) {
         auto *label = new QLabel(text, this);
         label->setBuddy(w);
         row->addWidget(label);
         row->addWidget(w);
     }
+    auto *more = new QToolButton(this);
+    more->setObjectName(QStringLiteral("moreSettings"));
+    more->setText(tr("More…"));
+    more->setToolTip(tr("Learning rate, early exaggeration, start and seed"));
+    auto *popup = new QFrame(this, Qt::Popup);
+    popup->setFrameShape(QFrame::StyledPanel);
+    auto *form = new QFormLayout(popup);
+    form->addRow(tr("Learning rate:"), learningRate_);
+    form->addRow(tr("Early exaggeration:"), exaggeration_);
+    form->addRow(tr("Start:"), init_);
+    form->addRow(tr("Seed:"), seed_);
+    connect(more, &QToolButton::clicked, this, [more, popup] {
+        popup->adjustSize();
+        popup->move(more->mapToGlobal(QPoint(0, more->height())));
+        popup->show();
+    });
+    row->addWidget(more);
     row->addWidget(runButton_);
     row->addWidget(restartButton_);
     row->addWidget(fitButton);
