@@ -2,6 +2,9 @@
 
 #include "similarity.h"
 
+#include "float_product.h"
+#include "parallel.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -55,7 +58,7 @@ public:
 
     // The predicted window row for row r, or -1 when the bound prunes too little and the row
     // is better computed with the others in one dense product (denseArgmax).
-    std::int64_t predict(std::int64_t r, const Eigen::VectorXd &x, double sigma, const std::vector<double> &z) const
+    std::int64_t predict(std::int64_t r, const Eigen::Ref<const Eigen::VectorXd> &x, double sigma, const std::vector<double> &z) const
     {
         auto score = [&](std::int64_t s) { return p_.row(s).dot(x); };
         if (!kernel_)
@@ -72,6 +75,11 @@ public:
         std::int64_t best = r;
         double bestScore = score(r);
         const double threshold = bestScore - bound - 1e-9 * (1 + std::abs(bestScore));
+        // How many offsets the bound leaves (order_ is sorted by S, largest first): when that is
+        // a large share, one dense product is cheaper than scoring them one by one.
+        const auto left = std::partition_point(order_.begin(), order_.end(), [&](std::int64_t k) { return (*kernel_)(k) >= threshold; });
+        if (left - order_.begin() > n_ / 16)
+            return -1;
         std::int64_t visited = 0;
         for (std::int64_t k : order_) {
             if ((*kernel_)(k) < threshold)
@@ -93,23 +101,47 @@ public:
         return best;
     }
 
-    // argmax_s x . PE(s) for each column x of xs: every score, a blocked product through Eigen.
+    // argmax_s x . PE(s) for each column x of xs, exactly: every score first in single precision
+    // (a blocked product, vectorised for the processor, on every core), then in double only for
+    // the s whose single-precision score is within twice its error bound of the row's best.
+    // The bound: |fl(x.p) - x.p| <= (d + 4) 2^-24 sum_j |x_j p_j| <= (d + 4) 2^-24 |x|_1, as |p_j| <= 1.
     std::vector<std::int64_t> denseArgmax(const Eigen::MatrixXd &xs, const std::atomic<bool> *cancel) const
     {
-        std::vector<std::int64_t> out(static_cast<std::size_t>(xs.cols()), -1);
-        constexpr Eigen::Index kBlock = 64; // a cancel is noticed within one block
-        Eigen::MatrixXd scores;
-        for (Eigen::Index c0 = 0; c0 < xs.cols(); c0 += kBlock) {
-            if (stopped(cancel))
-                return out;
-            const Eigen::Index n = std::min(kBlock, xs.cols() - c0);
-            scores.noalias() = p_ * xs.middleCols(c0, n);
-            for (Eigen::Index c = 0; c < n; ++c) {
-                Eigen::Index best = 0;
-                scores.col(c).maxCoeff(&best); // the first maximum, as numpy's argmax
-                out[static_cast<std::size_t>(c0 + c)] = best;
+        const std::int64_t m = xs.cols();
+        std::vector<std::int64_t> out(static_cast<std::size_t>(m), -1);
+        if (m == 0)
+            return out;
+        using FloatRows = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        const FloatRows pf = p_.cast<float>();
+        const FloatRows xf = xs.transpose().cast<float>();
+        constexpr std::int64_t kBlock = 256; // a cancel is noticed within one block (tens of ms)
+        parallelFor((m + kBlock - 1) / kBlock, [&](std::int64_t b0, std::int64_t b1) {
+            std::vector<float> scores(static_cast<std::size_t>(kBlock * n_));
+            for (std::int64_t b = b0; b < b1; ++b) {
+                if (stopped(cancel))
+                    return;
+                const std::int64_t first = b * kBlock;
+                const std::int64_t count = std::min(kBlock, m - first);
+                floatProductNT(xf.row(first).data(), count, pf.data(), n_, d_, scores.data());
+                for (std::int64_t r = 0; r < count; ++r) {
+                    const float *row = scores.data() + r * n_;
+                    const auto x = xs.col(first + r);
+                    const double bound = (d_ + 4) * 0x1p-24 * x.lpNorm<1>();
+                    const double threshold = static_cast<double>(*std::max_element(row, row + n_)) - 2 * bound;
+                    std::int64_t best = -1;
+                    double bestScore = -std::numeric_limits<double>::infinity();
+                    for (std::int64_t s = 0; s < n_; ++s)
+                        if (static_cast<double>(row[s]) >= threshold) {
+                            const double v = p_.row(s).dot(x);
+                            if (v > bestScore) { // the first maximum, as numpy's argmax
+                                bestScore = v;
+                                best = s;
+                            }
+                        }
+                    out[static_cast<std::size_t>(first + r)] = best;
+                }
             }
-        }
+        });
         return out;
     }
 
@@ -143,28 +175,34 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
         return result;
     const Recoverer rec(encoding);
     result.predicted.assign(static_cast<std::size_t>(rec.rows()), -1);
-    std::vector<double> z(static_cast<std::size_t>(encoding.dModel()), 0.0);
-    std::vector<std::int64_t> denseRows;
-    std::vector<Eigen::VectorXd> denseX;
-    for (std::int64_t r = 0; r < rec.rows(); ++r) {
-        if ((r & 63) == 0 && stopped(cancel)) {
-            result.cancelled = true;
-            return result;
-        }
-        if (noise.active())
-            rec.noiseRow(noise.seed, r, z);
-        Eigen::VectorXd x = rec.embedding(r, noise.sigma, z);
-        const std::int64_t s = rec.predict(r, x, noise.sigma, z);
-        if (s < 0) {
-            denseRows.push_back(r);
-            denseX.push_back(std::move(x));
-        } else {
-            result.predicted[static_cast<std::size_t>(r)] = s;
-        }
+    // Rows the offset bound settles, on every core; the rest (-1) go to one dense product. Each
+    // row's x is kept (its noise costs more than its products), the dense ones moved to the front.
+    Eigen::MatrixXd xs(rec.dims(), rec.rows());
+    parallelFor(
+        rec.rows(),
+        [&](std::int64_t begin, std::int64_t end) {
+            std::vector<double> z(static_cast<std::size_t>(encoding.dModel()), 0.0);
+            for (std::int64_t r = begin; r < end; ++r) {
+                if ((r & 63) == 0 && stopped(cancel))
+                    return;
+                if (noise.active())
+                    rec.noiseRow(noise.seed, r, z);
+                xs.col(r) = rec.embedding(r, noise.sigma, z);
+                result.predicted[static_cast<std::size_t>(r)] = rec.predict(r, xs.col(r), noise.sigma, z);
+            }
+        },
+        64);
+    if (stopped(cancel)) {
+        result.cancelled = true;
+        return result;
     }
-    Eigen::MatrixXd xs(rec.dims(), static_cast<Eigen::Index>(denseX.size()));
-    for (std::size_t k = 0; k < denseX.size(); ++k)
-        xs.col(static_cast<Eigen::Index>(k)) = denseX[k];
+    std::vector<std::int64_t> denseRows;
+    for (std::int64_t r = 0; r < rec.rows(); ++r)
+        if (result.predicted[static_cast<std::size_t>(r)] < 0) {
+            xs.col(static_cast<Eigen::Index>(denseRows.size())) = xs.col(r);
+            denseRows.push_back(r);
+        }
+    xs.conservativeResize(Eigen::NoChange, static_cast<Eigen::Index>(denseRows.size()));
     const std::vector<std::int64_t> dense = rec.denseArgmax(xs, cancel);
     if (stopped(cancel)) {
         result.cancelled = true;

@@ -2,6 +2,7 @@
 //   build/tests/pe-bench            all benchmarks
 //   build/tests/pe-bench --quick    smaller repeat counts
 //   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed)
+//   build/tests/pe-bench --recovery               recovery only
 #include "clock_grid_view.h"
 #include "control_panel.h"
 #include "encoding.h"
@@ -10,6 +11,7 @@
 #include "playback.h"
 #include "recovery.h"
 #include "similarity.h"
+#include "float_product.h"
 #include "parallel.h"
 #include "pca.h"
 #include "plot_view.h"
@@ -258,6 +260,8 @@ void clockFrames(Parameters &parameters, MainWindow &window, int steps)
 }
 
 // Issue 4's figures: the similarity curve as the reference moves, and recovery.
+void recoveryBenchmarks();
+
 void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
 {
     {
@@ -296,6 +300,11 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
         std::printf("  similarity view at 100,000 x 512, reference step to repainted: p50 %.2f ms, p95 %.2f ms\n", percentile(ms, 0.5),
                     percentile(ms, 0.95));
     }
+    recoveryBenchmarks();
+}
+
+void recoveryBenchmarks()
+{
     struct Case {
         const char *what;
         pe::EncodingParams p;
@@ -305,13 +314,15 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
     index.exponent = pe::Exponent::Index;
     for (const Case &c : {Case{"recovery 10,000 x 512, pure", params(10'000, 512), {}},
                           Case{"recovery 10,000 x 512, sigma 0.5 (pruned by S(k))", params(10'000, 512), {0.5, 42}},
-                          Case{"recovery 10,000 x 512, sigma 1.0 (dense Eigen products)", params(10'000, 512), {1.0, 42}},
+                          Case{"recovery 10,000 x 512, sigma 1.0 (dense products)", params(10'000, 512), {1.0, 42}},
+                          Case{"recovery 10,000 x 512, sigma 2.0 (dense products)", params(10'000, 512), {2.0, 42}},
                           Case{"recovery 10,000 x 512, per-index exponent, sigma 0.5 (dense)", index, {0.5, 42}},
                           Case{"recovery seed 001: 300 x 20, sigma 0.5", params(300, 20), {0.5, 42}}}) {
         const pe::Encoding e(c.p);
         pe::Recovery r;
         const double s = seconds([&] { r = pe::recoverPositions(e, c.noise); });
-        std::printf("  %-62s %8.3f s, accuracy %.4f\n", c.what, s, r.accuracy());
+        std::printf("  %-62s %8.3f s, accuracy %.4f (%d threads, %s products)\n", c.what, s, r.accuracy(), pe::parallelThreads(),
+                    pe::simdName(pe::bestSimdLevel()));
     }
 }
 
@@ -394,6 +405,11 @@ int main(int argc, char **argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const int repeats = quick ? 3 : 5;
+    if (argc > 1 && std::string(argv[argc - 1]) == "--recovery") {
+        std::printf("Recovery (PE_SIMD=generic|avx2 caps the instruction set):\n");
+        recoveryBenchmarks();
+        return 0;
+    }
     if (argc > 1 && std::string(argv[argc - 1]) == "--projection") {
         std::printf("Projections (t-SNE, PCA) on %d threads:\n", pe::parallelThreads());
         projectionBenchmarks(argc > 2);

@@ -1,4 +1,5 @@
 #include "recovery.h"
+#include "float_product.h"
 #include "relative.h"
 #include "test_support.h"
 
@@ -21,6 +22,7 @@ private slots:
     void accuracyFallsWithSigma();
     void tooLargeIsRefused();
     void cancelStops();
+    void floatProductsWithinTheirBound();
     void rotationResidual();
     void decodingIsExactWithoutNoise();
 };
@@ -72,6 +74,8 @@ void TestRecovery::prunedEqualsBruteForce_data()
     QTest::newRow("pruned, sigma 0.5") << 20 << 0.5 << int(pe::Exponent::Pair);
     QTest::newRow("pruned, sigma 2") << 32 << 2.0 << int(pe::Exponent::Pair);
     QTest::newRow("dense, per-index") << 16 << 0.5 << int(pe::Exponent::Index);
+    QTest::newRow("dense, sigma 3, d 256") << 256 << 3.0 << int(pe::Exponent::Pair);
+    QTest::newRow("dense, per-index, d 512") << 512 << 1.0 << int(pe::Exponent::Index);
 }
 
 void TestRecovery::prunedEqualsBruteForce()
@@ -148,6 +152,39 @@ void TestRecovery::decodingIsExactWithoutNoise()
         QVERIFY2(std::abs(dec.offset - static_cast<double>(u - t)) < 1e-6, qPrintable(QString::number(dec.offset)));
         QVERIFY(std::abs(dec.perPair[0] - std::remainder(static_cast<double>(u - t), 2 * M_PI)) < 1e-9);
     }
+}
+
+void TestRecovery::floatProductsWithinTheirBound()
+{
+    // Every instruction set this processor has gives products within the bound the dense
+    // recovery relies on: |fl(a.b) - a.b| <= (d + 4) 2^-24 sum |a_j b_j|.
+    const int d = 300, rows = 37, n = 129;
+    std::vector<double> a(static_cast<std::size_t>(rows * d)), b(static_cast<std::size_t>(n * d));
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = 3 * pe::standardNormal(1, static_cast<std::int64_t>(i), 0);
+    for (std::size_t i = 0; i < b.size(); ++i)
+        b[i] = std::sin(0.37 * static_cast<double>(i));
+    const std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
+    int tested = 0;
+    for (pe::SimdLevel level : {pe::SimdLevel::Generic, pe::SimdLevel::Avx2, pe::SimdLevel::Avx512}) {
+        if (!pe::simdSupported(level))
+            continue;
+        ++tested;
+        std::vector<float> c(static_cast<std::size_t>(rows * n));
+        pe::floatProductNT(af.data(), rows, bf.data(), n, d, c.data(), level);
+        for (int r = 0; r < rows; ++r)
+            for (int s = 0; s < n; ++s) {
+                double exact = 0, abs = 0;
+                for (int j = 0; j < d; ++j) {
+                    exact += a[static_cast<std::size_t>(r * d + j)] * b[static_cast<std::size_t>(s * d + j)];
+                    abs += std::abs(a[static_cast<std::size_t>(r * d + j)] * b[static_cast<std::size_t>(s * d + j)]);
+                }
+                QVERIFY2(std::abs(c[static_cast<std::size_t>(r * n + s)] - exact) <= (d + 4) * 0x1p-24 * abs,
+                         qPrintable(QStringLiteral("%1: entry (%2, %3)").arg(QString::fromLatin1(pe::simdName(level))).arg(r).arg(s)));
+            }
+    }
+    QVERIFY(tested >= 1);
+    qInfo("instruction sets tested: %d, best here %s", tested, pe::simdName(pe::bestSimdLevel()));
 }
 
 QTEST_APPLESS_MAIN(TestRecovery)
