@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
 
 namespace pe {
@@ -29,24 +28,27 @@ struct Sample {
     }
 };
 
-// Sum over the sample of f(block of rows), each block's result added into one d x m accumulator.
+// Sum over the sample of f(block of rows). Each block's part is kept and the parts are added in
+// block order, so the result does not depend on the threads: t-SNE, which starts from this,
+// magnifies a last-bit difference into a different picture.
 template <class F>
 Eigen::MatrixXd accumulate(const Sample &s, Eigen::Index rowsOut, Eigen::Index colsOut, F f)
 {
-    Eigen::MatrixXd total = Eigen::MatrixXd::Zero(rowsOut, colsOut);
-    std::mutex m;
     const std::int64_t blocks = (s.count + kRowBlock - 1) / kRowBlock;
+    std::vector<Eigen::MatrixXd> parts(static_cast<std::size_t>(blocks));
     parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
-        Eigen::MatrixXd local = Eigen::MatrixXd::Zero(rowsOut, colsOut);
         RowMatrix x;
         for (std::int64_t b = b0; b < b1; ++b) {
             const std::int64_t first = b * kRowBlock;
             s.fill(first, std::min(kRowBlock, s.count - first), x);
-            f(x, local);
+            Eigen::MatrixXd &part = parts[static_cast<std::size_t>(b)];
+            part.setZero(rowsOut, colsOut);
+            f(x, part);
         }
-        std::lock_guard lock(m);
-        total += local;
     });
+    Eigen::MatrixXd total = Eigen::MatrixXd::Zero(rowsOut, colsOut);
+    for (const Eigen::MatrixXd &part : parts)
+        total += part;
     return total;
 }
 

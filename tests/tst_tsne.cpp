@@ -32,6 +32,7 @@ private slots:
     void pcaMatchesFullEigendecomposition();
     void pcaOfWideVectors();
     void projectionOfPcaIsCentred();
+    void resultsDoNotDependOnTheThreads();
 };
 
 void TestTsne::offsetNeighborsEqualExactSearch()
@@ -371,6 +372,30 @@ void TestTsne::projectionOfPcaIsCentred()
     }
     QVERIFY(std::abs(mx / 500) < 1e-10 && std::abs(my / 500) < 1e-10);
     QVERIFY(pr.explained[0] >= pr.explained[1] && pr.explained[1] > 0);
+}
+
+void TestTsne::resultsDoNotDependOnTheThreads()
+{
+    // Two callers at once: one gets the worker pool, the other runs alone on its own thread. Both
+    // must give the bits a lone caller gets (t-SNE magnifies any last-bit difference).
+    const pe::Encoding e(params(20'000, 64));
+    const pe::Rows rows = pe::embeddingRows(e, {});
+    const pe::Pca alone = pe::principalComponents(rows, 2);
+    pe::Pca a, b;
+    std::thread other([&] { a = pe::principalComponents(rows, 2); });
+    b = pe::principalComponents(rows, 2);
+    other.join();
+    QVERIFY(a.components == alone.components && b.components == alone.components);
+    QVERIFY(a.variance == alone.variance && b.variance == alone.variance);
+    pe::TsneSettings s;
+    s.iterations = 60;
+    const pe::Encoding small(params(3000, 32));
+    const pe::Projection one = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s);
+    pe::Projection two, three;
+    std::thread t2([&] { two = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s); });
+    three = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s);
+    t2.join();
+    QVERIFY(two.xy == one.xy && three.xy == one.xy);
 }
 
 QTEST_APPLESS_MAIN(TestTsne)
