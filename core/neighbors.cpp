@@ -63,17 +63,25 @@ Rows embeddingRows(const Encoding &encoding, const NoiseParams &noise)
     return rows;
 }
 
-Neighbors offsetNeighbors(const Encoding &encoding, int k)
+Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<bool> *cancel)
 {
     const std::int64_t n = encoding.params().seqLen;
     if (k < 1 || k >= n)
         throw std::invalid_argument("offsetNeighbors: k must be from 1 to n - 1");
     const OffsetKernel kernel(encoding, n - 1);
+    const auto stop = [cancel] { return cancel && cancel->load(); };
+    if (stop())
+        return {};
+    std::vector<double> byOffset(static_cast<std::size_t>(n));
+    const double s0 = kernel(0);
+    for (std::int64_t off = 0; off < n; ++off)
+        byOffset[static_cast<std::size_t>(off)] = std::max(0.0, 2.0 * (s0 - kernel(off)));
+    const auto dist2 = [&](std::int64_t off) { return byOffset[static_cast<std::size_t>(off)]; };
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(n - 1));
     std::iota(offsets.begin(), offsets.end(), std::int64_t(1));
-    const double s0 = kernel(0);
-    const auto dist2 = [&](std::int64_t off) { return std::max(0.0, 2.0 * (s0 - kernel(off))); };
     std::stable_sort(offsets.begin(), offsets.end(), [&](std::int64_t a, std::int64_t b) { return dist2(a) < dist2(b); });
+    if (stop())
+        return {};
 
     Neighbors nb;
     nb.n = n;
@@ -84,6 +92,8 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k)
         n,
         [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
+                if ((i & 1023) == 0 && cancel && cancel->load())
+                    return;
                 std::int32_t *idx = &nb.index[static_cast<std::size_t>(i * k)];
                 double *dst = &nb.dist2[static_cast<std::size_t>(i * k)];
                 int found = 0;
@@ -99,6 +109,8 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k)
             }
         },
         256);
+    if (cancel && cancel->load())
+        return {};
     return nb;
 }
 
@@ -141,7 +153,7 @@ Neighbors exactNeighbors(const Rows &rows, int k, const std::atomic<bool> *cance
 Neighbors windowNeighbors(const Encoding &encoding, const NoiseParams &noise, int k, const std::atomic<bool> *cancel)
 {
     if (OffsetKernel::applies(encoding.params(), noise))
-        return offsetNeighbors(encoding, k);
+        return offsetNeighbors(encoding, k, cancel);
     return exactNeighbors(embeddingRows(encoding, noise), k, cancel);
 }
 

@@ -33,8 +33,8 @@ struct Neighbors {
 // Pure pair-exponent encodings with even d (OffsetKernel::applies): |PE(t) - PE(s)|^2 =
 // 2 (S(0) - S(t - s)) depends on the offset alone, so one sorted list of offsets gives every
 // row's neighbours in O(n k + n log n), with no search at all. Rows away from the window's ends
-// get identical distance lists, which the affinities reuse.
-Neighbors offsetNeighbors(const Encoding &encoding, int k);
+// get identical distance lists, which the affinities reuse. Empty (n == 0) when cancelled.
+Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<bool> *cancel = nullptr);
 
 // Any rows: exact, by blocked dot products through Eigen on every core; O(n^2 d).
 // Returns an empty result (n == 0) when cancelled.

@@ -32,6 +32,9 @@ using testsupport::params;
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -383,6 +386,47 @@ void projectionBenchmarks(bool quick)
         if (c.trust)
             std::printf("; trustworthiness(10) %.4f", pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
         std::printf("\n");
+    }
+    // Run pressed to the first frame (the start), and a cancel to the worker's return, at 100,000.
+    for (int d : {128, 512}) {
+        const pe::Encoding e(params(100'000, d));
+        std::vector<double> first, cancelPrepare, cancelRun;
+        for (int rep = 0; rep < 3; ++rep) {
+            for (int phase = 0; phase < 2; ++phase) {
+                std::atomic<bool> cancel{false};
+                std::atomic<bool> iterating{false};
+                const auto t0 = std::chrono::steady_clock::now();
+                std::chrono::steady_clock::time_point started{};
+                std::thread worker([&] {
+                    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, &cancel, [&](const std::vector<double> &) {
+                        started = std::chrono::steady_clock::now();
+                    });
+                    if (tsne)
+                        pe::runTsne(*tsne, [&](const pe::Tsne &t) {
+                            iterating = t.iteration() >= 3;
+                            return true;
+                        }, &cancel);
+                });
+                if (phase == 0) {
+                    while (started == std::chrono::steady_clock::time_point{})
+                        std::this_thread::sleep_for(std::chrono::microseconds(200));
+                } else {
+                    while (!iterating)
+                        std::this_thread::sleep_for(std::chrono::microseconds(200));
+                }
+                const auto c0 = std::chrono::steady_clock::now();
+                cancel = true;
+                worker.join();
+                const double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count() * 1e3;
+                (phase == 0 ? cancelPrepare : cancelRun).push_back(ms);
+                if (phase == 0)
+                    first.push_back(std::chrono::duration<double>(started - t0).count() * 1e3);
+            }
+        }
+        std::printf("  t-SNE 100,000 x %d: Run to the first frame (the start) %.0f ms (median of 3); cancel to the worker's return "
+                    "%.1f ms while finding neighbours, %.1f ms while iterating (worst of 3)\n",
+                    d, median(first), *std::max_element(cancelPrepare.begin(), cancelPrepare.end()),
+                    *std::max_element(cancelRun.begin(), cancelRun.end()));
     }
     for (auto [n, d] : {std::pair<std::int64_t, int>{5'000, 128}, {100'000, 1024}}) {
         const pe::Encoding e(params(n, d));
