@@ -191,7 +191,7 @@ PE_CLONES void repulsionFromList(const float *lx, const float *ly, const float *
 }
 
 // Attraction on the point (xi, yi) from one row of P: sum_j p_ij w_ij (y_i - y_j).
-PE_CLONES void attractionRow(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
+void attractionRow(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
 {
     float fx = 0, fy = 0;
 #pragma omp simd reduction(+ : fx, fy)
@@ -387,10 +387,14 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
         return stopped.load();
     };
 
-    // Attraction over P's entries: sum_j p_ij w_ij (y_i - y_j), and sum p_ij log(1 + d_ij^2) for KL.
-    parallelFor(
-        n,
-        [&](std::int64_t begin, std::int64_t end) {
+    // Attraction over P's entries: sum_j p_ij w_ij (y_i - y_j), and sum p_ij log(1 + d_ij^2) for
+    // KL, in fixed chunks of rows; for Barnes-Hut the tree is built as one more task beside them,
+    // so neither core waits for it.
+    QuadTree tree;
+    constexpr std::int64_t kAttractionTasks = 16;
+    const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
+    const std::int64_t treeTasks = exact_ ? 0 : 1;
+    const auto attract = [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t i = begin; i < end; ++i) {
                 const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
                 const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
@@ -409,8 +413,18 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
                 grad_[2 * i] = exaggeration * f[0];
                 grad_[2 * i + 1] = exaggeration * f[1];
             }
+    };
+    parallelFor(
+        kAttractionTasks + treeTasks,
+        [&](std::int64_t t0, std::int64_t t1) {
+            for (std::int64_t t = t0; t < t1; ++t) {
+                if (t < treeTasks)
+                    tree.build(y_, n);
+                else
+                    attract((t - treeTasks) * rowsPerTask, std::min(n, (t - treeTasks + 1) * rowsPerTask));
+            }
         },
-        256);
+        1);
 
     // Repulsion: sum_j w_ij^2 (y_i - y_j) and Z = sum_{i != j} w_ij, with w = 1 / (1 + d^2).
     if (exact_) {
@@ -436,8 +450,6 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
         // Grouped Barnes-Hut (Barnes 1990): one interaction list per small cell of the tree, built
         // with the opening test against the cell's bounding box, so it holds for every point inside;
         // then each point of the cell runs down the list in a vectorised loop.
-        QuadTree tree;
-        tree.build(y_, n);
         const std::vector<QuadTree::Node> &nodes = tree.nodes();
         const std::vector<std::int32_t> &order = tree.order();
         std::vector<std::int32_t> groups;
