@@ -100,7 +100,7 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
     return file.commit(error);
 }
 
-Table encodingTable(const Encoding &encoding)
+Table encodingTable(const Encoding &encoding, const NoiseParams &noise)
 {
     Table t;
     const EncodingParams &p = encoding.params();
@@ -111,50 +111,70 @@ Table encodingTable(const Encoding &encoding)
     t.cols = p.dModel;
     const std::int64_t start = p.startPos;
     t.indexOf = [start](std::int64_t row) { return start + row; };
-    t.fill = [&encoding, start](std::int64_t firstRow, std::int64_t count, double *out) {
+    t.fill = [&encoding, noise, start](std::int64_t firstRow, std::int64_t count, double *out) {
         Block b = encoding.windowBlock();
         b.firstPosition = start + firstRow;
         b.rows = count;
-        encoding.fill(b, out);
+        fillEmbeddings(encoding, noise, b, out);
     };
     return t;
 }
 
-namespace {
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::vector<double> values)
+{
+    const auto rows = static_cast<std::int64_t>(values.size() / headers.size());
+    return lazyValuesTable(std::move(indexHeader), std::move(headers), firstIndex, rows,
+                           [values = std::move(values)]() mutable { return std::move(values); });
+}
 
-// A table whose values are computed once, up front, one column per row.
-Table columnTable(std::string indexHeader, std::string header, std::int64_t start, std::vector<double> values)
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::int64_t rows,
+                      std::function<std::vector<double>()> compute)
 {
     Table t;
     t.indexHeader = std::move(indexHeader);
-    t.columnHeaders = {std::move(header)};
-    t.rows = static_cast<std::int64_t>(values.size());
-    t.cols = 1;
-    t.indexOf = [start](std::int64_t row) { return start + row; };
-    auto shared = std::make_shared<std::vector<double>>(std::move(values));
-    t.fill = [shared](std::int64_t firstRow, std::int64_t count, double *out) {
-        std::copy_n(shared->begin() + firstRow, count, out);
+    t.cols = static_cast<int>(headers.size());
+    t.columnHeaders = std::move(headers);
+    t.rows = rows;
+    t.indexOf = [firstIndex](std::int64_t row) { return firstIndex + row; };
+    // Computed at the first block, on whichever thread writes the table.
+    struct State {
+        std::function<std::vector<double>()> compute;
+        std::vector<double> values;
+        bool done = false;
+    };
+    auto state = std::make_shared<State>(State{std::move(compute), {}, false});
+    t.fill = [state, cols = t.cols](std::int64_t firstRow, std::int64_t count, double *out) {
+        if (!state->done) {
+            state->values = state->compute();
+            state->done = true;
+        }
+        std::copy_n(state->values.begin() + firstRow * cols, count * cols, out);
     };
     return t;
 }
-
-} // namespace
 
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric)
 {
     const EncodingParams &p = encoding.params();
-    std::optional<OffsetKernel> kernel;
-    if (OffsetKernel::applies(p, noise))
-        kernel.emplace(encoding, p.seqLen - 1);
-    return columnTable("position", "similarity", p.startPos,
-                       similarityToReference(encoding, noise, reference, metric, kernel ? &*kernel : nullptr));
+    return lazyValuesTable("position", {"similarity"}, p.startPos, p.seqLen, [&encoding, noise, reference, metric] {
+        std::optional<OffsetKernel> kernel;
+        if (OffsetKernel::applies(encoding.params(), noise))
+            kernel.emplace(encoding, encoding.params().seqLen - 1);
+        return similarityToReference(encoding, noise, reference, metric, kernel ? &*kernel : nullptr);
+    });
 }
 
 Table recoveryTable(const Encoding &encoding, const NoiseParams &noise)
 {
-    const Recovery r = recoverPositions(encoding, noise);
-    return columnTable("position", "predicted", encoding.params().startPos,
-                       std::vector<double>(r.predicted.begin(), r.predicted.end()));
+    return lazyValuesTable("position", {"predicted"}, encoding.params().startPos, encoding.params().seqLen, [&encoding, noise] {
+        const Recovery r = recoverPositions(encoding, noise);
+        return std::vector<double>(r.predicted.begin(), r.predicted.end());
+    });
+}
+
+Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition)
+{
+    return valuesTable("position", {"predicted"}, firstPosition, std::vector<double>(recovery.predicted.begin(), recovery.predicted.end()));
 }
 
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric)
@@ -204,18 +224,13 @@ namespace pe {
 
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings)
 {
-    const EncodingParams &p = encoding.params();
-    auto xy = std::make_shared<std::vector<double>>(computeProjection(encoding, noise, method, settings).xy);
-    Table t;
-    t.indexHeader = "position";
-    t.columnHeaders = {"x", "y"};
-    t.rows = p.seqLen;
-    t.cols = 2;
-    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
-    t.fill = [xy](std::int64_t firstRow, std::int64_t count, double *out) {
-        std::copy_n(xy->data() + 2 * firstRow, 2 * count, out);
-    };
-    return t;
+    return lazyValuesTable("position", {"x", "y"}, encoding.params().startPos, encoding.params().seqLen,
+                           [&encoding, noise, method, settings] { return computeProjection(encoding, noise, method, settings).xy; });
+}
+
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy)
+{
+    return valuesTable("position", {"x", "y"}, firstPosition, std::move(xy));
 }
 
 } // namespace pe

@@ -3,6 +3,7 @@
 #include "encoding.h"
 #include "noise.h"
 #include "projection.h"
+#include "recovery.h"
 #include "similarity.h"
 
 #include <cstdint>
@@ -35,8 +36,9 @@ struct Table {
 bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
                 const std::function<bool(double)> &progress = {});
 
-// The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ...
-Table encodingTable(const Encoding &encoding);
+// The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ... With noise, the
+// embeddings x = PE + sigma z instead (seed 001's input).
+Table encodingTable(const Encoding &encoding, const NoiseParams &noise = {});
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.
 Table frequencyTable(const Encoding &encoding);
 
@@ -44,12 +46,22 @@ Table frequencyTable(const Encoding &encoding);
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);
 // Seed 001's recovery: CSV "position,predicted". Needs recoveryTooLarge() to be empty.
 Table recoveryTable(const Encoding &encoding, const NoiseParams &noise);
+// The same from a recovery already computed (a view's).
+Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition);
 // The seq_len x seq_len matrix metric(x_t, PE(s)): CSV "position,<s>,...". seq_len at most kMaxDistanceRows.
 inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
 // Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y".
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings);
+// Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y".
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy);
+
+// Values computed up front, row-major with one column per header; rows are indexed from firstIndex.
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::vector<double> values);
+// The same computed by `compute` when the first block is written (so on the writing thread).
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::int64_t rows,
+                      std::function<std::vector<double>()> compute);
 
 // The NPY 1.0 header for a C-order float64 array of the given shape.
 std::string npyHeader(const std::vector<std::int64_t> &shape);

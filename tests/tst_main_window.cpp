@@ -324,6 +324,29 @@ void TestMainWindow::exportDataFromTheWindow()
     QVERIFY(error.contains(QStringLiteral(".csv or .npy")));
     QVERIFY(!w.saveData(dir.filePath(QStringLiteral("missing/x.csv")), false, &error));
     QVERIFY(error.contains(QStringLiteral("No such file")));
+
+    // The current view's own data: similarity to the current position, then the projection's
+    // coordinates once it has drawn them; the clocks have no table.
+    QVERIFY(!p.set(testsupport::params(128, 8)));
+    QVERIFY(p.setPosition(30));
+    w.showView(QStringLiteral("similarity"));
+    const QString sim = dir.filePath(QStringLiteral("sim.csv"));
+    QVERIFY2(w.saveViewData(sim, &error), qPrintable(error));
+    const QStringList simLines = QString::fromUtf8(testsupport::readFile(sim)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(simLines.size(), 129);
+    QCOMPARE(simLines[0], QStringLiteral("position,similarity"));
+    QCOMPARE(simLines[31], QStringLiteral("30,4")); // PE(30) . PE(30) = d / 2
+    w.showView(QStringLiteral("projection"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.currentView()->finishWork();
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentView()->dataTable(p.encoding()).has_value(), 20000);
+    const QString proj = dir.filePath(QStringLiteral("proj.npy"));
+    QVERIFY2(w.saveViewData(proj, &error), qPrintable(error));
+    QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));
+    w.showView(QStringLiteral("clocks"));
+    QVERIFY(!w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("clocks.csv"))));
 }
 
 void TestMainWindow::realWindowScreenshot()

@@ -128,3 +128,10 @@ QString DistanceView::tooltipAt(QPointF pixel) const
         .arg(metricChoice_->currentText())
         .arg(values_[r * positions_.size() + c], 0, 'g', 10);
 }
+
+std::optional<pe::Table> DistanceView::dataTable(const pe::Encoding &encoding) const
+{
+    if (encoding.params().seqLen > pe::kMaxDistanceRows)
+        return std::nullopt;
+    return pe::distanceTable(encoding, parameters()->noise(), static_cast<pe::Metric>(metricChoice_->currentIndex()));
+}

@@ -222,3 +222,4 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
                                                     .arg(span / enc.channelWavelength(i), 0, 'f', 3));
 }
 
+std::optional<pe::Table> FrequencyView::dataTable(const pe::Encoding &encoding) const { return pe::frequencyTable(encoding); }

@@ -19,6 +19,7 @@ class FrequencyView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     enum class Quantity { Frequency, Wavelength };
 
     explicit FrequencyView(Parameters *parameters, QWidget *parent = nullptr);

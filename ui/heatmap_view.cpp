@@ -312,3 +312,4 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
         .arg(enc.value(t, j), 0, 'f', 6);
 }
 
+std::optional<pe::Table> HeatmapView::dataTable(const pe::Encoding &encoding) const { return pe::encodingTable(encoding); }

@@ -25,6 +25,7 @@ class HeatmapView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit HeatmapView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setColorMap(const QString &name, bool reversed = false);

@@ -88,3 +88,8 @@ void InputsView::positionMoved()
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
+
+std::optional<pe::Table> InputsView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::encodingTable(encoding, parameters()->noise()); // the output x = PE + sigma z
+}

@@ -17,6 +17,7 @@ class InputsView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
 
 protected:

@@ -85,6 +85,10 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export encoding &data (CSV, NPY)…"), this, [this] { exportData(false); });
     file->addAction(tr("Export &frequency data (CSV, NPY)…"), this, [this] { exportData(true); });
+    QAction *viewData = file->addAction(tr("Export &view data (CSV, NPY)…"), this, &MainWindow::exportViewData);
+    viewData->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    viewData->setToolTip(tr("The numbers behind the current view: encoding, frequencies, similarity, recovery, distance "
+                            "matrix, projection coordinates"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -309,15 +313,53 @@ void MainWindow::exportData(bool frequencies)
 
 bool MainWindow::saveData(const QString &path, bool frequencies, QString *errorText)
 {
+    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
+    return writeTableWithProgress(path, frequencies ? pe::frequencyTable(*enc) : pe::encodingTable(*enc), errorText);
+}
+
+void MainWindow::exportViewData()
+{
+    const ViewInfo &info = viewRegistry()[static_cast<std::size_t>(tabs_->currentIndex())];
+    if (!currentView()->dataTable(parameters_->encoding())) {
+        QMessageBox::information(this, tr("Export view data"),
+                                 tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
+                                    "recovery at 33,554,432 values, a projection until its first frame); "
+                                    "File > Export figure saves its picture.")
+                                     .arg(info.title));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 data").arg(info.title), info.id + QStringLiteral(".csv"),
+                                                      tr("CSV (*.csv);;NumPy array (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveViewData(path, &error))
+        QMessageBox::warning(this, tr("Export data"), tr("The data was not saved: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+bool MainWindow::saveViewData(const QString &path, QString *errorText)
+{
+    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
+    const std::optional<pe::Table> table = currentView()->dataTable(*enc);
+    if (!table) {
+        *errorText = tr("this view has no data table for these parameters.");
+        return false;
+    }
+    return writeTableWithProgress(path, *table, errorText);
+}
+
+bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &table, QString *errorText)
+{
     const auto format = pe::dataFormatForPath(path.toStdString());
     if (!format) {
         *errorText = tr("the file name must end in .csv or .npy.");
         return false;
     }
     // A million rows of 4,096 values take minutes: written on a worker thread, with progress and
-    // a Cancel button, while the window keeps painting.
-    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
-    const pe::Table table = frequencies ? pe::frequencyTable(*enc) : pe::encodingTable(*enc);
+    // a Cancel button, while the window keeps painting. The tables' encoding is kept alive by
+    // the caller; the dialog is modal, so nothing changes it meanwhile.
     QProgressDialog progress(tr("Writing %1…").arg(path), tr("Cancel"), 0, 1000, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data_export.h"
+
 #include <QMainWindow>
 
 class ControlPanel;
@@ -31,6 +33,8 @@ public:
     // File > Export data without the file dialog: the encoding (or the frequencies) as CSV or NPY by
     // extension, written on a worker thread with a progress dialog that can cancel it.
     bool saveData(const QString &path, bool frequencies, QString *error);
+    // The current view's data table (PlotView::dataTable) to a .csv or .npy file.
+    bool saveViewData(const QString &path, QString *error);
 
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
@@ -49,6 +53,9 @@ private:
     void showLectureHint();
     void exportFigure();
     void exportData(bool frequencies);
+    void exportViewData();
+    // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
+    bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
     void about();
 
     Parameters *parameters_;

@@ -47,6 +47,8 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 
 QString PlotView::tooltipAt(QPointF) const { return {}; }
 
+std::optional<pe::Table> PlotView::dataTable(const pe::Encoding &) const { return std::nullopt; }
+
 std::int64_t PlotView::heldValues() const
 {
     // Every plottable's data: two numbers a graph point, three a curve point, a colour map's cells.

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "data_export.h"
+
 #include <QImage>
 #include <QWidget>
+
+#include <optional>
 
 class Parameters;
 class QCPAxisRect;
@@ -34,6 +38,10 @@ public:
     // Views that compute on a worker thread block here until their result is drawn; render()
     // calls it, so exports are always complete.
     virtual void finishWork() {}
+
+    // The numbers behind the figure as a table for CSV/NPY (File > Export view data), computed from
+    // `encoding`, which the caller keeps alive while it writes; nothing for views without one.
+    virtual std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const;
 
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;

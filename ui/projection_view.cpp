@@ -551,3 +551,11 @@ std::int64_t ProjectionView::heldValues() const
 {
     return static_cast<std::int64_t>(shown_.xy.size()) + static_cast<std::int64_t>(pixelIndex_.size()) * 2;
 }
+
+std::optional<pe::Table> ProjectionView::dataTable(const pe::Encoding &) const
+{
+    // The coordinates on screen: the frame shown, finished or not.
+    if (shown_.xy.empty() || stale_)
+        return std::nullopt;
+    return pe::coordinateTable(shownStart_, shown_.xy);
+}

@@ -28,6 +28,7 @@ class ProjectionView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit ProjectionView(Parameters *parameters, QWidget *parent = nullptr);
 
     pe::ProjectionMethod method() const;

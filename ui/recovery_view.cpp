@@ -150,3 +150,12 @@ void RecoveryView::draw()
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
+
+std::optional<pe::Table> RecoveryView::dataTable(const pe::Encoding &encoding) const
+{
+    // What the view computed on its worker, not a second computation on the GUI thread.
+    if (recovery_.predicted.empty() || recovery_.cancelled ||
+        static_cast<std::int64_t>(recovery_.predicted.size()) != encoding.params().seqLen)
+        return std::nullopt;
+    return pe::recoveryTable(recovery_, encoding.params().startPos);
+}

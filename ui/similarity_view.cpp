@@ -110,3 +110,8 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
     const std::size_t i = pe::nearestSample(t, positions_.front(), stride_, positions_.size());
     return tr("position t = %1\n%2 = %3").arg(positions_[i]).arg(metricChoice_->currentText()).arg(values_[i], 0, 'g', 10);
 }
+
+std::optional<pe::Table> SimilarityView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::similarityTable(encoding, parameters()->noise(), parameters()->position(), metric());
+}

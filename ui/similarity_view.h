@@ -23,6 +23,7 @@ class SimilarityView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit SimilarityView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);
