@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -92,6 +93,10 @@ QList<QCommandLineOption> options()
         {QStringLiteral("step"), QStringLiteral("Positions advanced per frame, 1 to 1000000 (default 1); past the window's end it slides along."),
          QStringLiteral("K")},
         {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."), QStringLiteral("FILE")},
+        {QStringLiteral("session"), QStringLiteral("Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("preset"), QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."), QStringLiteral("NAME")},
+        {QStringLiteral("list-presets"), QStringLiteral("List the presets' names and titles, and exit.")},
         {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
         {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
     };
@@ -128,7 +133,8 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
     if (auto *projection = qobject_cast<ProjectionView *>(view)) {
         if (cmd.method)
             projection->setMethod(*cmd.method);
-        projection->setSettings(cmd.tsne);
+        if (cmd.tsneGiven)
+            projection->setSettings(cmd.tsne);
         // A figure or screenshot from the command line is the finished projection, not a frame of it.
         projection->setWaitForCompletion(cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames ||
                                          cmd.mode == CommandLine::Mode::Screenshot);
@@ -199,6 +205,49 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (parser.isSet(QStringLiteral("version"))) {
         cmd.mode = CommandLine::Mode::Version;
         return result;
+    }
+    if (parser.isSet(QStringLiteral("list-presets"))) {
+        cmd.mode = CommandLine::Mode::ListPresets;
+        return result;
+    }
+    // A session or preset gives the parameters, the position and the noise: not also the flags.
+    static const QStringList stateFlags{QStringLiteral("seq-len"),  QStringLiteral("d-model"),  QStringLiteral("base"),
+                                        QStringLiteral("start-pos"), QStringLiteral("layout"),   QStringLiteral("exponent"),
+                                        QStringLiteral("position"), QStringLiteral("reference"), QStringLiteral("noise"),
+                                        QStringLiteral("seed")};
+    const bool fromSession = parser.isSet(QStringLiteral("session")), fromPreset = parser.isSet(QStringLiteral("preset"));
+    if (fromSession && fromPreset)
+        return fail(QStringLiteral("--session and --preset exclude each other; give one."));
+    if (fromSession || fromPreset) {
+        for (const QString &flag : stateFlags)
+            if (parser.isSet(flag))
+                return fail(QStringLiteral("--%1: the %2 already gives the parameters, position and noise; give them there or here, not both.")
+                                .arg(flag, fromSession ? QStringLiteral("session") : QStringLiteral("preset")));
+        QString error;
+        if (fromSession) {
+            cmd.session = readSessionFile(parser.value(QStringLiteral("session")), &error);
+            if (!cmd.session)
+                return fail(QStringLiteral("--session: ") + error);
+        } else {
+            const Session *preset = findPreset(parser.value(QStringLiteral("preset")));
+            if (!preset)
+                return fail(QStringLiteral("--preset: unknown preset '%1'; --list-presets lists them.").arg(parser.value(QStringLiteral("preset"))));
+            cmd.session = *preset;
+        }
+        // The projection's settings as the session holds them (its controls' names), for
+        // --export-data projection; flags given as well override them.
+        const QJsonObject proj = cmd.session->views.value(QStringLiteral("projection"));
+        const auto number = [&proj](const char *key, double fallback) { return proj.value(QLatin1String(key)).toDouble(fallback); };
+        if (proj.contains(QLatin1String("projectionMethod")))
+            cmd.method = number("projectionMethod", 0) == 1 ? pe::ProjectionMethod::Pca : pe::ProjectionMethod::Tsne;
+        cmd.tsne.perplexity = number("perplexity", cmd.tsne.perplexity);
+        // Out-of-range numbers become values the validator refuses, never undefined conversions.
+        const auto whole = [](double v) { return std::isfinite(v) && std::abs(v) < 2e9 ? static_cast<int>(v) : -1; };
+        cmd.tsne.iterations = whole(number("iterations", cmd.tsne.iterations));
+        cmd.tsne.learningRate = number("learningRate", cmd.tsne.learningRate);
+        cmd.tsne.earlyExaggeration = number("exaggeration", cmd.tsne.earlyExaggeration);
+        cmd.tsne.init = number("init", 0) == 1 ? pe::TsneInit::Random : pe::TsneInit::Pca;
+        cmd.tsne.seed = static_cast<std::uint64_t>(std::max(0, whole(number("tsneSeed", static_cast<double>(cmd.tsne.seed)))));
     }
 
     pe::EncodingParams &p = cmd.params;
@@ -303,6 +352,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--init: '%1' is not a start; use pca or random.").arg(init));
         cmd.tsne.init = init == QStringLiteral("pca") ? pe::TsneInit::Pca : pe::TsneInit::Random;
     }
+    for (const char *flag : {"perplexity", "iterations", "learning-rate", "exaggeration", "init", "seed"})
+        cmd.tsneGiven = cmd.tsneGiven || parser.isSet(QLatin1String(flag));
     // Ranges first, whatever the window; the perplexity against seq_len where a projection is made.
     if (auto problem = pe::validateTsne(cmd.tsne, std::numeric_limits<std::int64_t>::max()))
         return fail(QStringLiteral("--%1: %2")
@@ -322,6 +373,12 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--offset: must be a whole number from -1,000,000 to 1,000,000 (got '%1').")
                             .arg(parser.value(QStringLiteral("offset"))));
         cmd.offset = *v;
+    }
+
+    if (cmd.session) {
+        cmd.params = cmd.session->params;
+        cmd.noise = cmd.session->noise;
+        cmd.position = cmd.session->position;
     }
 
     const bool figure = parser.isSet(QStringLiteral("export"));
@@ -356,7 +413,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         return fail(QStringLiteral("--out FILE is required with --export and --export-data."));
     cmd.view = figure ? parser.value(QStringLiteral("export")) : parser.value(QStringLiteral("view"));
     if (cmd.view.isEmpty())
-        cmd.view = viewIds().first();
+        cmd.view = cmd.session ? cmd.session->view : viewIds().first();
     if (!findView(cmd.view))
         return fail(QStringLiteral("%1: unknown view '%2'; views are %3.")
                         .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view, viewIds().join(QStringLiteral(", "))));
@@ -430,6 +487,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (auto problem = checkFigurePath(cmd.out))
             return fail(QStringLiteral("--screenshot: ") + *problem);
     }
+    // A plain launch (no parameters, no session, no export) brings the window back as it was closed.
+    bool anyState = cmd.session.has_value();
+    for (const QString &flag : stateFlags)
+        anyState = anyState || parser.isSet(flag);
+    cmd.restoreLast = cmd.mode == CommandLine::Mode::Window && !anyState && !parser.isSet(QStringLiteral("view"));
     return result;
 }
 
@@ -478,7 +540,10 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         });
     }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Positional Encoding Explorer"));
+    // QSettings' file: ~/.config/PositionalEncodingExplorer/pe-explorer.conf
+    QApplication::setOrganizationName(QStringLiteral("PositionalEncodingExplorer"));
+    QApplication::setApplicationName(QStringLiteral("pe-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Positional Encoding Explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
     Parameters parameters;
     parameters.set(cmd.params);
@@ -487,6 +552,11 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
 
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
         std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+        if (cmd.session && cmd.session->views.contains(cmd.view))
+            if (auto problem = view->applySettings(cmd.session->views.value(cmd.view), false)) {
+                std::fprintf(stderr, "pe-explorer: --session: view '%s': %s\n", qPrintable(cmd.view), qPrintable(*problem));
+                return 2;
+            }
         applyViewFlags(cmd, view.get());
         QString error;
         if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
@@ -498,9 +568,21 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (cmd.mode == CommandLine::Mode::ExportFrames)
         return exportFrames(cmd, parameters);
     MainWindow window(&parameters);
+    if (cmd.restoreLast)
+        window.restoreLastState();
+    if (cmd.session) {
+        QString error;
+        Session s = *cmd.session;
+        s.view = cmd.view;
+        if (!window.applySession(s, &error)) {
+            std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     for (const ViewInfo &info : viewRegistry())
         applyViewFlags(cmd, window.view(info.id));
-    window.showView(cmd.view);
+    if (!cmd.restoreLast)
+        window.showView(cmd.view);
     if (cmd.lecture)
         window.setLectureMode(true);
     if (cmd.mode == CommandLine::Mode::Screenshot) {

@@ -6,6 +6,7 @@
 #include "projection.h"
 #include "similarity.h"
 #include "figure_export.h"
+#include "session.h"
 
 #include <QString>
 #include <QStringList>
@@ -15,7 +16,7 @@
 // What the command line asked for. Every value has been checked: parameters by pe::validate(),
 // figure options by checkFigureOptions(), paths by their extension.
 struct CommandLine {
-    enum class Mode { Window, Screenshot, ExportFigure, ExportData, ExportFrames, Help, Version };
+    enum class Mode { Window, Screenshot, ExportFigure, ExportData, ExportFrames, Help, Version, ListPresets };
 
     Mode mode = Mode::Window;
     pe::EncodingParams params;
@@ -28,11 +29,14 @@ struct CommandLine {
     std::optional<std::int64_t> offset;     // --offset
     std::optional<pe::ProjectionMethod> method; // --method
     pe::TsneSettings tsne;                  // --perplexity, --iterations, --learning-rate, --exaggeration, --init, --seed
+    bool tsneGiven = false;                 // any of those flags given (else the view keeps its own)
     QString dataKind;          // --export-data
     QString out;               // --out, the --screenshot file or the --export-frames folder
     int frames = 0;            // --frames
     std::int64_t step = 1;     // --step
     FigureOptions figure;
+    std::optional<Session> session; // --session FILE or --preset NAME
+    bool restoreLast = false;       // a plain launch: the window comes back as it was closed
 };
 
 struct ParsedCommandLine {

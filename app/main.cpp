@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "session.h"
 
 #include <cstdio>
 
@@ -18,6 +19,10 @@ int main(int argc, char **argv)
         return 0;
     case CommandLine::Mode::Version:
         std::printf("pe-explorer %s\n", PE_VERSION);
+        return 0;
+    case CommandLine::Mode::ListPresets:
+        for (const Session &preset : presets())
+            std::printf("%-26s %s\n", qPrintable(preset.name), qPrintable(preset.title));
         return 0;
     default:
         return runCommandLine(parsed.command, argc, argv);

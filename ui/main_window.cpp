@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "parameter_history.h"
+
 #include "control_panel.h"
 #include "data_export.h"
 #include "export_dialog.h"
@@ -11,6 +13,15 @@
 
 #include <qcustomplot.h>
 
+#include <QUrl>
+#include <QUndoStack>
+#include <QSettings>
+#include <QMimeData>
+#include <QJsonDocument>
+#include <QFileInfo>
+#include <QDropEvent>
+#include <QDragEnterEvent>
+#include <QCloseEvent>
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -43,6 +54,7 @@ Qt::Key viewDigit(int i) { return i < 9 ? static_cast<Qt::Key>(Qt::Key_1 + i) : 
 MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     : QMainWindow(parent)
     , parameters_(parameters)
+    , history_(new ParameterHistory(parameters, this))
     , playback_(new Playback(parameters, this))
     , controls_(new ControlPanel(parameters, playback_, this))
     , dock_(new QDockWidget(tr("Parameters"), this))
@@ -90,7 +102,29 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     viewData->setToolTip(tr("The numbers behind the current view: encoding, frequencies, similarity, recovery, distance "
                             "matrix, projection coordinates"));
     file->addSeparator();
+    addSessionMenus(file);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = history_->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    QAction *redo = history_->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *presetMenu = menuBar()->addMenu(tr("P&resets"));
+    presetMenu->setToolTipsVisible(true);
+    for (const Session &preset : presets()) {
+        QAction *a = presetMenu->addAction(preset.title, this, [this, name = preset.name] {
+            QString error;
+            if (!applySession(*findPreset(name), &error))
+                QMessageBox::warning(this, tr("Preset"), tr("The preset was not applied: %1").arg(error));
+        });
+        a->setToolTip(preset.description);
+    }
+    setAcceptDrops(true);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     for (std::size_t i = 0; i < views_.size(); ++i) {
@@ -134,6 +168,184 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     showFormula();
     resize(1280, 800);
     currentView()->setFocus(); // the position keys work from the start
+}
+
+void MainWindow::addSessionMenus(QMenu *file)
+{
+    QAction *open = file->addAction(tr("&Open session…"), this, &MainWindow::openSessionDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    fillRecentMenu();
+    QAction *save = file->addAction(tr("&Save session…"), this, &MainWindow::saveSessionDialog);
+    save->setShortcut(QKeySequence::Save);
+    save->setToolTip(tr("Every parameter and view setting as a JSON file; open it later, or drop it on the window"));
+}
+
+Session MainWindow::currentSession() const
+{
+    Session s;
+    s.params = parameters_->values();
+    s.position = parameters_->position();
+    s.noise = parameters_->noise();
+    s.view = views_[static_cast<std::size_t>(tabs_->currentIndex())].first;
+    for (const auto &[id, view] : views_)
+        s.views.insert(id, view->settings());
+    return s;
+}
+
+bool MainWindow::applySession(const Session &s, QString *error)
+{
+    // Every part is checked before anything changes.
+    for (auto it = s.views.begin(); it != s.views.end(); ++it) {
+        PlotView *v = view(it.key());
+        if (!v) {
+            *error = tr("unknown view '%1'.").arg(it.key());
+            return false;
+        }
+        if (auto problem = v->applySettings(it.value(), true)) {
+            *error = tr("view '%1': %2").arg(it.key(), *problem);
+            return false;
+        }
+    }
+    if (!findView(s.view)) {
+        *error = tr("unknown view '%1'.").arg(s.view);
+        return false;
+    }
+    if (auto problem = pe::validate(s.params)) {
+        *error = QString::fromStdString(problem->message);
+        return false;
+    }
+    if (auto problem = pe::validateNoise(s.noise)) {
+        *error = QString::fromStdString(*problem);
+        return false;
+    }
+    if (s.position < s.params.startPos || s.position >= s.params.startPos + s.params.seqLen) {
+        *error = tr("the position %1 is outside the window.").arg(s.position);
+        return false;
+    }
+    parameters_->set(s.params);
+    parameters_->setNoise(s.noise);
+    parameters_->setPosition(s.position);
+    for (auto it = s.views.begin(); it != s.views.end(); ++it)
+        view(it.key())->applySettings(it.value(), false);
+    showView(s.view);
+    return true;
+}
+
+bool MainWindow::openSession(const QString &path, QString *error)
+{
+    const std::optional<Session> s = readSessionFile(path, error);
+    if (!s || !applySession(*s, error))
+        return false;
+    sessionPath_ = path;
+    rememberRecent(path);
+    return true;
+}
+
+bool MainWindow::saveSession(const QString &path, QString *error)
+{
+    if (!writeSessionFile(path, currentSession(), error))
+        return false;
+    sessionPath_ = path;
+    rememberRecent(path);
+    return true;
+}
+
+QStringList MainWindow::recentSessions() const { return QSettings().value(QStringLiteral("recentSessions")).toStringList(); }
+
+QUndoStack *MainWindow::undoStack() const { return history_->stack(); }
+
+void MainWindow::rememberRecent(const QString &path)
+{
+    QStringList recent = recentSessions();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 8)
+        recent.removeLast();
+    QSettings().setValue(QStringLiteral("recentSessions"), recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = recentSessions();
+    for (const QString &path : recent)
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            QString error;
+            if (!openSession(path, &error))
+                QMessageBox::warning(this, tr("Open session"), tr("The session was not opened: %1").arg(error));
+        })->setToolTip(path);
+    recentMenu_->setToolTipsVisible(true);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openSessionDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), sessionPath_, tr("Sessions (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openSession(path, &error))
+        QMessageBox::warning(this, tr("Open session"), tr("The session was not opened: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+}
+
+void MainWindow::saveSessionDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                      sessionPath_.isEmpty() ? QStringLiteral("session.json") : sessionPath_,
+                                                      tr("Sessions (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveSession(path, &error))
+        QMessageBox::warning(this, tr("Save session"), tr("The session was not saved: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::restoreLastState()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    QString error;
+    // A state this version cannot read is skipped: the window starts from its defaults.
+    if (auto s = parseSession(settings.value(QStringLiteral("lastSession")).toByteArray(), &error))
+        applySession(*s, &error);
+    history_->stack()->clear();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (lectureMode())
+        setLectureMode(false);
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("lastSession"), QJsonDocument(sessionToJson(currentSession())).toJson(QJsonDocument::Compact));
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    QString error;
+    if (!openSession(urls.first().toLocalFile(), &error))
+        QMessageBox::warning(this, tr("Open session"), tr("The dropped file was not opened: %1").arg(error));
 }
 
 void MainWindow::addPositionKeys()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data_export.h"
+#include "session.h"
 
 #include <QMainWindow>
 
@@ -8,7 +9,9 @@ class ControlPanel;
 class Parameters;
 class Playback;
 class PlotView;
+class ParameterHistory;
 class QDockWidget;
+class QUndoStack;
 class QLabel;
 class QSplitter;
 class QTabWidget;
@@ -36,6 +39,17 @@ public:
     // The current view's data table (PlotView::dataTable) to a .csv or .npy file.
     bool saveViewData(const QString &path, QString *error);
 
+    // Sessions: everything shown, as a file (session.h). applySession checks every part first and
+    // changes nothing when one is refused; error says why in one line.
+    Session currentSession() const;
+    bool applySession(const Session &session, QString *error);
+    bool openSession(const QString &path, QString *error);
+    bool saveSession(const QString &path, QString *error);
+    QStringList recentSessions() const;
+    QUndoStack *undoStack() const;
+    // The last session, geometry and dock layout (QSettings), as the window was closed.
+    void restoreLastState();
+
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
 
@@ -47,7 +61,17 @@ public:
     void setSecondView(const QString &id);
     PlotView *secondView() const { return second_; }
 
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
 private:
+    void addSessionMenus(QMenu *file);
+    void rememberRecent(const QString &path);
+    void fillRecentMenu();
+    void openSessionDialog();
+    void saveSessionDialog();
     void addPositionKeys();
     void addLectureKeys();
     void showLectureHint();
@@ -59,6 +83,9 @@ private:
     void about();
 
     Parameters *parameters_;
+    ParameterHistory *history_;
+    QMenu *recentMenu_ = nullptr;
+    QString sessionPath_;
     Playback *playback_;
     ControlPanel *controls_;
     QDockWidget *dock_;

@@ -2,6 +2,12 @@
 
 #include "parameters.h"
 
+#include <cmath>
+#include <QSpinBox>
+#include <QLineEdit>
+#include <QDoubleSpinBox>
+#include <QComboBox>
+#include <QCheckBox>
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
@@ -229,4 +235,90 @@ QImage PlotView::render(QSize size, double scale)
     if (isVisible())
         rebuildNow();
     return image;
+}
+
+namespace {
+
+// The controls a view's settings are made of: named, and not Qt's own inner widgets.
+QList<QWidget *> settingControls(const QWidget *view)
+{
+    QList<QWidget *> out;
+    for (QWidget *w : view->findChildren<QWidget *>()) {
+        const QString name = w->objectName();
+        if (name.isEmpty() || name.startsWith(QLatin1String("qt_")))
+            continue;
+        if (qobject_cast<QComboBox *>(w) || qobject_cast<QSpinBox *>(w) || qobject_cast<QDoubleSpinBox *>(w) ||
+            qobject_cast<QCheckBox *>(w) || qobject_cast<QLineEdit *>(w))
+            out << w;
+    }
+    return out;
+}
+
+} // namespace
+
+QJsonObject PlotView::settings() const
+{
+    QJsonObject out;
+    for (QWidget *w : settingControls(this)) {
+        if (auto *c = qobject_cast<QComboBox *>(w))
+            out.insert(w->objectName(), c->currentIndex());
+        else if (auto *s = qobject_cast<QSpinBox *>(w))
+            out.insert(w->objectName(), s->value());
+        else if (auto *d = qobject_cast<QDoubleSpinBox *>(w))
+            out.insert(w->objectName(), d->value());
+        else if (auto *b = qobject_cast<QCheckBox *>(w))
+            out.insert(w->objectName(), b->isChecked());
+        else if (auto *e = qobject_cast<QLineEdit *>(w))
+            out.insert(w->objectName(), e->text());
+    }
+    return out;
+}
+
+std::optional<QString> PlotView::applySettings(const QJsonObject &settings, bool dryRun)
+{
+    QMap<QString, QWidget *> controls;
+    for (QWidget *w : settingControls(this))
+        controls.insert(w->objectName(), w);
+    // First every entry is checked, then (unless dryRun) all are applied.
+    const int passes = dryRun ? 1 : 2;
+    for (int pass = 0; pass < passes; ++pass) {
+        const bool apply = pass == 1;
+        for (auto it = settings.begin(); it != settings.end(); ++it) {
+            QWidget *w = controls.value(it.key());
+            const QJsonValue v = it.value();
+            if (!w)
+                return tr("'%1' is not a setting of this view.").arg(it.key().left(40));
+            const double d = v.toDouble(std::nan(""));
+            const bool whole = v.isDouble() && std::isfinite(d) && d == std::floor(d);
+            if (auto *c = qobject_cast<QComboBox *>(w)) {
+                if (!whole || d < 0 || d >= c->count())
+                    return tr("'%1' must be a choice from 0 to %2.").arg(it.key()).arg(c->count() - 1);
+                if (apply)
+                    c->setCurrentIndex(static_cast<int>(d));
+            } else if (auto *s = qobject_cast<QSpinBox *>(w)) {
+                if (!whole || d < s->minimum() || d > s->maximum())
+                    return tr("'%1' must be a whole number from %2 to %3.").arg(it.key()).arg(s->minimum()).arg(s->maximum());
+                if (apply)
+                    s->setValue(static_cast<int>(d));
+            } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
+                if (!v.isDouble() || !std::isfinite(d) || d < ds->minimum() || d > ds->maximum())
+                    return tr("'%1' must be a number from %2 to %3.").arg(it.key()).arg(ds->minimum()).arg(ds->maximum());
+                if (apply)
+                    ds->setValue(d);
+            } else if (auto *b = qobject_cast<QCheckBox *>(w)) {
+                if (!v.isBool())
+                    return tr("'%1' must be true or false.").arg(it.key());
+                if (apply)
+                    b->setChecked(v.toBool());
+            } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
+                if (!v.isString() || v.toString().size() > 1000)
+                    return tr("'%1' must be a text of at most 1,000 characters.").arg(it.key());
+                if (apply) {
+                    e->setText(v.toString());
+                    emit e->editingFinished(); // as if typed: the view reads it then
+                }
+            }
+        }
+    }
+    return std::nullopt;
 }

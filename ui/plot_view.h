@@ -3,6 +3,7 @@
 #include "data_export.h"
 
 #include <QImage>
+#include <QJsonObject>
 #include <QWidget>
 
 #include <optional>
@@ -42,6 +43,13 @@ public:
     // The numbers behind the figure as a table for CSV/NPY (File > Export view data), computed from
     // `encoding`, which the caller keeps alive while it writes; nothing for views without one.
     virtual std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const;
+
+    // The view's settings for sessions and presets: every named control of the view (combo boxes by
+    // item index, spin boxes, check boxes, line edits) under its object name.
+    QJsonObject settings() const;
+    // Checks settings (dryRun) or applies them; a problem names the control and what it allows.
+    // Nothing is applied unless every entry is valid; values are never clamped.
+    std::optional<QString> applySettings(const QJsonObject &settings, bool dryRun);
 
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;

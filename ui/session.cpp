@@ -1,0 +1,286 @@
+#include "session.h"
+
+#include "atomic_file.h"
+#include "view_registry.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace {
+
+constexpr auto kFormat = "positional-encoding-explorer-session";
+
+// Reading typed fields, each refusal naming the field.
+struct Reader {
+    QString *error;
+
+    bool fail(const QString &message) const
+    {
+        if (error)
+            *error = message;
+        return false;
+    }
+
+    bool object(const QJsonObject &o, const char *key, QJsonObject &out) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isObject())
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be an object.").arg(QLatin1String(key)));
+        out = v.toObject();
+        return true;
+    }
+
+    bool integer(const QJsonObject &o, const char *key, std::int64_t &out, bool required = true) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() && !required)
+            return true;
+        // JSON numbers are doubles: whole numbers up to 2^53 are exact, which covers every limit.
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || std::abs(d) > 9007199254740992.0)
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a whole number.").arg(QLatin1String(key)));
+        out = static_cast<std::int64_t>(d);
+        return true;
+    }
+
+    bool number(const QJsonObject &o, const char *key, double &out) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a number.").arg(QLatin1String(key)));
+        out = v.toDouble();
+        return true;
+    }
+
+    bool string(const QJsonObject &o, const char *key, QString &out, bool required = true) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() && !required)
+            return true;
+        if (!v.isString())
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a string.").arg(QLatin1String(key)));
+        out = v.toString();
+        return true;
+    }
+};
+
+} // namespace
+
+std::optional<Session> sessionFromJson(const QJsonObject &json, QString *error)
+{
+    const Reader r{error};
+    QString format;
+    std::int64_t version = 0;
+    if (!r.string(json, "format", format))
+        return std::nullopt;
+    if (format != QLatin1String(kFormat)) {
+        r.fail(QStringLiteral("this is not a session file (format '%1').").arg(format.left(60)));
+        return std::nullopt;
+    }
+    if (!r.integer(json, "version", version))
+        return std::nullopt;
+    if (version != kSessionVersion) {
+        r.fail(QStringLiteral("session version %1 is not known to this program (it reads version %2).").arg(version).arg(kSessionVersion));
+        return std::nullopt;
+    }
+    Session s;
+    QJsonObject p;
+    std::int64_t dModel = 0;
+    QString layout, exponent;
+    if (!r.object(json, "parameters", p) || !r.integer(p, "seq_len", s.params.seqLen) || !r.integer(p, "d_model", dModel) ||
+        !r.number(p, "base", s.params.base) || !r.integer(p, "start_pos", s.params.startPos) || !r.string(p, "layout", layout) ||
+        !r.string(p, "exponent", exponent))
+        return std::nullopt;
+    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel) {
+        r.fail(QStringLiteral("d_model must be a whole number from 1 to 4,096 (got %1).").arg(dModel));
+        return std::nullopt;
+    }
+    s.params.dModel = static_cast<int>(dModel);
+    const auto l = pe::parseLayout(layout.toStdString());
+    const auto e = pe::parseExponent(exponent.toStdString());
+    if (!l || !e) {
+        r.fail(!l ? QStringLiteral("layout must be interleaved or split (got '%1').").arg(layout.left(40))
+                  : QStringLiteral("exponent must be pair or index (got '%1').").arg(exponent.left(40)));
+        return std::nullopt;
+    }
+    s.params.layout = *l;
+    s.params.exponent = *e;
+    if (auto problem = pe::validate(s.params)) {
+        r.fail(QString::fromStdString(problem->message));
+        return std::nullopt;
+    }
+    s.position = s.params.startPos;
+    if (!r.integer(json, "position", s.position, false))
+        return std::nullopt;
+    if (s.position < s.params.startPos || s.position >= s.params.startPos + s.params.seqLen) {
+        r.fail(QStringLiteral("position must be inside the window, from %1 to %2 (got %3).")
+                   .arg(s.params.startPos)
+                   .arg(s.params.startPos + s.params.seqLen - 1)
+                   .arg(s.position));
+        return std::nullopt;
+    }
+    if (json.contains(QLatin1String("noise"))) {
+        QJsonObject n;
+        std::int64_t seed = 42;
+        if (!r.object(json, "noise", n) || !r.number(n, "sigma", s.noise.sigma) || !r.integer(n, "seed", seed))
+            return std::nullopt;
+        if (seed < 0 || seed > 2147483647) {
+            r.fail(QStringLiteral("the noise seed must be a whole number from 0 to 2147483647 (got %1).").arg(seed));
+            return std::nullopt;
+        }
+        s.noise.seed = static_cast<std::uint64_t>(seed);
+        if (auto problem = pe::validateNoise(s.noise)) {
+            r.fail(QString::fromStdString(*problem));
+            return std::nullopt;
+        }
+    }
+    s.view = viewIds().first();
+    if (!r.string(json, "view", s.view, false))
+        return std::nullopt;
+    if (!findView(s.view)) {
+        r.fail(QStringLiteral("unknown view '%1'; views are %2.").arg(s.view.left(40), viewIds().join(QStringLiteral(", "))));
+        return std::nullopt;
+    }
+    if (json.contains(QLatin1String("views"))) {
+        QJsonObject views;
+        if (!r.object(json, "views", views))
+            return std::nullopt;
+        for (auto it = views.begin(); it != views.end(); ++it) {
+            if (!findView(it.key())) {
+                r.fail(QStringLiteral("settings for an unknown view '%1'.").arg(it.key().left(40)));
+                return std::nullopt;
+            }
+            if (!it.value().isObject()) {
+                r.fail(QStringLiteral("the settings of view '%1' must be an object.").arg(it.key()));
+                return std::nullopt;
+            }
+            s.views.insert(it.key(), it.value().toObject());
+        }
+    }
+    if (!r.string(json, "name", s.name, false) || !r.string(json, "title", s.title, false) ||
+        !r.string(json, "description", s.description, false))
+        return std::nullopt;
+    return s;
+}
+
+std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
+{
+    if (bytes.size() > kMaxSessionBytes) {
+        if (error)
+            *error = QStringLiteral("the file is %1 bytes; session files are at most 1 MB.").arg(bytes.size());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        if (error)
+            *error = parseError.error != QJsonParseError::NoError
+                         ? QStringLiteral("not valid JSON (%1 at byte %2).").arg(parseError.errorString()).arg(parseError.offset)
+                         : QStringLiteral("the file holds JSON but not an object.");
+        return std::nullopt;
+    }
+    return sessionFromJson(doc.object(), error);
+}
+
+QJsonObject sessionToJson(const Session &s)
+{
+    QJsonObject params{{QStringLiteral("seq_len"), static_cast<double>(s.params.seqLen)},
+                       {QStringLiteral("d_model"), s.params.dModel},
+                       {QStringLiteral("base"), s.params.base},
+                       {QStringLiteral("start_pos"), static_cast<double>(s.params.startPos)},
+                       {QStringLiteral("layout"), QString::fromUtf8(pe::layoutName(s.params.layout).data())},
+                       {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
+    QJsonObject views;
+    for (auto it = s.views.begin(); it != s.views.end(); ++it)
+        views.insert(it.key(), it.value());
+    QJsonObject json{{QStringLiteral("format"), QLatin1String(kFormat)},
+                     {QStringLiteral("version"), kSessionVersion},
+                     {QStringLiteral("parameters"), params},
+                     {QStringLiteral("position"), static_cast<double>(s.position)},
+                     {QStringLiteral("noise"),
+                      QJsonObject{{QStringLiteral("sigma"), s.noise.sigma}, {QStringLiteral("seed"), static_cast<double>(s.noise.seed)}}},
+                     {QStringLiteral("view"), s.view},
+                     {QStringLiteral("views"), views}};
+    if (!s.name.isEmpty())
+        json.insert(QStringLiteral("name"), s.name);
+    if (!s.title.isEmpty())
+        json.insert(QStringLiteral("title"), s.title);
+    if (!s.description.isEmpty())
+        json.insert(QStringLiteral("description"), s.description);
+    return json;
+}
+
+std::optional<Session> readSessionFile(const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    if (!info.exists() || !info.isFile()) {
+        if (error)
+            *error = info.isDir() ? QStringLiteral("'%1' is a folder, not a session file.").arg(path)
+                                  : QStringLiteral("'%1' does not exist.").arg(path);
+        return std::nullopt;
+    }
+    if (info.size() > kMaxSessionBytes) {
+        if (error)
+            *error = QStringLiteral("'%1' is %2 bytes; session files are at most 1 MB.").arg(path).arg(info.size());
+        return std::nullopt;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read '%1': %2.").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    return parseSession(f.read(kMaxSessionBytes + 1), error);
+}
+
+bool writeSessionFile(const QString &path, const Session &session, QString *error)
+{
+    std::string message;
+    const QByteArray bytes = QJsonDocument(sessionToJson(session)).toJson(QJsonDocument::Indented);
+    if (!pe::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+        if (error)
+            *error = QString::fromStdString(message);
+        return false;
+    }
+    return true;
+}
+
+const std::vector<Session> &presets()
+{
+    static const std::vector<Session> list = [] {
+        std::vector<Session> out;
+        QFile f(QStringLiteral(":/presets.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        const QJsonArray array = QJsonDocument::fromJson(f.readAll()).array();
+        for (const QJsonValue &v : array) {
+            QString error;
+            QJsonObject o = v.toObject();
+            // Presets leave out what they share with every session file.
+            o.insert(QStringLiteral("format"), QLatin1String(kFormat));
+            o.insert(QStringLiteral("version"), kSessionVersion);
+            if (auto s = sessionFromJson(o, &error))
+                out.push_back(*s);
+            else
+                qFatal("resources/presets.json: preset '%s': %s", qPrintable(o.value(QStringLiteral("name")).toString()), qPrintable(error));
+        }
+        return out;
+    }();
+    return list;
+}
+
+const Session *findPreset(const QString &name)
+{
+    for (const Session &s : presets())
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
