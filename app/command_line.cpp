@@ -52,12 +52,13 @@ QList<QCommandLineOption> options()
          QStringLiteral("P")},
         {QStringLiteral("layout"), QStringLiteral("interleaved (default) or split."), QStringLiteral("L")},
         {QStringLiteral("exponent"), QStringLiteral("pair (default: base^(2i/d)) or index (base^(j/d))."), QStringLiteral("E")},
-        {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out and exit: ") + viewIds().join(QStringLiteral(", ")) + QStringLiteral("."),
+        {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") + viewIds().join(QStringLiteral(", ")) +
+             QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
         {QStringLiteral("export-data"),
          QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance, projection."),
          QStringLiteral("KIND")},
-        {QStringLiteral("out"), QStringLiteral("Output file of --export (.png) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
+        {QStringLiteral("out"), QStringLiteral("Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
         {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."), QStringLiteral("S")},
         {QStringLiteral("position"), QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
@@ -414,7 +415,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     cmd.view = figure ? parser.value(QStringLiteral("export")) : parser.value(QStringLiteral("view"));
     if (cmd.view.isEmpty())
         cmd.view = cmd.session ? cmd.session->view : viewIds().first();
-    if (!findView(cmd.view))
+    if (!findView(cmd.view) && !(figure && cmd.view == QStringLiteral("all")))
         return fail(QStringLiteral("%1: unknown view '%2'; views are %3.")
                         .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view, viewIds().join(QStringLiteral(", "))));
 
@@ -437,7 +438,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                                                                                               : QStringLiteral("--size: ")) +
                         *problem);
     }
-    if (figure) {
+    if (figure && cmd.view == QStringLiteral("all")) {
+        cmd.mode = CommandLine::Mode::ExportFigure;
+        if (QFileInfo(cmd.out).exists() && !QFileInfo(cmd.out).isDir())
+            return fail(QStringLiteral("--out: with --export all, '%1' must be a folder (it is created if missing).").arg(cmd.out));
+    } else if (figure) {
         cmd.mode = CommandLine::Mode::ExportFigure;
         if (cmd.view == QStringLiteral("projection"))
             if (auto problem = projectionProblem(cmd))
@@ -550,6 +555,25 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     parameters.setPosition(cmd.position);
     parameters.setNoise(cmd.noise);
 
+    if (cmd.mode == CommandLine::Mode::ExportFigure && cmd.view == QStringLiteral("all")) {
+        // Every view as PNG into the folder, drawn as the window draws them.
+        MainWindow window(&parameters);
+        if (cmd.session) {
+            QString error;
+            if (!window.applySession(*cmd.session, &error)) {
+                std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
+                return 2;
+            }
+        }
+        for (const ViewInfo &info : viewRegistry())
+            applyViewFlags(cmd, window.view(info.id));
+        QString error;
+        if (!window.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error)) {
+            std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
         std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
         if (cmd.session && cmd.session->views.contains(cmd.view))

@@ -1,10 +1,13 @@
 #include "command_line.h"
 #include "projection.h"
+#include "view_registry.h"
 #include "test_support.h"
 
 #include <QDir>
 #include <QFile>
 #include <QImageReader>
+#include <QSvgRenderer>
+#include <QXmlStreamReader>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,6 +36,7 @@ private slots:
     void exportFrames();
     void exportAnalysisData();
     void exportProjection();
+    void exportVectorFormatsAndAll();
     void help();
 
 private:
@@ -108,7 +112,12 @@ void TestCommandLine::refusals_data()
     QTest::newRow("bad size text") << "--export heatmap --out x.png --size big" << "WIDTHxHEIGHT";
     QTest::newRow("bad scale") << "--export heatmap --out x.png --scale 0" << "--scale";
     QTest::newRow("scale too big") << "--export heatmap --out x.png --size 8000x8000 --scale 4" << "16384";
-    QTest::newRow("figure ext") << "--export heatmap --out x.jpg" << "must end in .png";
+    QTest::newRow("figure ext") << "--export heatmap --out x.jpg" << "must end in .png, .svg or .pdf";
+    QTest::newRow("export all onto a file") << "--export all --out /etc/passwd" << "must be a folder";
+    QTest::newRow("session and preset") << "--session a.json --preset seed004-tsne" << "exclude each other";
+    QTest::newRow("missing session") << "--session /nonexistent/s.json" << "--session: '/nonexistent/s.json' does not exist";
+    QTest::newRow("unknown preset") << "--preset seed999" << "--preset: unknown preset 'seed999'";
+    QTest::newRow("preset and flags") << "--preset seed004-tsne --d-model 16" << "--d-model: the preset already gives";
     QTest::newRow("data ext") << "--export-data encoding --out x.txt" << ".csv or .npy";
     QTest::newRow("data kind") << "--export-data angles --out x.csv" << "unknown data 'angles'";
     QTest::newRow("two modes") << "--export heatmap --export-data encoding --out x.csv" << "exclude each other";
@@ -392,6 +401,41 @@ void TestCommandLine::exportProjection()
     }
     QCOMPARE(firsts[0], firsts[1]);
     QVERIFY(firsts[0] != firsts[2]);
+}
+
+void TestCommandLine::exportVectorFormatsAndAll()
+{
+    for (const char *view : {"heatmap", "clocks", "projection"}) {
+        const QString svg = dir_.filePath(QStringLiteral("%1.svg").arg(QLatin1String(view)));
+        const QString pdf = dir_.filePath(QStringLiteral("%1.pdf").arg(QLatin1String(view)));
+        for (const QString &out : {svg, pdf}) {
+            const Run r = run({QStringLiteral("--preset"), QStringLiteral("seed004-tsne"), QStringLiteral("--export"), QLatin1String(view),
+                               QStringLiteral("--size"), QStringLiteral("640x400"), QStringLiteral("--out"), out});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        // SVG: well-formed XML of the figure's size that Qt's own renderer accepts.
+        QSvgRenderer renderer(svg);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBox(), QRect(0, 0, 640, 400));
+        QXmlStreamReader xml(testsupport::readFile(svg));
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        // PDF: one page of 640 x 400 points, a complete file.
+        const QByteArray bytes = testsupport::readFile(pdf);
+        QVERIFY(bytes.startsWith("%PDF-1."));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+        QVERIFY2(bytes.contains("/MediaBox [0 0 640.000000 400.000000]"), bytes.left(600).constData());
+        QCOMPARE(bytes.count("/Type /Page\n"), 1);
+    }
+    const QString all = dir_.filePath(QStringLiteral("all"));
+    const Run r = run({QStringLiteral("--seq-len"), QStringLiteral("64"), QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--export"),
+                       QStringLiteral("all"), QStringLiteral("--size"), QStringLiteral("500x300"), QStringLiteral("--out"), all});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    for (const QString &id : viewIds()) {
+        QImageReader png(QDir(all).filePath(id + QStringLiteral(".png")));
+        QCOMPARE(png.size(), QSize(500, 300));
+    }
 }
 
 void TestCommandLine::help()

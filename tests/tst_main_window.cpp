@@ -12,6 +12,8 @@
 
 #include <qcustomplot.h>
 
+#include <QDir>
+#include <QClipboard>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImageReader>
@@ -35,6 +37,7 @@ private slots:
     void exportFigureWritesPng();
     void exportFigureRefusesBadPaths();
     void exportDataFromTheWindow();
+    void copyFigureAndExportAll();
     void positionKeysOnTheViews();
     void keysOnControlsKeepTheirMeaning();
     void everyViewMarksThePosition();
@@ -347,6 +350,30 @@ void TestMainWindow::exportDataFromTheWindow()
     w.showView(QStringLiteral("clocks"));
     QVERIFY(!w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("clocks.csv"))));
+}
+
+void TestMainWindow::copyFigureAndExportAll()
+{
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(40, 16)));
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QAction *copy = nullptr;
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text() == QStringLiteral("&Copy figure"))
+            copy = a;
+    QVERIFY(copy);
+    QApplication::clipboard()->clear();
+    copy->trigger();
+    const QImage image = QApplication::clipboard()->image();
+    const qreal dpr = w.currentView()->devicePixelRatioF();
+    QCOMPARE(image.size(), (QSizeF(w.currentView()->plot()->size()) * dpr).toSize());
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg, FigureOptions{QSize(400, 300), 1.0}, &error),
+             qPrintable(error));
+    QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(), static_cast<int>(viewIds().size()));
 }
 
 void TestMainWindow::realWindowScreenshot()

@@ -34,7 +34,8 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     scale_->setRange(figurelimits::minScale, figurelimits::maxScale);
     scale_->setSingleStep(0.5);
     scale_->setValue(2.0);
-    scale_->setToolTip(tr("Device pixels per pixel: 2 gives a sharp figure for print at the same layout"));
+    scale_->setToolTip(tr("Device pixels per pixel: 2 gives a sharp figure for print at the same layout "
+                          "(SVG and PDF: how finely heatmap cells and projection points are computed)"));
     path_->setText(QDir::current().filePath(QStringLiteral("figure.png")));
     auto *browseButton = new QPushButton(tr("Browse…"), this);
     connect(browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
@@ -59,7 +60,7 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     form->addRow(tr("Height:"), height_);
     form->addRow(tr("Scale:"), scale_);
     form->addRow(tr("Image:"), pixels);
-    form->addRow(tr("File (.png):"), fileRow);
+    form->addRow(tr("File (.png, .svg, .pdf):"), fileRow);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -75,7 +76,7 @@ QString ExportDialog::path() const { return path_->text(); }
 
 void ExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), path_->text(), tr("PNG image (*.png)"));
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), path_->text(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (!chosen.isEmpty())
         path_->setText(chosen);
 }

@@ -6,6 +6,11 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -28,17 +33,91 @@ std::optional<QString> checkFigureOptions(const FigureOptions &o)
     return std::nullopt;
 }
 
+std::optional<FigureFormat> figureFormatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return FigureFormat::Png;
+    if (suffix == QLatin1String("svg"))
+        return FigureFormat::Svg;
+    if (suffix == QLatin1String("pdf"))
+        return FigureFormat::Pdf;
+    return std::nullopt;
+}
+
 std::optional<QString> checkFigurePath(const QString &path)
 {
-    if (QFileInfo(path).suffix().compare(QStringLiteral("png"), Qt::CaseInsensitive) != 0)
-        return QObject::tr("figures are written as PNG: the file name must end in .png (got '%1').").arg(path);
+    if (!figureFormatForPath(path))
+        return QObject::tr("figures are PNG, SVG or PDF: the file name must end in .png, .svg or .pdf (got '%1').").arg(path);
     return std::nullopt;
+}
+
+namespace {
+
+bool writeBytes(const QByteArray &bytes, const QString &path, QString *error)
+{
+    std::string message;
+    if (!pe::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+        *error = QString::fromStdString(message);
+        return false;
+    }
+    return true;
+}
+
+// The view drawn as vectors (the plot's own painting, not a picture of it) into a paint device.
+void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &options)
+{
+    QCPPainter painter;
+    painter.begin(device);
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    view->renderTo(&painter, options.size, options.scale);
+    painter.end();
+}
+
+} // namespace
+
+QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    switch (format) {
+    case FigureFormat::Png: {
+        const QImage image = view->render(options.size, options.scale);
+        if (image.isNull() || !image.save(&buffer, "PNG"))
+            return {};
+        break;
+    }
+    case FigureFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(options.size);
+        svg.setViewBox(QRect(QPoint(0, 0), options.size));
+        svg.setTitle(QStringLiteral("Positional Encoding Explorer"));
+        paintVectors(view, &svg, options);
+        break;
+    }
+    case FigureFormat::Pdf: {
+        // One page the figure's size, 1 pixel = 1 point.
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(72);
+        pdf.setPageSize(QPageSize(QSizeF(options.size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(QStringLiteral("Positional Encoding Explorer"));
+        pdf.setCreator(QStringLiteral("Positional Encoding Explorer"));
+        paintVectors(view, &pdf, options);
+        break;
+    }
+    }
+    buffer.close();
+    return bytes;
 }
 
 bool writePng(const QImage &image, const QString &path, QString *error)
 {
-    if (auto problem = checkFigurePath(path)) {
-        *error = *problem;
+    if (figureFormatForPath(path) != FigureFormat::Png) {
+        *error = QObject::tr("the file name must end in .png (got '%1').").arg(path);
         return false;
     }
     QByteArray bytes;
@@ -48,12 +127,7 @@ bool writePng(const QImage &image, const QString &path, QString *error)
         *error = QObject::tr("could not encode the image as PNG.");
         return false;
     }
-    std::string message;
-    if (!pe::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), bytes.size()), message)) {
-        *error = QString::fromStdString(message);
-        return false;
-    }
-    return true;
+    return writeBytes(bytes, path, error);
 }
 
 bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error)
@@ -71,5 +145,10 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
         *error = QString::fromStdString(message);
         return false;
     }
-    return writePng(view->render(options.size, options.scale), path, error);
+    const QByteArray bytes = figureBytes(view, *figureFormatForPath(path), options);
+    if (bytes.isEmpty()) {
+        *error = QObject::tr("could not draw the figure.");
+        return false;
+    }
+    return writeBytes(bytes, path, error);
 }

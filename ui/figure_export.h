@@ -24,14 +24,24 @@ inline constexpr int maxPixelSide = 16384; // size * scale
 
 // One sentence naming what is wrong, or nothing.
 std::optional<QString> checkFigureOptions(const FigureOptions &options);
-// The figure formats by extension; nothing when the extension is supported.
+
+// PNG (pixels: size times scale), SVG and PDF (vectors, size in pixels = points; scale sets how
+// finely heatmap cells and projection points are computed).
+enum class FigureFormat { Png, Svg, Pdf };
+std::optional<FigureFormat> figureFormatForPath(const QString &path);
+// Nothing when the extension is a figure format; else one sentence.
 std::optional<QString> checkFigurePath(const QString &path);
 
+class QByteArray;
 class QImage;
 
 // Writes an image as PNG, atomically; false with error set if anything fails.
 bool writePng(const QImage &image, const QString &path, QString *error);
 
+// The file's bytes for a view in a format; empty if drawing failed.
+QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options);
+
 // The one export path of figures, for the window and the command line: renders the view offscreen
-// at the options' size and writes the file atomically. False, with error set, if anything fails.
+// at the options' size in the format of the path's extension and writes the file atomically.
+// False, with error set, if anything fails.
 bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error);

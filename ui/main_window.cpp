@@ -13,6 +13,9 @@
 
 #include <qcustomplot.h>
 
+#include <QInputDialog>
+#include <QDir>
+#include <QClipboard>
 #include <QUrl>
 #include <QUndoStack>
 #include <QSettings>
@@ -97,6 +100,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export encoding &data (CSV, NPY)…"), this, [this] { exportData(false); });
     file->addAction(tr("Export &frequency data (CSV, NPY)…"), this, [this] { exportData(true); });
+    file->addAction(tr("Export &all figures…"), this, &MainWindow::exportAllFigures)
+        ->setToolTip(tr("Every view's figure into one folder, as PNG, SVG or PDF"));
     QAction *viewData = file->addAction(tr("Export &view data (CSV, NPY)…"), this, &MainWindow::exportViewData);
     viewData->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     viewData->setToolTip(tr("The numbers behind the current view: encoding, frequencies, similarity, recovery, distance "
@@ -113,6 +118,10 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction *copy = edit->addAction(tr("&Copy figure"), this, &MainWindow::copyFigure);
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copy->setToolTip(tr("The current view as an image on the clipboard, at the size shown"));
 
     QMenu *presetMenu = menuBar()->addMenu(tr("P&resets"));
     presetMenu->setToolTipsVisible(true);
@@ -507,6 +516,51 @@ void MainWindow::exportFigure()
         }
         QMessageBox::warning(this, tr("Export figure"), tr("The figure was not saved: %1").arg(error));
     }
+}
+
+void MainWindow::copyFigure()
+{
+    PlotView *v = currentView();
+    QApplication::clipboard()->setImage(v->render(v->plot()->size(), v->devicePixelRatioF()));
+    statusBar()->showMessage(tr("Copied the figure"), 3000);
+}
+
+bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error)
+{
+    if (!QDir().mkpath(folder)) {
+        *error = tr("cannot create the folder '%1'.").arg(folder);
+        return false;
+    }
+    static const char *const suffix[] = {"png", "svg", "pdf"};
+    for (const auto &[id, view] : views_) {
+        const QString path = QDir(folder).filePath(id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
+        if (!::exportFigure(view, path, options, error)) {
+            *error = tr("%1: %2").arg(id, *error);
+            return false;
+        }
+    }
+    return true;
+}
+
+void MainWindow::exportAllFigures()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export all figures into"));
+    if (folder.isEmpty())
+        return;
+    bool ok = false;
+    const QString format = QInputDialog::getItem(this, tr("Export all figures"), tr("Format:"),
+                                                 {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF")}, 0, false, &ok);
+    if (!ok)
+        return;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const FigureFormat f = format == QLatin1String("SVG") ? FigureFormat::Svg : format == QLatin1String("PDF") ? FigureFormat::Pdf : FigureFormat::Png;
+    ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error);
+    QApplication::restoreOverrideCursor();
+    if (ok)
+        statusBar()->showMessage(tr("Saved %1 figures in %2").arg(views_.size()).arg(folder), 5000);
+    else
+        QMessageBox::warning(this, tr("Export all figures"), tr("Not every figure was saved: %1").arg(error));
 }
 
 void MainWindow::exportData(bool frequencies)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data_export.h"
+#include "figure_export.h"
 #include "session.h"
 
 #include <QMainWindow>
@@ -50,6 +51,9 @@ public:
     // The last session, geometry and dock layout (QSettings), as the window was closed.
     void restoreLastState();
 
+    // Every view's figure into a folder as <view>.<format>; false with the first failure.
+    bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error);
+
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
 
@@ -78,6 +82,8 @@ private:
     void exportFigure();
     void exportData(bool frequencies);
     void exportViewData();
+    void exportAllFigures();
+    void copyFigure();
     // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
     bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
     void about();

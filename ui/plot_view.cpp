@@ -221,6 +221,18 @@ void PlotView::resizeEvent(QResizeEvent *event)
 
 QImage PlotView::render(QSize size, double scale)
 {
+    QImage image;
+    renderWith(size, scale, [&] { image = plot_->toPixmap(size.width(), size.height(), scale).toImage(); });
+    return image;
+}
+
+void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
+{
+    renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
+}
+
+void PlotView::renderWith(QSize size, double scale, const std::function<void()> &draw)
+{
     const QRect oldViewport = plot_->viewport();
     // Lay the plot out at the export size so the view computes for the pixels it will fill.
     plot_->setViewport(QRect(QPoint(0, 0), size));
@@ -229,12 +241,11 @@ QImage PlotView::render(QSize size, double scale)
     pixelScale_ = scale;
     rebuild();
     finishWork();
-    const QImage image = plot_->toPixmap(size.width(), size.height(), scale).toImage();
+    draw();
     plot_->setViewport(oldViewport);
     dirty_ = true;
     if (isVisible())
         rebuildNow();
-    return image;
 }
 
 namespace {

@@ -6,10 +6,12 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class Parameters;
 class QCPAxisRect;
+class QCPPainter;
 class QCPItemStraightLine;
 class QCPLayoutGrid;
 class QCPTextElement;
@@ -31,6 +33,9 @@ public:
 
     // The figure alone (no tool row) at size logical pixels times scale.
     QImage render(QSize size, double scale);
+    // The same onto a painter (SVG, PDF): vector output, its cells and points computed at `detail`
+    // device pixels per pixel.
+    void renderTo(QCPPainter *painter, QSize size, double detail);
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
@@ -103,6 +108,7 @@ protected:
 
 private:
     void rebuildNow();
+    void renderWith(QSize size, double scale, const std::function<void()> &draw);
 
     Parameters *parameters_;
     void applyFonts();
