@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "parameter_history.h"
+#include "values_table.h"
 
 #include "control_panel.h"
 #include "data_export.h"
@@ -141,8 +142,18 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
         if (i < 10)
             a->setShortcut(QKeySequence(Qt::CTRL | viewDigit(static_cast<int>(i))));
     }
+    // The numbers themselves, like seed 003's printed tensors, in a dock of their own.
+    auto *valuesDock = new QDockWidget(tr("Values"), this);
+    valuesDock->setObjectName(QStringLiteral("valuesDock"));
+    valuesDock->setWidget(new ValuesTable(parameters, valuesDock));
+    addDockWidget(Qt::BottomDockWidgetArea, valuesDock);
+    valuesDock->hide();
     viewMenu->addSeparator();
     viewMenu->addAction(dock->toggleViewAction());
+    QAction *valuesAction = valuesDock->toggleViewAction();
+    valuesAction->setText(tr("Values &table"));
+    valuesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    viewMenu->addAction(valuesAction);
     QAction *lecture = viewMenu->addAction(tr("&Lecture mode"), this, [this] { setLectureMode(!lectureMode()); });
     lecture->setShortcut(QKeySequence(Qt::Key_F11));
     lecture->setToolTip(tr("Full screen, large type, keyboard only; Esc leaves"));
