@@ -13,6 +13,7 @@
 #include "view_registry.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -549,6 +550,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("PositionalEncodingExplorer"));
     QApplication::setApplicationName(QStringLiteral("pe-explorer"));
     QApplication::setApplicationDisplayName(QStringLiteral("Positional Encoding Explorer"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/pe-explorer.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
     Parameters parameters;
     parameters.set(cmd.params);
