@@ -12,6 +12,7 @@
 
 #include <qcustomplot.h>
 
+#include <QSettings>
 #include <QDir>
 #include <QClipboard>
 #include <QDockWidget>
@@ -38,6 +39,7 @@ private slots:
     void exportFigureRefusesBadPaths();
     void exportDataFromTheWindow();
     void copyFigureAndExportAll();
+    void darkThemeReachesThePlots();
     void positionKeysOnTheViews();
     void keysOnControlsKeepTheirMeaning();
     void everyViewMarksThePosition();
@@ -374,6 +376,33 @@ void TestMainWindow::copyFigureAndExportAll()
     QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg, FigureOptions{QSize(400, 300), 1.0}, &error),
              qPrintable(error));
     QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(), static_cast<int>(viewIds().size()));
+}
+
+void TestMainWindow::darkThemeReachesThePlots()
+{
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setTheme(MainWindow::Theme::Dark);
+    QCoreApplication::processEvents();
+    for (const QString &id : {QStringLiteral("heatmap"), QStringLiteral("recovery")}) {
+        w.showView(id);
+        QCoreApplication::processEvents();
+        QCustomPlot *plot = w.currentView()->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QImage image = plot->toPixmap().toImage();
+        QVERIFY2(image.pixelColor(3, 3).lightness() < 60, qPrintable(id)); // the background
+        QVERIFY(plot->xAxis->labelColor().lightness() > 180);               // light text on it
+    }
+    QCOMPARE(QSettings().value(QStringLiteral("theme")).toInt(), static_cast<int>(MainWindow::Theme::Dark));
+    // Exports draw what is shown.
+    QVERIFY(w.currentView()->render(QSize(300, 200), 1).pixelColor(3, 3).lightness() < 60);
+    w.setTheme(MainWindow::Theme::Light);
+    QCoreApplication::processEvents();
+    w.currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(w.currentView()->plot()->toPixmap().toImage().pixelColor(3, 3).lightness() > 200);
+    w.setTheme(MainWindow::Theme::System);
 }
 
 void TestMainWindow::realWindowScreenshot()

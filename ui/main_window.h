@@ -54,6 +54,11 @@ public:
     // Every view's figure into a folder as <view>.<format>; false with the first failure.
     bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error);
 
+    // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
+    enum class Theme { System, Light, Dark };
+    void setTheme(Theme theme);
+    Theme theme() const { return theme_; }
+
     // Shows the window, waits for its first complete paint and saves it as PNG.
     bool saveFirstPaint(const QString &path, QString *error);
 
@@ -92,6 +97,8 @@ private:
     ParameterHistory *history_;
     QMenu *recentMenu_ = nullptr;
     QString sessionPath_;
+    Theme theme_ = Theme::System;
+    std::vector<QAction *> themeActions_;
     Playback *playback_;
     ControlPanel *controls_;
     QDockWidget *dock_;

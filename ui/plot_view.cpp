@@ -193,12 +193,62 @@ void PlotView::refresh()
         rebuildNow();
 }
 
+void PlotView::applyPalette()
+{
+    // The plot in the widget's palette: light or dark with the window (View > Theme). Only colours
+    // change: a pen a view turned off stays off, a dotted grid stays dotted.
+    const QPalette pal = palette();
+    const QColor fg = pal.color(QPalette::WindowText);
+    const QColor bg = pal.color(QPalette::Base);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    plot_->setBackground(bg);
+    const auto recolor = [](QPen pen, const QColor &color) {
+        if (pen.style() != Qt::NoPen)
+            pen.setColor(color);
+        return pen;
+    };
+    const auto paintAxis = [&](QCPAxis *axis) {
+        axis->setBasePen(recolor(axis->basePen(), fg));
+        axis->setTickPen(recolor(axis->tickPen(), fg));
+        axis->setSubTickPen(recolor(axis->subTickPen(), fg));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+        axis->grid()->setPen(recolor(axis->grid()->pen(), grid));
+        axis->grid()->setZeroLinePen(recolor(axis->grid()->zeroLinePen(), grid));
+    };
+    for (QCPAxisRect *rect : plot_->axisRects())
+        for (QCPAxis *axis : rect->axes())
+            paintAxis(axis);
+    for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            text->setTextColor(fg);
+        else if (auto *scale = qobject_cast<QCPColorScale *>(e))
+            paintAxis(scale->axis());
+        else if (auto *legend = qobject_cast<QCPLegend *>(e)) {
+            legend->setBrush(bg);
+            legend->setTextColor(fg);
+            legend->setBorderPen(recolor(legend->borderPen(), grid));
+        }
+    }
+}
+
+void PlotView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 void PlotView::rebuildNow()
 {
     dirty_ = false;
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
     rebuild();
+    applyPalette(); // after: a rebuild may add axis rects (the circles)
     emit rebuilt();
 }
 
@@ -241,6 +291,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     pixelScale_ = scale;
     rebuild();
     finishWork();
+    applyPalette();
     draw();
     plot_->setViewport(oldViewport);
     dirty_ = true;

@@ -2,6 +2,7 @@
 
 #include "data_export.h"
 
+#include <QColor>
 #include <QImage>
 #include <QJsonObject>
 #include <QWidget>
@@ -104,10 +105,12 @@ protected:
     static QString countText(std::int64_t n, const QString &one, const QString &many);
 
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
 private:
     void rebuildNow();
+    void applyPalette();
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
 
     Parameters *parameters_;
