@@ -6,6 +6,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 app="$root/build/app/pe-explorer"
 out="$root/resources/screenshots"
 mkdir -p "$out"
+# The user's own settings (theme, last session) must not change the pictures.
+export XDG_CONFIG_HOME=$(mktemp -d)
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --screenshot "$out/window.png"
 "$app" --seq-len 10 --d-model 6 --export heatmap --size 900x560 --out "$out/heatmap-seed003.png"
 "$app" --seq-len 50 --d-model 128 --export frequencies --size 900x560 --out "$out/frequencies-seed000.png"
@@ -17,4 +20,8 @@ seed001=(--seq-len 300 --d-model 20 --reference 30 --noise 0.5 --seed 42)
 "$app" "${seed001[@]}" --export recovery --size 1000x420 --out "$out/recovery-seed001.png"
 "$app" --seq-len 300 --d-model 20 --reference 30 --export distance --size 700x620 --out "$out/distance-seed001.png"
 "$app" --seq-len 50 --d-model 128 --position 30 --offset 5 --export relative --size 1000x480 --out "$out/relative.png"
+"$app" --preset seed004-heatmap --export heatmap --size 700x640 --out "$out/heatmap-seed004.png"
+"$app" --preset seed004-tsne --export projection --size 900x640 --out "$out/projection-seed004.png"
+"$app" --seq-len 30000 --d-model 64 --position 12000 --export projection --size 900x640 --out "$out/projection-30000.png"
+"$app" --preset seed002-table --export heatmap --size 900x560 --out "$out/heatmap-seed002.png"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"
