@@ -12,6 +12,13 @@
 
 #include <qcustomplot.h>
 
+#include <QTabBar>
+#include <QScrollBar>
+#include <QLineEdit>
+#include <QComboBox>
+#include <QAbstractSpinBox>
+#include <QAbstractSlider>
+#include <QAbstractButton>
 #include <QSettings>
 #include <QDir>
 #include <QClipboard>
@@ -40,6 +47,7 @@ private slots:
     void exportDataFromTheWindow();
     void copyFigureAndExportAll();
     void darkThemeReachesThePlots();
+    void everyControlHasATooltip();
     void positionKeysOnTheViews();
     void keysOnControlsKeepTheirMeaning();
     void everyViewMarksThePosition();
@@ -403,6 +411,27 @@ void TestMainWindow::darkThemeReachesThePlots()
     w.currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(w.currentView()->plot()->toPixmap().toImage().pixelColor(3, 3).lightness() > 200);
     w.setTheme(MainWindow::Theme::System);
+}
+
+void TestMainWindow::everyControlHasATooltip()
+{
+    Parameters p;
+    MainWindow w(&p);
+    QStringList missing;
+    for (QWidget *c : w.findChildren<QWidget *>()) {
+        const bool control = qobject_cast<QAbstractButton *>(c) || qobject_cast<QAbstractSpinBox *>(c) || qobject_cast<QComboBox *>(c) ||
+                             qobject_cast<QAbstractSlider *>(c) || qobject_cast<QLineEdit *>(c);
+        if (!control || c->objectName().startsWith(QLatin1String("qt_")) || qobject_cast<QScrollBar *>(c) ||
+            qobject_cast<QTabBar *>(c->parentWidget()) || qobject_cast<QLineEdit *>(c) && qobject_cast<QAbstractSpinBox *>(c->parentWidget()))
+            continue;
+        // A label's buddy counts as explained only with its own tooltip; Qt's inner buttons are skipped.
+        if (c->toolTip().isEmpty() && !c->inherits("QDockWidgetTitleButton") && !c->inherits("QToolBarExtension") &&
+            !c->inherits("QTableCornerButton"))
+            missing << (c->metaObject()->className() + QStringLiteral(" ") + c->objectName() + QStringLiteral(" '") +
+                        (qobject_cast<QAbstractButton *>(c) ? qobject_cast<QAbstractButton *>(c)->text() : QString()) + QStringLiteral("' in ") +
+                        (c->parentWidget() ? c->parentWidget()->objectName() : QString()));
+    }
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral("\n"))));
 }
 
 void TestMainWindow::realWindowScreenshot()
