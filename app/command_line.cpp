@@ -27,7 +27,8 @@ namespace {
 
 constexpr int kMaxFrames = 10000;
 const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies"), QStringLiteral("similarity"),
-                                 QStringLiteral("recovery"), QStringLiteral("distance"), QStringLiteral("projection")};
+                                 QStringLiteral("recovery"), QStringLiteral("distance"), QStringLiteral("projection"),
+                                 QStringLiteral("angles")};
 
 QString flagFor(pe::Field f)
 {
@@ -57,7 +58,7 @@ QList<QCommandLineOption> options()
              QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
         {QStringLiteral("export-data"),
-         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance, projection."),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance, projection, angles."),
          QStringLiteral("KIND")},
         {QStringLiteral("out"), QStringLiteral("Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
@@ -521,6 +522,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         const pe::Encoding enc(cmd.params);
         const pe::Metric metric = cmd.metric.value_or(pe::Metric::Dot);
         const pe::Table table = cmd.dataKind == QStringLiteral("frequencies") ? pe::frequencyTable(enc)
+                                : cmd.dataKind == QStringLiteral("angles")      ? pe::angleTable(enc)
                                 : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
                                 : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
                                 : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)

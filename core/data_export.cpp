@@ -4,6 +4,7 @@
 #include "recovery.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -196,6 +197,31 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
         for (std::int64_t r = 0; r < count; ++r)
             rows.push_back(start + firstRow + r);
         scoreBlock(encoding, noise, metric, kernel.get(), rows, cols, out);
+    };
+    return t;
+}
+
+Table angleTable(const Encoding &encoding)
+{
+    Table t;
+    const EncodingParams &p = encoding.params();
+    t.indexHeader = "position";
+    for (int i = 0; i < encoding.pairCount(); ++i)
+        t.columnHeaders.push_back(std::string("pair").append(std::to_string(i)));
+    t.rows = p.seqLen;
+    t.cols = encoding.pairCount();
+    const std::int64_t start = p.startPos;
+    t.indexOf = [start](std::int64_t row) { return start + row; };
+    t.fill = [&encoding, start](std::int64_t firstRow, std::int64_t count, double *out) {
+        const int pairs = encoding.pairCount();
+        for (std::int64_t r = 0; r < count; ++r)
+            for (int i = 0; i < pairs; ++i) {
+                // The hand's angle t w_i reduced to [0, 2 pi), from the exact sine and cosine.
+                double s = 0, c = 0;
+                encoding.pairSinCos(start + firstRow + r, i, s, c);
+                const double a = std::atan2(s, c);
+                out[r * pairs + i] = a < 0 ? a + 2 * M_PI : a;
+            }
     };
     return t;
 }

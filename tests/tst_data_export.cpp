@@ -17,6 +17,7 @@ class TestDataExport : public QObject
     Q_OBJECT
 
 private slots:
+    void clockAngles();
     void formatByExtension();
     void npyHeaderIsAligned();
     void encodingNpy();
@@ -164,6 +165,27 @@ void TestDataExport::progressAndCancel()
     QVERIFY(!pe::writeTable(pe::encodingTable(e), cancelled, pe::DataFormat::Csv, error, [](double f) { return f < 0.5; }));
     QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
     QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("all.npy")}); // nothing else left behind
+}
+
+void TestDataExport::clockAngles()
+{
+    // The hands' angles t w_i in [0, 2 pi): pair 0 turns one radian a step and wraps past 2 pi.
+    const pe::Encoding e(testsupport::params(1000, 8, 1e4, 999'999'000));
+    const pe::Table t = pe::angleTable(e);
+    QCOMPARE(t.cols, 4);
+    std::vector<double> row(4);
+    t.fill(0, 1, row.data());
+    QVERIFY(std::abs(row[0] - std::fmod(999'999'000.0, 2 * M_PI)) < 1e-6); // fmod of a double product: 1e-7 here
+    for (int i = 0; i < 4; ++i) {
+        QVERIFY(row[i] >= 0 && row[i] < 2 * M_PI);
+        double s = 0, c = 0;
+        e.pairSinCos(999'999'000, i, s, c);
+        QVERIFY(std::abs(std::sin(row[i]) - s) < 1e-15 && std::abs(std::cos(row[i]) - c) < 1e-15);
+    }
+    const pe::Table small = pe::angleTable(pe::Encoding(testsupport::params(10, 2)));
+    std::vector<double> all(10);
+    small.fill(0, 10, all.data());
+    QVERIFY(std::abs(all[7] - (7 - 2 * M_PI)) < 1e-14);
 }
 
 QTEST_APPLESS_MAIN(TestDataExport)

@@ -422,7 +422,7 @@ void TestMainWindow::everyControlHasATooltip()
         const bool control = qobject_cast<QAbstractButton *>(c) || qobject_cast<QAbstractSpinBox *>(c) || qobject_cast<QComboBox *>(c) ||
                              qobject_cast<QAbstractSlider *>(c) || qobject_cast<QLineEdit *>(c);
         if (!control || c->objectName().startsWith(QLatin1String("qt_")) || qobject_cast<QScrollBar *>(c) ||
-            qobject_cast<QTabBar *>(c->parentWidget()) || qobject_cast<QLineEdit *>(c) && qobject_cast<QAbstractSpinBox *>(c->parentWidget()))
+            qobject_cast<QTabBar *>(c->parentWidget()) || (qobject_cast<QLineEdit *>(c) && qobject_cast<QAbstractSpinBox *>(c->parentWidget())))
             continue;
         // A label's buddy counts as explained only with its own tooltip; Qt's inner buttons are skipped.
         if (c->toolTip().isEmpty() && !c->inherits("QDockWidgetTitleButton") && !c->inherits("QToolBarExtension") &&

@@ -322,3 +322,5 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
         text += tr("\nPE[t, %1] = cos = %2").arg(cj).arg(enc.value(t, cj), 0, 'f', 6);
     return text;
 }
+
+std::optional<pe::Table> ClockGridView::dataTable(const pe::Encoding &encoding) const { return pe::angleTable(encoding); }

@@ -239,3 +239,8 @@ QString PairCircleView::tooltipAt(QPointF pixel) const
     }
     return {};
 }
+
+std::optional<pe::Table> PairCircleView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::encodingTable(encoding); // each circle is a (sin, cos) pair of columns
+}

@@ -21,6 +21,7 @@ class PairCircleView : public PlotView
     Q_OBJECT
 
 public:
+    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setShownPairs(int pairs);
