@@ -119,7 +119,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("unknown preset") << "--preset seed999" << "--preset: unknown preset 'seed999'";
     QTest::newRow("preset and flags") << "--preset seed004-tsne --d-model 16" << "--d-model: the preset already gives";
     QTest::newRow("data ext") << "--export-data encoding --out x.txt" << ".csv or .npy";
-    QTest::newRow("data kind") << "--export-data angles --out x.csv" << "unknown data 'angles'";
+    QTest::newRow("data kind") << "--export-data spirals --out x.csv" << "unknown data 'spirals'";
     QTest::newRow("two modes") << "--export heatmap --export-data encoding --out x.csv" << "exclude each other";
     QTest::newRow("stray arg") << "heatmap" << "unexpected argument 'heatmap'";
     QTest::newRow("twice") << "--seq-len 5 --seq-len 6" << "more than once";

@@ -182,7 +182,8 @@ void TestDataExport::clockAngles()
         e.pairSinCos(999'999'000, i, s, c);
         QVERIFY(std::abs(std::sin(row[i]) - s) < 1e-15 && std::abs(std::cos(row[i]) - c) < 1e-15);
     }
-    const pe::Table small = pe::angleTable(pe::Encoding(testsupport::params(10, 2)));
+    const pe::Encoding two(testsupport::params(10, 2));
+    const pe::Table small = pe::angleTable(two);
     std::vector<double> all(10);
     small.fill(0, 10, all.data());
     QVERIFY(std::abs(all[7] - (7 - 2 * M_PI)) < 1e-14);

@@ -339,7 +339,7 @@ void TestMainWindow::exportDataFromTheWindow()
     QVERIFY(error.contains(QStringLiteral("No such file")));
 
     // The current view's own data: similarity to the current position, then the projection's
-    // coordinates once it has drawn them; the clocks have no table.
+    // coordinates once it has drawn them; the relative-position view has no table.
     QVERIFY(!p.set(testsupport::params(128, 8)));
     QVERIFY(p.setPosition(30));
     w.showView(QStringLiteral("similarity"));
@@ -357,9 +357,12 @@ void TestMainWindow::exportDataFromTheWindow()
     const QString proj = dir.filePath(QStringLiteral("proj.npy"));
     QVERIFY2(w.saveViewData(proj, &error), qPrintable(error));
     QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));
+    w.showView(QStringLiteral("relative"));
+    QVERIFY(!w.saveViewData(dir.filePath(QStringLiteral("relative.csv")), &error));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("relative.csv"))));
     w.showView(QStringLiteral("clocks"));
-    QVERIFY(!w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error));
-    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("clocks.csv"))));
+    QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error), qPrintable(error));
+    QVERIFY(testsupport::readFile(dir.filePath(QStringLiteral("clocks.csv"))).startsWith("position,pair0,pair1,pair2,pair3\n"));
 }
 
 void TestMainWindow::copyFigureAndExportAll()
