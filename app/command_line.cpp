@@ -190,7 +190,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.addOptions(options());
     auto fail = [&result](const QString &message) {
-        result.error = message;
+        result.error = oneLine(message); // it may quote what was typed
         return result;
     };
     if (!parser.parse(args))

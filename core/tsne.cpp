@@ -172,7 +172,20 @@ private:
 // Repulsion on a point from an interaction list (cells as centre of mass and count):
 // z += sum c w, f += sum c w^2 d, with w = 1 / (1 + |d|^2). Single precision, vectorised: the
 // list is where the time goes, and t-SNE's approximate forces need no more.
+// ThreadSanitizer instruments the ifunc resolvers target_clones makes, and those run before it has
+// started: one generic version there.
+#if defined(__SANITIZE_THREAD__)
+#define PE_NO_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PE_NO_CLONES
+#endif
+#endif
+#ifdef PE_NO_CLONES
+#define PE_CLONES
+#else
 #define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#endif
 PE_CLONES void repulsionFromList(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
 {
     float z = 0, fx = 0, fy = 0;

@@ -11,6 +11,11 @@ packages=(
   xvfb xauth fonts-dejavu-core
 )
 
+# scripts/test.sh --sanitizers: clang 14 with its sanitizer and libFuzzer runtimes as well.
+if [ "${1:-}" = "--sanitizers" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -33,6 +33,8 @@ private slots:
     void badInputExitsTwoAndWritesNothing_data();
     void badInputExitsTwoAndWritesNothing();
     void failedExportKeepsExistingFile();
+    void everyNumericFlagRefusesBadNumbers_data();
+    void everyNumericFlagRefusesBadNumbers();
     void exportFrames();
     void exportAnalysisData();
     void exportProjection();
@@ -291,6 +293,66 @@ void TestCommandLine::badInputExitsTwoAndWritesNothing()
     QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0); // one line
     QVERIFY(r.err.startsWith(QStringLiteral("pe-explorer: ")));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 0);
+}
+
+void TestCommandLine::everyNumericFlagRefusesBadNumbers_data()
+{
+    // Every numeric flag against non-numeric, negative, zero, NaN, infinite, huge and overflowing
+    // values; the values a flag allows (0 for start_pos, -5 for the offset, ...) are left out.
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("context"); // data, figure or frames
+    struct Flag {
+        const char *name;
+        const char *context;
+        QStringList allowed;
+    };
+    const QList<Flag> flags = {
+        {"seq-len", "data", {}},       {"d-model", "data", {}},         {"base", "data", {}},
+        {"start-pos", "data", {"0"}},  {"position", "data", {"0"}},     {"noise", "data", {"0"}},
+        {"seed", "data", {"0"}},       {"offset", "data", {"0", "-5"}}, {"perplexity", "data", {}},
+        {"iterations", "data", {}},    {"learning-rate", "data", {}},   {"exaggeration", "data", {}},
+        {"scale", "figure", {}},       {"size", "figure", {}},          {"frames", "frames", {}},
+        {"step", "frames", {}},
+    };
+    const QStringList values{QStringLiteral("abc"), QStringLiteral("-5"), QStringLiteral("0"), QStringLiteral("nan"), QStringLiteral("inf"),
+                             QStringLiteral("1e400"), QStringLiteral("99999999999999999999"), QStringLiteral("")};
+    for (const Flag &f : flags)
+        for (const QString &v : values) {
+            if (f.allowed.contains(v))
+                continue;
+            const QString value = QLatin1String(f.name) == QLatin1String("size") && !v.isEmpty() ? v + QStringLiteral("x") + v : v;
+            QTest::newRow(qPrintable(QStringLiteral("--%1 '%2'").arg(QLatin1String(f.name), value)))
+                << QString::fromLatin1(f.name) << value << QString::fromLatin1(f.context);
+        }
+}
+
+void TestCommandLine::everyNumericFlagRefusesBadNumbers()
+{
+    QFETCH(QString, flag);
+    QFETCH(QString, value);
+    QFETCH(QString, context);
+    QTemporaryDir dir;
+    // The output already exists: a refused command must leave it as it was.
+    const QString out = dir.filePath(context == QLatin1String("figure") ? QStringLiteral("fig.png") : QStringLiteral("data.csv"));
+    QFile existing(out);
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("precious\n");
+    existing.close();
+    QStringList args{QStringLiteral("--") + flag, value};
+    if (context == QLatin1String("data"))
+        args << QStringLiteral("--export-data") << QStringLiteral("encoding") << QStringLiteral("--out") << out;
+    else if (context == QLatin1String("figure"))
+        args << QStringLiteral("--export") << QStringLiteral("heatmap") << QStringLiteral("--out") << out;
+    else
+        args << QStringLiteral("--export-frames") << dir.filePath(QStringLiteral("frames"))
+             << (flag == QLatin1String("frames") ? QStringList{} : QStringList{QStringLiteral("--frames"), QStringLiteral("2")});
+    const Run r = run(args);
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+    QVERIFY2(r.err.startsWith(QStringLiteral("pe-explorer: --") + flag), qPrintable(r.err));
+    QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 1);
 }
 
 void TestCommandLine::failedExportKeepsExistingFile()

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QEvent>
 
+#include <exception>
+
 BackgroundJob::BackgroundJob(QObject *parent)
     : QObject(parent)
 {
@@ -39,7 +41,13 @@ void BackgroundJob::start(ProgressWork work)
                 },
                 Qt::QueuedConnection);
         };
-        std::function<void()> deliver = work(*flag, post);
+        std::function<void()> deliver;
+        try {
+            deliver = work(*flag, post);
+        } catch (const std::exception &e) {
+            // A worker never takes the program down: the job ends without a result.
+            qWarning("background job failed: %s", e.what());
+        }
         if (!flag->load()) {
             // Posted to this object: dropped if a newer job started meanwhile.
             QMetaObject::invokeMethod(

@@ -1,5 +1,7 @@
 #include "plot_view.h"
 
+#include "session.h"
+
 #include "parameters.h"
 
 #include <cmath>
@@ -349,7 +351,7 @@ std::optional<QString> PlotView::applySettings(const QJsonObject &settings, bool
             QWidget *w = controls.value(it.key());
             const QJsonValue v = it.value();
             if (!w)
-                return tr("'%1' is not a setting of this view.").arg(it.key().left(40));
+                return tr("'%1' is not a setting of this view.").arg(oneLine(it.key().left(40)));
             const double d = v.toDouble(std::nan(""));
             const bool whole = v.isDouble() && std::isfinite(d) && d == std::floor(d);
             if (auto *c = qobject_cast<QComboBox *>(w)) {

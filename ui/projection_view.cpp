@@ -255,8 +255,12 @@ void ProjectionView::rebuild()
 
 void ProjectionView::launch()
 {
-    if (!key_ || !problem_.isEmpty())
+    // The parameters may have changed since the key was checked (the view hidden meanwhile):
+    // then the next rebuild checks and launches anew.
+    if (!key_ || !problem_.isEmpty() || currentKey() != *key_) {
+        refresh();
         return;
+    }
     const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
     const Key key = *key_;
     const std::shared_ptr<TsneSlot> slot = slot_;

@@ -74,7 +74,32 @@ struct Reader {
 
 } // namespace
 
+namespace {
+
+std::optional<Session> readSession(const QJsonObject &json, QString *error);
+
+} // namespace
+
+QString oneLine(QString text)
+{
+    for (QChar &c : text)
+        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            c = QLatin1Char(' ');
+    return text;
+}
+
 std::optional<Session> sessionFromJson(const QJsonObject &json, QString *error)
+{
+    std::optional<Session> s = readSession(json, error);
+    // Messages quote the file's own text: it must not break the one line.
+    if (!s && error)
+        *error = oneLine(*error);
+    return s;
+}
+
+namespace {
+
+std::optional<Session> readSession(const QJsonObject &json, QString *error)
 {
     const Reader r{error};
     QString format;
@@ -170,6 +195,8 @@ std::optional<Session> sessionFromJson(const QJsonObject &json, QString *error)
         return std::nullopt;
     return s;
 }
+
+} // namespace
 
 std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
 {

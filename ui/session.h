@@ -26,6 +26,10 @@ struct Session {
 };
 
 inline constexpr int kSessionVersion = 1;
+
+// Text with control characters and line breaks turned into spaces: what quotes user input in a
+// one-line message.
+QString oneLine(QString text);
 // Session files are a few kilobytes; anything beyond this is refused before it is read.
 inline constexpr qint64 kMaxSessionBytes = 1 << 20;
 
