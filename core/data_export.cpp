@@ -2,6 +2,7 @@
 
 #include "atomic_file.h"
 #include "recovery.h"
+#include "relative.h"
 
 #include <algorithm>
 #include <cmath>
@@ -224,6 +225,19 @@ Table angleTable(const Encoding &encoding)
             }
     };
     return t;
+}
+
+Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t t, std::int64_t k)
+{
+    const OffsetDecode decoded = decodeOffset(encoding, noise, t, t + k);
+    std::vector<double> values;
+    for (int i = 0; i < encoding.pairCount(); ++i) {
+        const Rotation2 r = rotationBlock(encoding, i, k);
+        const double w = encoding.pairFrequency(i);
+        values.insert(values.end(), {w, 2 * M_PI / w, r.a, r.b, r.c, r.d,
+                                     i < static_cast<int>(decoded.perPair.size()) ? decoded.perPair[static_cast<std::size_t>(i)] : 0.0});
+    }
+    return valuesTable("pair", {"omega", "wavelength", "T11", "T12", "T21", "T22", "reading"}, 0, std::move(values));
 }
 
 Table frequencyTable(const Encoding &encoding)

@@ -39,6 +39,9 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
 // The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ... With noise, the
 // embeddings x = PE + sigma z instead (seed 001's input).
 Table encodingTable(const Encoding &encoding, const NoiseParams &noise = {});
+// The relative-position view's numbers, one row per pair: omega, wavelength, the 2 x 2 block of
+// T(k), and the pair's own reading of the offset between x(t) and x(t+k) (atan2, seed 002).
+Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t t, std::int64_t k);
 // The clock hands: each pair's angle t w_i reduced to [0, 2 pi), one column per pair.
 Table angleTable(const Encoding &encoding);
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.

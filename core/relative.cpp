@@ -86,4 +86,18 @@ OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const dou
     return out;
 }
 
+OffsetDecode decodeOffset(const Encoding &encoding, const NoiseParams &noise, std::int64_t a, std::int64_t b)
+{
+    const int d = encoding.dModel();
+    std::vector<double> xa(static_cast<std::size_t>(d)), xb(xa.size());
+    Block one;
+    one.rows = 1;
+    one.cols = d;
+    one.firstPosition = a;
+    fillEmbeddings(encoding, noise, one, xa.data());
+    one.firstPosition = b;
+    fillEmbeddings(encoding, noise, one, xb.data());
+    return decodeOffset(encoding, xa.data(), xb.data());
+}
+
 } // namespace pe

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "encoding.h"
+#include "noise.h"
 
 #include <cstdint>
 #include <climits>
@@ -33,5 +34,7 @@ struct OffsetDecode {
     std::vector<double> perPair;  // each pair's own reading, in (-wavelength/2, wavelength/2]
 };
 OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB);
+// The same between the embeddings x(a) and x(b) (noisy when the noise is on, as seed 002's are).
+OffsetDecode decodeOffset(const Encoding &encoding, const NoiseParams &noise, std::int64_t a, std::int64_t b);
 
 } // namespace pe

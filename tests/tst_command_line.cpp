@@ -33,6 +33,7 @@ private slots:
     void badInputExitsTwoAndWritesNothing_data();
     void badInputExitsTwoAndWritesNothing();
     void failedExportKeepsExistingFile();
+    void outputOntoADirectoryIsRefused();
     void everyNumericFlagRefusesBadNumbers_data();
     void everyNumericFlagRefusesBadNumbers();
     void exportFrames();
@@ -353,6 +354,27 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers()
     QVERIFY2(r.err.startsWith(QStringLiteral("pe-explorer: --") + flag), qPrintable(r.err));
     QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 1);
+}
+
+void TestCommandLine::outputOntoADirectoryIsRefused()
+{
+    // An --out that names a folder (for a PNG, an SVG, a CSV): refused, and the folder untouched.
+    const QList<QPair<QString, QString>> cases{{QStringLiteral("--export"), QStringLiteral("png")},
+                                               {QStringLiteral("--export"), QStringLiteral("svg")},
+                                               {QStringLiteral("--export-data"), QStringLiteral("csv")}};
+    for (const auto &[mode, suffix] : cases) {
+        const QString out = dir_.filePath(QStringLiteral("folder.") + suffix);
+        QVERIFY(QDir().mkpath(out));
+        QFile inside(out + QStringLiteral("/inside.txt"));
+        QVERIFY(inside.open(QIODevice::WriteOnly));
+        inside.close();
+        const QString what = mode == QLatin1String("--export") ? QStringLiteral("heatmap") : QStringLiteral("encoding");
+        const Run r = run({mode, what, QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("pe-explorer: --out: ")) && r.err.contains(QStringLiteral("directory")), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+        QCOMPARE(QDir(out).entryList(QDir::Files), QStringList{QStringLiteral("inside.txt")});
+    }
 }
 
 void TestCommandLine::failedExportKeepsExistingFile()

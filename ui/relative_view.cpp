@@ -88,16 +88,8 @@ void RelativeView::rebuild()
     residual_ = pe::rotationResidual(enc, k, residualPositions(p.dModel));
 
     // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
-    std::vector<double> a(static_cast<std::size_t>(p.dModel)), b(a.size());
-    pe::Block one;
-    one.rows = 1;
-    one.cols = p.dModel;
-    one.firstPosition = t;
-    pe::fillEmbeddings(enc, noise, one, a.data());
     const bool reachable = t + k >= 0 && t + k < pe::limits::maxPositionEnd;
-    one.firstPosition = reachable ? t + k : t;
-    pe::fillEmbeddings(enc, noise, one, b.data());
-    decoded_ = pe::decodeOffset(enc, a.data(), b.data());
+    decoded_ = pe::decodeOffset(enc, noise, t, reachable ? t + k : t);
 
     const std::vector<int> shown = pe::sampledIndices(enc.pairCount(), std::max(2, decodeRect_->width()));
     QVector<double> x, y;
@@ -128,4 +120,12 @@ void RelativeView::rebuild()
         title << tr("position %1 + %2 is outside 0 to 999,999,999: nothing to decode").arg(t).arg(k);
     setTitle(title_, title);
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::optional<pe::Table> RelativeView::dataTable(const pe::Encoding &encoding) const
+{
+    const std::int64_t t = parameters()->position(), k = offset();
+    if (t + k < 0 || t + k >= pe::limits::maxPositionEnd)
+        return std::nullopt;
+    return pe::relativeTable(encoding, parameters()->noise(), t, k);
 }
