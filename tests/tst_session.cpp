@@ -6,6 +6,10 @@
 #include "test_support.h"
 #include "view_registry.h"
 
+#include <QUrl>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QJsonDocument>
@@ -31,6 +35,7 @@ private slots:
     void everyPresetReproducesItsParameters();
     void undoAndRedo();
     void recentFilesAndRestore();
+    void droppedFileOpens();
 
 private:
     QTemporaryDir dir_;
@@ -259,6 +264,30 @@ void TestSession::recentFilesAndRestore()
     QCOMPARE(p.values().base, 500.0);
     QCOMPARE(w.currentView(), w.view(QStringLiteral("clocks")));
     QVERIFY(!w.undoStack()->canUndo()); // restoring is not an undoable change
+}
+
+void TestSession::droppedFileOpens()
+{
+    Parameters p1;
+    MainWindow w1(&p1);
+    QVERIFY(!p1.set(params(444, 12, 2e3)));
+    QString error;
+    const QString path = dir_.filePath(QStringLiteral("dropped.json"));
+    QVERIFY(w1.saveSession(path, &error));
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.acceptDrops());
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &drop);
+    QCOMPARE(p.values().seqLen, 444);
+    QCOMPARE(p.values().base, 2e3);
 }
 
 QTEST_MAIN(TestSession)
