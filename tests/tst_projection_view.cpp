@@ -131,6 +131,15 @@ void TestProjectionView::changeRestartsAndLeavesNoThread()
     QTRY_VERIFY_WITH_TIMEOUT(!f->view->running(), 30000);
     QCOMPARE(f->view->projection().xy.size(), std::size_t(600));
     QTRY_COMPARE(job->threadCount(), 0);
+    // Hidden, a change of parameters stops the run at once; shown again, it starts for the new ones.
+    QVERIFY(!f->params.set(params(20'000, 64)));
+    QTRY_VERIFY_WITH_TIMEOUT(f->view->projection().iteration > 0, 30000);
+    f->view->hide();
+    QVERIFY(!f->params.set(params(400, 16)));
+    QVERIFY(!job->running());
+    QTRY_COMPARE(job->threadCount(), 0);
+    f->view->show();
+    QTRY_VERIFY_WITH_TIMEOUT(!f->view->running() && f->view->projection().xy.size() == 800, 30000);
     // Destroyed while running: the destructor cancels and joins.
     QVERIFY(!f->params.set(params(20'000, 64)));
     QTest::qWait(150);

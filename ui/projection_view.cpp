@@ -156,6 +156,15 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
             this->parameters()->setPosition(t);
     });
 
+    // Hidden views do not rebuild on a change (they do when shown), but a t-SNE of stale
+    // parameters should not go on using both cores meanwhile.
+    connect(parameters, &Parameters::changed, this, [this] {
+        if (!isVisible() && key_ && currentKey() != *key_ && job_->running()) {
+            debounce_->stop();
+            job_->cancel();
+            key_.reset();
+        }
+    });
     connect(job_, &BackgroundJob::finished, this, [this] {
         updateControls();
         emit rebuilt();
