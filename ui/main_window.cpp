@@ -131,8 +131,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     for (const Session &preset : presets()) {
         QAction *a = presetMenu->addAction(preset.title, this, [this, name = preset.name] {
             QString error;
-            if (!applySession(*findPreset(name), &error))
-                QMessageBox::warning(this, tr("Preset"), tr("The preset was not applied: %1").arg(error));
+            const bool ok = applySession(*findPreset(name), &error);
+            report(ok, tr("Preset"), tr("The preset was not applied: %1"), error, findPreset(name)->title);
         });
         a->setToolTip(preset.description);
     }
@@ -332,11 +332,19 @@ void MainWindow::fillRecentMenu()
     for (const QString &path : recent)
         recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
             QString error;
-            if (!openSession(path, &error))
-                QMessageBox::warning(this, tr("Open session"), tr("The session was not opened: %1").arg(error));
+            const bool ok = openSession(path, &error);
+            report(ok, tr("Open session"), tr("The session was not opened: %1"), error, tr("Opened %1").arg(path));
         })->setToolTip(path);
     recentMenu_->setToolTipsVisible(true);
     recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success)
+{
+    if (ok)
+        statusBar()->showMessage(success, 5000);
+    else
+        QMessageBox::warning(this, title, failure.arg(error));
 }
 
 void MainWindow::openSessionDialog()
@@ -345,10 +353,8 @@ void MainWindow::openSessionDialog()
     if (path.isEmpty())
         return;
     QString error;
-    if (!openSession(path, &error))
-        QMessageBox::warning(this, tr("Open session"), tr("The session was not opened: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    const bool ok = openSession(path, &error);
+    report(ok, tr("Open session"), tr("The session was not opened: %1"), error, tr("Opened %1").arg(path));
 }
 
 void MainWindow::saveSessionDialog()
@@ -359,10 +365,8 @@ void MainWindow::saveSessionDialog()
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveSession(path, &error))
-        QMessageBox::warning(this, tr("Save session"), tr("The session was not saved: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    const bool ok = saveSession(path, &error);
+    report(ok, tr("Save session"), tr("The session was not saved: %1"), error, tr("Saved %1").arg(path));
 }
 
 void MainWindow::restoreLastState()
@@ -402,8 +406,8 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     QString error;
-    if (!openSession(urls.first().toLocalFile(), &error))
-        QMessageBox::warning(this, tr("Open session"), tr("The dropped file was not opened: %1").arg(error));
+    const bool ok = openSession(urls.first().toLocalFile(), &error);
+    report(ok, tr("Open session"), tr("The dropped file was not opened: %1"), error, tr("Opened %1").arg(urls.first().toLocalFile()));
 }
 
 void MainWindow::addPositionKeys()
@@ -606,10 +610,8 @@ void MainWindow::exportAllFigures()
     const FigureFormat f = format == QLatin1String("SVG") ? FigureFormat::Svg : format == QLatin1String("PDF") ? FigureFormat::Pdf : FigureFormat::Png;
     ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error);
     QApplication::restoreOverrideCursor();
-    if (ok)
-        statusBar()->showMessage(tr("Saved %1 figures in %2").arg(views_.size()).arg(folder), 5000);
-    else
-        QMessageBox::warning(this, tr("Export all figures"), tr("Not every figure was saved: %1").arg(error));
+    report(ok, tr("Export all figures"), tr("Not every figure was saved: %1"), error,
+           tr("Saved %1 figures in %2").arg(views_.size()).arg(folder));
 }
 
 void MainWindow::exportData(bool frequencies)
@@ -620,10 +622,8 @@ void MainWindow::exportData(bool frequencies)
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveData(path, frequencies, &error))
-        QMessageBox::warning(this, tr("Export data"), tr("The data was not saved: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    const bool ok = saveData(path, frequencies, &error);
+    report(ok, tr("Export data"), tr("The data was not saved: %1"), error, tr("Saved %1").arg(path));
 }
 
 bool MainWindow::saveData(const QString &path, bool frequencies, QString *errorText)
@@ -648,10 +648,8 @@ void MainWindow::exportViewData()
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveViewData(path, &error))
-        QMessageBox::warning(this, tr("Export data"), tr("The data was not saved: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    const bool ok = saveViewData(path, &error);
+    report(ok, tr("Export data"), tr("The data was not saved: %1"), error, tr("Saved %1").arg(path));
 }
 
 bool MainWindow::saveViewData(const QString &path, QString *errorText)

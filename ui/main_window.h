@@ -80,6 +80,8 @@ private:
     void rememberRecent(const QString &path);
     void fillRecentMenu();
     void openSessionDialog();
+    // How a file action went: the status bar on success, a warning with the reason on failure.
+    void report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success);
     void saveSessionDialog();
     void addPositionKeys();
     void addLectureKeys();
