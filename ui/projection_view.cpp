@@ -427,7 +427,10 @@ void ProjectionView::draw()
         const double cx = shown_.xy[2 * current], cy = shown_.xy[2 * current + 1];
         current_->setData(QVector<double>{cx}, QVector<double>{cy}, true);
         currentLabel_->position->setCoords(cx, cy);
-        currentLabel_->setText(QStringLiteral(" t = %1").arg(parameters()->position()));
+        currentLabel_->setText(QStringLiteral(" t = %1 ").arg(parameters()->position()));
+        // On the side with room: left of a point in the right half, so it is never cut off.
+        const bool right = cx > p->xAxis->range().center();
+        currentLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         QFont f = p->font();
         f.setPointSize(fontSize(10));
         f.setBold(true);
