@@ -147,26 +147,37 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
 // Why the window cannot be projected with these settings; nothing when it can.
 std::optional<QString> projectionProblem(const CommandLine &cmd)
 {
-    const bool tsne = cmd.method.value_or(pe::ProjectionMethod::Tsne) == pe::ProjectionMethod::Tsne;
-    std::optional<std::string> problem = pe::projectionTooLarge(cmd.params, cmd.noise, tsne);
-    if (!problem && tsne)
-        problem = pe::validateTsne(cmd.tsne, cmd.params.seqLen);
-    if (!problem && cmd.params.seqLen < 2)
-        problem = "a projection needs at least 2 positions.";
+    const auto problem =
+        pe::projectionProblem(cmd.params, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne);
     if (problem)
         return QString::fromStdString(*problem);
     return std::nullopt;
 }
 
+// The view an export draws, offscreen: the session's settings for it (if any), then the flags.
+// Nothing, with the reason on stderr, when the session's settings are refused.
+std::unique_ptr<PlotView> offscreenView(const CommandLine &cmd, Parameters &parameters)
+{
+    std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
+    if (cmd.session && cmd.session->views.contains(cmd.view))
+        if (auto problem = view->applySettings(cmd.session->views.value(cmd.view), false)) {
+            std::fprintf(stderr, "pe-explorer: --session: view '%s': %s\n", qPrintable(cmd.view), qPrintable(*problem));
+            return nullptr;
+        }
+    applyViewFlags(cmd, view.get());
+    return view;
+}
+
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
 int exportFrames(const CommandLine &cmd, Parameters &parameters)
 {
+    std::unique_ptr<PlotView> view = offscreenView(cmd, parameters);
+    if (!view)
+        return 2;
     if (!QDir().mkpath(cmd.out)) {
         std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
         return 2;
     }
-    std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
-    applyViewFlags(cmd, view.get());
     for (int k = 0; k < cmd.frames; ++k) {
         if (k > 0)
             parameters.stepPosition(cmd.step);
@@ -580,13 +591,9 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         return 0;
     }
     if (cmd.mode == CommandLine::Mode::ExportFigure) {
-        std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
-        if (cmd.session && cmd.session->views.contains(cmd.view))
-            if (auto problem = view->applySettings(cmd.session->views.value(cmd.view), false)) {
-                std::fprintf(stderr, "pe-explorer: --session: view '%s': %s\n", qPrintable(cmd.view), qPrintable(*problem));
-                return 2;
-            }
-        applyViewFlags(cmd, view.get());
+        std::unique_ptr<PlotView> view = offscreenView(cmd, parameters);
+        if (!view)
+            return 2;
         QString error;
         if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));

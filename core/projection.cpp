@@ -15,6 +15,19 @@ std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
 
 std::string_view projectionMethodName(ProjectionMethod method) { return method == ProjectionMethod::Tsne ? "tsne" : "pca"; }
 
+std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise, ProjectionMethod method,
+                                             const TsneSettings &settings)
+{
+    const bool tsne = method == ProjectionMethod::Tsne;
+    if (auto problem = projectionTooLarge(params, noise, tsne))
+        return problem;
+    if (tsne)
+        return validateTsne(settings, params.seqLen); // which also wants 3 positions or more
+    if (params.seqLen < 2)
+        return "PCA needs at least 2 positions.";
+    return std::nullopt;
+}
+
 Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel)
 {
     const Rows rows = embeddingRows(encoding, noise);

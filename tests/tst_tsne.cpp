@@ -47,9 +47,6 @@ void TestTsne::offsetNeighborsEqualExactSearch()
             const auto at = static_cast<std::size_t>(i * 12 + j);
             QVERIFY2(std::abs(fast.dist2[at] - exact.dist2[at]) < 1e-9,
                      qPrintable(QStringLiteral("row %1, neighbour %2: %3 vs %4").arg(i).arg(j).arg(fast.dist2[at]).arg(exact.dist2[at])));
-            // The same point, or one at exactly the same distance.
-            const double d2 = 2.0 * (e.params().dModel / 2.0) - 0.0; // bound only
-            Q_UNUSED(d2);
         }
     // Distances of the offsets' answer are the true ones.
     for (std::int64_t i : {0, 1, 350, 699}) {

@@ -245,12 +245,7 @@ void ProjectionView::rebuild()
     stale_ = !shown_.xy.empty();
     job_->cancel();
     debounce_->stop();
-    const bool tsne = key.method == pe::ProjectionMethod::Tsne;
-    std::optional<std::string> problem = pe::projectionTooLarge(key.params, key.noise, tsne);
-    if (!problem && tsne)
-        problem = pe::validateTsne(key.settings, key.params.seqLen);
-    if (!problem && !tsne && key.params.seqLen < 2)
-        problem = "PCA needs at least 2 positions.";
+    const std::optional<std::string> problem = pe::projectionProblem(key.params, key.noise, key.method, key.settings);
     problem_ = problem ? QString::fromStdString(*problem) : QString();
     if (problem) {
         shown_ = {};
@@ -376,7 +371,35 @@ void ProjectionView::updateControls()
 
 void ProjectionView::positionMoved()
 {
-    draw();
+    // Playback moves the position many times a second: only the ring moves, the points stay.
+    placeCurrent();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ProjectionView::placeCurrent()
+{
+    QCustomPlot *p = plot();
+    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t current = parameters()->position() - shownStart_;
+    const bool showCurrent = n > 0 && current >= 0 && current < n;
+    if (showCurrent) {
+        const double cx = shown_.xy[2 * current], cy = shown_.xy[2 * current + 1];
+        current_->setData(QVector<double>{cx}, QVector<double>{cy}, true);
+        currentLabel_->position->setCoords(cx, cy);
+        currentLabel_->setText(QStringLiteral(" t = %1 ").arg(parameters()->position()));
+        // On the side with room: left of a point in the right half, so it is never cut off.
+        const bool right = cx > p->xAxis->range().center();
+        currentLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        QFont f = p->font();
+        f.setPointSize(fontSize(10));
+        f.setBold(true);
+        currentLabel_->setFont(f);
+    } else {
+        current_->data()->clear();
+    }
+    current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(220, 20, 20), 2.0 * lineScale()), Qt::NoBrush,
+                                              14 * lineScale()));
+    currentLabel_->setVisible(showCurrent);
 }
 
 void ProjectionView::draw()
@@ -421,26 +444,7 @@ void ProjectionView::draw()
         label->position->setCoords(shown_.xy[2 * i], shown_.xy[2 * i + 1]);
     }
 
-    const std::int64_t current = parameters()->position() - shownStart_;
-    const bool showCurrent = n > 0 && current >= 0 && current < n;
-    if (showCurrent) {
-        const double cx = shown_.xy[2 * current], cy = shown_.xy[2 * current + 1];
-        current_->setData(QVector<double>{cx}, QVector<double>{cy}, true);
-        currentLabel_->position->setCoords(cx, cy);
-        currentLabel_->setText(QStringLiteral(" t = %1 ").arg(parameters()->position()));
-        // On the side with room: left of a point in the right half, so it is never cut off.
-        const bool right = cx > p->xAxis->range().center();
-        currentLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-        QFont f = p->font();
-        f.setPointSize(fontSize(10));
-        f.setBold(true);
-        currentLabel_->setFont(f);
-    } else {
-        current_->data()->clear();
-    }
-    current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(220, 20, 20), 2.0 * lineScale()), Qt::NoBrush,
-                                              14 * lineScale()));
-    currentLabel_->setVisible(showCurrent);
+    placeCurrent();
 
     const pe::EncodingParams &params = key_ ? key_->params : parameters()->values();
     const QString what = tr("%1 positions (d_model %2%3)")

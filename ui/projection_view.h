@@ -72,6 +72,7 @@ private:
     void showFrame(pe::Projection frame);
     void draw();
     void raster();
+    void placeCurrent();
     void updateControls();
 
     BackgroundJob *job_;
