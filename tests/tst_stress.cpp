@@ -13,6 +13,8 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <malloc.h>
 #include <random>
@@ -56,9 +58,11 @@ void TestStress::thousandsOfRandomChanges()
     auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("views"));
     const int views = static_cast<int>(viewRegistry().size());
     int refused = 0;
-    long rssAfterWarmup = 0;
     // Memory is compared in one fixed state: every view visited with the same parameters and its
-    // workers done, so what a view holds for the current state does not count as growth.
+    // workers done, so what a view holds for the current state does not count as growth. Settled
+    // after the warm-up, half-way and at the end: the last may exceed the larger of the first two
+    // (the plateau caches and allocator arenas reach) by 20% at most.
+    std::vector<long> settled;
     const auto settledKiB = [&] {
         QVERIFY(!p.set(testsupport::params(300, 64)));
         QVERIFY(!p.setNoise({}));
@@ -68,14 +72,19 @@ void TestStress::thousandsOfRandomChanges()
             for (BackgroundJob *job : w.findChildren<BackgroundJob *>())
                 QTRY_VERIFY_WITH_TIMEOUT(job->threadCount() == 0 && !job->running(), 60000);
         }
-        QCoreApplication::processEvents();
-        rssAfterWarmup = rssAfterWarmup ? rssAfterWarmup : residentKiB();
+        // The least of a few readings a moment apart: threads just ended give their memory back late.
+        long least = LONG_MAX;
+        for (int k = 0; k < 5; ++k) {
+            QTest::qWait(100);
+            least = std::min(least, residentKiB());
+        }
+        settled.push_back(least);
     };
     QElapsedTimer clock;
     clock.start();
     constexpr int kWarmup = 1500, kSteps = 3000;
     for (int step = 0; step < kWarmup + kSteps; ++step) {
-        if (step == kWarmup) {
+        if (step == kWarmup || step == kWarmup + kSteps / 2) {
             w.playback()->pause();
             settledKiB();
             p.set(last); // back to where the random walk was
@@ -129,9 +138,11 @@ void TestStress::thousandsOfRandomChanges()
     // Every worker ends (a t-SNE of at most 4,000 points finishes in a few seconds).
     for (BackgroundJob *job : w.findChildren<BackgroundJob *>())
         QTRY_VERIFY_WITH_TIMEOUT(job->threadCount() == 0, 60000);
-    settledKiB(); // the same fixed state as after the warm-up
-    const long rss = residentKiB();
-    qInfo("resident memory after warm-up %.1f MiB, at the end %.1f MiB", rssAfterWarmup / 1024.0, rss / 1024.0);
+    settledKiB(); // the same fixed state as at the checkpoints
+    QCOMPARE(settled.size(), std::size_t(3));
+    const long reference = std::max(settled[0], settled[1]), rss = settled[2];
+    qInfo("resident memory after warm-up %.1f MiB, half-way %.1f MiB, at the end %.1f MiB", settled[0] / 1024.0, settled[1] / 1024.0,
+          rss / 1024.0);
 #if defined(__SANITIZE_ADDRESS__)
 #define PE_ASAN
 #elif defined(__has_feature)
@@ -144,7 +155,7 @@ void TestStress::thousandsOfRandomChanges()
     // build runs this test with leak detection instead (tests/CMakeLists.txt).
     QSKIP("resident memory is not comparable under AddressSanitizer; leaks are checked by LeakSanitizer");
 #else
-    QVERIFY2(rss <= rssAfterWarmup * 1.2, qPrintable(QStringLiteral("%1 KiB grew to %2 KiB").arg(rssAfterWarmup).arg(rss)));
+    QVERIFY2(rss <= reference * 1.2, qPrintable(QStringLiteral("%1 KiB grew to %2 KiB").arg(reference).arg(rss)));
 #endif
 }
 
