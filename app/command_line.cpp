@@ -19,9 +19,11 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <unistd.h>
 
 namespace {
 
@@ -144,6 +146,50 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
     }
 }
 
+// A long data export says how far it is, on one line of stderr rewritten in place; only on a terminal,
+// so scripts and logs still get one line or nothing.
+class TerminalProgress
+{
+public:
+    explicit TerminalProgress(const QString &path)
+        : path_(path)
+        , tty_(::isatty(STDERR_FILENO) == 1)
+        , start_(std::chrono::steady_clock::now())
+    {
+    }
+
+    std::function<bool(double)> callback()
+    {
+        if (!tty_)
+            return {};
+        return [this](double fraction) {
+            using namespace std::chrono_literals;
+            const auto now = std::chrono::steady_clock::now();
+            if (now - start_ < 1s || now - last_ < 250ms)
+                return true;
+            last_ = now;
+            shown_ = true;
+            std::fprintf(stderr, "\rpe-explorer: writing '%s': %d%%", qPrintable(path_), static_cast<int>(fraction * 100));
+            std::fflush(stderr);
+            return true;
+        };
+    }
+
+    // Clears the line, so what follows (an error) starts on a clean one.
+    void finish()
+    {
+        if (shown_)
+            std::fputs("\r\033[K", stderr);
+    }
+
+private:
+    QString path_;
+    bool tty_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_{};
+    bool shown_ = false;
+};
+
 // Why the window cannot be projected with these settings; nothing when it can.
 std::optional<QString> projectionProblem(const CommandLine &cmd)
 {
@@ -166,6 +212,21 @@ std::unique_ptr<PlotView> offscreenView(const CommandLine &cmd, Parameters &para
         }
     applyViewFlags(cmd, view.get());
     return view;
+}
+
+// A folder an export writes into: one that exists, or a new one whose name does not end like a
+// figure or data file (--export all --out x.png once made a folder named x.png).
+std::optional<QString> folderProblem(const QString &dir)
+{
+    const QFileInfo info(dir);
+    if (info.isDir())
+        return std::nullopt;
+    if (info.exists())
+        return QStringLiteral("'%1' must be a folder (it is created if missing).").arg(dir);
+    if (figureFormatForPath(dir) || pe::dataFormatForPath(dir.toStdString()))
+        return QStringLiteral("'%1' must be a folder, but its name ends in .%2 like a file; name a folder (it is created if missing).")
+            .arg(dir, info.suffix());
+    return std::nullopt;
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
@@ -212,6 +273,13 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     for (const QString &name : parser.optionNames())
         if (parser.values(name).size() > 1)
             return fail(QStringLiteral("--%1 is given more than once.").arg(name));
+    // An empty value is never what was meant (--export "" drew the first view): refused for every
+    // option that takes one.
+    for (const QCommandLineOption &option : options()) {
+        const QString name = option.names().constLast();
+        if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty())
+            return fail(QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName()));
+    }
     if (parser.isSet(QStringLiteral("help"))) {
         cmd.mode = CommandLine::Mode::Help;
         return result;
@@ -453,8 +521,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     if (figure && cmd.view == QStringLiteral("all")) {
         cmd.mode = CommandLine::Mode::ExportFigure;
-        if (QFileInfo(cmd.out).exists() && !QFileInfo(cmd.out).isDir())
-            return fail(QStringLiteral("--out: with --export all, '%1' must be a folder (it is created if missing).").arg(cmd.out));
+        if (auto problem = folderProblem(cmd.out))
+            return fail(QStringLiteral("--out: with --export all, ") + *problem);
     } else if (figure) {
         cmd.mode = CommandLine::Mode::ExportFigure;
         if (cmd.view == QStringLiteral("projection"))
@@ -481,6 +549,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     } else if (frames) {
         cmd.mode = CommandLine::Mode::ExportFrames;
         cmd.out = parser.value(QStringLiteral("export-frames"));
+        if (auto problem = folderProblem(cmd.out))
+            return fail(QStringLiteral("--export-frames: ") + *problem);
         if (!parser.isSet(QStringLiteral("frames")))
             return fail(QStringLiteral("--frames N is required with --export-frames."));
         const auto n = pe::parseInteger(parser.value(QStringLiteral("frames")).toStdString());
@@ -541,7 +611,11 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
                                     ? pe::projectionTable(enc, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne)
                                                                                : pe::encodingTable(enc);
         std::string error;
-        if (!pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error)) {
+        TerminalProgress progress(cmd.out);
+        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error,
+                                       progress.callback());
+        progress.finish();
+        if (!ok) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
             return 2;
         }

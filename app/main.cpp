@@ -1,3 +1,4 @@
+#include "atomic_file.h"
 #include "command_line.h"
 #include "session.h"
 
@@ -5,6 +6,8 @@
 
 int main(int argc, char **argv)
 {
+    // Ctrl+C or a kill during an export leaves no half-written temporary file behind.
+    pe::removeTemporaryFilesOnSignals();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

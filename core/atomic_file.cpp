@@ -1,12 +1,86 @@
 #include "atomic_file.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace pe {
+
+namespace {
+
+// The live temporary files, kept where a signal handler can read them without allocating or locking:
+// a slot's state is 0 (free), 1 (being filled) or 2 (names a temporary file).
+struct TemporarySlot {
+    std::atomic<int> state{0};
+    char path[4096];
+};
+static_assert(std::atomic<int>::is_always_lock_free);
+constexpr int kTemporarySlots = 64;
+TemporarySlot temporarySlots[kTemporarySlots];
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The slot, or -1 when every slot is taken (that file is then removed only by its destructor).
+int registerTemporary(const std::string &path)
+{
+    if (path.size() >= sizeof(TemporarySlot::path))
+        return -1;
+    for (int i = 0; i < kTemporarySlots; ++i) {
+        int expected = 0;
+        if (temporarySlots[i].state.compare_exchange_strong(expected, 1)) {
+            std::memcpy(temporarySlots[i].path, path.c_str(), path.size() + 1);
+            temporarySlots[i].state.store(2);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void unregisterTemporary(int slot)
+{
+    if (slot >= 0)
+        temporarySlots[slot].state.store(0);
+}
+
+// Only async-signal-safe calls: unlink(2) and raise(3).
+void removeTemporariesAndRaise(int sig)
+{
+    const int savedErrno = errno;
+    for (TemporarySlot &slot : temporarySlots)
+        if (slot.state.load() == 2)
+            ::unlink(slot.path);
+    // SA_RESETHAND restored the default action: once this handler returns, the signal ends the process.
+    ::raise(sig);
+    errno = savedErrno;
+}
+
+sigset_t cleanupSignalSet()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kCleanupSignals)
+        sigaddset(&set, sig);
+    return set;
+}
+
+} // namespace
+
+void removeTemporaryFilesOnSignals()
+{
+    for (int sig : kCleanupSignals) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        struct sigaction action {};
+        action.sa_handler = removeTemporariesAndRaise;
+        action.sa_mask = cleanupSignalSet();
+        action.sa_flags = SA_RESETHAND;
+        ::sigaction(sig, &action, nullptr);
+    }
+}
 
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path))
@@ -19,6 +93,7 @@ AtomicFile::~AtomicFile()
         std::fclose(file_);
     if (!tempPath_.empty())
         ::unlink(tempPath_.c_str());
+    unregisterTemporary(registration_);
 }
 
 bool AtomicFile::open(std::string &error)
@@ -41,12 +116,21 @@ bool AtomicFile::open(std::string &error)
         }
     }
     std::string tmpl = path_ + ".tmp-XXXXXX";
+    // Created and registered with the cleanup signals held back, so none can come between the two.
+    const sigset_t cleanup = cleanupSignalSet();
+    sigset_t previous;
+    ::pthread_sigmask(SIG_BLOCK, &cleanup, &previous);
     const int fd = ::mkstemp(tmpl.data());
+    const int mkstempErrno = errno;
+    if (fd >= 0) {
+        tempPath_ = tmpl;
+        registration_ = registerTemporary(tempPath_);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (fd < 0) {
-        error = "cannot write " + quoted + ": " + std::strerror(errno) + ".";
+        error = "cannot write " + quoted + ": " + std::strerror(mkstempErrno) + ".";
         return false;
     }
-    tempPath_ = tmpl;
     const mode_t mask = ::umask(0);
     ::umask(mask);
     ::fchmod(fd, 0666 & ~mask);
@@ -100,6 +184,8 @@ bool AtomicFile::commit(std::string &error)
         return false;
     }
     tempPath_.clear();
+    unregisterTemporary(registration_);
+    registration_ = -1;
     return true;
 }
 

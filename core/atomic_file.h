@@ -27,10 +27,17 @@ public:
 private:
     std::string path_;
     std::string tempPath_;
+    int registration_ = -1; // its slot among the temporary files a signal removes
     std::FILE *file_ = nullptr;
     bool failed_ = false;
     int writeErrno_ = 0;
 };
+
+// On SIGINT, SIGTERM or SIGHUP, every AtomicFile's temporary file is removed (unlink(2) from the
+// handler, which is async-signal-safe) and the signal is raised again with its default action, so the
+// process ends as the signal would have ended it (a shell reports 130, 143, 129). Signals the
+// process ignores (nohup, a background job) stay ignored. Call once, at start.
+void removeTemporaryFilesOnSignals();
 
 // Writes bytes to path atomically; false with error when anything fails.
 bool writeFileAtomically(const std::string &path, std::string_view bytes, std::string &error);

@@ -8,8 +8,11 @@
 #include <cmath>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 namespace pe {
 
@@ -46,9 +49,79 @@ std::string npyHeader(const std::vector<std::int64_t> &shape)
     return out + dict;
 }
 
+namespace {
+
+constexpr std::uint64_t kMaxDoubleChars = 24;
+
+std::string csvHeader(const Table &table)
+{
+    std::string line = table.indexHeader;
+    for (const auto &h : table.columnHeaders)
+        line += "," + h;
+    return line + '\n';
+}
+
+std::uint64_t decimalChars(std::int64_t v)
+{
+    char num[24];
+    return static_cast<std::uint64_t>(std::to_chars(num, num + sizeof num, v).ptr - num);
+}
+
+// "80.1 GB": decimal units, as disks are sold and df -H counts.
+std::string humanSize(std::uint64_t bytes)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1000 && u < 6) {
+        v /= 1000;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    return text;
+}
+
+} // namespace
+
+std::uint64_t estimatedFileSize(const Table &table, DataFormat format)
+{
+    const auto rows = static_cast<std::uint64_t>(std::max<std::int64_t>(table.rows, 0));
+    const auto cols = static_cast<std::uint64_t>(std::max(table.cols, 0));
+    if (format == DataFormat::Npy)
+        return npyHeader({table.rows, table.cols}).size() + rows * cols * sizeof(double);
+    // The index grows with the row (positions, pairs), so its widest text is at one end.
+    const std::uint64_t index = rows == 0 ? 0 : std::max(decimalChars(table.indexOf(0)), decimalChars(table.indexOf(table.rows - 1)));
+    return csvHeader(table).size() + rows * (index + cols * (1 + kMaxDoubleChars) + 1);
+}
+
+std::optional<std::string> spaceProblem(const Table &table, const std::string &path, DataFormat format)
+{
+    std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (folder.empty())
+        folder = ".";
+    std::error_code ec;
+    const std::filesystem::space_info space = std::filesystem::space(folder, ec);
+    if (ec)
+        return std::nullopt;
+    // The old file, if any, stays until the new one is complete: the whole size must be free.
+    const std::uint64_t size = estimatedFileSize(table, format);
+    if (size <= space.available)
+        return std::nullopt;
+    std::filesystem::path shown = std::filesystem::weakly_canonical(folder, ec);
+    if (ec)
+        shown = folder;
+    return "the file would take " + std::string(format == DataFormat::Csv ? "up to " : "") + humanSize(size) + " but only " +
+           humanSize(space.available) + " are free in '" + shown.string() + "'; nothing was written.";
+}
+
 bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
                 const std::function<bool(double)> &progress)
 {
+    if (auto problem = spaceProblem(table, path, format)) {
+        error = *problem;
+        return false;
+    }
     AtomicFile file(path);
     if (!file.open(error))
         return false;
@@ -72,11 +145,7 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
                 return false;
         }
     } else {
-        std::string line = table.indexHeader;
-        for (const auto &h : table.columnHeaders)
-            line += "," + h;
-        line += '\n';
-        file.write(line);
+        file.write(csvHeader(table));
         std::string text;
         char num[32];
         for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {

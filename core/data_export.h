@@ -29,8 +29,16 @@ struct Table {
     std::function<void(std::int64_t firstRow, std::int64_t count, double *out)> fill; // row-major
 };
 
+// The file's size before it is written: exact for NPY; for CSV a bound, since the shortest
+// round-trip text of a double (std::to_chars) takes at most 24 characters ("-2.2250738585072014e-308").
+std::uint64_t estimatedFileSize(const Table &table, DataFormat format);
+// One sentence when the file cannot fit in the free space of its folder, naming both sizes; nothing
+// when it can, or when the free space cannot be read (the write then reports what went wrong).
+std::optional<std::string> spaceProblem(const Table &table, const std::string &path, DataFormat format);
+
 // CSV: one header line, then the index and the values (shortest round-trip text).
 // NPY: version 1.0, '<f8', C order, shape (rows, cols); the index is not stored.
+// Refuses, writing nothing, what spaceProblem() refuses.
 // progress, if given, is called after each block with the fraction written; returning false cancels
 // (error says so, and nothing is left behind).
 bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,

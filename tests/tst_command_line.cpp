@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "data_export.h"
 #include "projection.h"
 #include "view_registry.h"
 #include "test_support.h"
@@ -8,11 +9,15 @@
 #include <QImageReader>
 #include <QSvgRenderer>
 #include <QXmlStreamReader>
+#include <QElapsedTimer>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <cstring>
+#include <filesystem>
 
 using testsupport::params;
 
@@ -41,6 +46,11 @@ private slots:
     void exportProjection();
     void exportVectorFormatsAndAll();
     void help();
+    void emptyValuesAreRefused_data();
+    void emptyValuesAreRefused();
+    void exportLargerThanFreeSpaceIsRefused();
+    void interruptedExportLeavesNothing_data();
+    void interruptedExportLeavesNothing();
 
 private:
     struct Run {
@@ -117,6 +127,8 @@ void TestCommandLine::refusals_data()
     QTest::newRow("scale too big") << "--export heatmap --out x.png --size 8000x8000 --scale 4" << "16384";
     QTest::newRow("figure ext") << "--export heatmap --out x.jpg" << "must end in .png, .svg or .pdf";
     QTest::newRow("export all onto a file") << "--export all --out /etc/passwd" << "must be a folder";
+    QTest::newRow("export all onto x.png") << "--export all --out x.png" << "--out: with --export all, 'x.png' must be a folder, but its name ends in .png";
+    QTest::newRow("frames into y.csv") << "--export-frames y.csv --frames 2" << "--export-frames: 'y.csv' must be a folder, but its name ends in .csv";
     QTest::newRow("session and preset") << "--session a.json --preset seed004-tsne" << "exclude each other";
     QTest::newRow("missing session") << "--session /nonexistent/s.json" << "--session: '/nonexistent/s.json' does not exist";
     QTest::newRow("unknown preset") << "--preset seed999" << "--preset: unknown preset 'seed999'";
@@ -275,6 +287,12 @@ void TestCommandLine::badInputExitsTwoAndWritesNothing_data()
     QTest::newRow("nan base") << fig({QStringLiteral("--base"), QStringLiteral("nan")}, png) << png;
     QTest::newRow("unknown flag") << fig({QStringLiteral("--frobnicate")}, png) << png;
     QTest::newRow("missing folder") << fig({}, QStringLiteral("no/such/dir/x.png")) << QStringLiteral("no/such/dir/x.png");
+    // A folder named like a file is never created.
+    QTest::newRow("export all onto x.png") << QStringList{QStringLiteral("--export"), QStringLiteral("all"), QStringLiteral("--out"), QStringLiteral("x.png")}
+                                           << QStringLiteral("x.png");
+    QTest::newRow("frames into y.pdf") << QStringList{QStringLiteral("--export-frames"), QStringLiteral("y.pdf"), QStringLiteral("--frames"), QStringLiteral("2")}
+                                       << QStringLiteral("y.pdf");
+    QTest::newRow("empty view") << QStringList{QStringLiteral("--export"), QString(), QStringLiteral("--out"), png} << png;
     QTest::newRow("data into missing folder")
         << QStringList{QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), QStringLiteral("none/x.csv")}
         << QStringLiteral("none/x.csv");
@@ -532,6 +550,108 @@ void TestCommandLine::help()
     for (const char *flag : {"--seq-len", "--d-model", "--base", "--start-pos", "--layout", "--exponent", "--export",
                              "--export-data", "--out", "--size", "--scale", "--screenshot"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
+}
+
+void TestCommandLine::emptyValuesAreRefused_data()
+{
+    // Every option that takes a value, read from --help, so a new one is covered without a new row.
+    QTest::addColumn<QString>("flag");
+    static const QRegularExpression valueOption(QStringLiteral("--([a-z][a-z-]*) <"));
+    auto it = valueOption.globalMatch(helpText());
+    QStringList flags;
+    while (it.hasNext())
+        flags << it.next().captured(1);
+    QVERIFY(flags.size() >= 30);
+    for (const QString &flag : flags)
+        QTest::newRow(qPrintable(flag)) << flag;
+}
+
+void TestCommandLine::emptyValuesAreRefused()
+{
+    QFETCH(QString, flag);
+    for (const QStringList &args : {QStringList{QStringLiteral("--") + flag, QString()}, QStringList{QStringLiteral("--%1=").arg(flag)}}) {
+        const ParsedCommandLine r = parseCommandLine(QStringList{QStringLiteral("pe-explorer")} + args);
+        QVERIFY2(r.error.startsWith(QStringLiteral("--%1: the value is empty").arg(flag)), qPrintable(r.error));
+        QCOMPARE(r.error.count(QLatin1Char('\n')), 0);
+    }
+}
+
+void TestCommandLine::exportLargerThanFreeSpaceIsRefused()
+{
+    // 1,000,000 x 4,096 as CSV: up to 102 GB, the largest export there is.
+    const pe::Encoding encoding(params(1'000'000, 4096));
+    const std::uint64_t estimate = pe::estimatedFileSize(pe::encodingTable(encoding), pe::DataFormat::Csv);
+    QTemporaryDir dir;
+    if (std::filesystem::space(dir.path().toStdString()).available >= estimate)
+        QSKIP("this disk has room for the largest export");
+    const QString out = dir.filePath(QStringLiteral("huge.csv"));
+    QElapsedTimer timer;
+    timer.start();
+    const Run r = run({QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--seq-len"), QStringLiteral("1000000"),
+                       QStringLiteral("--d-model"), QStringLiteral("4096"), QStringLiteral("--out"), out});
+    qInfo("refused in %lld ms", static_cast<long long>(timer.elapsed()));
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+    static const QRegularExpression sentence(
+        QStringLiteral("^pe-explorer: --out: the file would take up to 102\\.4 GB but only [0-9.]+ [kMGT]?B are free in '.+'; nothing was written\\.$"));
+    QVERIFY2(sentence.match(r.err.trimmed()).hasMatch(), qPrintable(r.err));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(), 0);
+}
+
+void TestCommandLine::interruptedExportLeavesNothing_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("signal");
+    // Minutes of work each, stopped as soon as the temporary file is there.
+    const QStringList data{QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--seq-len"), QStringLiteral("1000000"),
+                           QStringLiteral("--d-model"), QStringLiteral("256"), QStringLiteral("--out")};
+    const QStringList figure{QStringLiteral("--export"), QStringLiteral("projection"), QStringLiteral("--seq-len"), QStringLiteral("2000"),
+                             QStringLiteral("--d-model"), QStringLiteral("64"), QStringLiteral("--iterations"), QStringLiteral("100000"),
+                             QStringLiteral("--out")};
+    QTest::newRow("data, SIGTERM") << data << QStringLiteral("out.csv") << int(SIGTERM);
+    QTest::newRow("data, SIGINT") << data << QStringLiteral("out.npy") << int(SIGINT);
+    QTest::newRow("figure, SIGINT") << figure << QStringLiteral("out.png") << int(SIGINT);
+    QTest::newRow("figure, SIGTERM") << figure << QStringLiteral("out.pdf") << int(SIGTERM);
+}
+
+void TestCommandLine::interruptedExportLeavesNothing()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, file);
+    QFETCH(int, signal);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(file);
+    {
+        QFile existing(out);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("precious\n");
+    }
+    const auto temporary = [&] {
+        const QFileInfoList found = QDir(dir.path()).entryInfoList({file + QStringLiteral(".tmp-*")}, QDir::Files | QDir::Hidden);
+        return found.isEmpty() ? QFileInfo() : found.first();
+    };
+    QProcess p;
+    // As run from a terminal: a test started in the background may have inherited SIGINT ignored.
+    p.setChildProcessModifier([] {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+    });
+    p.start(qEnvironmentVariable("PE_EXPLORER"), args << out);
+    QVERIFY(p.waitForStarted());
+    // The data export is caught mid-stream (bytes written), the figure while it renders.
+    QTRY_VERIFY_WITH_TIMEOUT(temporary().exists() && (!file.endsWith(QStringLiteral(".csv")) || temporary().size() > 0), 20000);
+    QCOMPARE(p.state(), QProcess::Running);
+    QElapsedTimer timer;
+    timer.start();
+    ::kill(static_cast<pid_t>(p.processId()), signal);
+    QVERIFY(p.waitForFinished(10000));
+    qInfo("ended %lld ms after the signal", static_cast<long long>(timer.elapsed()));
+    // Ended by the signal itself, as without the cleanup: a shell reports 128 + signal (130, 143).
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+    QCOMPARE(p.exitCode(), signal);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{file});
+    QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

@@ -4,10 +4,13 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cfloat>
 #include <cstring>
+#include <filesystem>
 #include <sys/stat.h>
 
 using testsupport::params;
@@ -28,6 +31,9 @@ private slots:
     void readOnlyFileLeftIntact();
     void failedWriteLeavesNoTemporaryFile();
     void progressAndCancel();
+    void sizeEstimate();
+    void refusesWhatCannotFit_data();
+    void refusesWhatCannotFit();
 
 private:
     QTemporaryDir dir_;
@@ -165,6 +171,73 @@ void TestDataExport::progressAndCancel()
     QVERIFY(!pe::writeTable(pe::encodingTable(e), cancelled, pe::DataFormat::Csv, error, [](double f) { return f < 0.5; }));
     QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
     QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("all.npy")}); // nothing else left behind
+}
+
+void TestDataExport::sizeEstimate()
+{
+    const QString sub = dir_.filePath(QStringLiteral("estimate"));
+    QDir().mkpath(sub);
+    std::string error;
+    // NPY: exact.
+    const pe::Encoding e(params(700, 13));
+    const pe::Table encoding = pe::encodingTable(e);
+    const QString npy = sub + QStringLiteral("/enc.npy");
+    QVERIFY(pe::writeTable(encoding, npy.toStdString(), pe::DataFormat::Npy, error));
+    QCOMPARE(pe::estimatedFileSize(encoding, pe::DataFormat::Npy), std::uint64_t(QFileInfo(npy).size()));
+    // CSV: a bound, reached by the longest shortest-round-trip double; indices 100 to 899 all take 3 digits.
+    const pe::Table longest = pe::valuesTable("position", {"a", "b"}, 100, std::vector<double>(1600, -DBL_MIN));
+    const QString csv = sub + QStringLiteral("/longest.csv");
+    QVERIFY(pe::writeTable(longest, csv.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY(testsupport::readFile(csv).contains("\n100,-2.2250738585072014e-308,-2.2250738585072014e-308\n"));
+    QCOMPARE(pe::estimatedFileSize(longest, pe::DataFormat::Csv), std::uint64_t(QFileInfo(csv).size()));
+    const QString typical = sub + QStringLiteral("/enc.csv");
+    QVERIFY(pe::writeTable(encoding, typical.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY(pe::estimatedFileSize(encoding, pe::DataFormat::Csv) >= std::uint64_t(QFileInfo(typical).size()));
+}
+
+void TestDataExport::refusesWhatCannotFit_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("size");
+    // 10^12 rows of 4,096 values: 32.8 PB as NPY, more than any disk.
+    QTest::newRow("npy") << QStringLiteral("big.npy") << QStringLiteral("would take 32.8 PB but only ");
+    QTest::newRow("csv") << QStringLiteral("big.csv") << QStringLiteral("would take up to ");
+}
+
+void TestDataExport::refusesWhatCannotFit()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, size);
+    const pe::DataFormat format = *pe::dataFormatForPath(name.toStdString());
+    pe::Table table;
+    table.indexHeader = "position";
+    table.columnHeaders.assign(4096, "d");
+    table.rows = 1'000'000'000'000;
+    table.cols = 4096;
+    table.indexOf = [](std::int64_t row) { return row; };
+    bool filled = false;
+    table.fill = [&filled](std::int64_t, std::int64_t count, double *out) {
+        filled = true;
+        std::fill_n(out, count * 4096, 0.5);
+    };
+    const QString sub = dir_.filePath(QStringLiteral("big-") + name);
+    QDir().mkpath(sub);
+    const QString path = sub + QLatin1Char('/') + name;
+    {
+        QFile existing(path);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("precious\n");
+    }
+    std::string error;
+    // Cancelled after the first block if it ever starts, so a writer without the check ends quickly.
+    QVERIFY(!pe::writeTable(table, path.toStdString(), format, error, [](double) { return false; }));
+    const QString message = QString::fromStdString(error);
+    QVERIFY2(message.startsWith(QStringLiteral("the file ") + size), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral(" are free in '%1'; nothing was written.").arg(QFileInfo(sub).canonicalFilePath())), qPrintable(message));
+    QVERIFY(std::filesystem::space(sub.toStdString()).available < pe::estimatedFileSize(table, format));
+    QVERIFY(!filled);
+    QCOMPARE(QDir(sub).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{name});
+    QCOMPARE(testsupport::readFile(path), QByteArray("precious\n"));
 }
 
 void TestDataExport::clockAngles()
