@@ -1,6 +1,7 @@
 #include "command_line.h"
 
 #include "clock_grid_view.h"
+#include "pair_circle_view.h"
 #include "distance_view.h"
 #include "recovery.h"
 #include "projection_view.h"
@@ -91,6 +92,10 @@ QList<QCommandLineOption> options()
         {QStringLiteral("clock-face"),
          QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock (seed 002)."),
          QStringLiteral("F")},
+        {QStringLiteral("pairs"),
+         QStringLiteral("Pairs the clocks and circles show when not all fit: spread (default: evenly in log wavelength, fastest to slowest), "
+                        "fastest, or a list like 0,5,31 or 10-20."),
+         QStringLiteral("P")},
         {QStringLiteral("lecture"), QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
         {QStringLiteral("export-frames"), QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
          QStringLiteral("DIR")},
@@ -129,6 +134,10 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
 {
     if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.clockFace)
         clocks->setFace(*cmd.clockFace);
+    if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.pairs)
+        clocks->setPairChoice(*cmd.pairs);
+    if (auto *circles = qobject_cast<PairCircleView *>(view); circles && cmd.pairs)
+        circles->setPairChoice(*cmd.pairs);
     if (auto *similarity = qobject_cast<SimilarityView *>(view); similarity && cmd.metric)
         similarity->setMetric(*cmd.metric);
     if (auto *distance = qobject_cast<DistanceView *>(view); distance && cmd.metric)
@@ -480,6 +489,12 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
         return fail(QStringLiteral("--lecture goes with the window or --screenshot."));
     cmd.lecture = parser.isSet(QStringLiteral("lecture"));
+    if (parser.isSet(QStringLiteral("pairs"))) {
+        std::string error;
+        cmd.pairs = pe::parsePairChoice(parser.value(QStringLiteral("pairs")).trimmed().toStdString(), &error);
+        if (!cmd.pairs)
+            return fail(QStringLiteral("--pairs: %1.").arg(QString::fromStdString(error)));
+    }
     if (parser.isSet(QStringLiteral("clock-face"))) {
         const QString face = parser.value(QStringLiteral("clock-face"));
         if (face == QStringLiteral("clockwise"))

@@ -24,6 +24,7 @@ struct CommandLine {
     QString view;              // --export, else --view (default: the first view)
     bool lecture = false;      // --lecture
     std::optional<pe::ClockFace> clockFace; // --clock-face
+    std::optional<pe::PairChoice> pairs;    // --pairs: which pairs the clocks and circles show
     pe::NoiseParams noise;                  // --noise, --seed
     std::optional<pe::Metric> metric;       // --metric
     std::optional<std::int64_t> offset;     // --offset

@@ -2,6 +2,10 @@
 
 #include "encoding.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace pe {
 
 // How a (sin, cos) pair is drawn as a clock hand of angle theta = t * w.
@@ -23,5 +27,28 @@ struct Point {
 Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFace face);
 // The hand's angle theta = t * w reduced to [0, 2*pi).
 double handAngle(const Encoding &encoding, std::int64_t position, int pair);
+
+// Which pairs the clocks and circles show when not all fit. Always the fastest hid every slow hand
+// at large d (2,048 pairs, 23 shown, all of wavelength 6-7); spread shows the whole range.
+struct PairChoice {
+    enum class Mode {
+        Spread,  // evenly in log wavelength from the fastest to the slowest (the default)
+        Fastest, // pairs 0, 1, 2, ...
+        List,    // the pairs named, in ascending order
+    };
+    Mode mode = Mode::Spread;
+    std::vector<int> list;
+};
+
+// Reads "spread", "fastest", or a list like "0,5,31" or "10-20" (ranges and single pairs, comma
+// separated; at most kMaxListedPairs). Empty text is refused; *error says why in one sentence.
+std::optional<PairChoice> parsePairChoice(const std::string &text, std::string *error);
+std::string pairChoiceText(const PairChoice &choice);
+constexpr int kMaxListedPairs = 4096;
+
+// The pairs to show, ascending: at most maxShown of pairCount. Spread picks pair round(k (P-1) /
+// (n-1)): w_i = base^(-2i/d) is geometric in i, so even steps in i are even steps in log
+// wavelength. A list keeps the pairs that exist at this d (the first maxShown of them).
+std::vector<int> choosePairs(const PairChoice &choice, int pairCount, int maxShown);
 
 } // namespace pe

@@ -121,17 +121,71 @@ std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride,
     return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(count - 1)));
 }
 
-Block sampledBlock(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn, int columns,
-                   std::int64_t maxCols)
+int Block::jitterIndex(std::int64_t r) const
+{
+    if (!jittered || positionStep <= 1)
+        return 0;
+    // splitmix64 of the base position: the same rows for the same window, whatever is redrawn.
+    std::uint64_t z = static_cast<std::uint64_t>(firstPosition + r * positionStep) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    int k = static_cast<int>(z % static_cast<std::uint64_t>(jitterCount()));
+    const std::int64_t room = lastPosition - (firstPosition + r * positionStep);
+    while (k > 0 && jitterOffset(k) > room) // the last span may be short
+        --k;
+    return k;
+}
+
+Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows)
 {
     Block b;
     b.firstPosition = firstPosition;
     b.positionStep = sampleStride(positions, maxRows);
     b.rows = (positions + b.positionStep - 1) / b.positionStep;
-    b.firstColumn = firstColumn;
-    b.columnStep = static_cast<int>(sampleStride(columns, maxCols));
-    b.cols = (columns + b.columnStep - 1) / b.columnStep;
+    b.jittered = b.positionStep > 1;
+    b.lastPosition = firstPosition + positions - 1;
+    b.cols = 1;
     return b;
+}
+
+Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn,
+                   int columns, std::int64_t maxCols)
+{
+    Block b = sampledPositions(firstPosition, positions, maxRows);
+    b.firstColumn = firstColumn;
+    if (columns <= maxCols || layout == Layout::Split) {
+        b.columnStep = static_cast<int>(sampleStride(columns, maxCols));
+        b.cols = (columns + b.columnStep - 1) / b.columnStep;
+        return b;
+    }
+    // Whole pairs (2i, 2i+1): start on a sine column, keep one pair every `pairs` pairs.
+    const int start = firstColumn + firstColumn % 2;
+    const int last = firstColumn + columns - 1;
+    const int span = last - start + 1;
+    const std::int64_t half = std::max<std::int64_t>(1, maxCols / 2);
+    const int pairs = static_cast<int>(std::max<std::int64_t>(1, (span + 2 * half - 1) / (2 * half)));
+    b.firstColumn = start;
+    b.columnGroup = 2;
+    b.columnStep = 2 * pairs;
+    const int groups = (span + b.columnStep - 1) / b.columnStep;
+    const bool lastHasCosine = start + (groups - 1) * b.columnStep + 1 <= last;
+    b.cols = 2 * groups - (lastHasCosine ? 0 : 1);
+    return b;
+}
+
+std::string samplingText(const Block &b)
+{
+    std::string parts;
+    if (b.positionStep > 1)
+        parts = "1 position in each " + std::to_string(b.positionStep) + (b.jittered ? " (jittered)" : "");
+    if (b.columnStep > b.columnGroup) {
+        if (!parts.empty())
+            parts += ", ";
+        parts += b.columnGroup == 2 ? "1 pair (sin and cos) in " + std::to_string(b.columnStep / 2)
+                                    : "1 dimension in " + std::to_string(b.columnStep);
+    }
+    return parts.empty() ? std::string() : "sampled: " + parts;
 }
 
 std::vector<int> sampledIndices(int n, int maxCount)

@@ -3,12 +3,14 @@
 #include "encoding_params.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pe {
 
 // A rectangle of the encoding matrix, possibly sampled with strides: row r holds position
-// firstPosition + r * positionStep, column c holds dimension firstColumn + c * columnStep.
+// firstPosition + r * positionStep (plus a jitter offset, below), column c holds dimension
+// column(c): groups of columnGroup adjacent columns, one group every columnStep columns.
 struct Block {
     std::int64_t firstPosition = 0;
     std::int64_t positionStep = 1;
@@ -16,8 +18,26 @@ struct Block {
     int firstColumn = 0;
     int columnStep = 1;
     int cols = 0;
+    // 2 keeps each sampled pair's sine and cosine side by side (interleaved layouts): a plain even
+    // stride would keep only the sines.
+    int columnGroup = 1;
+    // Jittered rows: row r holds a position inside its span [base, base + positionStep), at one of
+    // kJitterOffsets fixed offsets chosen by a hash of the base position. Thinning with a fixed
+    // stride resonates with every period near a divisor of the stride (a fast column then shows a
+    // slow wave that is not there); jitter turns that into the noise it really is at this scale.
+    bool jittered = false;
+    std::int64_t lastPosition = 0; // with jitter: no row goes past it
+
+    static constexpr int kJitterOffsets = 16;
 
     std::int64_t size() const { return rows * cols; }
+    int column(int c) const { return firstColumn + (c / columnGroup) * columnStep + c % columnGroup; }
+    bool sampled() const { return positionStep > 1 || columnStep > columnGroup; }
+    // Which of the jitter offsets row r uses (0 without jitter), and the offset itself.
+    int jitterIndex(std::int64_t r) const;
+    std::int64_t jitterOffset(int index) const { return index * positionStep / jitterCount(); }
+    int jitterCount() const { return positionStep < kJitterOffsets ? static_cast<int>(positionStep) : kJitterOffsets; }
+    std::int64_t position(std::int64_t r) const { return firstPosition + r * positionStep + jitterOffset(jitterIndex(r)); }
 };
 
 // The sinusoidal encoding for one set of parameters: frequencies, single values and fast block fills.
@@ -82,10 +102,16 @@ std::int64_t sampleStride(std::int64_t n, std::int64_t maxCount);
 std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride, std::size_t count);
 
 // Positions [firstPosition, firstPosition + positions) and dimensions [firstColumn, firstColumn +
-// columns) as a block of at most maxRows x maxCols cells: every k-th one where there are more.
-// What a view asks for when it draws at most one cell per pixel.
-Block sampledBlock(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn, int columns,
-                   std::int64_t maxCols);
+// columns) as a block of at most maxRows x maxCols cells: what a view asks for when it draws at most
+// one cell per pixel. Where there are more, positions are thinned with jitter and columns by whole
+// pairs for interleaved layouts (each kept pair's sine and cosine), by a plain stride for split
+// halves (where a stride keeps sines and cosines alike). A picture of it never aliases the pairs.
+Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn,
+                   int columns, std::int64_t maxCols);
+// The same for positions only (one column): the rows of sampledBlock.
+Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows);
+// What the reduction did, for a view's title: "" when nothing was reduced.
+std::string samplingText(const Block &block);
 
 // Indices 0..n-1 thinned to at most maxCount, always keeping the first and the last: what a
 // curve needs when it has more samples than pixels.

@@ -37,6 +37,27 @@ PE_CLONES void rotateRows(double *__restrict s, double *__restrict c, const doub
     }
 }
 
+
+// Jittered rows: the state of the span's base row turned on by the row's offset angle.
+PE_CLONES void rotateJitteredRows(double *__restrict s, double *__restrict c, const double *__restrict cw,
+                                  const double *__restrict sw, const double *__restrict offsetCos,
+                                  const double *__restrict offsetSin, const int *__restrict offsetIndex, int n,
+                                  double *__restrict out, std::int64_t outStride, std::int64_t rows)
+{
+    for (std::int64_t r = 0; r < rows; ++r) {
+        double *__restrict o = out + r * outStride;
+        const double *__restrict oc = offsetCos + static_cast<std::size_t>(offsetIndex[r]) * n;
+        const double *__restrict os = offsetSin + static_cast<std::size_t>(offsetIndex[r]) * n;
+        for (int k = 0; k < n; ++k) {
+            const double sk = s[k];
+            const double ck = c[k];
+            o[k] = sk * oc[k] + ck * os[k];
+            s[k] = sk * cw[k] + ck * sw[k];
+            c[k] = ck * cw[k] - sk * sw[k];
+        }
+    }
+}
+
 } // namespace
 
 void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) const
@@ -51,12 +72,29 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     double *sw = cw + n;
     const double step = static_cast<double>(block.positionStep);
     for (int k = 0; k < n; ++k)
-        sinCosOfProduct(step, columnFreq_[block.firstColumn + k * block.columnStep], sw[k], cw[k]);
+        sinCosOfProduct(step, columnFreq_[block.column(k)], sw[k], cw[k]);
+
+    // With jitter: the rotation by each of the few offsets, per column, and each row's offset.
+    std::vector<double> offsetCos, offsetSin;
+    std::vector<int> offsetIndex;
+    const bool jitter = block.jittered && block.jitterCount() > 1;
+    if (jitter) {
+        const int m = block.jitterCount();
+        offsetCos.resize(static_cast<std::size_t>(m) * n);
+        offsetSin.resize(static_cast<std::size_t>(m) * n);
+        for (int i = 0; i < m; ++i)
+            for (int k = 0; k < n; ++k)
+                sinCosOfProduct(static_cast<double>(block.jitterOffset(i)), columnFreq_[block.column(k)],
+                                offsetSin[static_cast<std::size_t>(i) * n + k], offsetCos[static_cast<std::size_t>(i) * n + k]);
+        offsetIndex.resize(static_cast<std::size_t>(block.rows));
+        for (std::int64_t r = 0; r < block.rows; ++r)
+            offsetIndex[static_cast<std::size_t>(r)] = block.jitterIndex(r);
+    }
 
     for (std::int64_t r0 = 0; r0 < block.rows; r0 += kReseedRows) {
         const double t = static_cast<double>(block.firstPosition + r0 * block.positionStep);
         for (int k = 0; k < n; ++k) {
-            const int j = block.firstColumn + k * block.columnStep;
+            const int j = block.column(k);
             double sv, cv;
             sinCosOfProduct(t, columnFreq_[j], sv, cv);
             // A cosine column carries (cos, -sin): the same rotation then turns it correctly.
@@ -69,7 +107,11 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
             }
         }
         const std::int64_t rows = std::min(kReseedRows, block.rows - r0);
-        rotateRows(s, c, cw, sw, n, out + r0 * outRowStride, outRowStride, rows);
+        if (jitter)
+            rotateJitteredRows(s, c, cw, sw, offsetCos.data(), offsetSin.data(), offsetIndex.data() + r0, n,
+                               out + r0 * outRowStride, outRowStride, rows);
+        else
+            rotateRows(s, c, cw, sw, n, out + r0 * outRowStride, outRowStride, rows);
     }
 }
 

@@ -47,9 +47,9 @@ void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Bl
     if (!noise.active())
         return;
     for (std::int64_t r = 0; r < block.rows; ++r) {
-        const std::int64_t t = block.firstPosition + r * block.positionStep;
+        const std::int64_t t = block.position(r);
         for (int c = 0; c < block.cols; ++c)
-            out[r * block.cols + c] += noise.sigma * standardNormal(noise.seed, t, block.firstColumn + c * block.columnStep);
+            out[r * block.cols + c] += noise.sigma * standardNormal(noise.seed, t, block.column(c));
     }
 }
 

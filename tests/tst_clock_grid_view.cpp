@@ -24,6 +24,9 @@ private slots:
     void boundedAtMaximumSizes();
     void positionMoveIsCheap();
     void tooltipShowsAngle();
+    void handsStayInsideTheFaces();
+    void pairChoiceSpreadsFastestLists();
+    void gridIsCentred();
 
 private:
     void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
@@ -55,8 +58,8 @@ void TestClockGridView::seed002Grid()
         for (int j = 0; j < 5; ++j) {
             const double theta = t / std::pow(100.0, 2.0 * j / 9);
             const QPointF tip = view_->handTip(t, j) - view_->clockCentre(t, j);
-            QVERIFY(std::abs(tip.x() / 0.42 - std::cos(theta)) < 1e-12);
-            QVERIFY(std::abs(-tip.y() / 0.42 - std::sin(theta)) < 1e-12); // the y axis points down
+            QVERIFY(std::abs(tip.x() / ClockGridView::kHandLength - std::cos(theta)) < 1e-12);
+            QVERIFY(std::abs(-tip.y() / ClockGridView::kHandLength - std::sin(theta)) < 1e-12); // the y axis points down
         }
 }
 
@@ -71,8 +74,8 @@ void TestClockGridView::handsAtTrueAngles()
     for (int r : {0, 7, 15})
         for (int c : {0, 1, 20, 63}) {
             const QPointF tip = view_->handTip(r, c) - view_->clockCentre(r, c);
-            QVERIFY(std::abs(tip.x() / 0.42 - e.value(r, 2 * c)) < 1e-12);
-            QVERIFY(std::abs(-tip.y() / 0.42 - e.value(r, 2 * c + 1)) < 1e-12);
+            QVERIFY(std::abs(tip.x() / ClockGridView::kHandLength - e.value(r, 2 * c)) < 1e-12);
+            QVERIFY(std::abs(-tip.y() / ClockGridView::kHandLength - e.value(r, 2 * c + 1)) < 1e-12);
         }
     // The hands curve holds one segment per clock and nothing else.
     auto *hands = view_->plot()->findChild<QCPCurve *>();
@@ -144,6 +147,65 @@ void TestClockGridView::tooltipShowsAngle()
     QVERIFY2(tip.contains(QStringLiteral("position t = 2, pair i = 0")), qPrintable(tip));
     QVERIFY(tip.contains(QStringLiteral("≡ 2.0000 rad")));
     QVERIFY(tip.contains(QStringLiteral("PE[t, 1] = cos = -0.416147")));
+}
+
+void TestClockGridView::handsStayInsideTheFaces()
+{
+    // seed002-clocks' rows 3-4 once had hands past the rim. The tip plus half the hand's pen must
+    // stay inside the face's radius minus half its pen, in lecture mode (the thickest pens) too.
+    set(testsupport::params(5, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index));
+    for (bool lecture : {false, true}) {
+        view_->setLectureMode(lecture);
+        view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        auto *hands = view_->plot()->findChild<QCPCurve *>();
+        QCPAxis *x = view_->plot()->xAxis2;
+        const double px = std::abs(x->coordToPixel(1) - x->coordToPixel(0)); // pixels per cell
+        const double handPen = hands->pen().widthF();
+        const double facePen = 1.2 * (lecture ? 2.5 : 1.0);
+        for (int r = 0; r < view_->rowCount(); ++r)
+            for (int c = 0; c < view_->columnCount(); ++c) {
+                const QPointF d = view_->handTip(r, c) - view_->clockCentre(r, c);
+                const double tip = std::hypot(d.x(), d.y()) * px + handPen / 2;
+                QVERIFY2(tip < 0.42 * px - facePen / 2, qPrintable(QStringLiteral("row %1 col %2: %3 px past %4 px")
+                                                                       .arg(r).arg(c).arg(tip).arg(0.42 * px - facePen / 2)));
+            }
+    }
+}
+
+void TestClockGridView::pairChoiceSpreadsFastestLists()
+{
+    // Issue 12: at 1,000,000 x 4,096 the grid showed 23 of 2,048 pairs, all of wavelength 6.3-6.9.
+    set(testsupport::params(1'000'000, 4096, 1e4, 999'000'000));
+    const std::vector<int> spread = view_->shownPairs();
+    QVERIFY(spread.size() >= 10);
+    QCOMPARE(spread.front(), 0);
+    QCOMPARE(spread.back(), 2047); // the slowest hand, the hour hand, is there
+    for (std::size_t k = 1; k < spread.size(); ++k)
+        QVERIFY(spread[k] > spread[k - 1]);
+    pe::PairChoice fastest;
+    fastest.mode = pe::PairChoice::Mode::Fastest;
+    view_->setPairChoice(fastest);
+    QCOMPARE(view_->shownPairs().back(), static_cast<int>(view_->shownPairs().size()) - 1);
+    std::string error;
+    view_->setPairChoice(*pe::parsePairChoice("0,5,31,4000", &error));
+    QCOMPARE(view_->shownPairs(), (std::vector<int>{0, 5, 31})); // 4000 does not exist at d 4096
+    QCOMPARE(view_->columnCount(), 3);
+    // A hand shows the listed pair: column 2 is pair 31.
+    const QPointF tip = view_->handTip(0, 2) - view_->clockCentre(0, 2);
+    const pe::Point want = pe::handTip(params_->encoding(), view_->firstRowPosition(), 31, pe::ClockFace::Clockwise);
+    QVERIFY(std::abs(tip.x() - ClockGridView::kHandLength * want.x) < 1e-12);
+}
+
+void TestClockGridView::gridIsCentred()
+{
+    // A few clocks in a wide view sit in the middle, not against the left edge.
+    set(testsupport::params(4, 8, 1e4));
+    view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QCPAxis *x = view_->plot()->xAxis2;
+    const QRect area = view_->plot()->axisRect()->rect();
+    const double left = x->coordToPixel(-0.5) - area.left();
+    const double right = area.right() - x->coordToPixel(view_->columnCount() - 0.5);
+    QVERIFY2(std::abs(left - right) <= 2, qPrintable(QStringLiteral("%1 px left, %2 px right").arg(left).arg(right)));
 }
 
 QTEST_MAIN(TestClockGridView)

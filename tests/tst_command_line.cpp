@@ -96,6 +96,12 @@ void TestCommandLine::parsesParameters()
     const auto face = parseCommandLine(argv(QStringLiteral("--clock-face counterclockwise --export clocks --out c.png")));
     QVERIFY(face.error.isEmpty());
     QCOMPARE(face.command.clockFace, std::optional(pe::ClockFace::CounterClockwise));
+    const auto pairs = parseCommandLine(argv(QStringLiteral("--pairs 0,5,10-12 --export clocks --out c.png")));
+    QVERIFY(pairs.error.isEmpty());
+    QVERIFY(pairs.command.pairs && pairs.command.pairs->mode == pe::PairChoice::Mode::List);
+    QCOMPARE(pairs.command.pairs->list, (std::vector<int>{0, 5, 10, 11, 12}));
+    const auto fastest = parseCommandLine(argv(QStringLiteral("--pairs fastest")));
+    QVERIFY(fastest.command.pairs && fastest.command.pairs->mode == pe::PairChoice::Mode::Fastest);
 }
 
 void TestCommandLine::refusals_data()
@@ -159,6 +165,8 @@ void TestCommandLine::refusals_data()
     QTest::newRow("distance too big") << "--seq-len 20000 --export-data distance --out d.csv" << "seq_len must be at most 10,000";
     QTest::newRow("recovery too big") << "--seq-len 1000000 --d-model 64 --export-data recovery --out r.csv" << "33,554,432";
     QTest::newRow("bad clock face") << "--clock-face sideways" << "--clock-face: 'sideways' is not a face";
+    QTest::newRow("bad pairs") << "--pairs slowest" << "--pairs: 'slowest' is not a pair or a range of pairs";
+    QTest::newRow("backward range") << "--pairs 20-10" << "--pairs: '20-10' is not a pair or a range of pairs";
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png" << "--lecture goes with";
     QTest::newRow("bad method") << "--method umap" << "--method: 'umap' is not a projection method; use tsne or pca";
     QTest::newRow("perplexity text") << "--perplexity high" << "--perplexity: 'high' is not a number";

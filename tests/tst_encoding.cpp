@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+#include <array>
+
 #include <cmath>
 #include <random>
 
@@ -28,6 +30,9 @@ private slots:
     void fillMatchesReference_data();
     void fillMatchesReference();
     void sampledBlockMatchesSingleValues();
+    void reducedBlockKeepsColourShares_data();
+    void reducedBlockKeepsColourShares();
+    void jitteredRowsDoNotAlias();
     void frequenciesFallGeometrically();
     void sampledIndices();
 };
@@ -234,6 +239,93 @@ void TestEncoding::sampledBlockMatchesSingleValues()
             QVERIFY(std::abs(got - e.value(b.firstPosition + r * b.positionStep, b.firstColumn + c * b.columnStep)) < 1e-13);
             QCOMPARE(v[r * 2 * b.cols + b.cols + c], 7.0);
         }
+}
+
+namespace {
+
+// Shares of three colour classes (blue, grey, red on the heatmap's scale).
+std::array<double, 3> classShares(const std::vector<double> &v)
+{
+    std::array<double, 3> n{};
+    for (double x : v)
+        ++n[x < -1.0 / 3 ? 0 : x > 1.0 / 3 ? 2 : 1];
+    for (double &x : n)
+        x /= static_cast<double>(v.size());
+    return n;
+}
+
+} // namespace
+
+void TestEncoding::reducedBlockKeepsColourShares_data()
+{
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("layout");
+    QTest::addColumn<int>("exponent");
+    QTest::addColumn<int>("maxCols");
+    // Issue 12: 50 x 768 in 600 px kept every 2nd column, all sines and no cosine.
+    QTest::newRow("50 x 768 interleaved, 600 px") << qint64(50) << 768 << 0 << 0 << 600;
+    QTest::newRow("50 x 767 interleaved, 600 px") << qint64(50) << 767 << 0 << 0 << 600;
+    QTest::newRow("50 x 768 split, 600 px") << qint64(50) << 768 << 1 << 0 << 600;
+    QTest::newRow("50 x 768 per-index, 600 px") << qint64(50) << 768 << 0 << 1 << 600;
+    QTest::newRow("50 x 767 per-index, 300 px") << qint64(50) << 767 << 0 << 1 << 300;
+    QTest::newRow("5000 x 1024 interleaved, 250 px") << qint64(5000) << 1024 << 0 << 0 << 250;
+    QTest::newRow("5000 x 1022 split, 250 px") << qint64(5000) << 1022 << 1 << 0 << 250;
+    QTest::newRow("5000 x 1023 per-index, 250 px") << qint64(5000) << 1023 << 0 << 1 << 250;
+}
+
+void TestEncoding::reducedBlockKeepsColourShares()
+{
+    // The reduced picture agrees with the whole matrix: the same share of each colour class.
+    QFETCH(qint64, n);
+    QFETCH(int, d);
+    QFETCH(int, layout);
+    QFETCH(int, exponent);
+    QFETCH(int, maxCols);
+    const Encoding e(params(n, d, 1e4, 0, layout ? pe::Layout::Split : pe::Layout::Interleaved,
+                            exponent ? pe::Exponent::Index : pe::Exponent::Pair));
+    std::vector<double> all(static_cast<std::size_t>(n * d));
+    e.fill(e.windowBlock(), all.data());
+    const pe::Block b = pe::sampledBlock(e.params().layout, 0, n, 400, 0, d, maxCols);
+    QVERIFY(b.cols <= maxCols && b.rows <= 400);
+    QVERIFY(b.sampled());
+    std::vector<double> reduced(static_cast<std::size_t>(b.size()));
+    e.fill(b, reduced.data());
+    // Each cell holds the value of the position and column it says it holds.
+    for (std::int64_t r = 0; r < b.rows; r += 7)
+        for (int c = 0; c < b.cols; c += 3)
+            QVERIFY(std::abs(reduced[r * b.cols + c] - e.value(b.position(r), b.column(c))) < 1e-12);
+    const auto want = classShares(all);
+    const auto got = classShares(reduced);
+    for (int k = 0; k < 3; ++k)
+        QVERIFY2(std::abs(want[k] - got[k]) < 0.03, qPrintable(QStringLiteral("class %1: %2 reduced, %3 whole (%4)")
+                                                                   .arg(k)
+                                                                   .arg(got[k])
+                                                                   .arg(want[k])
+                                                                   .arg(QString::fromStdString(pe::samplingText(b)))));
+}
+
+void TestEncoding::jitteredRowsDoNotAlias()
+{
+    // A stride of 44 positions is 7.003 turns of pair 0 (w = 1): sampled with a fixed stride its
+    // column becomes a slow wave that is not there (neighbouring rows nearly equal). Jittered rows
+    // show what that column is at this scale: no correlation from row to row.
+    const Encoding e(params(44 * 400, 2));
+    const pe::Block b = pe::sampledBlock(pe::Layout::Interleaved, 0, 44 * 400, 400, 0, 2, 2);
+    QCOMPARE(b.positionStep, 44);
+    QVERIFY(b.jittered);
+    std::vector<double> v(static_cast<std::size_t>(b.size()));
+    e.fill(b, v.data());
+    double lag1 = 0, norm = 0;
+    for (std::int64_t r = 0; r + 1 < b.rows; ++r) {
+        lag1 += v[r * 2] * v[(r + 1) * 2];
+        norm += v[r * 2] * v[r * 2];
+    }
+    QVERIFY2(std::abs(lag1 / norm) < 0.3, qPrintable(QString::number(lag1 / norm)));
+    for (std::int64_t r = 0; r < b.rows; ++r) {
+        QVERIFY(b.position(r) >= r * 44 && b.position(r) < (r + 1) * 44);
+        QVERIFY(std::abs(v[r * 2 + 1] - e.value(b.position(r), 1)) < 1e-12);
+    }
 }
 
 void TestEncoding::frequenciesFallGeometrically()

@@ -26,8 +26,8 @@ void CellLabels::applyDefaultAntialiasingHint(QCPPainter *painter) const
 
 QPointF CellLabels::pixelOf(std::int64_t row, int col) const
 {
-    const double position = static_cast<double>(block_.firstPosition + row * block_.positionStep);
-    const double dimension = static_cast<double>(block_.firstColumn + col * block_.columnStep);
+    const double position = static_cast<double>(block_.position(row));
+    const double dimension = static_cast<double>(block_.column(col));
     return {map_->keyAxis()->coordToPixel(transposed_ ? position : dimension),
             map_->valueAxis()->coordToPixel(transposed_ ? dimension : position)};
 }
@@ -41,26 +41,43 @@ QSizeF CellLabels::cellPixels() const
 
 int CellLabels::decimalsFor(const QFontMetrics &metrics) const
 {
-    if (!values_ || block_.size() == 0 || block_.positionStep > 1 || block_.columnStep > 1)
+    if (!values_ || block_.size() == 0 || block_.sampled())
         return 0;
     const QSizeF cell = cellPixels();
     if (cell.height() < metrics.height() + 2)
         return 0;
-    if (cell.width() >= metrics.horizontalAdvance(QStringLiteral("-0.0000")) + 6)
-        return 4;
-    if (cell.width() >= metrics.horizontalAdvance(QStringLiteral("-0.00")) + 4)
-        return 2;
-    return 0;
+    const auto fits = [&](int decimals) {
+        return cell.width() >= metrics.horizontalAdvance(QStringLiteral("-0.") + QString(decimals, QLatin1Char('0'))) + 4;
+    };
+    if (decimals_ > 0)
+        return fits(decimals_) ? decimals_ : 0;
+    return fits(4) ? 4 : fits(2) ? 2 : 0;
 }
 
 int CellLabels::decimalsInUse() const { return decimalsFor(QFontMetrics(parentPlot()->font())); }
 
+QFont CellLabels::labelFont() const
+{
+    QFont font = parentPlot()->font();
+    const int decimals = decimalsInUse();
+    if (decimals == 0)
+        return font;
+    const QFontMetricsF metrics(font);
+    const QSizeF cell = cellPixels();
+    const double text = metrics.horizontalAdvance(QStringLiteral("-0.") + QString(decimals, QLatin1Char('0')));
+    // Grow until the text fills 80% of the cell's width or 40% of its height, whichever comes first.
+    const double grow = std::min(0.8 * cell.width() / text, 0.4 * cell.height() / metrics.height());
+    if (grow > 1)
+        font.setPointSizeF(font.pointSizeF() * std::min(grow, 6.0));
+    return font;
+}
+
 void CellLabels::draw(QCPPainter *painter)
 {
-    painter->setFont(parentPlot()->font());
-    const int decimals = decimalsFor(painter->fontMetrics());
+    const int decimals = decimalsInUse();
     if (decimals == 0)
         return;
+    painter->setFont(labelFont());
     const QSizeF cell = cellPixels();
     for (std::int64_t r = 0; r < block_.rows; ++r)
         for (int c = 0; c < block_.cols; ++c) {

@@ -7,8 +7,10 @@
 #include <vector>
 
 // Prints each cell's value over the heatmap when the cells are large enough to hold the text
-// (seed 002's 15 x 9 table, seed 003's 10 x 6 one): 4 decimals when they fit, else 2.
-// Only unsampled blocks are labelled: a sampled cell stands for several values.
+// (seed 002's 15 x 9 table, seed 003's 10 x 6 one): 4 decimals when they fit, else 2, or the number
+// set; the text grows with the cells (to about 40% of a cell's height) so it stays readable in
+// lecture mode and large exports. Only unsampled blocks are labelled: a sampled cell stands for
+// several values.
 class CellLabels : public QCPLayerable
 {
     Q_OBJECT
@@ -22,6 +24,10 @@ public:
 
     // Decimals the labels use at the current layout, 0 when none are drawn.
     int decimalsInUse() const;
+    // 0: as many as fit (4 or 2); else exactly this many, when they fit.
+    void setDecimals(int decimals) { decimals_ = decimals; }
+    // The font the labels are drawn in at the current layout.
+    QFont labelFont() const;
 
 protected:
     QRect clipRect() const override;
@@ -38,4 +44,5 @@ private:
     const std::vector<double> *values_ = nullptr;
     pe::Block block_;
     bool transposed_ = false;
+    int decimals_ = 0;
 };

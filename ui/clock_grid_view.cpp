@@ -1,5 +1,6 @@
 #include "clock_grid_view.h"
 
+#include "pair_choice_edit.h"
 #include "parameters.h"
 
 #include <qcustomplot.h>
@@ -117,6 +118,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     , faceChoice_(new QComboBox(this))
     , pairsSpin_(new QSpinBox(this))
     , rowsSpin_(new QSpinBox(this))
+    , pairChoice_(new PairChoiceEdit(QStringLiteral("clockPairChoice"), this))
 {
     setObjectName(QStringLiteral("clockGridView"));
     faceChoice_->setObjectName(QStringLiteral("clockFace"));
@@ -127,7 +129,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     pairsSpin_->setObjectName(QStringLiteral("clockPairs"));
     pairsSpin_->setRange(0, kMaxPairs);
     pairsSpin_->setSpecialValueText(tr("fit"));
-    pairsSpin_->setToolTip(tr("Pairs shown, from the fastest: 'fit' shows as many as fit"));
+    pairsSpin_->setToolTip(tr("How many pairs: 'fit' shows as many as fit, chosen by the field beside"));
     rowsSpin_->setObjectName(QStringLiteral("clockRows"));
     rowsSpin_->setRange(0, kMaxRows);
     rowsSpin_->setSpecialValueText(tr("fit"));
@@ -136,6 +138,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     toolRow()->addWidget(faceChoice_);
     toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
     toolRow()->addWidget(pairsSpin_);
+    toolRow()->addWidget(pairChoice_);
     toolRow()->addWidget(new QLabel(tr("Positions:"), this));
     toolRow()->addWidget(rowsSpin_);
     toolRow()->addStretch(1);
@@ -143,8 +146,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     QCustomPlot *p = plot();
     title_ = addTitle();
     p->axisRect()->setAutoMargins(QCP::msNone);
-    // Pairs are labelled along the top, as seed 002 does: the grid hangs from the top-left corner
-    // and any room to spare is left at the bottom and right.
+    // Pairs are labelled along the top, as seed 002 does; the grid is centred in the room it has.
     p->xAxis->setVisible(false);
     p->xAxis2->setVisible(true);
     for (QCPAxis *axis : {p->xAxis2, p->yAxis}) {
@@ -172,20 +174,22 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
         refresh();
     });
     connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(pairChoice_, &PairChoiceEdit::choiceChanged, this, &PlotView::refresh);
     connect(rowsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
 void ClockGridView::setFace(pe::ClockFace face) { faceChoice_->setCurrentIndex(face == pe::ClockFace::CounterClockwise ? 1 : 0); }
 void ClockGridView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
 void ClockGridView::setShownPositions(int positions) { rowsSpin_->setValue(positions); }
+void ClockGridView::setPairChoice(const pe::PairChoice &choice) { pairChoice_->setChoice(choice); }
 
 QPointF ClockGridView::clockCentre(int row, int col) const { return {static_cast<double>(col), static_cast<double>(row)}; }
 
 QPointF ClockGridView::handTip(int row, int col) const
 {
-    const pe::Point tip = pe::handTip(parameters()->encoding(), firstRow_ + row, col, face_);
+    const pe::Point tip = pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face_);
     // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
-    return {col + kRadius * tip.x, row - kRadius * tip.y};
+    return {col + kHandLength * tip.x, row - kHandLength * tip.y};
 }
 
 std::int64_t ClockGridView::pageStart() const
@@ -229,7 +233,12 @@ void ClockGridView::layoutGrid()
     const int minCell = static_cast<int>(34 * fontScale());
     const int fitCols = std::max(1, area.width() / minCell);
     const int fitRows = std::max(1, area.height() / minCell);
-    cols_ = std::min({enc.pairCount(), pairsSpin_->value() > 0 ? pairsSpin_->value() : fitCols, kMaxPairs});
+    const int maxCols = std::min({enc.pairCount(), pairsSpin_->value() > 0 ? pairsSpin_->value() : fitCols, kMaxPairs});
+    pairs_ = pe::choosePairs(pairChoice_->choice(), enc.pairCount(), maxCols);
+    const bool noneListed = pairs_.empty();
+    if (noneListed) // a list naming no pair of this d: spread instead, and the title says so
+        pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), maxCols);
+    cols_ = static_cast<int>(pairs_.size());
     rows_ = static_cast<int>(std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
     firstRow_ = pageStart();
 
@@ -245,22 +254,27 @@ void ClockGridView::layoutGrid()
     xTicker->clear();
     yTicker->clear();
     const int colEvery = std::max(1, static_cast<int>(std::ceil(metrics.horizontalAdvance(QStringLiteral("λ 99999")) / cell)));
-    for (int c = 0; c < cols_; c += colEvery)
-        xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(c).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(c))));
+    for (int c = 0; c < cols_; c += colEvery) {
+        const int pair = pairs_[static_cast<std::size_t>(c)];
+        xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair))));
+    }
     const int rowEvery = std::max(1, static_cast<int>(std::ceil(metrics.height() * 1.2 / cell)));
     for (int r = 0; r < rows_; r += rowEvery)
         yTicker->addTick(r, QString::number(firstRow_ + r));
 
     const QString faceText = face_ == pe::ClockFace::Clockwise ? tr("hands start at 12 o'clock and turn clockwise")
                                                                : tr("hands start at 3 o'clock and turn counter-clockwise");
-    setTitle(title_, {tr("Clocks: hand i at angle t·ω_i"), faceText,
+    QStringList title{tr("Clocks: hand i at angle t·ω_i"), faceText,
                       tr("positions %1–%2 of %3–%4, %5 of %6 pairs")
                           .arg(firstRow_)
                           .arg(firstRow_ + rows_ - 1)
                           .arg(p.startPos)
                           .arg(p.startPos + p.seqLen - 1)
                           .arg(cols_)
-                          .arg(enc.pairCount())});
+                          .arg(enc.pairCount())};
+    if (cols_ < enc.pairCount())
+        title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed);
+    setTitle(title_, title);
 }
 
 void ClockGridView::fitSquareCells()
@@ -270,8 +284,10 @@ void ClockGridView::fitSquareCells()
         return;
     const QRect area = plot()->axisRect()->rect();
     const double cell = std::min(static_cast<double>(area.width()) / cols_, static_cast<double>(area.height()) / rows_);
-    plot()->xAxis2->setRange(-0.5, area.width() / cell - 0.5);
-    plot()->yAxis->setRange(-0.5, area.height() / cell - 0.5);
+    const double spareX = (area.width() / cell - cols_) / 2;
+    const double spareY = (area.height() / cell - rows_) / 2;
+    plot()->xAxis2->setRange(-0.5 - spareX, cols_ - 0.5 + spareX);
+    plot()->yAxis->setRange(-0.5 - spareY, rows_ - 0.5 + spareY);
 }
 
 void ClockGridView::placeHands()
@@ -298,10 +314,11 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
 {
     if (rows_ == 0 || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    const int col = static_cast<int>(std::lround(plot()->xAxis2->pixelToCoord(pixel.x())));
+    const int column = static_cast<int>(std::lround(plot()->xAxis2->pixelToCoord(pixel.x())));
     const int row = static_cast<int>(std::lround(plot()->yAxis->pixelToCoord(pixel.y())));
-    if (col < 0 || col >= cols_ || row < 0 || row >= rows_)
+    if (column < 0 || column >= cols_ || row < 0 || row >= rows_)
         return {};
+    const int col = pairs_[static_cast<std::size_t>(column)];
     const pe::Encoding &enc = parameters()->encoding();
     const std::int64_t t = firstRow_ + row;
     const double theta = pe::handAngle(enc, t, col);

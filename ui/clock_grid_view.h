@@ -4,6 +4,7 @@
 #include "plot_view.h"
 
 class ClockFaces;
+class PairChoiceEdit;
 class QComboBox;
 class QCPCurve;
 class QCPGraph;
@@ -15,7 +16,8 @@ class QSpinBox;
 // pair's true angle t * w_i. Fast clocks on the left, slow on the right, like second, minute and hour
 // hands; a position is read off a whole row. The faces are painted once per grid (ClockFaces); the
 // hands are one NaN-separated curve whose points move, so a frame costs one curve update.
-// The rows shown are a page of consecutive positions holding the current one.
+// The rows shown are a page of consecutive positions holding the current one; the columns are the
+// pairs chosen by the pair choice (spread over all wavelengths by default).
 class ClockGridView : public PlotView
 {
     Q_OBJECT
@@ -28,6 +30,9 @@ public:
     // 0 = as many as fit.
     void setShownPairs(int pairs);
     void setShownPositions(int positions);
+    void setPairChoice(const pe::PairChoice &choice);
+    // The pair each column shows, left to right.
+    const std::vector<int> &shownPairs() const { return pairs_; }
 
     int rowCount() const { return rows_; }
     int columnCount() const { return cols_; }
@@ -53,6 +58,8 @@ private:
     QComboBox *faceChoice_;
     QSpinBox *pairsSpin_;
     QSpinBox *rowsSpin_;
+    PairChoiceEdit *pairChoice_;
+    std::vector<int> pairs_;
     QCPTextElement *title_;
     ClockFaces *faces_;
     QCPCurve *hands_;
@@ -62,4 +69,9 @@ private:
     std::int64_t firstRow_ = 0;
     pe::ClockFace face_ = pe::ClockFace::Clockwise;
     static constexpr double kRadius = 0.42;
+
+public:
+    // The hand ends short of the rim by more than half its (lecture-mode) width, so its round cap
+    // stays inside the face.
+    static constexpr double kHandLength = 0.35;
 };

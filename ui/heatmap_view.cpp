@@ -8,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QSpinBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -20,6 +21,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     , reverseBox_(new QCheckBox(tr("Reversed"), this))
     , transposeBox_(new QCheckBox(tr("Transpose"), this))
     , valuesBox_(new QCheckBox(tr("Values in cells"), this))
+    , decimalsSpin_(new QSpinBox(this))
 {
     setObjectName(QStringLiteral("heatmapView"));
     mapChoice_->setObjectName(QStringLiteral("colorMap"));
@@ -32,11 +34,16 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     valuesBox_->setObjectName(QStringLiteral("cellValues"));
     valuesBox_->setToolTip(tr("Print each value in its cell when the cells are large enough"));
     valuesBox_->setChecked(true);
+    decimalsSpin_->setObjectName(QStringLiteral("cellDecimals"));
+    decimalsSpin_->setRange(0, 6);
+    decimalsSpin_->setSpecialValueText(tr("auto"));
+    decimalsSpin_->setToolTip(tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (seed 002 prints 2)"));
     toolRow()->addWidget(new QLabel(tr("Colours:"), this));
     toolRow()->addWidget(mapChoice_);
     toolRow()->addWidget(reverseBox_);
     toolRow()->addWidget(transposeBox_);
     toolRow()->addWidget(valuesBox_);
+    toolRow()->addWidget(decimalsSpin_);
     toolRow()->addStretch(1);
 
     QCustomPlot *p = plot();
@@ -63,6 +70,9 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     highlight_ = new QCPItemRect(p);
     highlight_->setBrush(Qt::NoBrush);
     highlight_->setObjectName(QStringLiteral("positionHighlight"));
+    // A dark frame with a light one inside: visible on every colour map and in every theme.
+    highlightInner_ = new QCPItemRect(p);
+    highlightInner_->setBrush(Qt::NoBrush);
     applyGradient();
 
     connect(mapChoice_, &QComboBox::currentTextChanged, this, [this] { applyGradient(); });
@@ -74,6 +84,10 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
     connect(p, &QCustomPlot::mouseDoubleClick, this, &HeatmapView::resetZoom);
+    connect(decimalsSpin_, &QSpinBox::valueChanged, this, [this](int decimals) {
+        labels_->setDecimals(decimals);
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(valuesBox_, &QCheckBox::toggled, this, [this](bool on) {
         labels_->setVisible(on);
         plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -121,17 +135,16 @@ void HeatmapView::rebuild()
     const int firstJ = std::max(0, static_cast<int>(std::ceil(dimView_.lower)));
     const int lastJ = std::min(p.dModel - 1, static_cast<int>(std::floor(dimView_.upper)));
     const int countJ = std::max(1, lastJ - firstJ + 1);
-    const pe::Block b = pe::sampledBlock(firstT, countT, posPixels, firstJ, countJ, dimPixels);
+    const pe::Block b = pe::sampledBlock(p.layout, firstT, countT, posPixels, firstJ, countJ, dimPixels);
     block_ = b;
     values_.resize(static_cast<std::size_t>(b.size()));
     enc.fill(b, values_.data());
     const int cols = b.cols;
     colormaps::fillColorMap(map_, static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
                             static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), b.firstColumn,
-                            b.firstColumn + (b.cols - 1) * b.columnStep, transposed,
+                            b.column(b.cols - 1), transposed,
                             [this, cols](int r, int c) { return values_[static_cast<std::size_t>(r * cols + c)]; });
-    const bool sampled = b.positionStep > 1 || b.columnStep > 1;
-    labels_->setCells(&values_, b, transposed);
+        labels_->setCells(&values_, b, transposed);
 
     settingRange_ = true;
     posAxis->setRange(posView_.lower - 0.5, posView_.upper + 0.5);
@@ -141,6 +154,14 @@ void HeatmapView::rebuild()
     dimAxis->setRangeReversed(false);
     posAxis->setLabel(tr("position t"));
     dimAxis->setLabel(tr("dimension j"));
+    // As many ticks as the labels have room for: every row of seed 003's 10 x 6 table is labelled.
+    const QFontMetrics metrics(posAxis->tickLabelFont());
+    const double posLength = transposed ? area.width() : area.height();
+    const double dimLength = transposed ? area.height() : area.width();
+    const double posLabel = transposed ? metrics.horizontalAdvance(QString::number(lastT)) + 12 : metrics.height() * 1.3;
+    const double dimLabel = transposed ? metrics.height() * 1.3 : metrics.horizontalAdvance(QString::number(lastJ)) + 12;
+    posAxis->ticker()->setTickCount(std::max(2, static_cast<int>(posLength / posLabel)));
+    dimAxis->ticker()->setTickCount(std::max(2, static_cast<int>(dimLength / dimLabel)));
 
     positionMoved();
     QStringList title{tr("Positional encoding: %1 × %2, base %3")
@@ -149,8 +170,8 @@ void HeatmapView::rebuild()
                                QString::fromStdString(pe::compactNumber(p.base)))};
     if (zoomed())
         title << tr("zoomed to positions %1–%2, dimensions %3–%4").arg(firstT).arg(lastT).arg(firstJ).arg(lastJ);
-    if (sampled)
-        title << tr("(sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
+    if (b.sampled())
+        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -277,13 +298,16 @@ void HeatmapView::positionMoved()
     const pe::EncodingParams &p = parameters()->values();
     const double t = static_cast<double>(parameters()->position());
     const bool transposed = transposeBox_->isChecked();
-    highlight_->setPen(QPen(Qt::black, 2.0 * lineScale()));
-    if (transposed) {
-        highlight_->topLeft->setCoords(t - 0.5, p.dModel - 0.5);
-        highlight_->bottomRight->setCoords(t + 0.5, -0.5);
-    } else {
-        highlight_->topLeft->setCoords(-0.5, t - 0.5);
-        highlight_->bottomRight->setCoords(p.dModel - 0.5, t + 0.5);
+    highlight_->setPen(QPen(Qt::black, 3.0 * lineScale()));
+    highlightInner_->setPen(QPen(Qt::white, 1.2 * lineScale()));
+    for (QCPItemRect *frame : {highlight_, highlightInner_}) {
+        if (transposed) {
+            frame->topLeft->setCoords(t - 0.5, p.dModel - 0.5);
+            frame->bottomRight->setCoords(t + 0.5, -0.5);
+        } else {
+            frame->topLeft->setCoords(-0.5, t - 0.5);
+            frame->bottomRight->setCoords(p.dModel - 0.5, t + 0.5);
+        }
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }

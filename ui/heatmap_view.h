@@ -7,6 +7,8 @@
 
 #include <vector>
 
+class QSpinBox;
+
 class CellLabels;
 class QCheckBox;
 class QComboBox;
@@ -62,6 +64,8 @@ private:
     QCheckBox *reverseBox_;
     QCheckBox *transposeBox_;
     QCheckBox *valuesBox_;
+    QSpinBox *decimalsSpin_;
+    QCPItemRect *highlightInner_;
     QCPColorMap *map_;
     QCPColorScale *scale_;
     QCPTextElement *title_;

@@ -52,16 +52,15 @@ void InputsView::rebuild()
     const QRect area = rects_[0]->rect();
     const auto posPixels = std::max<std::int64_t>(1, std::llround(area.width() * pixelScale()));
     const auto dimPixels = std::max<std::int64_t>(1, std::llround(area.height() * pixelScale()));
-    const pe::Block b = pe::sampledBlock(p.startPos, p.seqLen, posPixels, 0, p.dModel, dimPixels);
+    const pe::Block b = pe::sampledBlock(p.layout, p.startPos, p.seqLen, posPixels, 0, p.dModel, dimPixels);
     std::vector<double> encoded(static_cast<std::size_t>(b.size()));
     enc.fill(b, encoded.data());
     const int cols = b.cols;
     for (int k = 0; k < 3; ++k) {
         colormaps::fillColorMap(maps_[k], static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
-                                static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0, (b.cols - 1) * b.columnStep,
+                                static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0, b.column(b.cols - 1),
                                 true, [&](int r, int c) {
-                                    const std::int64_t t = b.firstPosition + r * b.positionStep;
-                                    const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, t, c * b.columnStep) : 0.0;
+                                    const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, b.position(r), b.column(c)) : 0.0;
                                     const double v = encoded[static_cast<std::size_t>(r * cols + c)];
                                     return k == 0 ? z : k == 1 ? v : v + z;
                                 });
@@ -73,8 +72,8 @@ void InputsView::rebuild()
     }
     QStringList title{noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, seed %2").arg(noise.sigma).arg(noise.seed)
                                      : tr("Seed 001's input, encoding and output: noise is off (tick noise: seed 001 uses σ = 0.5)")};
-    if (b.positionStep > 1 || b.columnStep > 1)
-        title << tr("(sampled: 1 in %1 positions, 1 in %2 dimensions)").arg(b.positionStep).arg(b.columnStep);
+    if (b.sampled())
+        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
     setTitle(title_, title);
     positionMoved();
 }

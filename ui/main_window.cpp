@@ -40,6 +40,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QProgressDialog>
@@ -79,7 +80,18 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     }
     stage_->setObjectName(QStringLiteral("stage"));
     stage_->addWidget(tabs_);
-    setCentralWidget(stage_);
+    stage_->setChildrenCollapsible(false);
+    // A plot can draw in any size; without this a view's size hint (its tool row, its margins in
+    // lecture type) would let one pane of two take most of the screen.
+    tabs_->setMinimumSize(160, 120);
+    // The lecture-mode key help is a row of its own below the views, never over a plot.
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(stage_, 1);
+    centralLayout->addWidget(hint_);
+    setCentralWidget(central);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         // Remember the view left behind: lecture mode's second pane shows it.
         previousView_ = views_[static_cast<std::size_t>(currentIndex_)].first;
@@ -172,6 +184,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     addPositionKeys();
     addLectureKeys();
     hint_->setObjectName(QStringLiteral("lectureHint"));
+    hint_->setWordWrap(true); // never wider than the screen
+    hint_->setAlignment(Qt::AlignCenter);
     hint_->setStyleSheet(QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
     hint_->hide();
 
@@ -480,9 +494,17 @@ void MainWindow::setSecondView(const QString &id)
     second_ = info->create(parameters_, stage_);
     second_->setObjectName(QStringLiteral("secondView"));
     second_->setLectureMode(lectureMode());
+    second_->setMinimumSize(160, 120);
     stage_->addWidget(second_);
-    const int half = std::max(1, stage_->width() / 2);
-    stage_->setSizes({half, half});
+    // Half and half, whatever the views' size hints say; the user may drag the handle after.
+    stage_->setStretchFactor(0, 1);
+    stage_->setStretchFactor(1, 1);
+    auto split = [this] {
+        const int half = std::max(1, (stage_->width() - stage_->handleWidth()) / 2);
+        stage_->setSizes({half, half});
+    };
+    split();
+    QTimer::singleShot(0, this, split); // again once the new view is laid out
 }
 
 void MainWindow::setLectureMode(bool on)
@@ -526,11 +548,8 @@ void MainWindow::showLectureHint()
     hint_->setText(tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–%1 views  ·  T two views  ·  Esc leave")
                        .arg(std::min<std::size_t>(9, views_.size())));
     QFont f = font();
-    f.setPointSize(14);
+    f.setPointSizeF(14 * PlotView::kLectureFontScale / 1.8);
     hint_->setFont(f);
-    hint_->adjustSize();
-    hint_->move((width() - hint_->width()) / 2, height() - hint_->height() - 30);
-    hint_->raise();
     hint_->show();
     QTimer::singleShot(5000, hint_, &QWidget::hide);
 }

@@ -1,6 +1,7 @@
 #include "pair_circle_view.h"
 
 #include "color_maps.h"
+#include "pair_choice_edit.h"
 #include "parameters.h"
 
 #include <qcustomplot.h>
@@ -51,14 +52,16 @@ private:
 PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
     : PlotView(parameters, parent)
     , pairsSpin_(new QSpinBox(this))
+    , pairChoice_(new PairChoiceEdit(QStringLiteral("circlePairChoice"), this))
 {
     setObjectName(QStringLiteral("pairCircleView"));
     pairsSpin_->setObjectName(QStringLiteral("circlePairs"));
     pairsSpin_->setRange(1, 36);
     pairsSpin_->setValue(9);
-    pairsSpin_->setToolTip(tr("How many pairs, from the fastest (seed 000 shows 9 in a 3 x 3 grid)"));
+    pairsSpin_->setToolTip(tr("How many pairs (seed 000 shows 9 in a 3 x 3 grid), chosen by the field beside"));
     toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
     toolRow()->addWidget(pairsSpin_);
+    toolRow()->addWidget(pairChoice_);
     toolRow()->addStretch(1);
 
     QCustomPlot *p = plot();
@@ -68,10 +71,12 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
     scale_->axis()->setLabel(tr("position t"));
     scale_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
     connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(pairChoice_, &PairChoiceEdit::choiceChanged, this, &PlotView::refresh);
     connect(p, &QCustomPlot::afterLayout, this, &PairCircleView::fitEqualAxes);
 }
 
 void PairCircleView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
+void PairCircleView::setPairChoice(const pe::PairChoice &choice) { pairChoice_->setChoice(choice); }
 
 void PairCircleView::buildGrid(int pairs)
 {
@@ -120,51 +125,127 @@ void PairCircleView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const int pairs = std::min(pairsSpin_->value(), enc.pairCount());
-    buildGrid(pairs);
+    const int count = std::min(pairsSpin_->value(), enc.pairCount());
+    pairs_ = pe::choosePairs(pairChoice_->choice(), enc.pairCount(), count);
+    const bool noneListed = pairs_.empty();
+    if (noneListed)
+        pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), count);
+    const int shown = static_cast<int>(pairs_.size());
+    buildGrid(shown);
+    applyFonts(); // new rects: their labels' size shapes the layout the raster is drawn for
 
-    dotStride_ = pe::sampleStride(p.seqLen, kMaxDots);
-    dotCount_ = (p.seqLen + dotStride_ - 1) / dotStride_;
+    rasterised_ = p.seqLen > kMaxDots;
+    if (rasterised_) {
+        // The raster needs each circle's pixels: lay the grid out at the current size now.
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot()->plotLayout()->update(phase);
+        fitEqualAxes();
+    }
     const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
     const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
     scale_->setDataRange(range);
-    for (int i = 0; i < pairs; ++i) {
+    for (int i = 0; i < shown; ++i) {
         PositionDots *d = dots_[i];
-        d->x.resize(static_cast<std::size_t>(dotCount_));
-        d->y.resize(static_cast<std::size_t>(dotCount_));
-        d->position.resize(static_cast<std::size_t>(dotCount_));
+        const int pair = pairs_[static_cast<std::size_t>(i)];
         d->gradient = gradient;
         d->range = range;
-        d->size = (p.seqLen > 1000 ? 3.0 : 6.0) * lineScale();
-        const int sj = enc.pairSineColumn(i);
-        const int cj = enc.pairCosineColumn(i);
-        pe::Block b;
-        b.firstPosition = p.startPos;
-        b.positionStep = dotStride_;
-        b.rows = dotCount_;
-        b.firstColumn = sj;
-        b.cols = 1;
-        enc.fill(b, d->x.data());
-        if (cj >= 0) {
-            b.firstColumn = cj;
-            enc.fill(b, d->y.data());
+        const int sj = enc.pairSineColumn(pair);
+        const int cj = enc.pairCosineColumn(pair);
+        if (rasterised_) {
+            rasterise(d, rects_[i], pair);
+            d->size = 1.6 * lineScale();
         } else {
-            std::fill(d->y.begin(), d->y.end(), 0.0); // an unpartnered sine moves along the x axis
+            const auto n = static_cast<std::size_t>(p.seqLen);
+            d->x.resize(n);
+            d->y.resize(n);
+            d->position.resize(n);
+            d->size = 6.0 * lineScale();
+            pe::Block b;
+            b.firstPosition = p.startPos;
+            b.rows = p.seqLen;
+            b.firstColumn = sj;
+            b.cols = 1;
+            enc.fill(b, d->x.data());
+            if (cj >= 0) {
+                b.firstColumn = cj;
+                enc.fill(b, d->y.data());
+            } else {
+                std::fill(d->y.begin(), d->y.end(), 0.0); // an unpartnered sine moves along the x axis
+            }
+            for (std::size_t k = 0; k < n; ++k)
+                d->position[k] = static_cast<double>(p.startPos + static_cast<std::int64_t>(k));
         }
-        for (std::int64_t k = 0; k < dotCount_; ++k)
-            d->position[k] = static_cast<double>(p.startPos + k * dotStride_);
         QCPAxisRect *rect = rects_[i];
-        const QString lambda = QString::fromStdString(pe::compactNumber(2 * std::numbers::pi / enc.pairFrequency(i)));
-        rect->axis(QCPAxis::atTop)->setLabel(tr("pair %1  ·  λ = %2").arg(i).arg(lambda));
-        rect->axis(QCPAxis::atBottom)->setLabel(tr("PE[t, %1] (sin)").arg(enc.pairSineColumn(i)));
+        const QString lambda = QString::fromStdString(pe::compactNumber(2 * std::numbers::pi / enc.pairFrequency(pair)));
+        rect->axis(QCPAxis::atTop)->setLabel(tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("PE[t, %1] (sin)").arg(sj));
         rect->axis(QCPAxis::atLeft)->setLabel(cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
     }
+    dotCount_ = dots_.empty() ? 0 : static_cast<std::int64_t>(dots_.front()->x.size());
     QStringList title{tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1),
                       tr("colour = position")};
-    if (dotStride_ > 1)
-        title << tr("(sampled: 1 in %1 positions)").arg(dotStride_);
+    if (shown < enc.pairCount())
+        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed));
+    if (rasterised_)
+        title << tr("every position drawn, a pixel coloured by the mean position of its points");
     setTitle(title_, title);
     positionMoved();
+}
+
+void PairCircleView::rasterise(PositionDots *dots, QCPAxisRect *rect, int pair) const
+{
+    // Every position lands on one device pixel of the circle; each lit pixel becomes one dot at its
+    // centre, coloured by the mean position of its points. O(seq_len) and bounded by the pixels.
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const double s = pixelScale();
+    const QRect r = rect->rect();
+    const int w = std::max(1, static_cast<int>(std::ceil(r.width() * s)));
+    const int h = std::max(1, static_cast<int>(std::ceil(r.height() * s)));
+    QCPAxis *kx = rect->axis(QCPAxis::atBottom);
+    QCPAxis *ky = rect->axis(QCPAxis::atLeft);
+    // Linear maps from values to device pixels inside the rect.
+    const double ax = (kx->coordToPixel(1) - kx->coordToPixel(0)) * s, bx = (kx->coordToPixel(0) - r.left()) * s;
+    const double ay = (ky->coordToPixel(1) - ky->coordToPixel(0)) * s, by = (ky->coordToPixel(0) - r.top()) * s;
+    std::vector<std::uint32_t> hits(static_cast<std::size_t>(w) * h, 0);
+    std::vector<double> sum(hits.size(), 0.0);
+    const int sj = enc.pairSineColumn(pair);
+    const int cj = enc.pairCosineColumn(pair);
+    constexpr std::int64_t kChunk = 1 << 15;
+    std::vector<double> xs(kChunk), ys(kChunk, 0.0);
+    for (std::int64_t first = 0; first < p.seqLen; first += kChunk) {
+        pe::Block b;
+        b.firstPosition = p.startPos + first;
+        b.rows = std::min(kChunk, p.seqLen - first);
+        b.firstColumn = sj;
+        b.cols = 1;
+        enc.fill(b, xs.data());
+        if (cj >= 0) {
+            b.firstColumn = cj;
+            enc.fill(b, ys.data());
+        }
+        for (std::int64_t k = 0; k < b.rows; ++k) {
+            const auto px = static_cast<int>(std::floor(ax * xs[k] + bx));
+            const auto py = static_cast<int>(std::floor(ay * ys[k] + by));
+            if (px < 0 || py < 0 || px >= w || py >= h)
+                continue;
+            const std::size_t at = static_cast<std::size_t>(py) * w + px;
+            ++hits[at];
+            sum[at] += static_cast<double>(first + k); // relative to start_pos: exact in double
+        }
+    }
+    dots->x.clear();
+    dots->y.clear();
+    dots->position.clear();
+    for (int py = 0; py < h; ++py)
+        for (int px = 0; px < w; ++px) {
+            const std::size_t at = static_cast<std::size_t>(py) * w + px;
+            if (hits[at] == 0)
+                continue;
+            dots->x.push_back(kx->pixelToCoord(r.left() + (px + 0.5) / s));
+            dots->y.push_back(ky->pixelToCoord(r.top() + (py + 0.5) / s));
+            dots->position.push_back(static_cast<double>(p.startPos) + sum[at] / hits[at]);
+        }
 }
 
 std::int64_t PairCircleView::heldValues() const
@@ -175,9 +256,10 @@ std::int64_t PairCircleView::heldValues() const
     return n;
 }
 
-QPointF PairCircleView::markerAt(int pair) const
+QPointF PairCircleView::markerAt(int k) const
 {
     const pe::Encoding &enc = parameters()->encoding();
+    const int pair = k < static_cast<int>(pairs_.size()) ? pairs_[static_cast<std::size_t>(k)] : k;
     const std::int64_t t = parameters()->position();
     const int cj = enc.pairCosineColumn(pair);
     return {enc.value(t, enc.pairSineColumn(pair)), cj >= 0 ? enc.value(t, cj) : 0.0};
@@ -229,10 +311,12 @@ QString PairCircleView::tooltipAt(QPointF pixel) const
                 at = k;
             }
         }
+        const int pair = pairs_[i];
         if (d->x.empty() || best > 100)
-            return tr("pair %1").arg(i);
-        return tr("pair %1, position t = %2\nsin = %3, cos = %4")
-            .arg(i)
+            return tr("pair %1").arg(pair);
+        return tr(rasterised_ ? "pair %1, mean position t = %2 of the points on this pixel\nsin = %3, cos = %4"
+                              : "pair %1, position t = %2\nsin = %3, cos = %4")
+            .arg(pair)
             .arg(static_cast<std::int64_t>(d->position[at]))
             .arg(d->x[at], 0, 'f', 4)
             .arg(d->y[at], 0, 'f', 4);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clock.h"
 #include "plot_view.h"
 
 #include <vector>
@@ -10,12 +11,16 @@ class QCPGraph;
 class QCPTextElement;
 class QSpinBox;
 class PositionDots;
+class PairChoiceEdit;
 
 // Seed 000's 3 x 3 figure: for each of the first K pairs, every position's (PE[t, 2i], PE[t, 2i+1])
 // on a unit circle of equal axes, coloured by position (dark purple first, yellow last, viridis as
 // in seed 000), with the current position ringed. Fast pairs scatter round the circle, slow ones
 // creep along an arc: the clock hands of the clock view, seen over the whole window at once.
-// At most kMaxDots positions are drawn per circle, evenly sampled, and the title says so.
+// Up to kMaxDots positions each is a dot; beyond, every position is rasterised: each lands on one
+// pixel of its circle, and a pixel takes the colour of the mean position of the points on it.
+// Nothing is thinned, so no stride can alias with a period (1-in-98 thinning once drew 8 false
+// clusters). Which pairs are shown is the pair choice (spread over all wavelengths by default).
 class PairCircleView : public PlotView
 {
     Q_OBJECT
@@ -25,11 +30,15 @@ public:
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setShownPairs(int pairs);
+    void setPairChoice(const pe::PairChoice &choice);
     int shownPairs() const { return static_cast<int>(dots_.size()); }
-    // Positions drawn per circle, and their stride.
+    // The pair each circle shows, in order.
+    const std::vector<int> &pairIndices() const { return pairs_; }
+    // Dots drawn on the first circle: one per position, or one per lit pixel when rasterised.
     std::int64_t dotCount() const { return dotCount_; }
-    std::int64_t dotStride() const { return dotStride_; }
-    QPointF markerAt(int pair) const;
+    bool rasterised() const { return rasterised_; }
+    // Marker of the shown circle k at the current position.
+    QPointF markerAt(int k) const;
     QString tooltipAt(QPointF pixel) const override;
     std::int64_t heldValues() const override;
 
@@ -43,13 +52,16 @@ protected:
 private:
     void buildGrid(int pairs);
     void fitEqualAxes();
+    void rasterise(PositionDots *dots, QCPAxisRect *rect, int pair) const;
 
     QSpinBox *pairsSpin_;
+    PairChoiceEdit *pairChoice_;
+    std::vector<int> pairs_;
     QCPTextElement *title_;
     QCPColorScale *scale_;
     std::vector<QCPAxisRect *> rects_;
     std::vector<PositionDots *> dots_;
     std::vector<QCPGraph *> markers_;
     std::int64_t dotCount_ = 0;
-    std::int64_t dotStride_ = 1;
+    bool rasterised_ = false;
 };

@@ -123,9 +123,9 @@ void PlotView::setLectureMode(bool on)
 void PlotView::applyFonts()
 {
     QFont tick = font();
-    tick.setPointSize(fontSize(9));
+    tick.setPointSizeF(fontSize(9));
     QFont label = font();
-    label.setPointSize(fontSize(10));
+    label.setPointSizeF(fontSize(10));
     for (QCPAxisRect *rect : plot_->axisRects())
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
@@ -136,11 +136,14 @@ void PlotView::applyFonts()
                 axis->setBasePen(pen);
             }
         }
-    plot_->legend->setFont(label);
+    // Legends are reached through the layout: a view that replaces the default axis rect (the
+    // circles) deletes the legend plot_->legend pointed to, and QCustomPlot sets it to null.
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
-        if (auto *text = qobject_cast<QCPTextElement *>(e)) {
+        if (auto *legend = qobject_cast<QCPLegend *>(e)) {
+            legend->setFont(label);
+        } else if (auto *text = qobject_cast<QCPTextElement *>(e)) {
             QFont f = text->font();
-            f.setPointSize(fontSize(11));
+            f.setPointSizeF(fontSize(11));
             text->setFont(f);
         } else if (auto *scale = qobject_cast<QCPColorScale *>(e)) {
             scale->axis()->setTickLabelFont(tick);
@@ -250,7 +253,8 @@ void PlotView::rebuildNow()
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
     rebuild();
-    applyPalette(); // after: a rebuild may add axis rects (the circles)
+    applyFonts(); // after: a rebuild may add axis rects (the circles)
+    applyPalette();
     emit rebuilt();
 }
 
@@ -293,6 +297,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     pixelScale_ = scale;
     rebuild();
     finishWork();
+    applyFonts();
     applyPalette();
     draw();
     plot_->setViewport(oldViewport);

@@ -391,7 +391,7 @@ void ProjectionView::placeCurrent()
         const bool right = cx > p->xAxis->range().center();
         currentLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         QFont f = p->font();
-        f.setPointSize(fontSize(10));
+        f.setPointSizeF(fontSize(10));
         f.setBold(true);
         currentLabel_->setFont(f);
     } else {
@@ -436,7 +436,7 @@ void ProjectionView::draw()
         labels_.push_back(label);
     }
     QFont labelFont = p->font();
-    labelFont.setPointSize(fontSize(7));
+    labelFont.setPointSizeF(fontSize(7));
     for (std::int64_t i = 0; i < wanted; ++i) {
         QCPItemText *label = labels_[static_cast<std::size_t>(i)];
         label->setText(QString::number(shownStart_ + i));

@@ -1,0 +1,65 @@
+#include "pair_choice_edit.h"
+
+#include <QKeyEvent>
+
+PairChoiceEdit::PairChoiceEdit(const QString &objectName, QWidget *parent)
+    : QLineEdit(QStringLiteral("spread"), parent)
+    , helpText_(tr("Which pairs to show when not all fit: spread (evenly in log wavelength from the fastest to the "
+                   "slowest), fastest, or a list like 0,5,31 or 10-20; Enter applies, Esc restores"))
+{
+    setObjectName(objectName);
+    setToolTip(helpText_);
+    setMaxLength(200);
+    setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("fastest, 10-20")));
+    connect(this, &QLineEdit::editingFinished, this, &PairChoiceEdit::apply);
+}
+
+void PairChoiceEdit::setChoice(const pe::PairChoice &choice)
+{
+    setText(QString::fromStdString(pe::pairChoiceText(choice)));
+    apply();
+}
+
+void PairChoiceEdit::apply()
+{
+    std::string error;
+    const auto parsed = pe::parsePairChoice(text().trimmed().toStdString(), &error);
+    if (!parsed) {
+        showProblem(QString::fromStdString(error));
+        return;
+    }
+    showProblem(QString());
+    const bool changed = parsed->mode != choice_.mode || parsed->list != choice_.list;
+    choice_ = *parsed;
+    if (changed)
+        emit choiceChanged();
+}
+
+void PairChoiceEdit::showProblem(const QString &problem)
+{
+    problem_ = problem;
+    setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d01c1c; }"));
+    setToolTip(problem.isEmpty() ? helpText_ : problem);
+}
+
+void PairChoiceEdit::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && !problem_.isEmpty()) {
+        setText(QString::fromStdString(pe::pairChoiceText(choice_)));
+        showProblem(QString());
+        return;
+    }
+    QLineEdit::keyPressEvent(event);
+}
+
+QString PairChoiceEdit::titleText(const pe::PairChoice &choice, bool noneListed)
+{
+    if (noneListed)
+        return tr("no listed pair exists at this d_model: spread instead");
+    switch (choice.mode) {
+    case pe::PairChoice::Mode::Spread: return tr("pairs spread evenly in log wavelength, fastest to slowest");
+    case pe::PairChoice::Mode::Fastest: return tr("the fastest pairs");
+    case pe::PairChoice::Mode::List: return tr("pairs %1").arg(QString::fromStdString(pe::pairChoiceText(choice)));
+    }
+    return {};
+}
