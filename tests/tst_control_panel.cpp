@@ -1,12 +1,78 @@
 #include "control_panel.h"
+#include "noise.h"
+#include "parameter_history.h"
 #include "parameters.h"
+#include "playback.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTest>
+#include <QUndoStack>
+
+namespace {
+
+// What a spin box shows without prefix, suffix and group separators: "5,000" and "5000" alike.
+QString shown(QAbstractSpinBox *spin)
+{
+    QString text = qobject_cast<QSpinBox *>(spin) ? qobject_cast<QSpinBox *>(spin)->cleanText()
+                                                  : qobject_cast<QDoubleSpinBox *>(spin)->cleanText();
+    return text.remove(QLocale().groupSeparator());
+}
+
+void type(QAbstractSpinBox *spin, const QString &text)
+{
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, text);
+}
+
+void setSpinValue(QAbstractSpinBox *spin, double v)
+{
+    if (auto *ints = qobject_cast<QSpinBox *>(spin))
+        ints->setValue(static_cast<int>(v));
+    else
+        qobject_cast<QDoubleSpinBox *>(spin)->setValue(v);
+}
+
+double spinValue(QAbstractSpinBox *spin)
+{
+    if (auto *ints = qobject_cast<QSpinBox *>(spin))
+        return ints->value();
+    return qobject_cast<QDoubleSpinBox *>(spin)->value();
+}
+
+// The value in force behind each typed field.
+double inForce(const Parameters &p, const Playback &playback, const QString &field)
+{
+    if (field == QLatin1String("seq_len"))
+        return static_cast<double>(p.values().seqLen);
+    if (field == QLatin1String("d_model"))
+        return p.values().dModel;
+    if (field == QLatin1String("base"))
+        return p.values().base;
+    if (field == QLatin1String("start_pos"))
+        return static_cast<double>(p.values().startPos);
+    if (field == QLatin1String("position"))
+        return static_cast<double>(p.position());
+    if (field == QLatin1String("sigma"))
+        return p.noise().sigma;
+    if (field == QLatin1String("seed"))
+        return static_cast<double>(p.noise().seed);
+    return playback.speed();
+}
+
+QString coreSentence(void (*change)(pe::EncodingParams &))
+{
+    pe::EncodingParams p;
+    change(p);
+    return QString::fromStdString(pe::validate(p).value().message);
+}
+
+} // namespace
 
 class TestControlPanel : public QObject
 {
@@ -17,7 +83,12 @@ private slots:
     void sliderMovesLiveWhileDragging();
     void spinBoxMovesSlider();
     void baseSliderIsLogarithmic();
-    void refusedValueIsReportedAndReverted();
+    void refusedValueIsReportedAndKept();
+    void refusedSliderReturns();
+    void typedValueIsRefusedAndKept_data();
+    void typedValueIsRefusedAndKept();
+    void refusedValueStaysUntilItsOwnParameterMoves();
+    void typedValuesUndo();
     void choicesSetLayoutAndExponent();
     void stopsHitTheUsualValues();
 };
@@ -33,7 +104,7 @@ void TestControlPanel::sliderStepChangesState()
     QTest::keyClick(seq, Qt::Key_Right);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(p.values().seqLen, 51);
-    QCOMPARE(panel.findChild<QSpinBox *>(QStringLiteral("seq_lenSpin"))->value(), 51);
+    QCOMPARE(spinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("seq_lenSpin"))), 51.0);
     QTest::keyClick(seq, Qt::Key_End);
     QCOMPARE(p.values().seqLen, 1'000'000);
 }
@@ -55,12 +126,13 @@ void TestControlPanel::spinBoxMovesSlider()
 {
     Parameters p;
     ControlPanel panel(&p);
-    auto *spin = panel.findChild<QSpinBox *>(QStringLiteral("d_modelSpin"));
-    spin->setValue(512);
+    auto *spin = panel.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin"));
+    QVERIFY(spin);
+    setSpinValue(spin, 512);
     QCOMPARE(p.values().dModel, 512);
     QSlider *slider = panel.slider(pe::Field::DModel);
     const int at512 = slider->value();
-    spin->setValue(4096);
+    setSpinValue(spin, 4096);
     QCOMPARE(slider->value(), slider->maximum());
     QVERIFY(at512 < slider->maximum());
 }
@@ -81,7 +153,7 @@ void TestControlPanel::baseSliderIsLogarithmic()
     QCOMPARE(spin->text(), QStringLiteral("100"));
 }
 
-void TestControlPanel::refusedValueIsReportedAndReverted()
+void TestControlPanel::refusedValueIsReportedAndKept()
 {
     Parameters p;
     pe::EncodingParams v = p.values();
@@ -89,14 +161,184 @@ void TestControlPanel::refusedValueIsReportedAndReverted()
     p.set(v);
     ControlPanel panel(&p);
     QSignalSpy spy(&p, &Parameters::changed);
-    auto *start = panel.findChild<QSpinBox *>(QStringLiteral("start_posSpin"));
-    start->setValue(999'999'500); // + 1000 positions passes 1e9
+    auto *start = panel.findChild<QAbstractSpinBox *>(QStringLiteral("start_posSpin"));
+    QVERIFY(start);
+    setSpinValue(start, 999'999'500); // + 1000 positions passes 1e9
     QCOMPARE(spy.count(), 0);
+    QCOMPARE(p.values().startPos, 0);
+    QCOMPARE(spinValue(start), 999'999'500.0); // kept to be corrected
+    QVERIFY(start->property("refused").toBool());
+    QVERIFY2(panel.errorText().contains(QStringLiteral("start_pos + seq_len")), qPrintable(panel.errorText()));
+    setSpinValue(start, 10);
+    QCOMPARE(p.values().startPos, 10);
+    QVERIFY(panel.errorText().isEmpty());
+    QVERIFY(!start->property("refused").toBool());
+}
+
+void TestControlPanel::refusedSliderReturns()
+{
+    Parameters p;
+    pe::EncodingParams v = p.values();
+    v.seqLen = 1000;
+    p.set(v);
+    ControlPanel panel(&p);
+    QSlider *start = panel.slider(pe::Field::StartPos);
+    start->setValue(start->maximum()); // 999,999,999 + 1000 positions passes 1e9
     QCOMPARE(p.values().startPos, 0);
     QCOMPARE(start->value(), 0);
     QVERIFY2(panel.errorText().contains(QStringLiteral("start_pos + seq_len")), qPrintable(panel.errorText()));
-    start->setValue(10);
+}
+
+void TestControlPanel::typedValueIsRefusedAndKept_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("spinName");
+    QTest::addColumn<QString>("refused");
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<QString>("accepted");
+    QTest::addColumn<double>("applied");
+
+    // The sentences of core's validator, as the command line prints them after its flag.
+    QTest::newRow("seq_len") << "seq_len" << "seq_lenSpin" << "5000000"
+                             << coreSentence([](pe::EncodingParams &p) { p.seqLen = 5'000'000; }) << "256" << 256.0;
+    QTest::newRow("d_model") << "d_model" << "d_modelSpin" << "5000"
+                             << coreSentence([](pe::EncodingParams &p) { p.dModel = 5000; }) << "256" << 256.0;
+    QTest::newRow("base") << "base" << "baseSpin" << "0.5" << coreSentence([](pe::EncodingParams &p) { p.base = 0.5; })
+                          << "256" << 256.0;
+    QTest::newRow("start_pos") << "start_pos" << "start_posSpin" << "1000000000"
+                               << coreSentence([](pe::EncodingParams &p) { p.startPos = 1'000'000'000; }) << "256" << 256.0;
+    QTest::newRow("sigma") << "sigma" << "sigmaSpin" << "20"
+                           << QString::fromStdString(*pe::validateNoise({20.0, 42})) << "2.5" << 2.5;
+    // Outside core's validators: worded as the command line words --position and --seed.
+    QTest::newRow("position") << "position" << "positionSpin" << "70"
+                              << "position must be a whole number inside the window, from 0 to 49 (got 70)." << "25" << 25.0;
+    QTest::newRow("seed") << "seed" << "seedSpin" << "3000000000"
+                          << "seed must be a whole number from 0 to 2,147,483,647 (got 3,000,000,000)." << "256" << 256.0;
+    QTest::newRow("speed") << "speed" << "speed" << "5000"
+                           << "speed must be a number from 0.25 to 1000 positions per second (got 5000)." << "256" << 256.0;
+}
+
+// Issue 12, item 4: typing 5000 into d_model left 500; base 0.5 and Enter went back to 10000 without
+// a word. Every typed value now applies, or is refused with the validator's sentence and stays.
+void TestControlPanel::typedValueIsRefusedAndKept()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, spinName);
+    QFETCH(QString, refused);
+    QFETCH(QString, sentence);
+    QFETCH(QString, accepted);
+    QFETCH(double, applied);
+
+    Parameters p;
+    Playback playback(&p);
+    ControlPanel panel(&p, &playback);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowActive(&panel)); // focus moves for real: leaving a field commits it
+    panel.findChild<QCheckBox *>(QStringLiteral("noise"))->setChecked(true); // sigma and seed take input
+    auto *spin = panel.findChild<QAbstractSpinBox *>(spinName);
+    QVERIFY(spin);
+    auto *elsewhere = panel.findChild<QAbstractSpinBox *>(spinName == QLatin1String("seq_lenSpin") ? QStringLiteral("d_modelSpin")
+                                                                                                  : QStringLiteral("seq_lenSpin"));
+    QVERIFY(spin->isEnabled());
+    const QString before = shown(spin);
+    const double valueBefore = inForce(p, playback, field);
+    const pe::EncodingParams paramsBefore = p.values();
+    const pe::NoiseParams noiseBefore = p.noise();
+    QSignalSpy changed(&p, &Parameters::changed);
+    QSignalSpy moved(&p, &Parameters::positionChanged);
+
+    type(spin, refused);
+    QCOMPARE(shown(spin), refused); // no digit swallowed while typing
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(panel.errorText(), sentence);
+    QCOMPARE(shown(spin), refused); // kept to be corrected, not reverted
+    QVERIFY(spin->property("refused").toBool());
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(moved.count(), 0);
+    QVERIFY(p.values() == paramsBefore);
+    QVERIFY(p.noise() == noiseBefore);
+    QCOMPARE(inForce(p, playback, field), valueBefore);
+
+    // Leaving the field keeps it too.
+    elsewhere->setFocus();
+    QVERIFY(!spin->hasFocus());
+    QCOMPARE(shown(spin), refused);
+    QCOMPARE(panel.errorText(), sentence);
+
+    // Esc restores the value in force and takes the sentence away.
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_Escape);
+    QCOMPARE(shown(spin), before);
     QVERIFY(panel.errorText().isEmpty());
+    QVERIFY(!spin->property("refused").toBool());
+
+    // Typed and left without Enter: judged the same way.
+    type(spin, refused);
+    elsewhere->setFocus();
+    QCOMPARE(panel.errorText(), sentence);
+    QCOMPARE(shown(spin), refused);
+    QCOMPARE(changed.count(), 0);
+
+    // Then corrected: the corrected value applies and the sentence goes.
+    type(spin, accepted);
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(inForce(p, playback, field), applied);
+    QCOMPARE(spinValue(spin), applied);
+    QVERIFY(panel.errorText().isEmpty());
+    QVERIFY(!spin->property("refused").toBool());
+}
+
+void TestControlPanel::refusedValueStaysUntilItsOwnParameterMoves()
+{
+    Parameters p;
+    ControlPanel panel(&p);
+    panel.show();
+    auto *d = panel.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin"));
+    type(d, QStringLiteral("5000"));
+    QTest::keyClick(d, Qt::Key_Return);
+    const QString sentence = panel.errorText();
+    QVERIFY(sentence.startsWith(QStringLiteral("d_model")));
+    // Two refused fields: each has its sentence; Esc in one takes only its own away.
+    auto *base = panel.findChild<QAbstractSpinBox *>(QStringLiteral("baseSpin"));
+    type(base, QStringLiteral("0.5"));
+    QTest::keyClick(base, Qt::Key_Return);
+    QVERIFY2(panel.errorText().contains(sentence) && panel.errorText().contains(QStringLiteral("base must be")),
+             qPrintable(panel.errorText()));
+    QTest::keyClick(base, Qt::Key_Escape);
+    QCOMPARE(panel.errorText(), sentence);
+    // Another parameter changes: the refused field and its sentence stay.
+    QSlider *seq = panel.slider(pe::Field::SeqLen);
+    seq->setValue(seq->value() + 1);
+    QCOMPARE(p.values().seqLen, 51);
+    QCOMPARE(shown(d), QStringLiteral("5000"));
+    QCOMPARE(panel.errorText(), sentence);
+    // d_model itself moves (its slider): the field follows it and the sentence goes.
+    QSlider *dSlider = panel.slider(pe::Field::DModel);
+    dSlider->setValue(dSlider->value() + 1);
+    QCOMPARE(shown(d), QString::number(p.values().dModel));
+    QVERIFY(!d->property("refused").toBool());
+    QVERIFY(panel.errorText().isEmpty());
+}
+
+void TestControlPanel::typedValuesUndo()
+{
+    Parameters p;
+    ParameterHistory history(&p);
+    ControlPanel panel(&p);
+    panel.show();
+    auto *d = panel.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin"));
+    type(d, QStringLiteral("5000"));
+    QTest::keyClick(d, Qt::Key_Return);
+    QCOMPARE(history.stack()->count(), 0); // a refused value is no step
+    type(d, QStringLiteral("256"));
+    QTest::keyClick(d, Qt::Key_Return);
+    QCOMPARE(p.values().dModel, 256);
+    QCOMPARE(history.stack()->count(), 1);
+    history.stack()->undo();
+    QCOMPARE(p.values().dModel, 128);
+    QCOMPARE(shown(d), QStringLiteral("128"));
+    history.stack()->redo();
+    QCOMPARE(shown(d), QStringLiteral("256"));
 }
 
 void TestControlPanel::choicesSetLayoutAndExponent()
@@ -108,7 +350,7 @@ void TestControlPanel::choicesSetLayoutAndExponent()
     panel.findChild<QComboBox *>(QStringLiteral("exponent"))->setCurrentIndex(1);
     QCOMPARE(p.values().exponent, pe::Exponent::Index);
     // Odd d with split is refused and the d_model control stays even.
-    panel.findChild<QSpinBox *>(QStringLiteral("d_modelSpin"))->setValue(127);
+    setSpinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin")), 127);
     QCOMPARE(p.values().dModel, 128);
     QVERIFY(panel.errorText().contains(QStringLiteral("even")));
 }

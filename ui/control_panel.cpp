@@ -6,13 +6,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QPushButton>
-#include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSlider>
-#include <QSpinBox>
 
 #include <algorithm>
 #include <limits>
@@ -82,22 +81,65 @@ double fieldValue(const pe::EncodingParams &p, pe::Field f)
 
 void setFieldValue(pe::EncodingParams &p, pe::Field f, double v)
 {
+    // Typed whole numbers stay below 2^53; d_model's int takes the nearest it can hold.
+    const double whole = std::round(v);
     switch (f) {
-    case pe::Field::SeqLen: p.seqLen = std::llround(v); break;
-    case pe::Field::DModel: p.dModel = static_cast<int>(std::lround(v)); break;
+    case pe::Field::SeqLen: p.seqLen = static_cast<std::int64_t>(whole); break;
+    case pe::Field::DModel:
+        p.dModel = static_cast<int>(std::clamp(whole, double(std::numeric_limits<int>::min()), double(std::numeric_limits<int>::max())));
+        break;
     case pe::Field::Base: p.base = v; break;
-    case pe::Field::StartPos: p.startPos = std::llround(v); break;
+    case pe::Field::StartPos: p.startPos = static_cast<std::int64_t>(whole); break;
     default: break;
     }
 }
 
-QSpinBox *integerSpin(int min, int max)
+ScientificSpinBox *wholeSpin(double min, double max)
 {
-    auto *spin = new QSpinBox;
-    spin->setRange(min, max);
-    spin->setGroupSeparatorShown(true);
-    spin->setKeyboardTracking(false);
+    auto *spin = new ScientificSpinBox;
+    spin->setWholeNumbers(true);
+    spin->setStepRange(min, max);
     return spin;
+}
+
+QString thousands(double v)
+{
+    QLocale c = QLocale::c();
+    c.setNumberOptions({});
+    return c.toString(v, 'f', 0);
+}
+
+// The fields outside core's validators (the position, the seed, the speed), refused in the words
+// the command line uses for --position and --seed.
+std::optional<std::string> positionProblem(const pe::EncodingParams &p, double t)
+{
+    const double first = static_cast<double>(p.startPos);
+    const double last = static_cast<double>(p.startPos + p.seqLen - 1);
+    if (t >= first && t <= last)
+        return std::nullopt;
+    return QStringLiteral("position must be a whole number inside the window, from %1 to %2 (got %3).")
+        .arg(thousands(first), thousands(last), thousands(t))
+        .toStdString();
+}
+
+std::optional<std::string> seedProblem(double seed)
+{
+    // The seed box holds an int, as --seed does, so a seed is never shown cut.
+    if (seed >= 0 && seed <= std::numeric_limits<int>::max())
+        return std::nullopt;
+    return QStringLiteral("seed must be a whole number from 0 to %1 (got %2).")
+        .arg(thousands(std::numeric_limits<int>::max()), thousands(seed))
+        .toStdString();
+}
+
+std::optional<std::string> speedProblem(double speed)
+{
+    if (speed >= Playback::kMinSpeed && speed <= Playback::kMaxSpeed)
+        return std::nullopt;
+    return QStringLiteral("speed must be a number from %1 to %2 positions per second (got %3).")
+        .arg(QString::fromStdString(pe::compactNumber(Playback::kMinSpeed)),
+             QString::fromStdString(pe::compactNumber(Playback::kMaxSpeed)), QString::fromStdString(pe::compactNumber(speed)))
+        .toStdString();
 }
 
 } // namespace
@@ -116,17 +158,18 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
 
     using namespace pe::limits;
     addControl(pe::Field::SeqLen, tr("seq_len"), tr("Number of positions shown (rows of the encoding matrix), 1 to 1,000,000"),
-               integerSpin(1, static_cast<int>(maxSeqLen)), decadeStops(1, 100, static_cast<double>(maxSeqLen), 9));
+               wholeSpin(1, static_cast<double>(maxSeqLen)), decadeStops(1, 100, static_cast<double>(maxSeqLen), 9));
     addControl(pe::Field::DModel, tr("d_model"), tr("Embedding size: number of dimensions (columns), 1 to 4,096"),
-               integerSpin(1, maxDModel), powerOfTwoStops(maxDModel));
+               wholeSpin(1, maxDModel), powerOfTwoStops(maxDModel));
     auto *baseSpin = new ScientificSpinBox;
-    baseSpin->setRange(1.000000001, maxBase);
+    baseSpin->setLogarithmicSteps(true);
+    baseSpin->setStepRange(1.000000001, maxBase);
     addControl(pe::Field::Base, tr("base"),
                tr("Base of the frequencies w_i = base^(-2i/d): larger means slower clocks (the paper uses 10000)"), baseSpin,
                logStops(maxBase, 100));
     addControl(pe::Field::StartPos, tr("start_pos"),
                tr("First position shown: moves the window along the sequence (seed 000's start_pos)"),
-               integerSpin(0, static_cast<int>(maxPositionEnd - 1)), decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
+               wholeSpin(0, static_cast<double>(maxPositionEnd - 1)), decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
 
     layoutChoice_->setObjectName(QStringLiteral("layout"));
     layoutChoice_->addItem(tr("interleaved (sin, cos, sin, cos…)"), QStringLiteral("interleaved"));
@@ -151,7 +194,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     formula_->setToolTip(tr("The formula of the variant shown"));
     error_->setObjectName(QStringLiteral("error"));
     error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    updateErrorColor();
     row = grid->rowCount();
     grid->addWidget(formula_, row, 0, 1, 3);
     grid->addWidget(error_, row + 1, 0, 1, 3);
@@ -172,6 +215,13 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     followState();
 }
 
+ControlPanel::~ControlPanel()
+{
+    // A field losing focus as it is deleted would commit into a half-destroyed panel.
+    for (const Typed &t : typed_)
+        disconnect(t.spin, nullptr, this, nullptr);
+}
+
 void ControlPanel::addPositionControls(Playback *playback)
 {
     auto *grid = static_cast<QGridLayout *>(layout());
@@ -179,10 +229,9 @@ void ControlPanel::addPositionControls(Playback *playback)
     positionSlider_ = new QSlider(Qt::Horizontal, this);
     positionSlider_->setObjectName(QStringLiteral("positionSlider"));
     positionSlider_->setToolTip(tip);
-    positionSpin_ = new QSpinBox(this);
+    positionSpin_ = wholeSpin(0, 0);
+    positionSpin_->setParent(this);
     positionSpin_->setObjectName(QStringLiteral("positionSpin"));
-    positionSpin_->setGroupSeparatorShown(true);
-    positionSpin_->setKeyboardTracking(false);
     positionSpin_->setToolTip(tip);
     auto *label = new QLabel(tr("position"), this);
     label->setToolTip(tip);
@@ -194,20 +243,24 @@ void ControlPanel::addPositionControls(Playback *playback)
         if (!following_)
             parameters_->setPosition(t);
     });
-    connect(positionSpin_, &QSpinBox::valueChanged, this, [this](int t) {
-        if (!following_)
-            parameters_->setPosition(t);
-    });
+    addTyped(
+        positionSpin_,
+        [this](double t) {
+            auto problem = positionProblem(parameters_->values(), t);
+            if (!problem)
+                parameters_->setPosition(static_cast<std::int64_t>(t));
+            return problem;
+        },
+        [this] { return static_cast<double>(parameters_->position()); });
     if (!playback)
         return;
     auto *play = new QPushButton(tr("Play"), this);
     play->setObjectName(QStringLiteral("play"));
     play->setCheckable(true);
     play->setToolTip(tr("Advance the position at the chosen speed (Space on a view)"));
-    auto *speed = new QDoubleSpinBox(this);
+    auto *speed = new ScientificSpinBox(this);
     speed->setObjectName(QStringLiteral("speed"));
-    speed->setRange(Playback::kMinSpeed, Playback::kMaxSpeed);
-    speed->setDecimals(2);
+    speed->setStepRange(Playback::kMinSpeed, Playback::kMaxSpeed);
     speed->setValue(playback->speed());
     speed->setSuffix(tr(" pos/s"));
     speed->setToolTip(tr("Playback speed in positions per second"));
@@ -225,7 +278,15 @@ void ControlPanel::addPositionControls(Playback *playback)
         play->setChecked(on);
         play->setText(on ? tr("Pause") : tr("Play"));
     });
-    connect(speed, &QDoubleSpinBox::valueChanged, playback, &Playback::setSpeed);
+    addTyped(
+        speed,
+        [playback](double v) {
+            auto problem = speedProblem(v);
+            if (!problem)
+                playback->setSpeed(v);
+            return problem;
+        },
+        [playback] { return playback->speed(); });
     connect(loop, &QCheckBox::toggled, playback, &Playback::setLoop);
 }
 
@@ -236,20 +297,18 @@ void ControlPanel::addNoiseControls()
     noiseBox_->setObjectName(QStringLiteral("noise"));
     noiseBox_->setToolTip(tr("Add sigma times standard normal noise to the encoding, as seed 001 does "
                              "(x = PE + sigma z): similarity, recovery and the distance matrix use x"));
-    sigmaSpin_ = new QDoubleSpinBox(this);
+    sigmaSpin_ = new ScientificSpinBox(this);
     sigmaSpin_->setObjectName(QStringLiteral("sigmaSpin"));
-    sigmaSpin_->setRange(0.01, pe::limits::maxSigma);
+    sigmaSpin_->setStepRange(0.01, pe::limits::maxSigma);
     sigmaSpin_->setSingleStep(0.1);
-    sigmaSpin_->setValue(0.5);
+    sigmaSpin_->setValue(lastSigma_);
     sigmaSpin_->setPrefix(QStringLiteral("σ = "));
-    sigmaSpin_->setKeyboardTracking(false);
-    sigmaSpin_->setToolTip(tr("Noise level sigma (seed 001 uses 0.5)"));
-    seedSpin_ = new QSpinBox(this);
+    sigmaSpin_->setToolTip(tr("Noise level sigma (seed 001 uses 0.5; 0 switches the noise off)"));
+    seedSpin_ = wholeSpin(0, std::numeric_limits<int>::max());
+    seedSpin_->setParent(this);
     seedSpin_->setObjectName(QStringLiteral("seedSpin"));
-    seedSpin_->setRange(0, std::numeric_limits<int>::max());
-    seedSpin_->setValue(static_cast<int>(parameters_->noise().seed));
+    seedSpin_->setValue(static_cast<double>(parameters_->noise().seed));
     seedSpin_->setPrefix(tr("seed "));
-    seedSpin_->setKeyboardTracking(false);
     seedSpin_->setToolTip(tr("Random seed: the same seed always gives the same noise"));
     const int row = grid->rowCount();
     grid->addWidget(noiseBox_, row, 0);
@@ -257,16 +316,116 @@ void ControlPanel::addNoiseControls()
     noiseRow->addWidget(sigmaSpin_, 1);
     noiseRow->addWidget(seedSpin_, 1);
     grid->addLayout(noiseRow, row, 1, 1, 2);
-    auto apply = [this] {
+    connect(noiseBox_, &QCheckBox::toggled, this, [this](bool on) {
         if (following_)
             return;
-        const pe::NoiseParams n{noiseBox_->isChecked() ? sigmaSpin_->value() : 0.0, static_cast<std::uint64_t>(seedSpin_->value())};
-        if (auto error = parameters_->setNoise(n))
-            error_->setText(QString::fromStdString(*error));
-    };
-    connect(noiseBox_, &QCheckBox::toggled, this, apply);
-    connect(sigmaSpin_, &QDoubleSpinBox::valueChanged, this, apply);
-    connect(seedSpin_, &QSpinBox::valueChanged, this, apply);
+        if (auto error = parameters_->setNoise({on ? lastSigma_ : 0.0, parameters_->noise().seed}))
+            showRefusals(QString::fromStdString(*error));
+    });
+    addTyped(
+        sigmaSpin_,
+        [this](double sigma) {
+            auto error = parameters_->setNoise({sigma, parameters_->noise().seed});
+            if (!error && sigma > 0)
+                lastSigma_ = sigma;
+            return error;
+        },
+        [this] { return parameters_->noise().active() ? parameters_->noise().sigma : lastSigma_; });
+    addTyped(
+        seedSpin_,
+        [this](double seed) {
+            auto problem = seedProblem(seed);
+            if (!problem)
+                problem = parameters_->setNoise({parameters_->noise().sigma, static_cast<std::uint64_t>(seed)});
+            return problem;
+        },
+        [this] { return static_cast<double>(parameters_->noise().seed); });
+}
+
+void ControlPanel::addTyped(ScientificSpinBox *spin, std::function<std::optional<std::string>(double)> apply,
+                            std::function<double()> inForce)
+{
+    typed_.push_back({spin, std::move(apply), std::move(inForce), 0.0, QString()});
+    const std::size_t index = typed_.size() - 1;
+    // Without keyboard tracking valueChanged comes on Enter, on leaving the field and on a step.
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index](double value) {
+        if (!following_)
+            commit(index, value);
+    });
+    connect(spin, &ScientificSpinBox::escapePressed, this, [this, index] { restore(index); });
+}
+
+void ControlPanel::commit(std::size_t index, double value)
+{
+    Typed &t = typed_[index];
+    const double before = t.inForce();
+    if (auto problem = t.apply(value)) {
+        t.refusal = QString::fromStdString(*problem);
+        t.refusedOver = before;
+        t.spin->setRefused(true);
+        showRefusals();
+        return;
+    }
+    t.refusal.clear();
+    t.spin->setRefused(false);
+    showRefusals();
+}
+
+void ControlPanel::restore(std::size_t index)
+{
+    Typed &t = typed_[index];
+    following_ = true;
+    t.spin->setValue(t.inForce());
+    following_ = false;
+    t.refusal.clear();
+    t.spin->setRefused(false);
+    showRefusals();
+}
+
+void ControlPanel::followTyped()
+{
+    // A refused value stays while what it was refused over is still in force; once that changes
+    // (undo, a slider, playback) the field follows and its refusal goes.
+    bool cleared = false;
+    for (Typed &t : typed_) {
+        const double v = t.inForce();
+        if (!t.refusal.isEmpty() && v == t.refusedOver && t.spin->isEnabled())
+            continue;
+        const bool wasRefused = !t.refusal.isEmpty();
+        cleared = cleared || wasRefused;
+        t.refusal.clear();
+        t.spin->setRefused(false);
+        if (t.spin->value() != v || wasRefused)
+            t.spin->setValue(v); // not otherwise: playback would overwrite a field being typed in
+    }
+    if (cleared)
+        showRefusals();
+}
+
+void ControlPanel::showRefusals(const QString &first)
+{
+    // One sentence per framed field, so none is framed without its reason.
+    QStringList sentences;
+    if (!first.isEmpty())
+        sentences << first;
+    for (const Typed &t : typed_)
+        if (!t.refusal.isEmpty())
+            sentences << t.refusal;
+    error_->setText(sentences.join(QLatin1Char('\n')));
+}
+
+void ControlPanel::updateErrorColor()
+{
+    QPalette pal = error_->palette();
+    pal.setColor(QPalette::WindowText, ScientificSpinBox::refusedColor(palette()));
+    error_->setPalette(pal);
+}
+
+void ControlPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        updateErrorColor();
 }
 
 void ControlPanel::followPosition()
@@ -277,13 +436,13 @@ void ControlPanel::followPosition()
     const int last = static_cast<int>(p.startPos + p.seqLen - 1);
     positionSlider_->setRange(first, last);
     positionSlider_->setPageStep(std::max(1, (last - first) / 20));
-    positionSpin_->setRange(first, last);
+    positionSpin_->setStepRange(first, last);
     positionSlider_->setValue(static_cast<int>(parameters_->position()));
-    positionSpin_->setValue(static_cast<int>(parameters_->position()));
+    followTyped();
     following_ = false;
 }
 
-void ControlPanel::addControl(pe::Field field, const QString &label, const QString &tip, QAbstractSpinBox *spin,
+void ControlPanel::addControl(pe::Field field, const QString &label, const QString &tip, ScientificSpinBox *spin,
                               std::vector<double> stops)
 {
     auto *grid = static_cast<QGridLayout *>(layout());
@@ -304,7 +463,7 @@ void ControlPanel::addControl(pe::Field field, const QString &label, const QStri
     grid->addWidget(text, row, 0);
     grid->addWidget(slider, row, 1);
     grid->addWidget(spin, row, 2);
-    controls_.push_back({field, slider, spin, std::move(stops)});
+    controls_.push_back({field, slider, std::move(stops)});
     const std::size_t index = controls_.size() - 1;
 
     connect(slider, &QSlider::valueChanged, this, [this, index](int position) {
@@ -315,17 +474,16 @@ void ControlPanel::addControl(pe::Field field, const QString &label, const QStri
         setFieldValue(p, c.field, c.stops[static_cast<std::size_t>(position)]);
         apply(p);
     });
-    auto onSpin = [this, index](double value) {
-        if (following_)
-            return;
-        pe::EncodingParams p = parameters_->values();
-        setFieldValue(p, controls_[index].field, value);
-        apply(p);
-    };
-    if (auto *ints = qobject_cast<QSpinBox *>(spin))
-        connect(ints, &QSpinBox::valueChanged, this, onSpin);
-    else if (auto *reals = qobject_cast<QDoubleSpinBox *>(spin))
-        connect(reals, &QDoubleSpinBox::valueChanged, this, onSpin);
+    addTyped(
+        spin,
+        [this, field](double value) -> std::optional<std::string> {
+            pe::EncodingParams p = parameters_->values();
+            setFieldValue(p, field, value);
+            if (auto error = parameters_->set(p))
+                return error->message;
+            return std::nullopt;
+        },
+        [this, field] { return fieldValue(parameters_->values(), field); });
 }
 
 QSlider *ControlPanel::slider(pe::Field field) const
@@ -341,35 +499,28 @@ QString ControlPanel::errorText() const { return error_->text(); }
 void ControlPanel::apply(pe::EncodingParams candidate)
 {
     if (auto error = parameters_->set(candidate)) {
-        error_->setText(QString::fromStdString(error->message));
         followState(); // the controls return to what is shown
+        showRefusals(QString::fromStdString(error->message));
         return;
     }
-    error_->clear();
+    showRefusals();
 }
 
 void ControlPanel::followState()
 {
     following_ = true;
     const pe::EncodingParams &p = parameters_->values();
-    for (const Control &c : controls_) {
-        const double v = fieldValue(p, c.field);
-        c.slider->setValue(nearestStop(c.stops, v));
-        if (auto *ints = qobject_cast<QSpinBox *>(c.spin))
-            ints->setValue(static_cast<int>(v));
-        else if (auto *reals = qobject_cast<QDoubleSpinBox *>(c.spin))
-            reals->setValue(v);
-    }
+    for (const Control &c : controls_)
+        c.slider->setValue(nearestStop(c.stops, fieldValue(p, c.field)));
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     formula_->setText(QString::fromStdString(pe::formulaText(p)));
     const pe::NoiseParams &noise = parameters_->noise();
     noiseBox_->setChecked(noise.active());
     if (noise.active())
-        sigmaSpin_->setValue(noise.sigma); // off, the spin box keeps the sigma to come back to
+        lastSigma_ = noise.sigma; // off, the sigma box keeps the sigma to come back to
     sigmaSpin_->setEnabled(noise.active());
     seedSpin_->setEnabled(noise.active());
-    seedSpin_->setValue(static_cast<int>(noise.seed));
     following_ = false;
-    followPosition();
+    followPosition(); // and every typed field
 }

@@ -4,24 +4,27 @@
 
 #include <QWidget>
 
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 class Parameters;
 class Playback;
 class QCheckBox;
-class QDoubleSpinBox;
 class QPushButton;
-class QSpinBox;
-class QAbstractSpinBox;
 class QComboBox;
 class QLabel;
 class QSlider;
+class ScientificSpinBox;
 
-// Sliders, spin boxes and choices for every parameter. They write to Parameters (refused values
-// are reported under the controls and the controls return to the state), and follow it back.
+// Sliders, spin boxes and choices for every parameter. They write to Parameters and follow it back.
+// A refused slider or choice is reported under the controls and returns to the state; a refused
+// typed value is reported there too (the validator's sentence) and stays in its field, framed,
+// until it is corrected or Esc restores the value in force.
 // Sliders move through "stops": whole numbers 1..100, then 10 per decade and so on (seq_len,
 // start_pos), steps that hit every power of two (d_model), 100 per decade (base); the spin boxes
-// take any allowed value.
+// take any number typed and leave its judgement to the validators.
 class ControlPanel : public QWidget
 {
     Q_OBJECT
@@ -29,20 +32,40 @@ class ControlPanel : public QWidget
 public:
     // Without a Playback the panel has no play controls (the position row is always there).
     explicit ControlPanel(Parameters *parameters, Playback *playback = nullptr, QWidget *parent = nullptr);
+    ~ControlPanel() override;
 
     QSlider *slider(pe::Field field) const;
     QString errorText() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Control {
         pe::Field field;
         QSlider *slider;
-        QAbstractSpinBox *spin;
         std::vector<double> stops;
     };
+    // A field that takes typed values: `apply` applies one or returns why not; `inForce` is the
+    // value it shows when nothing is refused.
+    struct Typed {
+        ScientificSpinBox *spin;
+        std::function<std::optional<std::string>(double)> apply;
+        std::function<double()> inForce;
+        double refusedOver = 0; // the value in force when the typed one was refused
+        QString refusal;
+    };
 
-    void addControl(pe::Field field, const QString &label, const QString &tip, QAbstractSpinBox *spin,
+    void addControl(pe::Field field, const QString &label, const QString &tip, ScientificSpinBox *spin,
                     std::vector<double> stops);
+    void addTyped(ScientificSpinBox *spin, std::function<std::optional<std::string>(double)> apply,
+                  std::function<double()> inForce);
+    void commit(std::size_t index, double value);
+    void restore(std::size_t index);
+    void followTyped();
+    // Under the controls: `first` (a refused slider or choice), then every refused typed value.
+    void showRefusals(const QString &first = QString());
+    void updateErrorColor();
     void apply(pe::EncodingParams candidate);
     void followState();
     void followPosition();
@@ -51,15 +74,17 @@ private:
 
     Parameters *parameters_;
     std::vector<Control> controls_;
+    std::vector<Typed> typed_;
     QComboBox *layoutChoice_;
     QComboBox *exponentChoice_;
     QLabel *formula_;
     QLabel *error_;
     QSlider *positionSlider_ = nullptr;
-    QSpinBox *positionSpin_ = nullptr;
+    ScientificSpinBox *positionSpin_ = nullptr;
     QCheckBox *noiseBox_ = nullptr;
-    QDoubleSpinBox *sigmaSpin_ = nullptr;
-    QSpinBox *seedSpin_ = nullptr;
+    ScientificSpinBox *sigmaSpin_ = nullptr;
+    ScientificSpinBox *seedSpin_ = nullptr;
+    double lastSigma_ = 0.5; // the sigma noise comes back with when switched on
     bool following_ = false;
 };
 
