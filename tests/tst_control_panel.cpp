@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
@@ -79,6 +80,7 @@ class TestControlPanel : public QObject
     Q_OBJECT
 
 private slots:
+    void formulaIsReadableMath();
     void sliderStepChangesState();
     void sliderMovesLiveWhileDragging();
     void spinBoxMovesSlider();
@@ -92,6 +94,25 @@ private slots:
     void choicesSetLayoutAndExponent();
     void stopsHitTheUsualValues();
 };
+
+void TestControlPanel::formulaIsReadableMath()
+{
+    // The formula under the controls: ω with subscripts and the exponent raised, one equation a line.
+    Parameters p;
+    ControlPanel panel(&p);
+    auto *formula = panel.findChild<QLabel *>(QStringLiteral("formula"));
+    QVERIFY(formula);
+    QCOMPARE(formula->textFormat(), Qt::RichText);
+    QVERIFY2(formula->text().contains(QStringLiteral("ω<sub>i</sub>")) && formula->text().contains(QStringLiteral("<sup>−2i/d</sup>")),
+             qPrintable(formula->text()));
+    QCOMPARE(formula->text().count(QStringLiteral("<br>")), 2);
+    pe::EncodingParams v = p.values();
+    v.base = 1e8;
+    v.exponent = pe::Exponent::Index;
+    QVERIFY(!p.set(v));
+    QVERIFY2(formula->text().contains(QStringLiteral("(10<sup>8</sup>)")) && formula->text().contains(QStringLiteral("ω<sub>j</sub>")),
+             qPrintable(formula->text()));
+}
 
 void TestControlPanel::sliderStepChangesState()
 {

@@ -20,6 +20,7 @@ private slots:
     void invalidComparisonRefused();
     void logScale();
     void tooltip();
+    void legendAndTitleInOrder();
 
 private:
     void set(std::int64_t n, int d, double base);
@@ -121,6 +122,20 @@ void TestFrequencyView::tooltip()
     const QString tip = view_->tooltipAt(at);
     QVERIFY2(tip.contains(QStringLiteral("pair 1 (dimensions 2, 3)")), qPrintable(tip));
     QVERIFY(tip.contains(QStringLiteral("completes a period")));
+}
+
+void TestFrequencyView::legendAndTitleInOrder()
+{
+    set(50, 128, 1e6);
+    QCPLegend *legend = view_->plot()->legend;
+    QVERIFY(legend->itemCount() >= 4);
+    auto name = [legend](int i) { return static_cast<QCPPlottableLegendItem *>(legend->item(i))->plottable()->name(); };
+    QVERIFY2(name(0).contains(QStringLiteral("current")), qPrintable(name(0)));
+    QCOMPARE(name(1), QStringLiteral("base 100"));
+    QCOMPARE(name(2), QStringLiteral("base 10000"));
+    QCOMPARE(name(3), QStringLiteral("base 1e8"));
+    const QString title = view_->plot()->findChild<QCPTextElement *>()->text();
+    QVERIFY2(!title.contains(QStringLiteral(":  ·")) && title.startsWith(QStringLiteral("Frequency decay: ω_i")), qPrintable(title));
 }
 
 QTEST_MAIN(TestFrequencyView)

@@ -73,6 +73,14 @@ void TestMainWindow::everyRegisteredViewIsATab()
         QVERIFY2(w.view(info.id), qPrintable(info.id));
     w.showView(QStringLiteral("frequencies"));
     QCOMPARE(w.currentView(), w.view(QStringLiteral("frequencies")));
+    // At the default 1280 x 800 every tab is on screen, none behind scroll arrows.
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTabBar *bar = w.findChild<QTabWidget *>(QStringLiteral("views"))->tabBar();
+    for (int i = 0; i < bar->count(); ++i)
+        QVERIFY2(bar->tabRect(i).right() <= bar->width() && bar->tabRect(i).left() >= 0, qPrintable(bar->tabText(i)));
+    for (int i = 0; i < bar->count(); ++i) // and whole, not elided
+        QVERIFY2(bar->tabRect(i).width() >= bar->fontMetrics().horizontalAdvance(bar->tabText(i)), qPrintable(bar->tabText(i)));
 }
 
 void TestMainWindow::sliderStepRepaintsTheVisibleView()
@@ -484,6 +492,21 @@ void TestMainWindow::darkThemeReachesThePlots()
     QCoreApplication::processEvents();
     w.currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(w.currentView()->plot()->toPixmap().toImage().pixelColor(3, 3).lightness() > 200);
+    // The projector theme: white paper, black text, thicker axes in every view.
+    w.setTheme(MainWindow::Theme::Projector);
+    QCoreApplication::processEvents();
+    for (const ViewInfo &info : viewRegistry()) {
+        w.showView(info.id);
+        QCoreApplication::processEvents();
+        QCustomPlot *plot = w.currentView()->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(plot->toPixmap().toImage().pixelColor(3, 3), QColor(Qt::white));
+        for (QCPAxis *axis : plot->axisRect()->axes())
+            if (axis->basePen().style() != Qt::NoPen) {
+                QVERIFY2(axis->basePen().widthF() >= 1.6, qPrintable(info.id));
+                QCOMPARE(axis->labelColor(), QColor(Qt::black));
+            }
+    }
     w.setTheme(MainWindow::Theme::System);
 }
 

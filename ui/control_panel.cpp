@@ -1,5 +1,7 @@
 #include "control_panel.h"
 
+#include "formula_text.h"
+
 #include "parameters.h"
 #include "playback.h"
 #include "scientific_spin_box.h"
@@ -190,6 +192,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
 
     formula_->setObjectName(QStringLiteral("formula"));
     formula_->setWordWrap(true);
+    formula_->setTextFormat(Qt::RichText); // ω with sub- and superscripts, one equation a line
     formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     formula_->setToolTip(tr("The formula of the variant shown"));
     error_->setObjectName(QStringLiteral("error"));
@@ -514,7 +517,7 @@ void ControlPanel::followState()
         c.slider->setValue(nearestStop(c.stops, fieldValue(p, c.field)));
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
-    formula_->setText(QString::fromStdString(pe::formulaText(p)));
+    formula_->setText(formulaHtml(p));
     const pe::NoiseParams &noise = parameters_->noise();
     noiseBox_->setChecked(noise.active());
     if (noise.active())

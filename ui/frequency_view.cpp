@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -128,13 +129,17 @@ void FrequencyView::rebuild()
     };
 
     int colorIndex = 0;
-    for (double base : comparison_) {
+    std::vector<QCPGraph *> others;
+    std::vector<double> bases(comparison_.begin(), comparison_.end());
+    std::sort(bases.begin(), bases.end());
+    for (double base : bases) {
         if (base == p.base)
             continue;
         pe::EncodingParams other = p;
         other.base = base;
         const QColor color = kComparisonColors[colorIndex++ % std::size(kComparisonColors)];
-        addCurve(other, QPen(color, 1.5 * lineScale(), Qt::DashLine), tr("base %1").arg(QString::fromStdString(pe::compactNumber(base))));
+        others.push_back(addCurve(other, QPen(color, 1.5 * lineScale(), Qt::DashLine),
+                                  tr("base %1").arg(QString::fromStdString(pe::compactNumber(base)))));
     }
     QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5 * lineScale()), tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
 
@@ -162,6 +167,16 @@ void FrequencyView::rebuild()
         spanLabel_->position->setCoords(0, std::max(span, 1e-300));
         spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
     }
+
+    // The legend: the current base first, then the others in ascending order (the current curve is
+    // still drawn last, on top).
+    plt->legend->clearItems();
+    current->addToLegend();
+    for (QCPGraph *g : others)
+        g->addToLegend();
+    for (int i = 0; i < plt->graphCount(); ++i)
+        if (plt->graph(i) != current && std::find(others.begin(), others.end(), plt->graph(i)) == others.end())
+            plt->graph(i)->addToLegend();
 
     const QString symbol = p.exponent == pe::Exponent::Pair ? QStringLiteral("i") : QStringLiteral("j");
     plt->xAxis->setLabel(p.exponent == pe::Exponent::Pair ? tr("pair index i") : tr("dimension j"));
@@ -193,8 +208,8 @@ void FrequencyView::rebuild()
         setTitle(title_, {tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
                           tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)});
     else
-        setTitle(title_, {tr("Frequency decay:"), p.exponent == pe::Exponent::Pair ? tr("ω_i = base^(−2i/d), d = %1").arg(p.dModel)
-                                                                                  : tr("ω_j = base^(−j/d), d = %1").arg(p.dModel)});
+        setTitle(title_, {p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)") : tr("Frequency decay: ω_j = base^(−j/d)"),
+                          tr("d = %1").arg(p.dModel)});
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 

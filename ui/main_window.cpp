@@ -73,6 +73,9 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     setWindowTitle(tr("Positional Encoding Explorer"));
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->setDocumentMode(true);
+    // Every view reachable at a glance: no scroll arrows; in a narrow window the titles elide.
+    tabs_->setUsesScrollButtons(false);
+    tabs_->setElideMode(Qt::ElideRight);
     for (const ViewInfo &info : viewRegistry()) {
         PlotView *v = info.create(parameters, tabs_);
         views_.emplace_back(info.id, v);
@@ -166,7 +169,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     viewMenu->addAction(dock->toggleViewAction());
     QMenu *themeMenu = viewMenu->addMenu(tr("T&heme"));
     auto *themeGroup = new QActionGroup(this);
-    for (auto [text, t] : {std::pair{tr("&System"), Theme::System}, {tr("&Light"), Theme::Light}, {tr("&Dark"), Theme::Dark}}) {
+    for (auto [text, t] : {std::pair{tr("&System"), Theme::System}, {tr("&Light"), Theme::Light}, {tr("&Dark"), Theme::Dark},
+                                  {tr("&Projector (high contrast)"), Theme::Projector}}) {
         QAction *a = themeMenu->addAction(text, this, [this, t = t] { setTheme(t); });
         a->setCheckable(true);
         themeGroup->addAction(a);
@@ -211,7 +215,7 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     connect(parameters_, &Parameters::changed, this, showFormula);
     showFormula();
     resize(1280, 800);
-    setTheme(static_cast<Theme>(std::clamp(QSettings().value(QStringLiteral("theme"), 0).toInt(), 0, 2)));
+    setTheme(static_cast<Theme>(std::clamp(QSettings().value(QStringLiteral("theme"), 0).toInt(), 0, 3)));
     currentView()->setFocus(); // the position keys work from the start
 }
 
@@ -221,8 +225,18 @@ void MainWindow::setTheme(Theme theme)
     static const QPalette system = QApplication::palette();
     theme_ = theme;
     QPalette pal = system;
-    if (theme == Theme::Light) {
+    // The projector theme: white paper, black ink, and plots with thick dark lines (PlotView reads
+    // the application's "projector" property): what survives a washed-out beamer.
+    qApp->setProperty("projector", theme == Theme::Projector);
+    if (theme == Theme::Light || theme == Theme::Projector) {
         pal = QApplication::style()->standardPalette();
+        if (theme == Theme::Projector) {
+            for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+                pal.setColor(role, Qt::black);
+            pal.setColor(QPalette::Base, Qt::white);
+            pal.setColor(QPalette::Window, Qt::white);
+            pal.setColor(QPalette::Mid, QColor(60, 60, 60));
+        }
     } else if (theme == Theme::Dark) {
         const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), mid(100, 100, 106);
         pal = QPalette(text, window, window.lighter(130), window.darker(130), mid, text, Qt::white, base, window);

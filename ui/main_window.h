@@ -55,7 +55,7 @@ public:
     bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error);
 
     // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
-    enum class Theme { System, Light, Dark };
+    enum class Theme { System, Light, Dark, Projector };
     void setTheme(Theme theme);
     Theme theme() const { return theme_; }
 

@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -130,10 +131,13 @@ void PlotView::applyFonts()
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
-            QPen pen = axis->basePen();
-            if (pen.style() != Qt::NoPen) {
-                pen.setWidthF(lineScale());
-                axis->setBasePen(pen);
+            for (auto [get, set] : {std::pair{&QCPAxis::basePen, &QCPAxis::setBasePen}, std::pair{&QCPAxis::tickPen, &QCPAxis::setTickPen},
+                                    std::pair{&QCPAxis::subTickPen, &QCPAxis::setSubTickPen}}) {
+                QPen pen = (axis->*get)();
+                if (pen.style() != Qt::NoPen) {
+                    pen.setWidthF(lineScale());
+                    (axis->*set)(pen);
+                }
             }
         }
     // Legends are reached through the layout: a view that replaces the default axis rect (the
@@ -191,6 +195,11 @@ QString PlotView::countText(std::int64_t n, const QString &one, const QString &m
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
+bool PlotView::projector()
+{
+    return qApp && qApp->property("projector").toBool();
+}
+
 void PlotView::refresh()
 {
     dirty_ = true;
@@ -206,7 +215,7 @@ void PlotView::applyPalette()
     const QColor fg = pal.color(QPalette::WindowText);
     const QColor bg = pal.color(QPalette::Base);
     QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(110);
+    grid.setAlpha(projector() ? 170 : 110);
     plot_->setBackground(bg);
     const auto recolor = [](QPen pen, const QColor &color) {
         if (pen.style() != Qt::NoPen)
@@ -242,6 +251,11 @@ void PlotView::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
+        // Into or out of the projector theme, the pens change width: a full rebuild.
+        if (projector() != builtForProjector_) {
+            refresh();
+            return;
+        }
         applyPalette();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
@@ -250,6 +264,7 @@ void PlotView::changeEvent(QEvent *event)
 void PlotView::rebuildNow()
 {
     dirty_ = false;
+    builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
     rebuild();

@@ -83,7 +83,9 @@ protected:
     virtual void positionMoved() { rebuild(); }
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
     // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
-    double lineScale() const { return lecture_ ? 2.5 : 1.0; }
+    double lineScale() const { return (lecture_ ? 2.5 : 1.0) * (projector() ? 1.6 : 1.0); }
+    // The high-contrast projector theme is on (View > Theme): thicker lines, darker grids.
+    static bool projector();
     double fontScale() const { return lecture_ ? kLectureFontScale : 1.0; }
     // A pen for a curve of n points: wide lines are stroked with joins at every point, which costs
     // tens of milliseconds for a long wiggly curve, so long curves get the one-pixel cosmetic pen.
@@ -128,4 +130,5 @@ private:
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool dirty_ = true;
+    bool builtForProjector_ = false;
 };

@@ -32,10 +32,10 @@ const std::vector<ViewInfo> &viewRegistry()
         {QStringLiteral("circles"), QObject::tr("Circles"), &create<PairCircleView>},
         {QStringLiteral("similarity"), QObject::tr("Similarity"), &create<SimilarityView>},
         {QStringLiteral("recovery"), QObject::tr("Recovery"), &create<RecoveryView>},
-        {QStringLiteral("distance"), QObject::tr("Distance matrix"), &create<DistanceView>},
-        {QStringLiteral("relative"), QObject::tr("Relative position"), &create<RelativeView>},
-        {QStringLiteral("inputs"), QObject::tr("Inputs (noise)"), &create<InputsView>},
-        {QStringLiteral("projection"), QObject::tr("Projection (t-SNE, PCA)"), &create<ProjectionView>},
+        {QStringLiteral("distance"), QObject::tr("Distance"), &create<DistanceView>},
+        {QStringLiteral("relative"), QObject::tr("Relative"), &create<RelativeView>},
+        {QStringLiteral("inputs"), QObject::tr("Inputs"), &create<InputsView>},
+        {QStringLiteral("projection"), QObject::tr("Projection"), &create<ProjectionView>},
     };
     return views;
 }
