@@ -35,7 +35,10 @@ struct Block {
     bool sampled() const { return positionStep > 1 || columnStep > columnGroup; }
     // Which of the jitter offsets row r uses (0 without jitter), and the offset itself.
     int jitterIndex(std::int64_t r) const;
-    std::int64_t jitterOffset(int index) const { return index * positionStep / jitterCount(); }
+    // Whole multiples of jitterUnit(), so two rows' offsets differ by a multiple of it too (the
+    // distance matrix needs only 2 * jitterCount() - 1 offset differences).
+    std::int64_t jitterOffset(int index) const { return index * jitterUnit(); }
+    std::int64_t jitterUnit() const { return positionStep / jitterCount(); }
     int jitterCount() const { return positionStep < kJitterOffsets ? static_cast<int>(positionStep) : kJitterOffsets; }
     std::int64_t position(std::int64_t r) const { return firstPosition + r * positionStep + jitterOffset(jitterIndex(r)); }
 };

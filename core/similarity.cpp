@@ -142,6 +142,60 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
     return out;
 }
 
+SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric,
+                                const OffsetKernel *kernel, std::int64_t buckets)
+{
+    const EncodingParams &p = encoding.params();
+    SimilarityCurve c;
+    const Block rows = sampledPositions(p.startPos, p.seqLen, buckets);
+    c.stride = rows.positionStep;
+    const bool higher = higherIsCloser(metric);
+    double bestValue = 0;
+    bool haveBest = false;
+    auto consider = [&](std::int64_t t, double v) {
+        if (!haveBest || (higher ? v > bestValue : v < bestValue)) {
+            bestValue = v;
+            c.best = t;
+            haveBest = true;
+        }
+    };
+    if (kernel) {
+        c.envelope = true;
+        const double norm2 = p.dModel / 2.0;
+        const std::int64_t end = p.startPos + p.seqLen;
+        for (std::int64_t first = p.startPos; first < end; first += c.stride) {
+            double lo = 0, hi = 0;
+            for (std::int64_t t = first; t < std::min(end, first + c.stride); ++t) {
+                const double v = metricFromDot(metric, (*kernel)(t - reference), norm2, norm2);
+                lo = t == first ? v : std::min(lo, v);
+                hi = t == first ? v : std::max(hi, v);
+                consider(t, v);
+            }
+            c.positions.push_back(first);
+            c.low.push_back(lo);
+            c.high.push_back(hi);
+        }
+        return c;
+    }
+    for (std::int64_t r = 0; r < rows.rows; ++r) {
+        // The reference's own bucket shows the reference: the peak a reader looks for is there.
+        const std::int64_t first = p.startPos + r * c.stride;
+        c.positions.push_back(reference >= first && reference < first + c.stride ? reference : rows.position(r));
+    }
+    c.low.resize(c.positions.size());
+    const std::vector<std::int64_t> ref{reference};
+    constexpr std::size_t kChunk = 256;
+    for (std::size_t r0 = 0; r0 < c.positions.size(); r0 += kChunk) {
+        const std::vector<std::int64_t> chunk(c.positions.begin() + static_cast<std::ptrdiff_t>(r0),
+                                              c.positions.begin() + static_cast<std::ptrdiff_t>(std::min(c.positions.size(), r0 + kChunk)));
+        scoreBlock(encoding, noise, metric, nullptr, chunk, ref, c.low.data() + r0);
+    }
+    for (std::size_t r = 0; r < c.positions.size(); ++r)
+        consider(c.positions[r], c.low[r]);
+    c.high = c.low;
+    return c;
+}
+
 void scoreBlock(const Encoding &encoding, const NoiseParams &noise, Metric metric, const OffsetKernel *kernel,
                 const std::vector<std::int64_t> &rows, const std::vector<std::int64_t> &cols, double *out)
 {

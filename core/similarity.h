@@ -42,6 +42,21 @@ private:
 std::vector<double> similarityToReference(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference,
                                           Metric metric, const OffsetKernel *kernel, std::int64_t stride = 1);
 
+// The similarity curve for a plot of `buckets` columns, reduced without aliasing: with a kernel,
+// the lowest and highest value over every position of each bucket (the envelope a pixel column
+// shows; one look-up a position); without, one jittered position a bucket (low == high; the
+// reference's bucket holds the reference), since every position would cost O(N d). `best` is the
+// best of all positions computed.
+struct SimilarityCurve {
+    std::vector<std::int64_t> positions; // one a bucket: its first position, or the jittered one
+    std::vector<double> low, high;
+    std::int64_t best = 0;
+    std::int64_t stride = 1; // positions a bucket
+    bool envelope = false;   // low/high over every position (else one sample a bucket)
+};
+SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric,
+                                const OffsetKernel *kernel, std::int64_t buckets);
+
 // metric(x_t, PE(s)) for t in rows and s in cols, row-major: a sampled block of the N x N matrix.
 // Exact; the kernel makes it one look-up per cell, otherwise one dot product per cell.
 void scoreBlock(const Encoding &encoding, const NoiseParams &noise, Metric metric, const OffsetKernel *kernel,

@@ -20,6 +20,7 @@ class TestAnalysisViews : public QObject
     Q_OBJECT
 
 private slots:
+    void distanceSampledHoldsExactValues();
     void similarityFollowsTheReference();
     void similaritySampledWhenLong();
     void similarityMetrics();
@@ -132,6 +133,33 @@ void TestAnalysisViews::distanceIsToeplitzForPureEncodings()
     std::vector<double> exact(1);
     pe::scoreBlock(f.params.encoding(), {}, pe::Metric::Dot, nullptr, {pos[5]}, {pos[150]}, exact.data());
     QVERIFY(std::abs(v[5 * n + 150] - exact[0]) < 1e-11);
+}
+
+void TestAnalysisViews::distanceSampledHoldsExactValues()
+{
+    // 100,000 positions in a few hundred cells: thinned with jitter, every cell holds the exact
+    // value of the two positions it names (the Toeplitz shortcut included), and no cell row repeats
+    // a stride's beat: rows are one position inside each span, not every k-th.
+    ViewFixture<DistanceView> f(QSize(700, 700));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(100'000, 64, 1e4)));
+    const auto &pos = f.view->shownPositions();
+    const auto n = pos.size();
+    QVERIFY(n > 100 && n < 100'000);
+    const std::int64_t step = (100'000 + static_cast<std::int64_t>(n) - 1) / static_cast<std::int64_t>(n);
+    bool jittered = false;
+    for (std::size_t r = 0; r < n; ++r) {
+        QVERIFY(pos[r] >= static_cast<std::int64_t>(r) * step && pos[r] < static_cast<std::int64_t>(r + 1) * step);
+        jittered |= pos[r] != static_cast<std::int64_t>(r) * step;
+    }
+    QVERIFY(jittered);
+    const auto &v = f.view->values();
+    for (std::size_t r = 0; r < n; r += 37)
+        for (std::size_t c = 0; c < n; c += 29) {
+            std::vector<double> exact(1);
+            pe::scoreBlock(f.params.encoding(), {}, pe::Metric::Dot, nullptr, {pos[r]}, {pos[c]}, exact.data());
+            QVERIFY2(std::abs(v[r * n + c] - exact[0]) < 1e-9, qPrintable(QStringLiteral("(%1, %2): %3 vs %4").arg(pos[r]).arg(pos[c]).arg(v[r * n + c]).arg(exact[0])));
+        }
 }
 
 void TestAnalysisViews::distanceWithNoiseIsExact()

@@ -31,6 +31,8 @@ private slots:
     void keyboardZoomAndPan();
     void zoomSurvivesParameterChanges();
     void maximumSizesUpdate();
+    void reducedPictureAgreesWithWhole_data();
+    void reducedPictureAgreesWithWhole();
 
 private:
     void set(std::int64_t n, int d, double base = 1e4, std::int64_t start = 0);
@@ -284,6 +286,50 @@ void TestHeatmapView::maximumSizesUpdate()
     QCOMPARE(view_->shownBlock().rows, qint64(1));
     const QImage img = shot();
     QVERIFY(!img.isNull());
+}
+
+void TestHeatmapView::reducedPictureAgreesWithWhole_data()
+{
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("layout");
+    QTest::addColumn<int>("exponent");
+    QTest::newRow("768 interleaved") << 768 << 0 << 0;
+    QTest::newRow("767 interleaved") << 767 << 0 << 0;
+    QTest::newRow("768 split") << 768 << 1 << 0;
+    QTest::newRow("768 per-index") << 768 << 0 << 1;
+    QTest::newRow("767 per-index") << 767 << 0 << 1;
+}
+
+void TestHeatmapView::reducedPictureAgreesWithWhole()
+{
+    // Issue 12: at 50 x 768 a 600 x 400 figure kept every 2nd column, all sines: the slow right half
+    // came out grey where half of it is +1. The small figure's colours must match a figure large
+    // enough to hold every column: the same share of red among the coloured pixels.
+    QFETCH(int, d);
+    QFETCH(int, layout);
+    QFETCH(int, exponent);
+    pe::EncodingParams v = params_->values();
+    v.seqLen = 50;
+    v.dModel = d;
+    v.layout = layout ? pe::Layout::Split : pe::Layout::Interleaved;
+    v.exponent = exponent ? pe::Exponent::Index : pe::Exponent::Pair;
+    QVERIFY(!params_->set(v));
+    auto redShare = [this](QSize size) {
+        const QImage img = view_->render(size, 1);
+        std::int64_t red = 0, blue = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                red += c.red() > c.blue() + 60;
+                blue += c.blue() > c.red() + 60;
+            }
+        return static_cast<double>(red) / static_cast<double>(red + blue);
+    };
+    const double small = redShare(QSize(600, 400));
+    QVERIFY(view_->shownBlock().sampled());
+    const double whole = redShare(QSize(2400, 1200));
+    QVERIFY(!view_->shownBlock().sampled());
+    QVERIFY2(std::abs(small - whole) < 0.04, qPrintable(QStringLiteral("red share %1 reduced, %2 whole").arg(small).arg(whole)));
 }
 
 QTEST_MAIN(TestHeatmapView)

@@ -3,6 +3,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using testsupport::params;
@@ -12,6 +13,7 @@ class TestSimilarity : public QObject
     Q_OBJECT
 
 private slots:
+    void reducedCurveKeepsEveryExtreme();
     void kernelEqualsBruteForce_data();
     void kernelEqualsBruteForce();
     void kernelAppliesOnlyWhereTheDotIsAnOffset();
@@ -146,6 +148,36 @@ void TestSimilarity::scoreBlockAgrees()
     for (int i = 0; i < 12; ++i)
         QVERIFY(std::abs(fast[i] - exact[i]) < 1e-12);
     QCOMPARE(fast[0], 1.0); // a position with itself
+}
+
+void TestSimilarity::reducedCurveKeepsEveryExtreme()
+{
+    // 100,000 positions in 700 pixel columns: each column spans the lowest to the highest value of
+    // its positions, exactly as the unreduced curve (a stride once drew a false slow wave).
+    const pe::Encoding e(params(100'000, 64, 1e4, 5));
+    const pe::OffsetKernel kernel(e, 99'999);
+    const std::int64_t reference = 40'000;
+    const std::vector<double> all = pe::similarityToReference(e, {}, reference, pe::Metric::Dot, &kernel);
+    const pe::SimilarityCurve c = pe::similarityCurve(e, {}, reference, pe::Metric::Dot, &kernel, 700);
+    QVERIFY(c.envelope);
+    QVERIFY(c.positions.size() <= 700);
+    for (std::size_t b = 0; b < c.positions.size(); ++b) {
+        const auto first = static_cast<std::size_t>(c.positions[b] - 5);
+        const auto last = std::min(all.size(), first + static_cast<std::size_t>(c.stride));
+        QCOMPARE(c.low[b], *std::min_element(all.begin() + first, all.begin() + last));
+        QCOMPARE(c.high[b], *std::max_element(all.begin() + first, all.begin() + last));
+    }
+    QCOMPARE(c.best, reference);
+    // Without a kernel (noise): one real position a bucket, inside it, the reference's own bucket
+    // holding the reference.
+    const pe::NoiseParams noise{0.5, 42};
+    const pe::SimilarityCurve n = pe::similarityCurve(e, noise, reference, pe::Metric::Dot, nullptr, 700);
+    QVERIFY(!n.envelope);
+    for (std::size_t b = 0; b < n.positions.size(); ++b) {
+        QVERIFY(n.positions[b] >= 5 + static_cast<std::int64_t>(b) * n.stride && n.positions[b] < 5 + static_cast<std::int64_t>(b + 1) * n.stride);
+        QCOMPARE(n.low[b], n.high[b]);
+    }
+    QVERIFY(std::find(n.positions.begin(), n.positions.end(), reference) != n.positions.end());
 }
 
 QTEST_APPLESS_MAIN(TestSimilarity)

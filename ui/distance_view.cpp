@@ -58,35 +58,53 @@ void DistanceView::rebuild()
     std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
     if (!toeplitz)
         cells = std::min<std::int64_t>(cells, kMaxExactCells);
-    step_ = pe::sampleStride(p.seqLen, cells);
+    // Positions thinned with jitter, so the matrix never shows a stride's beat with a period.
+    const pe::Block rows = pe::sampledPositions(p.startPos, p.seqLen, cells);
+    step_ = rows.positionStep;
     positions_.clear();
-    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += step_)
-        positions_.push_back(t);
+    for (std::int64_t r = 0; r < rows.rows; ++r)
+        positions_.push_back(rows.position(r));
     const auto n = static_cast<int>(positions_.size());
     values_.resize(static_cast<std::size_t>(n) * n);
     if (toeplitz) {
-        // Entry (r, c) depends on (r - c) * step only: one row of S over the sampled offsets.
-        pe::Block b;
-        b.positionStep = step_;
-        b.rows = n;
-        b.firstColumn = p.layout == pe::Layout::Split ? p.dModel / 2 : 1;
-        b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
-        b.cols = p.dModel / 2;
-        std::vector<double> cosines(static_cast<std::size_t>(b.size()));
-        enc.fill(b, cosines.data());
-        std::vector<double> s(static_cast<std::size_t>(n), 0.0);
-        for (int m = 0; m < n; ++m)
-            for (int i = 0; i < b.cols; ++i)
-                s[static_cast<std::size_t>(m)] += cosines[static_cast<std::size_t>(m * b.cols + i)];
+        // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + (k_r - k_c) unit for the rows'
+        // jitter indices k: one curve of S over the sampled offsets per difference of indices.
+        const int jitters = rows.jittered ? rows.jitterCount() : 1;
+        const std::int64_t unit = rows.jittered ? rows.jitterUnit() : 0;
+        const int half = p.dModel / 2;
+        std::vector<double> s(static_cast<std::size_t>(2 * jitters - 1) * n, 0.0);
+        std::vector<double> cosines(static_cast<std::size_t>(n) * half);
+        for (int e = 0; e < 2 * jitters - 1; ++e) {
+            pe::Block b;
+            b.firstPosition = (e - (jitters - 1)) * unit;
+            b.positionStep = step_;
+            b.rows = n;
+            b.firstColumn = p.layout == pe::Layout::Split ? half : 1;
+            b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
+            b.cols = half;
+            enc.fill(b, cosines.data());
+            double *se = s.data() + static_cast<std::size_t>(e) * n;
+            for (int m = 0; m < n; ++m)
+                for (int i = 0; i < half; ++i)
+                    se[m] += cosines[static_cast<std::size_t>(m) * half + i];
+        }
+        std::vector<int> k(static_cast<std::size_t>(n));
+        for (int r = 0; r < n; ++r)
+            k[static_cast<std::size_t>(r)] = rows.jittered ? rows.jitterIndex(r) : 0;
         const double norm2 = p.dModel / 2.0;
         for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c)
-                values_[static_cast<std::size_t>(r * n + c)] = pe::metricFromDot(metric, s[static_cast<std::size_t>(std::abs(r - c))], norm2, norm2);
+            for (int c = 0; c < n; ++c) {
+                // S is even: a negative row offset reads the mirrored difference.
+                const int m = std::abs(r - c);
+                const int e = (r >= c ? k[r] - k[c] : k[c] - k[r]) + jitters - 1;
+                values_[static_cast<std::size_t>(r * n + c)] = pe::metricFromDot(metric, s[static_cast<std::size_t>(e) * n + m], norm2, norm2);
+            }
     } else {
         pe::scoreBlock(enc, noise, metric, nullptr, positions_, positions_, values_.data());
     }
-    const double first = static_cast<double>(positions_.front());
-    const double last = static_cast<double>(positions_.back());
+    // Cells at their spans' starts: a jittered position lies inside its cell.
+    const double first = static_cast<double>(rows.firstPosition);
+    const double last = static_cast<double>(rows.firstPosition + (n - 1) * step_);
     colormaps::fillColorMap(map_, n, n, first, last, first, last, false,
                             [this, n](int r, int c) { return values_[static_cast<std::size_t>(r * n + c)]; });
     map_->rescaleDataRange(true);
@@ -99,7 +117,7 @@ void DistanceView::rebuild()
                                : noise.active() ? tr("x = PE + %1·z (seed %2): the diagonals blur").arg(noise.sigma).arg(noise.seed)
                                                 : tr("per-index exponent or odd d: not a function of t − s alone")};
     if (step_ > 1)
-        title << tr("(sampled: 1 in %1 positions)").arg(step_);
+        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(rows)));
     setTitle(title_, title);
     positionMoved();
 }
@@ -118,7 +136,7 @@ QString DistanceView::tooltipAt(QPointF pixel) const
 {
     if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    auto index = [this](double coord) { return pe::nearestSample(coord, positions_.front(), step_, positions_.size()); };
+    auto index = [this](double coord) { return pe::nearestSample(coord, parameters()->values().startPos, step_, positions_.size()); };
     const std::size_t c = index(plot()->xAxis->pixelToCoord(pixel.x()));
     const std::size_t r = index(plot()->yAxis->pixelToCoord(pixel.y()));
     return tr("t = %1, s = %2 (t − s = %3)\n%4 = %5")

@@ -43,11 +43,7 @@ void SimilarityView::compute()
     const pe::EncodingParams &p = enc.params();
     const pe::NoiseParams &noise = parameters()->noise();
     const std::int64_t ref = parameters()->position();
-    const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plot()->axisRect()->width() * pixelScale()));
-    stride_ = pe::sampleStride(p.seqLen, maxPoints);
-    positions_.clear();
-    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; t += stride_)
-        positions_.push_back(t);
+    const auto buckets = std::max<std::int64_t>(2, static_cast<std::int64_t>(plot()->axisRect()->width() * pixelScale()));
     // The kernel costs N d / 2 once per encoding and makes every reference move N look-ups. It
     // is built when the reference first moves (playback, arrow keys), or at once when cheap, so
     // dragging a parameter slider never waits for it.
@@ -58,13 +54,13 @@ void SimilarityView::compute()
     }
     buildKernel_ = false;
     const bool useKernel = pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding();
-    values_ = pe::similarityToReference(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, stride_);
-    const bool higher = pe::higherIsCloser(metric());
-    std::size_t at = 0;
-    for (std::size_t i = 1; i < values_.size(); ++i)
-        if (higher ? values_[i] > values_[at] : values_[i] < values_[at])
-            at = i;
-    best_ = positions_.empty() ? ref : positions_[at];
+    pe::SimilarityCurve curve = pe::similarityCurve(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, buckets);
+    positions_ = std::move(curve.positions);
+    values_ = std::move(curve.high);
+    low_ = std::move(curve.low);
+    stride_ = curve.stride;
+    envelope_ = curve.envelope;
+    best_ = curve.best;
 }
 
 void SimilarityView::rebuild()
@@ -75,10 +71,15 @@ void SimilarityView::rebuild()
     const std::int64_t ref = parameters()->position();
     QCustomPlot *plt = plot();
     QVector<double> x, y;
-    x.reserve(static_cast<int>(positions_.size()));
+    x.reserve(static_cast<int>(2 * positions_.size()));
     for (std::size_t i = 0; i < positions_.size(); ++i) {
+        // A bucket's lowest and highest value, one above the other: the curve's envelope.
         x << static_cast<double>(positions_[i]);
-        y << values_[i];
+        y << low_[i];
+        if (low_[i] != values_[i]) {
+            x << static_cast<double>(positions_[i]);
+            y << values_[i];
+        }
     }
     QCPGraph *g = plt->graph(0);
     g->setData(x, y, true);
@@ -97,7 +98,8 @@ void SimilarityView::rebuild()
                       (pe::higherIsCloser(metric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
                           (best_ == ref ? tr(" (the reference itself)") : tr(" (blue), not the reference (red)"))};
     if (stride_ > 1)
-        title << tr("(sampled: 1 in %1 positions)").arg(stride_);
+        title << (envelope_ ? tr("(every position: lowest to highest of each %1 per pixel column)").arg(stride_)
+                            : tr("(sampled: 1 position in each %1, jittered)").arg(stride_));
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -108,6 +110,13 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
         return {};
     const double t = plot()->xAxis->pixelToCoord(pixel.x());
     const std::size_t i = pe::nearestSample(t, positions_.front(), stride_, positions_.size());
+    if (envelope_ && stride_ > 1)
+        return tr("positions %1–%2\n%3 from %4 to %5")
+            .arg(positions_[i])
+            .arg(positions_[i] + stride_ - 1)
+            .arg(metricChoice_->currentText())
+            .arg(low_[i], 0, 'g', 6)
+            .arg(values_[i], 0, 'g', 6);
     return tr("position t = %1\n%2 = %3").arg(positions_[i]).arg(metricChoice_->currentText()).arg(values_[i], 0, 'g', 10);
 }
 

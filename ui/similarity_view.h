@@ -30,7 +30,9 @@ public:
     pe::Metric metric() const;
     // What the last computation gave: the positions and their values, and the best position.
     const std::vector<std::int64_t> &positions() const { return positions_; }
+    // Per bucket (one a pixel column): the highest and lowest value (equal when one position each).
     const std::vector<double> &values() const { return values_; }
+    const std::vector<double> &lowValues() const { return low_; }
     std::int64_t bestPosition() const { return best_; }
     QString tooltipAt(QPointF pixel) const override;
 
@@ -51,6 +53,8 @@ private:
     QCPItemStraightLine *bestLine_;
     std::vector<std::int64_t> positions_;
     std::vector<double> values_;
+    std::vector<double> low_;
+    bool envelope_ = false;
     std::int64_t best_ = 0;
     std::int64_t stride_ = 1;
     std::optional<pe::OffsetKernel> kernel_;
