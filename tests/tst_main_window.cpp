@@ -45,6 +45,7 @@ private slots:
     void hiddenViewCatchesUpWhenShown();
     void exportFigureWritesPng();
     void exportFigureRefusesBadPaths();
+    void smallExportsKeepTheirLayout();
     void exportDataFromTheWindow();
     void copyFigureAndExportAll();
     void darkThemeReachesThePlots();
@@ -397,6 +398,27 @@ void TestMainWindow::realWindowLectureScreenshot()
             red += qRed(c) > 220 && qGreen(c) < 40 && qBlue(c) < 40;
         }
     QVERIFY2(red > 200, qPrintable(QString::number(red)));
+}
+
+void TestMainWindow::smallExportsKeepTheirLayout()
+{
+    // Down to 400 x 300 every view keeps plots of a usable size and a title that leaves them room
+    // (seed000-circles at 500 x 500 once ran its tick labels together and its titles into the scale).
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(100, 18, 1e4)));
+    MainWindow w(&p);
+    for (const ViewInfo &info : viewRegistry()) {
+        PlotView *v = w.view(info.id);
+        for (QSize size : {QSize(400, 300), QSize(500, 500)}) {
+            QVERIFY(!v->render(size, 1).isNull());
+            auto *title = v->plot()->findChild<QCPTextElement *>();
+            QVERIFY2(!title || title->outerRect().height() <= 0.3 * size.height(),
+                     qPrintable(QStringLiteral("%1 at %2 px: title %3 px high").arg(info.id).arg(size.height()).arg(title->outerRect().height())));
+            for (QCPAxisRect *rect : v->plot()->axisRects())
+                QVERIFY2(rect->width() >= 40 && rect->height() >= 30,
+                         qPrintable(QStringLiteral("%1 at %2x%3: a plot of %4 x %5 px").arg(info.id).arg(size.width()).arg(size.height()).arg(rect->width()).arg(rect->height())));
+        }
+    }
 }
 
 void TestMainWindow::exportDataFromTheWindow()

@@ -38,7 +38,13 @@ protected:
     {
         QCPAxis *kx = rect_->axis(QCPAxis::atBottom);
         QCPAxis *ky = rect_->axis(QCPAxis::atLeft);
-        painter->setPen(Qt::NoPen);
+        // On a dark background viridis' first colours (near-black purple) would vanish: large dots
+        // get a light rim there.
+        const QPalette pal = parentPlot()->palette();
+        QColor rim = pal.color(QPalette::WindowText);
+        rim.setAlphaF(0.55);
+        const bool dark = pal.color(QPalette::Base).lightness() < 128;
+        painter->setPen(dark && size > 3 ? QPen(rim, 1.0) : QPen(Qt::NoPen));
         for (std::size_t k = 0; k < x.size(); ++k) {
             painter->setBrush(QColor::fromRgb(gradient.color(position[k], range)));
             painter->drawEllipse(QPointF(kx->coordToPixel(x[k]), ky->coordToPixel(y[k])), size / 2, size / 2);
@@ -112,6 +118,8 @@ void PairCircleView::buildGrid(int pairs)
         }
         rect->axis(QCPAxis::atTop)->setTickLabels(false);
         rect->axis(QCPAxis::atRight)->setTickLabels(false);
+        rect->axis(QCPAxis::atTop)->setTicks(false);
+        rect->axis(QCPAxis::atRight)->setTicks(false);
         auto *dots = new PositionDots(rect);
         QCPGraph *marker = p->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         marker->setLineStyle(QCPGraph::lsNone);
@@ -135,60 +143,79 @@ void PairCircleView::rebuild()
     applyFonts(); // new rects: their labels' size shapes the layout the raster is drawn for
 
     rasterised_ = p.seqLen > kMaxDots;
+    const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
+    const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
+    scale_->setDataRange(range);
+    // Small circles (a small export, many pairs) keep their circles and a short label, not the
+    // tick numbers and axis names that would run into each other.
+    const int gridCols = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown)))));
+    const int gridRows = std::max(1, (shown + gridCols - 1) / gridCols);
+    const QRect viewport = plot()->viewport();
+    const double cellSide = std::min(0.85 * viewport.width() / gridCols, 0.8 * viewport.height() / gridRows);
+    const bool compact = cellSide < 170 * fontScale();
+    compact_ = compact;
+    // Labels and title first: they shape the layout the raster is drawn for.
+    for (int i = 0; i < shown; ++i) {
+        const int pair = pairs_[static_cast<std::size_t>(i)];
+        const int sj = enc.pairSineColumn(pair);
+        const int cj = enc.pairCosineColumn(pair);
+        QCPAxisRect *rect = rects_[i];
+        const double wavelength = 2 * std::numbers::pi / enc.pairFrequency(pair);
+        const QString lambda = QString::fromStdString(pe::compactNumber(wavelength));
+        rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(wavelength, 0, 'g', 3) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+        rect->axis(QCPAxis::atBottom)->setLabel(compact ? QString() : tr("PE[t, %1] (sin)").arg(sj));
+        rect->axis(QCPAxis::atLeft)->setLabel(compact ? QString() : cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
+        for (auto side : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+            rect->axis(side)->setTickLabels(!compact);
+            rect->axis(side)->setSubTicks(!compact);
+        }
+    }
+    QStringList title{tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1),
+                      compact ? tr("colour = position; x = sin, y = cos") : tr("colour = position")};
+    if (shown < enc.pairCount())
+        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed));
+    if (rasterised_)
+        title << tr("every position drawn, a pixel coloured by the mean position of its points");
+    setTitle(title_, title);
     if (rasterised_) {
         // The raster needs each circle's pixels: lay the grid out at the current size now.
         for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
             plot()->plotLayout()->update(phase);
         fitEqualAxes();
     }
-    const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
-    const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
-    scale_->setDataRange(range);
     for (int i = 0; i < shown; ++i) {
         PositionDots *d = dots_[i];
         const int pair = pairs_[static_cast<std::size_t>(i)];
         d->gradient = gradient;
         d->range = range;
-        const int sj = enc.pairSineColumn(pair);
-        const int cj = enc.pairCosineColumn(pair);
         if (rasterised_) {
             rasterise(d, rects_[i], pair);
             d->size = 1.6 * lineScale();
-        } else {
-            const auto n = static_cast<std::size_t>(p.seqLen);
-            d->x.resize(n);
-            d->y.resize(n);
-            d->position.resize(n);
-            d->size = 6.0 * lineScale();
-            pe::Block b;
-            b.firstPosition = p.startPos;
-            b.rows = p.seqLen;
-            b.firstColumn = sj;
-            b.cols = 1;
-            enc.fill(b, d->x.data());
-            if (cj >= 0) {
-                b.firstColumn = cj;
-                enc.fill(b, d->y.data());
-            } else {
-                std::fill(d->y.begin(), d->y.end(), 0.0); // an unpartnered sine moves along the x axis
-            }
-            for (std::size_t k = 0; k < n; ++k)
-                d->position[k] = static_cast<double>(p.startPos + static_cast<std::int64_t>(k));
+            continue;
         }
-        QCPAxisRect *rect = rects_[i];
-        const QString lambda = QString::fromStdString(pe::compactNumber(2 * std::numbers::pi / enc.pairFrequency(pair)));
-        rect->axis(QCPAxis::atTop)->setLabel(tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
-        rect->axis(QCPAxis::atBottom)->setLabel(tr("PE[t, %1] (sin)").arg(sj));
-        rect->axis(QCPAxis::atLeft)->setLabel(cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
+        const int sj = enc.pairSineColumn(pair);
+        const int cj = enc.pairCosineColumn(pair);
+        const auto n = static_cast<std::size_t>(p.seqLen);
+        d->x.resize(n);
+        d->y.resize(n);
+        d->position.resize(n);
+        d->size = (compact ? 4.0 : 6.0) * lineScale();
+        pe::Block b;
+        b.firstPosition = p.startPos;
+        b.rows = p.seqLen;
+        b.firstColumn = sj;
+        b.cols = 1;
+        enc.fill(b, d->x.data());
+        if (cj >= 0) {
+            b.firstColumn = cj;
+            enc.fill(b, d->y.data());
+        } else {
+            std::fill(d->y.begin(), d->y.end(), 0.0); // an unpartnered sine moves along the x axis
+        }
+        for (std::size_t k = 0; k < n; ++k)
+            d->position[k] = static_cast<double>(p.startPos + static_cast<std::int64_t>(k));
     }
     dotCount_ = dots_.empty() ? 0 : static_cast<std::int64_t>(dots_.front()->x.size());
-    QStringList title{tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1),
-                      tr("colour = position")};
-    if (shown < enc.pairCount())
-        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed));
-    if (rasterised_)
-        title << tr("every position drawn, a pixel coloured by the mean position of its points");
-    setTitle(title_, title);
     positionMoved();
 }
 
@@ -271,7 +298,7 @@ void PairCircleView::positionMoved()
         const QPointF m = markerAt(static_cast<int>(i));
         markers_[i]->setData(QVector<double>{m.x()}, QVector<double>{m.y()}, true);
         markers_[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(230, 20, 20), 2.5 * lineScale()),
-                                                     Qt::NoBrush, 14 * lineScale()));
+                                                     Qt::NoBrush, (compact_ ? 9 : 14) * lineScale()));
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }

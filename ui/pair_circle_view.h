@@ -64,4 +64,5 @@ private:
     std::vector<QCPGraph *> markers_;
     std::int64_t dotCount_ = 0;
     bool rasterised_ = false;
+    bool compact_ = false; // small circles: short labels, no tick numbers
 };

@@ -4,6 +4,7 @@
 
 #include "parameters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <QSpinBox>
 #include <QLineEdit>
@@ -195,6 +196,14 @@ QString PlotView::countText(std::int64_t n, const QString &one, const QString &m
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
+double PlotView::fontScale() const
+{
+    if (lecture_)
+        return kLectureFontScale;
+    const QRect v = plot_->viewport();
+    return std::clamp(std::min(v.width() / 900.0, v.height() / 600.0), 0.72, 1.0);
+}
+
 bool PlotView::projector()
 {
     return qApp && qApp->property("projector").toBool();
@@ -267,6 +276,7 @@ void PlotView::rebuildNow()
     builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
+    applyFonts(); // before: a rebuild measures its labels
     rebuild();
     applyFonts(); // after: a rebuild may add axis rects (the circles)
     applyPalette();
@@ -310,6 +320,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
+    applyFonts();
     rebuild();
     finishWork();
     applyFonts();

@@ -86,7 +86,9 @@ protected:
     double lineScale() const { return (lecture_ ? 2.5 : 1.0) * (projector() ? 1.6 : 1.0); }
     // The high-contrast projector theme is on (View > Theme): thicker lines, darker grids.
     static bool projector();
-    double fontScale() const { return lecture_ ? kLectureFontScale : 1.0; }
+    // Outside lecture mode a small figure (an export down to 400 x 300) scales its type down with
+    // its size, to 0.72 at the least, so labels and titles keep their room.
+    double fontScale() const;
     // A pen for a curve of n points: wide lines are stroked with joins at every point, which costs
     // tens of milliseconds for a long wiggly curve, so long curves get the one-pixel cosmetic pen.
     QPen curvePen(const QColor &color, double width, std::int64_t points) const;

@@ -488,6 +488,10 @@ void ProjectionView::draw()
 void ProjectionView::raster()
 {
     QCustomPlot *p = plot();
+    // On a dark theme the first positions' near-black purple would vanish: the cloud sits on a
+    // mid grey there, on which both ends of viridis stand out.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    p->axisRect()->setBackground(dark ? QBrush(QColor(128, 128, 134)) : QBrush(Qt::NoBrush));
     const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
     const QRect area = p->axisRect()->rect();
     const int w = std::clamp(static_cast<int>(std::lround(area.width() * pixelScale())), 1, 8192);
@@ -530,6 +534,13 @@ void ProjectionView::raster()
     const double last = static_cast<double>(shownStart_ + std::max<std::int64_t>(n, 1) - 1);
     points_->setDataRange(QCPRange(static_cast<double>(shownStart_), std::max(last, shownStart_ + 1.0)));
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ProjectionView::changeEvent(QEvent *event)
+{
+    PlotView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        raster();
 }
 
 std::int64_t ProjectionView::positionAt(QPointF pixel) const

@@ -56,6 +56,7 @@ public:
     std::int64_t positionAt(QPointF pixel) const;
 
 protected:
+    void changeEvent(QEvent *event) override;
     void rebuild() override;
     void positionMoved() override;
 

@@ -6,6 +6,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include <QTimer>
 
 RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
@@ -100,14 +102,21 @@ void RecoveryView::draw()
     QCPGraph *predicted = plt->graph(0);
     const bool have = !recovery_.predicted.empty() && static_cast<std::int64_t>(recovery_.predicted.size()) == p.seqLen &&
                       !recovery_.cancelled;
-    // At most two points a pixel column: every k-th position.
-    const auto maxPoints = std::max<std::int64_t>(2, static_cast<std::int64_t>(2 * plt->axisRect()->width() * pixelScale()));
-    const std::int64_t stride = pe::sampleStride(p.seqLen, maxPoints);
+    // At most two points a pixel column: the lowest and the highest prediction of its positions,
+    // so a wrong prediction anywhere shows (every k-th position would skip most of them).
+    const auto columns = std::max<std::int64_t>(2, static_cast<std::int64_t>(plt->axisRect()->width() * pixelScale()));
+    const std::int64_t stride = pe::sampleStride(p.seqLen, columns);
     QVector<double> x, y;
     if (have)
-        for (std::int64_t r = 0; r < p.seqLen; r += stride) {
-            x << static_cast<double>(p.startPos + r);
-            y << static_cast<double>(recovery_.predicted[static_cast<std::size_t>(r)]);
+        for (std::int64_t r0 = 0; r0 < p.seqLen; r0 += stride) {
+            const auto first = recovery_.predicted.begin() + r0;
+            const auto [lo, hi] = std::minmax_element(first, first + std::min(stride, p.seqLen - r0));
+            x << static_cast<double>(p.startPos + r0);
+            y << static_cast<double>(*lo);
+            if (*hi != *lo) {
+                x << static_cast<double>(p.startPos + r0);
+                y << static_cast<double>(*hi);
+            }
         }
     predicted->setData(x, y, true);
     predicted->setPen(curvePen(QColor(30, 60, 220), 0.8, x.size()));
@@ -145,7 +154,7 @@ void RecoveryView::draw()
               << (noise.active() ? tr("x = PE + %1·z, seed %2").arg(noise.sigma).arg(noise.seed) : tr("pure encoding"))
               << tr("right: accuracy against σ on %1 positions").arg(std::min<std::int64_t>(kCurveRows, p.seqLen));
         if (stride > 1)
-            title << tr("(1 in %1 positions drawn)").arg(stride);
+            title << tr("(every position: the lowest and highest prediction of each %1 per pixel column)").arg(stride);
     }
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
