@@ -24,4 +24,10 @@ seed001=(--seq-len 300 --d-model 20 --reference 30 --noise 0.5 --seed 42)
 "$app" --preset seed004-tsne --export projection --size 900x640 --out "$out/projection-seed004.png"
 "$app" --seq-len 30000 --d-model 64 --position 12000 --export projection --size 900x640 --out "$out/projection-30000.png"
 "$app" --preset seed002-table --export heatmap --size 900x560 --out "$out/heatmap-seed002.png"
+# Issue 12's pictures: reductions that keep the pairs, every position rasterised, pairs spread
+# over all wavelengths, lecture mode.
+"$app" --seq-len 50 --d-model 768 --export heatmap --size 600x400 --out "$out/heatmap-768-sampled.png"
+"$app" --seq-len 100000 --d-model 1024 --pairs fastest --export circles --size 900x860 --out "$out/circles-100000.png"
+"$app" --seq-len 1000000 --d-model 4096 --start-pos 999000000 --export clocks --size 1200x800 --out "$out/clocks-spread-4096.png"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --lecture --preset seed003-table --screenshot "$out/lecture-seed003.png"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

@@ -201,6 +201,7 @@ void TestSession::everyPresetReproducesItsParameters()
     QCOMPARE(tsne->views.value(QStringLiteral("projection")).value(QStringLiteral("perplexity")).toDouble(), 4.0);
     const Session *table = findPreset(QStringLiteral("seed002-table"));
     QVERIFY(table && table->params.base == 100 && table->params.exponent == pe::Exponent::Index && table->params.seqLen == 15);
+    QCOMPARE(table->views.value(QStringLiteral("heatmap")).value(QStringLiteral("cellDecimals")).toInt(), 2); // seed 002 prints 2
 }
 
 void TestSession::undoAndRedo()

@@ -65,8 +65,8 @@ QFont CellLabels::labelFont() const
     const QFontMetricsF metrics(font);
     const QSizeF cell = cellPixels();
     const double text = metrics.horizontalAdvance(QStringLiteral("-0.") + QString(decimals, QLatin1Char('0')));
-    // Grow until the text fills 80% of the cell's width or 40% of its height, whichever comes first.
-    const double grow = std::min(0.8 * cell.width() / text, 0.4 * cell.height() / metrics.height());
+    // Grow until the text fills 85% of the cell's width or half its height, whichever comes first.
+    const double grow = std::min(0.85 * cell.width() / text, 0.5 * cell.height() / metrics.height());
     if (grow > 1)
         font.setPointSizeF(font.pointSizeF() * std::min(grow, 6.0));
     return font;

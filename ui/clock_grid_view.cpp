@@ -242,8 +242,16 @@ void ClockGridView::layoutGrid()
     rows_ = static_cast<int>(std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
     firstRow_ = pageStart();
 
-    fitSquareCells();
+    // Centre the grid: the spare width goes into the margins, so the row labels stay beside it.
     const double cell = std::min(static_cast<double>(area.width()) / cols_, static_cast<double>(area.height()) / rows_);
+    const int spare = std::max(0, static_cast<int>(area.width() - cols_ * cell));
+    QMargins margins = plt->axisRect()->margins();
+    margins.setLeft(margins.left() + spare / 2);
+    margins.setRight(margins.right() + spare - spare / 2);
+    plt->axisRect()->setMargins(margins);
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plt->plotLayout()->update(phase);
+    fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
     hands_->setPen(QPen(kHandColor, 2.2 * lineScale(), Qt::SolidLine, Qt::RoundCap));
@@ -253,7 +261,10 @@ void ClockGridView::layoutGrid()
     auto yTicker = qSharedPointerCast<QCPAxisTickerText>(plt->yAxis->ticker());
     xTicker->clear();
     yTicker->clear();
-    const int colEvery = std::max(1, static_cast<int>(std::ceil(metrics.horizontalAdvance(QStringLiteral("λ 99999")) / cell)));
+    int widest = 0;
+    for (int pair : pairs_)
+        widest = std::max(widest, metrics.horizontalAdvance(QStringLiteral("λ %1 ").arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair)))));
+    const int colEvery = std::max(1, static_cast<int>(std::ceil(widest / cell)));
     for (int c = 0; c < cols_; c += colEvery) {
         const int pair = pairs_[static_cast<std::size_t>(c)];
         xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair))));

@@ -28,6 +28,6 @@ QString formulaHtml(const pe::EncodingParams &p)
         }
     }
     const QString exponent = pair ? QStringLiteral("−2i/d") : QStringLiteral("−j/d");
-    lines << QStringLiteral("%1 = %2<span style=\"font-size:small\"><sup>%3</sup></span>, d = %4").arg(w, base, exponent).arg(p.dModel);
+    lines << QStringLiteral("%1 = %2<sup>%3</sup>, d = %4").arg(w, base, exponent).arg(p.dModel);
     return lines.join(QStringLiteral("<br>"));
 }

@@ -7,8 +7,14 @@ class IntegerTicker : public QCPAxisTicker
 {
 public:
     IntegerTicker();
+    // No two ticks closer than this (in axis units): set from the labels' size, so labels of
+    // neighbouring ticks never touch. Rounded up to 1, 2 or 5 times a power of ten.
+    void setMinimumStep(double step);
 
 protected:
     double getTickStep(const QCPRange &range) override;
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
+
+private:
+    double minimumStep_ = 1;
 };
