@@ -7,6 +7,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 class TestPairCircleView : public QObject
 {
     Q_OBJECT
@@ -17,6 +20,7 @@ private slots:
     void seed000Figure();
     void markerFollowsPosition();
     void sampledWhenLong();
+    void everyPositionCoversTheRing();
     void equalAxes();
     void oddDimension();
 
@@ -68,6 +72,25 @@ void TestPairCircleView::sampledWhenLong()
     QVERIFY(view_->rasterised());
     QVERIFY(view_->dotCount() > 100);
     QVERIFY(view_->dotCount() <= std::int64_t(view_->plot()->axisRect(0)->width() + 1) * (view_->plot()->axisRect(0)->height() + 1));
+}
+
+void TestPairCircleView::everyPositionCoversTheRing()
+{
+    // Issue 12: at 100,000 x 1,024 thinning 1 in 98 drew 8 clusters on pair 3 and a half-arc on
+    // pair 6. Every position of a fast pair goes round the whole circle: all 72 sectors of 5 degrees
+    // are lit, as they are with no reduction at all.
+    QVERIFY(!params_->set(testsupport::params(100'000, 1024, 1e4)));
+    pe::PairChoice fastest;
+    fastest.mode = pe::PairChoice::Mode::Fastest;
+    view_->setPairChoice(fastest);
+    QVERIFY(view_->rasterised());
+    QCOMPARE(view_->pairIndices()[3], 3);
+    for (int k : {3, 6}) {
+        std::vector<bool> lit(72, false);
+        for (const QPointF &p : view_->dotsOf(k))
+            lit[static_cast<std::size_t>(std::floor((std::atan2(p.y(), p.x()) + M_PI) / (2 * M_PI) * 72)) % 72] = true;
+        QVERIFY2(std::all_of(lit.begin(), lit.end(), [](bool b) { return b; }), qPrintable(QString::number(k)));
+    }
 }
 
 void TestPairCircleView::equalAxes()

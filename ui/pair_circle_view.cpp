@@ -275,6 +275,15 @@ void PairCircleView::rasterise(PositionDots *dots, QCPAxisRect *rect, int pair) 
         }
 }
 
+std::vector<QPointF> PairCircleView::dotsOf(int k) const
+{
+    std::vector<QPointF> out;
+    const PositionDots *d = dots_[static_cast<std::size_t>(k)];
+    for (std::size_t i = 0; i < d->x.size(); ++i)
+        out.emplace_back(d->x[i], d->y[i]);
+    return out;
+}
+
 std::int64_t PairCircleView::heldValues() const
 {
     std::int64_t n = PlotView::heldValues();

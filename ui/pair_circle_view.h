@@ -37,6 +37,8 @@ public:
     // Dots drawn on the first circle: one per position, or one per lit pixel when rasterised.
     std::int64_t dotCount() const { return dotCount_; }
     bool rasterised() const { return rasterised_; }
+    // The (sin, cos) coordinates of the dots drawn on shown circle k.
+    std::vector<QPointF> dotsOf(int k) const;
     // Marker of the shown circle k at the current position.
     QPointF markerAt(int k) const;
     QString tooltipAt(QPointF pixel) const override;
