@@ -673,10 +673,14 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         for (const ViewInfo &info : viewRegistry())
             applyViewFlags(cmd, window.view(info.id));
         QString error;
-        if (!window.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error)) {
+        QStringList skipped;
+        if (!window.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
             return 2;
         }
+        // A figure that cannot be drawn is not written as an empty one: it is named, with why.
+        for (const QString &line : skipped)
+            std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
         return 0;
     }
     if (cmd.mode == CommandLine::Mode::ExportFigure) {

@@ -1,11 +1,13 @@
 #include "atomic_file.h"
 #include "command_line.h"
+#include "allocator.h"
 #include "session.h"
 
 #include <cstdio>
 
 int main(int argc, char **argv)
 {
+    pe::returnLargeBlocksToTheSystem();
     // Ctrl+C or a kill during an export leaves no half-written temporary file behind.
     pe::removeTemporaryFilesOnSignals();
     QStringList args;

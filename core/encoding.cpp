@@ -121,9 +121,18 @@ std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride,
     return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(count - 1)));
 }
 
+std::int64_t Block::jitterOffset(int index) const
+{
+    if (index == 0)
+        return 0;
+    const double golden = 0.6180339887498949;
+    const double f = index * golden - std::floor(index * golden);
+    return std::min(positionStep - 1, static_cast<std::int64_t>(std::floor(f * static_cast<double>(positionStep))));
+}
+
 int Block::jitterIndex(std::int64_t r) const
 {
-    if (!jittered || positionStep <= 1)
+    if (!jittered())
         return 0;
     // splitmix64 of the base position: the same rows for the same window, whatever is redrawn.
     std::uint64_t z = static_cast<std::uint64_t>(firstPosition + r * positionStep) + 0x9E3779B97F4A7C15ull;
@@ -137,13 +146,13 @@ int Block::jitterIndex(std::int64_t r) const
     return k;
 }
 
-Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows)
+Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int jitters)
 {
     Block b;
     b.firstPosition = firstPosition;
     b.positionStep = sampleStride(positions, maxRows);
     b.rows = (positions + b.positionStep - 1) / b.positionStep;
-    b.jittered = b.positionStep > 1;
+    b.jitters = b.positionStep > 1 ? static_cast<int>(std::min<std::int64_t>(jitters, b.positionStep)) : 0;
     b.lastPosition = firstPosition + positions - 1;
     b.cols = 1;
     return b;
@@ -178,7 +187,7 @@ std::string samplingText(const Block &b)
 {
     std::string parts;
     if (b.positionStep > 1)
-        parts = "1 position in each " + std::to_string(b.positionStep) + (b.jittered ? " (jittered)" : "");
+        parts = "1 position in each " + std::to_string(b.positionStep) + (b.jittered() ? " (jittered)" : "");
     if (b.columnStep > b.columnGroup) {
         if (!parts.empty())
             parts += ", ";

@@ -22,24 +22,24 @@ struct Block {
     // stride would keep only the sines.
     int columnGroup = 1;
     // Jittered rows: row r holds a position inside its span [base, base + positionStep), at one of
-    // kJitterOffsets fixed offsets chosen by a hash of the base position. Thinning with a fixed
-    // stride resonates with every period near a divisor of the stride (a fast column then shows a
-    // slow wave that is not there); jitter turns that into the noise it really is at this scale.
-    bool jittered = false;
+    // `jitters` fixed offsets (0: no jitter) chosen by a hash of the base position. Thinning with
+    // a fixed stride resonates with every period near a divisor of the stride (a fast column then
+    // shows a slow wave that is not there); jitter turns that into the noise it really is at this
+    // scale. The offsets are floor(step * frac(k * golden ratio)): spread over the span and on no
+    // lattice, since offsets that are all multiples of some u alias with every period 2u.
+    int jitters = 0;
     std::int64_t lastPosition = 0; // with jitter: no row goes past it
 
-    static constexpr int kJitterOffsets = 16;
+    static constexpr int kJitterOffsets = 64;
 
     std::int64_t size() const { return rows * cols; }
     int column(int c) const { return firstColumn + (c / columnGroup) * columnStep + c % columnGroup; }
     bool sampled() const { return positionStep > 1 || columnStep > columnGroup; }
+    bool jittered() const { return jitters > 1 && positionStep > 1; }
     // Which of the jitter offsets row r uses (0 without jitter), and the offset itself.
     int jitterIndex(std::int64_t r) const;
-    // Whole multiples of jitterUnit(), so two rows' offsets differ by a multiple of it too (the
-    // distance matrix needs only 2 * jitterCount() - 1 offset differences).
-    std::int64_t jitterOffset(int index) const { return index * jitterUnit(); }
-    std::int64_t jitterUnit() const { return positionStep / jitterCount(); }
-    int jitterCount() const { return positionStep < kJitterOffsets ? static_cast<int>(positionStep) : kJitterOffsets; }
+    std::int64_t jitterOffset(int index) const;
+    int jitterCount() const { return jittered() ? jitters : 1; }
     std::int64_t position(std::int64_t r) const { return firstPosition + r * positionStep + jitterOffset(jitterIndex(r)); }
 };
 
@@ -111,8 +111,10 @@ std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride,
 // halves (where a stride keeps sines and cosines alike). A picture of it never aliases the pairs.
 Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn,
                    int columns, std::int64_t maxCols);
-// The same for positions only (one column): the rows of sampledBlock.
-Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows);
+// The same for positions only (one column): the rows of sampledBlock, with at most `jitters`
+// offsets (fewer makes the distance matrix's offset differences fewer).
+Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows,
+                       int jitters = Block::kJitterOffsets);
 // What the reduction did, for a view's title: "" when nothing was reduced.
 std::string samplingText(const Block &block);
 

@@ -77,7 +77,7 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     // With jitter: the rotation by each of the few offsets, per column, and each row's offset.
     std::vector<double> offsetCos, offsetSin;
     std::vector<int> offsetIndex;
-    const bool jitter = block.jittered && block.jitterCount() > 1;
+    const bool jitter = block.jittered();
     if (jitter) {
         const int m = block.jitterCount();
         offsetCos.resize(static_cast<std::size_t>(m) * n);

@@ -177,18 +177,46 @@ SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noi
         }
         return c;
     }
-    for (std::int64_t r = 0; r < rows.rows; ++r) {
-        // The reference's own bucket shows the reference: the peak a reader looks for is there.
-        const std::int64_t first = p.startPos + r * c.stride;
-        c.positions.push_back(reference >= first && reference < first + c.stride ? reference : rows.position(r));
-    }
+    // One jittered position a bucket, filled as one jittered block (the fast fill: a few rotations
+    // a row, not d sines), a chunk at a time; the reference's own bucket then shows the reference,
+    // the peak a reader looks for.
+    const int d = p.dModel;
+    std::vector<double> pe(static_cast<std::size_t>(d));
+    Block one = encoding.windowBlock();
+    one.firstPosition = reference;
+    one.rows = 1;
+    encoding.fill(one, pe.data());
+    double peNorm2 = 0;
+    for (double v : pe)
+        peNorm2 += v * v;
+    const auto score = [&](const double *x) {
+        double dot = 0, xNorm2 = 0;
+        for (int j = 0; j < d; ++j) {
+            dot += x[j] * pe[static_cast<std::size_t>(j)];
+            xNorm2 += x[j] * x[j];
+        }
+        return metricFromDot(metric, dot, xNorm2, peNorm2);
+    };
+    constexpr std::int64_t kChunk = 256;
+    std::vector<double> buf(static_cast<std::size_t>(kChunk * d));
+    c.positions.resize(static_cast<std::size_t>(rows.rows));
     c.low.resize(c.positions.size());
-    const std::vector<std::int64_t> ref{reference};
-    constexpr std::size_t kChunk = 256;
-    for (std::size_t r0 = 0; r0 < c.positions.size(); r0 += kChunk) {
-        const std::vector<std::int64_t> chunk(c.positions.begin() + static_cast<std::ptrdiff_t>(r0),
-                                              c.positions.begin() + static_cast<std::ptrdiff_t>(std::min(c.positions.size(), r0 + kChunk)));
-        scoreBlock(encoding, noise, metric, nullptr, chunk, ref, c.low.data() + r0);
+    for (std::int64_t r0 = 0; r0 < rows.rows; r0 += kChunk) {
+        Block chunk = rows;
+        chunk.cols = d;
+        chunk.firstPosition = rows.firstPosition + r0 * rows.positionStep;
+        chunk.rows = std::min(kChunk, rows.rows - r0);
+        fillEmbeddings(encoding, noise, chunk, buf.data());
+        for (std::int64_t r = 0; r < chunk.rows; ++r) {
+            c.positions[static_cast<std::size_t>(r0 + r)] = chunk.position(r);
+            c.low[static_cast<std::size_t>(r0 + r)] = score(buf.data() + r * d);
+        }
+    }
+    const std::int64_t own = (reference - p.startPos) / c.stride;
+    if (own >= 0 && own < rows.rows && c.positions[static_cast<std::size_t>(own)] != reference) {
+        fillEmbeddings(encoding, noise, one, buf.data());
+        c.positions[static_cast<std::size_t>(own)] = reference;
+        c.low[static_cast<std::size_t>(own)] = score(buf.data());
     }
     for (std::size_t r = 0; r < c.positions.size(); ++r)
         consider(c.positions[r], c.low[r]);

@@ -7,6 +7,7 @@
 #include "control_panel.h"
 #include "encoding.h"
 #include "main_window.h"
+#include "allocator.h"
 #include "parameters.h"
 #include "playback.h"
 #include "recovery.h"
@@ -455,6 +456,7 @@ void projectionBenchmarks(bool quick)
 int main(int argc, char **argv)
 {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    if (!qEnvironmentVariableIsSet("PE_DYNAMIC_MALLOC")) pe::returnLargeBlocksToTheSystem(); // as pe-explorer's main() does
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const int repeats = quick ? 3 : 5;
     if (argc > 1 && std::string(argv[argc - 1]) == "--recovery") {

@@ -26,6 +26,7 @@ class TestCommandLine : public QObject
     Q_OBJECT
 
 private slots:
+    void exportAllSkipsWhatCannotBeDrawn();
     void parsesParameters();
     void refusals_data();
     void refusals();
@@ -74,6 +75,21 @@ TestCommandLine::Run TestCommandLine::run(const QStringList &args, const QProces
 static QStringList argv(const QString &line)
 {
     return QStringList{QStringLiteral("pe-explorer")} + line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+void TestCommandLine::exportAllSkipsWhatCannotBeDrawn()
+{
+    // seed002-table has 15 positions, below t-SNE's perplexity of 30: --export all once wrote an
+    // empty projection.png and said nothing. Now every other figure is written and the projection
+    // is named on stderr with the reason.
+    const QString out = dir_.filePath(QStringLiteral("all-seed002"));
+    const Run r = run({QStringLiteral("--preset"), QStringLiteral("seed002-table"), QStringLiteral("--export"), QStringLiteral("all"),
+                       QStringLiteral("--out"), out});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains(QStringLiteral("not drawn: projection: ")) && r.err.contains(QStringLiteral("perplexity")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(QDir(out).filePath(QStringLiteral("projection.png"))));
+    QVERIFY(QFileInfo::exists(QDir(out).filePath(QStringLiteral("heatmap.png"))));
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), static_cast<int>(viewRegistry().size()) - 1);
 }
 
 void TestCommandLine::parsesParameters()

@@ -4,6 +4,8 @@
 #include <QTest>
 
 #include <array>
+#include <set>
+#include <numbers>
 
 #include <cmath>
 #include <random>
@@ -313,7 +315,7 @@ void TestEncoding::jitteredRowsDoNotAlias()
     const Encoding e(params(44 * 400, 2));
     const pe::Block b = pe::sampledBlock(pe::Layout::Interleaved, 0, 44 * 400, 400, 0, 2, 2);
     QCOMPARE(b.positionStep, 44);
-    QVERIFY(b.jittered);
+    QVERIFY(b.jittered());
     std::vector<double> v(static_cast<std::size_t>(b.size()));
     e.fill(b, v.data());
     double lag1 = 0, norm = 0;
@@ -326,6 +328,20 @@ void TestEncoding::jitteredRowsDoNotAlias()
         QVERIFY(b.position(r) >= r * 44 && b.position(r) < (r + 1) * 44);
         QVERIFY(std::abs(v[r * 2 + 1] - e.value(b.position(r), 1)) < 1e-12);
     }
+    // Offsets on a lattice (all multiples of 8 for a stride of 136) once drew a stripe on the pair
+    // of wavelength 16: every sample at the same two phases. A column of wavelength 16 sampled
+    // 1 in 136 must take many values.
+    const double base16 = std::pow(16 / (2 * std::numbers::pi), 2.0); // pair 1 of d 4: w = base^(-1/2)
+    const Encoding e16(params(136 * 600, 4, base16));
+    QVERIFY(std::abs(2 * std::numbers::pi / e16.pairFrequency(1) - 16) < 1e-9);
+    const pe::Block b16 = pe::sampledBlock(pe::Layout::Interleaved, 0, 136 * 600, 600, 0, 4, 4);
+    QCOMPARE(b16.positionStep, 136);
+    std::vector<double> v16(static_cast<std::size_t>(b16.size()));
+    e16.fill(b16, v16.data());
+    std::set<long> levels;
+    for (std::int64_t r = 0; r < b16.rows; ++r)
+        levels.insert(std::lround(v16[r * 4 + 2] * 100));
+    QVERIFY2(levels.size() >= 8, qPrintable(QString::number(levels.size())));
 }
 
 void TestEncoding::frequenciesFallGeometrically()

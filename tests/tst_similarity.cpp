@@ -173,9 +173,12 @@ void TestSimilarity::reducedCurveKeepsEveryExtreme()
     const pe::NoiseParams noise{0.5, 42};
     const pe::SimilarityCurve n = pe::similarityCurve(e, noise, reference, pe::Metric::Dot, nullptr, 700);
     QVERIFY(!n.envelope);
+    // Each value is the metric at its position, as one position at a time computes it.
+    const std::vector<double> noisy = pe::similarityToReference(e, noise, reference, pe::Metric::Dot, nullptr);
     for (std::size_t b = 0; b < n.positions.size(); ++b) {
         QVERIFY(n.positions[b] >= 5 + static_cast<std::int64_t>(b) * n.stride && n.positions[b] < 5 + static_cast<std::int64_t>(b + 1) * n.stride);
         QCOMPARE(n.low[b], n.high[b]);
+        QVERIFY2(std::abs(n.low[b] - noisy[static_cast<std::size_t>(n.positions[b] - 5)]) < 1e-9, qPrintable(QString::number(n.positions[b])));
     }
     QVERIFY(std::find(n.positions.begin(), n.positions.end(), reference) != n.positions.end());
 }

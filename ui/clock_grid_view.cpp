@@ -54,7 +54,8 @@ protected:
             return;
         }
         const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
-        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper, scale);
+        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper, scale,
+                                         ink().rgba());
         if (cache_.isNull() || key != cacheKey_) {
             cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
             cache_.setDevicePixelRatio(scale);
@@ -73,7 +74,8 @@ private:
     {
         const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
         const double ry = std::abs(y_->coordToPixel(radius_) - y_->coordToPixel(0));
-        const QPen face(QColor(40, 40, 40), 1.2 * lineScale_);
+        // The faces in the theme's ink: dark on light paper, light on a dark background.
+        const QPen face(ink(), 1.2 * lineScale_);
         const double hub = 2.0 * lineScale_;
         // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
         const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
@@ -86,9 +88,15 @@ private:
                 p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
                            centre + QPointF(rx * zero.x(), ry * zero.y()));
                 p.setPen(Qt::NoPen);
-                p.setBrush(Qt::black);
+                p.setBrush(ink());
                 p.drawEllipse(centre, hub, hub);
             }
+    }
+
+    QColor ink() const
+    {
+        const QColor text = parentPlot()->palette().color(QPalette::WindowText);
+        return text.lightness() > 128 ? text : QColor(40, 40, 40);
     }
 
     QCPAxis *x_;
@@ -99,7 +107,7 @@ private:
     pe::ClockFace face_ = pe::ClockFace::Clockwise;
     double lineScale_ = 1;
     QImage cache_;
-    std::tuple<QRect, double, double, double, double, double> cacheKey_;
+    std::tuple<QRect, double, double, double, double, double, QRgb> cacheKey_;
 };
 
 namespace {
@@ -265,9 +273,15 @@ void ClockGridView::layoutGrid()
     for (int pair : pairs_)
         widest = std::max(widest, metrics.horizontalAdvance(QStringLiteral("λ %1 ").arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair)))));
     const int colEvery = std::max(1, static_cast<int>(std::ceil(widest / cell)));
-    for (int c = 0; c < cols_; c += colEvery) {
+    // Every column names its pair when the numbers fit (the spread pairs are not evenly numbered);
+    // the wavelengths, wider, go on every colEvery-th.
+    const int indexEvery = std::max(1, static_cast<int>(std::ceil((metrics.horizontalAdvance(QString::number(pairs_.back())) + 6) / cell)));
+    for (int c = 0; c < cols_; ++c) {
         const int pair = pairs_[static_cast<std::size_t>(c)];
-        xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair))));
+        if (c % colEvery == 0)
+            xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair))));
+        else if (c % indexEvery == 0)
+            xTicker->addTick(c, QStringLiteral("%1\n").arg(pair));
     }
     const int rowEvery = std::max(1, static_cast<int>(std::ceil(metrics.height() * 1.2 / cell)));
     for (int r = 0; r < rows_; r += rowEvery)

@@ -59,7 +59,8 @@ void DistanceView::rebuild()
     if (!toeplitz)
         cells = std::min<std::int64_t>(cells, kMaxExactCells);
     // Positions thinned with jitter, so the matrix never shows a stride's beat with a period.
-    const pe::Block rows = pe::sampledPositions(p.startPos, p.seqLen, cells);
+    // Few offsets: the Toeplitz shortcut needs one curve of S per difference of two of them.
+    const pe::Block rows = pe::sampledPositions(p.startPos, p.seqLen, cells, 4);
     step_ = rows.positionStep;
     positions_.clear();
     for (std::int64_t r = 0; r < rows.rows; ++r)
@@ -67,36 +68,36 @@ void DistanceView::rebuild()
     const auto n = static_cast<int>(positions_.size());
     values_.resize(static_cast<std::size_t>(n) * n);
     if (toeplitz) {
-        // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + (k_r - k_c) unit for the rows'
-        // jitter indices k: one curve of S over the sampled offsets per difference of indices.
-        const int jitters = rows.jittered ? rows.jitterCount() : 1;
-        const std::int64_t unit = rows.jittered ? rows.jitterUnit() : 0;
+        // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + o(k_r) - o(k_c) for the rows'
+        // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
+        const int jitters = rows.jitterCount();
         const int half = p.dModel / 2;
-        std::vector<double> s(static_cast<std::size_t>(2 * jitters - 1) * n, 0.0);
+        std::vector<double> s(static_cast<std::size_t>(jitters * jitters) * n, 0.0);
         std::vector<double> cosines(static_cast<std::size_t>(n) * half);
-        for (int e = 0; e < 2 * jitters - 1; ++e) {
-            pe::Block b;
-            b.firstPosition = (e - (jitters - 1)) * unit;
-            b.positionStep = step_;
-            b.rows = n;
-            b.firstColumn = p.layout == pe::Layout::Split ? half : 1;
-            b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
-            b.cols = half;
-            enc.fill(b, cosines.data());
-            double *se = s.data() + static_cast<std::size_t>(e) * n;
-            for (int m = 0; m < n; ++m)
-                for (int i = 0; i < half; ++i)
-                    se[m] += cosines[static_cast<std::size_t>(m) * half + i];
-        }
+        for (int a = 0; a < jitters; ++a)
+            for (int b2 = 0; b2 < jitters; ++b2) {
+                pe::Block b;
+                b.firstPosition = rows.jitterOffset(a) - rows.jitterOffset(b2);
+                b.positionStep = step_;
+                b.rows = n;
+                b.firstColumn = p.layout == pe::Layout::Split ? half : 1;
+                b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
+                b.cols = half;
+                enc.fill(b, cosines.data());
+                double *se = s.data() + static_cast<std::size_t>(a * jitters + b2) * n;
+                for (int m = 0; m < n; ++m)
+                    for (int i = 0; i < half; ++i)
+                        se[m] += cosines[static_cast<std::size_t>(m) * half + i];
+            }
         std::vector<int> k(static_cast<std::size_t>(n));
         for (int r = 0; r < n; ++r)
-            k[static_cast<std::size_t>(r)] = rows.jittered ? rows.jitterIndex(r) : 0;
+            k[static_cast<std::size_t>(r)] = rows.jitterIndex(r);
         const double norm2 = p.dModel / 2.0;
         for (int r = 0; r < n; ++r)
             for (int c = 0; c < n; ++c) {
-                // S is even: a negative row offset reads the mirrored difference.
+                // S is even: below the diagonal read (c, r)'s curve at the mirrored offset.
                 const int m = std::abs(r - c);
-                const int e = (r >= c ? k[r] - k[c] : k[c] - k[r]) + jitters - 1;
+                const int e = r >= c ? k[r] * jitters + k[c] : k[c] * jitters + k[r];
                 values_[static_cast<std::size_t>(r * n + c)] = pe::metricFromDot(metric, s[static_cast<std::size_t>(e) * n + m], norm2, norm2);
             }
     } else {

@@ -154,7 +154,8 @@ void HeatmapView::rebuild()
     dimAxis->setRangeReversed(false);
     posAxis->setLabel(tr("position t"));
     dimAxis->setLabel(tr("dimension j"));
-    // As many ticks as the labels have room for: every row of seed 003's 10 x 6 table is labelled.
+    // As many ticks as the labels have room for: every row of seed 003's 10 x 6 table is labelled
+    // (PlotView::spaceTicks keeps them from touching).
     const QFontMetrics metrics(posAxis->tickLabelFont());
     const double posLength = transposed ? area.width() : area.height();
     const double dimLength = transposed ? area.height() : area.width();
@@ -162,8 +163,6 @@ void HeatmapView::rebuild()
     const double dimLabel = transposed ? metrics.height() * 1.3 : metrics.horizontalAdvance(QString::number(lastJ)) + 12;
     posAxis->ticker()->setTickCount(std::max(2, static_cast<int>(posLength / posLabel)));
     dimAxis->ticker()->setTickCount(std::max(2, static_cast<int>(dimLength / dimLabel)));
-    qSharedPointerCast<IntegerTicker>(posAxis->ticker())->setMinimumStep(posLabel * (posView_.upper - posView_.lower + 1) / std::max(1.0, posLength));
-    qSharedPointerCast<IntegerTicker>(dimAxis->ticker())->setMinimumStep(dimLabel * (dimView_.upper - dimView_.lower + 1) / std::max(1.0, dimLength));
 
     positionMoved();
     QStringList title{tr("Positional encoding: %1 × %2, base %3")

@@ -31,7 +31,8 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
         rect->axis(QCPAxis::atTop)->setTicks(false);
         rect->axis(QCPAxis::atTop)->setTickLabels(false);
         rect->axis(QCPAxis::atTop)->setLabel(names[k]);
-        y->setLabel(tr("dimension j"));
+        if (k == 1) // one axis title for the three stacked panels: three would run into each other
+            y->setLabel(tr("dimension j"));
         if (k == 2)
             x->setLabel(tr("position t"));
         maps_[k] = new QCPColorMap(x, y);

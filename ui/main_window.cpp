@@ -611,7 +611,8 @@ void MainWindow::copyFigure()
     statusBar()->showMessage(tr("Copied the figure"), 3000);
 }
 
-bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error)
+bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
+                                QStringList *skipped)
 {
     if (!QDir().mkpath(folder)) {
         *error = tr("cannot create the folder '%1'.").arg(folder);
@@ -619,6 +620,11 @@ bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, cons
     }
     static const char *const suffix[] = {"png", "svg", "pdf"};
     for (const auto &[id, view] : views_) {
+        if (const QString why = view->cannotDraw(); !why.isEmpty()) {
+            if (skipped)
+                *skipped << tr("%1: %2").arg(id, why);
+            continue;
+        }
         const QString path = QDir(folder).filePath(id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
         if (!::exportFigure(view, path, options, error)) {
             *error = tr("%1: %2").arg(id, *error);
@@ -641,10 +647,12 @@ void MainWindow::exportAllFigures()
     QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const FigureFormat f = format == QLatin1String("SVG") ? FigureFormat::Svg : format == QLatin1String("PDF") ? FigureFormat::Pdf : FigureFormat::Png;
-    ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error);
+    QStringList skipped;
+    ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error, &skipped);
     QApplication::restoreOverrideCursor();
     report(ok, tr("Export all figures"), tr("Not every figure was saved: %1"), error,
-           tr("Saved %1 figures in %2").arg(views_.size()).arg(folder));
+           tr("Saved %1 figures in %2").arg(views_.size() - skipped.size()).arg(folder) +
+               (skipped.isEmpty() ? QString() : tr("; not drawn: %1").arg(skipped.join(QStringLiteral("; ")))));
 }
 
 void MainWindow::exportData(bool frequencies)

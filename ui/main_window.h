@@ -52,7 +52,10 @@ public:
     void restoreLastState();
 
     // Every view's figure into a folder as <view>.<format>; false with the first failure.
-    bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error);
+    // Every view's figure into the folder; a view that cannot be drawn for these parameters is
+    // skipped, and `skipped` gets one line for it ("projection: why").
+    bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
+                        QStringList *skipped = nullptr);
 
     // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
     enum class Theme { System, Light, Dark, Projector };

@@ -54,7 +54,7 @@ protected:
 private:
     void buildGrid(int pairs);
     void fitEqualAxes();
-    void rasterise(PositionDots *dots, QCPAxisRect *rect, int pair) const;
+    void rasterise(const std::vector<int> &pairs) const; // fills dots_ for each pair's rect
 
     QSpinBox *pairsSpin_;
     PairChoiceEdit *pairChoice_;

@@ -1,11 +1,13 @@
 #include "plot_view.h"
 
+#include "integer_ticker.h"
 #include "session.h"
 
 #include "parameters.h"
 
 #include <algorithm>
 #include <cmath>
+#include <typeinfo>
 #include <QSpinBox>
 #include <QLineEdit>
 #include <QDoubleSpinBox>
@@ -33,6 +35,7 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     layout->addWidget(toolArea_);
     layout->addWidget(plot_, 1);
     connect(parameters_, &Parameters::changed, this, &PlotView::refresh);
+    connect(plot_, &QCustomPlot::afterLayout, this, &PlotView::spaceTicks);
     connect(parameters_, &Parameters::positionChanged, this, [this] {
         // A parameter change that moved the position has just rebuilt with it: nothing to do.
         if (parameters_->position() == drawnPosition_ && !dirty_)
@@ -157,15 +160,51 @@ void PlotView::applyFonts()
     }
 }
 
+void PlotView::spaceTicks()
+{
+    // However large the type (lecture mode) or small the figure, neighbouring tick labels never
+    // touch: whole-number axes get a minimum step, value axes fewer ticks (at most their default 5).
+    for (QCPAxisRect *rect : plot_->axisRects())
+        for (QCPAxis *axis : rect->axes()) {
+            if (!axis->visible() || !axis->tickLabels())
+                continue;
+            const bool across = axis->orientation() == Qt::Horizontal;
+            const double length = across ? rect->width() : rect->height();
+            if (length <= 0)
+                continue;
+            const QFontMetrics m(axis->tickLabelFont());
+            const QCPRange range = axis->range();
+            const QString widest = QString::number(std::max(std::abs(range.lower), std::abs(range.upper)), 'g', 6);
+            const double label = across ? m.horizontalAdvance(widest) + m.height() : 1.3 * m.height();
+            if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
+                integer->setMinimumStep(label * range.size() / length);
+            else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) || qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
+                axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5));
+        }
+}
+
 void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
 {
-    const QFontMetrics metrics(title->font());
+    // A title never takes more than about a fifth of the figure: its type shrinks (to 60%) first.
+    QFont font = title->font();
+    const double room = 0.2 * plot_->viewport().height();
+    for (int step = 0; step < 4; ++step) {
+        const int lines = wrappedTitle(font, parts).count(QLatin1Char('\n')) + 1;
+        if (lines * QFontMetrics(font).lineSpacing() <= room)
+            break;
+        font.setPointSizeF(font.pointSizeF() * 0.88);
+    }
+    title->setFont(font);
+    title->setText(wrappedTitle(font, parts));
+}
+
+QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) const
+{
+    const QFontMetrics metrics(font);
     const int room = plot_->viewport().width() - 20;
     const QString line = parts.join(QStringLiteral("  ·  "));
-    if (metrics.horizontalAdvance(line) <= room) {
-        title->setText(line);
-        return;
-    }
+    if (metrics.horizontalAdvance(line) <= room)
+        return line;
     // One part a line, and a part too wide for a line wrapped at spaces.
     QStringList lines;
     for (const QString &part : parts) {
@@ -181,7 +220,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
         }
         lines << current;
     }
-    title->setText(lines.join(QLatin1Char('\n')));
+    return lines.join(QLatin1Char('\n'));
 }
 
 QPen PlotView::curvePen(const QColor &color, double width, std::int64_t points) const
@@ -278,8 +317,7 @@ void PlotView::rebuildNow()
     drawnPosition_ = parameters_->position();
     applyFonts(); // before: a rebuild measures its labels
     rebuild();
-    applyFonts(); // after: a rebuild may add axis rects (the circles)
-    applyPalette();
+    applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
 }
 
@@ -323,8 +361,10 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     applyFonts();
     rebuild();
     finishWork();
-    applyFonts();
     applyPalette();
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot_->plotLayout()->update(phase);
+    spaceTicks();
     draw();
     plot_->setViewport(oldViewport);
     dirty_ = true;

@@ -57,6 +57,10 @@ public:
     // Nothing is applied unless every entry is valid; values are never clamped.
     std::optional<QString> applySettings(const QJsonObject &settings, bool dryRun);
 
+    // Why the figure cannot be drawn for the current parameters (the projection's limits); empty
+    // when it can. Export all skips such a view and says why instead of writing an empty figure.
+    virtual QString cannotDraw() const { return {}; }
+
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;
 
@@ -107,6 +111,8 @@ protected:
     QCPLayoutGrid *content() const { return content_; }
     // Sets a title from its parts: on one line when it fits the plot's width, else one part a line.
     void setTitle(QCPTextElement *title, const QStringList &parts) const;
+    // Tick spacing for the labels' size on every axis (after each layout, and before an export).
+    void spaceTicks();
     // "1 position", "50 positions".
     static QString countText(std::int64_t n, const QString &one, const QString &many);
 
@@ -119,6 +125,7 @@ protected:
 
 private:
     void rebuildNow();
+    QString wrappedTitle(const QFont &font, const QStringList &parts) const;
     void applyPalette();
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
 

@@ -453,7 +453,7 @@ void ProjectionView::draw()
                              .arg(key_ && key_->noise.active() ? tr(", x = PE + %1·z").arg(key_->noise.sigma) : QString());
     QStringList title;
     if (!problem_.isEmpty()) {
-        title << tr("Projection not computed:") << problem_;
+        title << tr("Projection not computed: %1").arg(problem_);
     } else if (tsne) {
         const pe::TsneSettings s = key_ ? key_->settings : settings();
         title << tr("t-SNE of %1, perplexity %2").arg(what).arg(s.perplexity);
@@ -534,6 +534,12 @@ void ProjectionView::raster()
     const double last = static_cast<double>(shownStart_ + std::max<std::int64_t>(n, 1) - 1);
     points_->setDataRange(QCPRange(static_cast<double>(shownStart_), std::max(last, shownStart_ + 1.0)));
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ProjectionView::cannotDraw() const
+{
+    const auto problem = pe::projectionProblem(parameters()->values(), parameters()->noise(), method(), settings());
+    return problem ? QString::fromStdString(*problem) : QString();
 }
 
 void ProjectionView::changeEvent(QEvent *event)

@@ -34,6 +34,7 @@ public:
     pe::ProjectionMethod method() const;
     void setMethod(pe::ProjectionMethod method);
     pe::TsneSettings settings() const;
+    QString cannotDraw() const override;
     void setSettings(const pe::TsneSettings &settings);
 
     // The last frame shown: n x 2 coordinates (empty while the first is computed).
