@@ -3,6 +3,7 @@
 //   build/tests/pe-bench --quick    smaller repeat counts
 //   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed)
 //   build/tests/pe-bench --recovery               recovery only
+//   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
 #include "clock_grid_view.h"
 #include "control_panel.h"
 #include "encoding.h"
@@ -456,7 +457,8 @@ void projectionBenchmarks(bool quick)
 int main(int argc, char **argv)
 {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    if (!qEnvironmentVariableIsSet("PE_DYNAMIC_MALLOC")) pe::returnLargeBlocksToTheSystem(); // as pe-explorer's main() does
+    if (!qEnvironmentVariableIsSet("PE_DYNAMIC_MALLOC")) // set: glibc's default, to compare
+        pe::returnLargeBlocksToTheSystem();              // as pe-explorer's main() does
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     const int repeats = quick ? 3 : 5;
     if (argc > 1 && std::string(argv[argc - 1]) == "--recovery") {

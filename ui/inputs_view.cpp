@@ -17,6 +17,10 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     const QString names[3] = {tr("Input σ·z"), tr("Positional encoding PE"), tr("Output x = PE + σ·z")};
     const QCPColorGradient viridis = colormaps::gradient(QStringLiteral("viridis"));
+    // The three panels share their left and right edges: one position is one x on all of them,
+    // whatever labels each has.
+    auto *panels = new QCPMarginGroup(p);
+    auto *scales = new QCPMarginGroup(p);
     for (int k = 0; k < 3; ++k) {
         QCPAxisRect *rect = k == 0 ? p->axisRect() : new QCPAxisRect(p);
         if (k > 0)
@@ -40,6 +44,8 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
         auto *scale = new QCPColorScale(p);
         content()->addElement(k, 1, scale);
         maps_[k]->setColorScale(scale);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, panels);
+        scale->setMarginGroup(QCP::msLeft | QCP::msRight, scales);
         maps_[k]->setGradient(viridis); // after the scale, which would otherwise impose its own
         marks_[k] = addMarkerLine(QColor(230, 30, 30), rect);
     }
