@@ -197,8 +197,10 @@ SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noi
         }
         return metricFromDot(metric, dot, xNorm2, peNorm2);
     };
-    constexpr std::int64_t kChunk = 256;
-    std::vector<double> buf(static_cast<std::size_t>(kChunk * d));
+    // Chunks of up to 4M values (32 MB): each jittered fill first computes its offsets' rotations
+    // (jitters x d sines), so a window's few thousand rows are one or two fills, not one per 256.
+    const std::int64_t kChunk = std::max<std::int64_t>(256, (std::int64_t(1) << 22) / d);
+    std::vector<double> buf(static_cast<std::size_t>(std::min(kChunk, std::max<std::int64_t>(rows.rows, 1)) * d));
     c.positions.resize(static_cast<std::size_t>(rows.rows));
     c.low.resize(c.positions.size());
     for (std::int64_t r0 = 0; r0 < rows.rows; r0 += kChunk) {
