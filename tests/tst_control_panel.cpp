@@ -2,6 +2,7 @@
 #include "noise.h"
 #include "parameter_history.h"
 #include "parameters.h"
+#include "test_support.h"
 #include "playback.h"
 
 #include <QCheckBox>
@@ -177,9 +178,7 @@ void TestControlPanel::baseSliderIsLogarithmic()
 void TestControlPanel::refusedValueIsReportedAndKept()
 {
     Parameters p;
-    pe::EncodingParams v = p.values();
-    v.seqLen = 1000;
-    p.set(v);
+    QVERIFY(!p.set(testsupport::params(1000, 128)));
     ControlPanel panel(&p);
     QSignalSpy spy(&p, &Parameters::changed);
     auto *start = panel.findChild<QAbstractSpinBox *>(QStringLiteral("start_posSpin"));
@@ -199,9 +198,7 @@ void TestControlPanel::refusedValueIsReportedAndKept()
 void TestControlPanel::refusedSliderReturns()
 {
     Parameters p;
-    pe::EncodingParams v = p.values();
-    v.seqLen = 1000;
-    p.set(v);
+    QVERIFY(!p.set(testsupport::params(1000, 128)));
     ControlPanel panel(&p);
     QSlider *start = panel.slider(pe::Field::StartPos);
     start->setValue(start->maximum()); // 999,999,999 + 1000 positions passes 1e9
