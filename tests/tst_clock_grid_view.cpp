@@ -151,25 +151,50 @@ void TestClockGridView::tooltipShowsAngle()
 
 void TestClockGridView::handsStayInsideTheFaces()
 {
-    // seed002-clocks' rows 3-4 once had hands past the rim. The tip plus half the hand's pen must
-    // stay inside the face's radius minus half its pen, in lecture mode (the thickest pens) too.
-    set(testsupport::params(5, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index));
-    for (bool lecture : {false, true}) {
-        view_->setLectureMode(lecture);
-        view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
-        auto *hands = view_->plot()->findChild<QCPCurve *>();
-        QCPAxis *x = view_->plot()->xAxis2;
-        const double px = std::abs(x->coordToPixel(1) - x->coordToPixel(0)); // pixels per cell
-        const double handPen = hands->pen().widthF();
-        const double facePen = 1.2 * (lecture ? 2.5 : 1.0);
-        for (int r = 0; r < view_->rowCount(); ++r)
-            for (int c = 0; c < view_->columnCount(); ++c) {
-                const QPointF d = view_->handTip(r, c) - view_->clockCentre(r, c);
-                const double tip = std::hypot(d.x(), d.y()) * px + handPen / 2;
-                QVERIFY2(tip < 0.42 * px - facePen / 2, qPrintable(QStringLiteral("row %1 col %2: %3 px past %4 px")
-                                                                       .arg(r).arg(c).arg(tip).arg(0.42 * px - facePen / 2)));
+    // seed002-clocks' rows 3-4 once had hands past the rim, and the projector theme's lecture pens
+    // still touched it. The tip plus half the hand's pen must stay inside the face's radius minus
+    // half its pen: plain, lecture, projector and both, with large cells and with small ones.
+    struct Case {
+        pe::EncodingParams params;
+        int pairs, rows;
+    };
+    for (const Case &k : {Case{testsupport::params(5, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index), 0, 0},
+                          Case{testsupport::params(200, 256), 64, 32}}) {
+        set(k.params);
+        view_->setShownPairs(k.pairs);
+        view_->setShownPositions(k.rows);
+        for (bool projector : {false, true})
+            for (bool lecture : {false, true}) {
+                qApp->setProperty("projector", projector);
+                view_->setLectureMode(lecture);
+                view_->refresh();
+                view_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+                auto *hands = view_->plot()->findChild<QCPCurve *>();
+                QCPAxis *x = view_->plot()->xAxis2;
+                const double px = std::abs(x->coordToPixel(1) - x->coordToPixel(0)); // pixels per cell
+                const double handPen = hands->pen().widthF();
+                QCOMPARE(handPen, ClockGridView::handPenWidth((lecture ? 2.5 : 1.0) * (projector ? 1.6 : 1.0), px));
+                const double facePen = ClockGridView::facePenWidth((lecture ? 2.5 : 1.0) * (projector ? 1.6 : 1.0), px);
+                QVERIFY(handPen >= 0.6); // thin only where the cells are
+                for (int r = 0; r < view_->rowCount(); ++r)
+                    for (int c = 0; c < view_->columnCount(); ++c) {
+                        const QPointF d = view_->handTip(r, c) - view_->clockCentre(r, c);
+                        const double tip = std::hypot(d.x(), d.y()) * px + handPen / 2;
+                        QVERIFY2(tip + 0.04 * px < 0.42 * px - facePen / 2, // clear of it, not touching
+                                 qPrintable(QStringLiteral("%1 x %2 clocks, projector %3, lecture %4, row %5 col %6: %7 px past %8 px")
+                                                .arg(view_->rowCount())
+                                                .arg(view_->columnCount())
+                                                .arg(projector)
+                                                .arg(lecture)
+                                                .arg(r)
+                                                .arg(c)
+                                                .arg(tip)
+                                                .arg(0.42 * px - facePen / 2)));
+                    }
             }
     }
+    qApp->setProperty("projector", false);
+    view_->setLectureMode(false);
 }
 
 void TestClockGridView::pairChoiceSpreadsFastestLists()

@@ -75,8 +75,9 @@ private:
         const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
         const double ry = std::abs(y_->coordToPixel(radius_) - y_->coordToPixel(0));
         // The faces in the theme's ink: dark on light paper, light on a dark background.
-        const QPen face(ink(), 1.2 * lineScale_);
-        const double hub = 2.0 * lineScale_;
+        const double cell = std::min(rx, ry) / radius_; // pixels a cell
+        const QPen face(ink(), ClockGridView::facePenWidth(lineScale_, cell));
+        const double hub = std::min(2.0 * lineScale_, 0.05 * cell);
         // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
         const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
         for (int r = 0; r < rows_; ++r)
@@ -262,7 +263,6 @@ void ClockGridView::layoutGrid()
     fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
-    hands_->setPen(QPen(kHandColor, 2.2 * lineScale(), Qt::SolidLine, Qt::RoundCap));
 
     // Labels: every column's pair index and wavelength, every row's position, thinned to fit.
     auto xTicker = qSharedPointerCast<QCPAxisTickerText>(plt->xAxis2->ticker());
@@ -313,6 +313,8 @@ void ClockGridView::fitSquareCells()
     const double spareY = (area.height() / cell - rows_) / 2;
     plot()->xAxis2->setRange(-0.5 - spareX, cols_ - 0.5 + spareX);
     plot()->yAxis->setRange(-0.5 - spareY, rows_ - 0.5 + spareY);
+    // The hands' width follows the cell, so their tips stay inside the rims at every size.
+    hands_->setPen(QPen(kHandColor, handPenWidth(lineScale(), cell), Qt::SolidLine, Qt::RoundCap));
 }
 
 void ClockGridView::placeHands()

@@ -3,6 +3,8 @@
 #include "clock.h"
 #include "plot_view.h"
 
+#include <algorithm>
+
 class ClockFaces;
 class PairChoiceEdit;
 class QComboBox;
@@ -71,7 +73,11 @@ private:
     static constexpr double kRadius = 0.42;
 
 public:
-    // The hand ends short of the rim by more than half its (lecture-mode) width, so its round cap
-    // stays inside the face.
-    static constexpr double kHandLength = 0.35;
+    // The hand ends 0.09 of a cell short of the rim; the two pens are capped by the cell's size
+    // (0.06 and 0.03 of it), so half the hand's round cap plus half the rim's pen (at most 0.045)
+    // leave a visible gap: the tip stays clear of the rim at any size, in lecture mode and with the
+    // projector theme's thick lines too.
+    static constexpr double kHandLength = 0.33;
+    static double handPenWidth(double lineScale, double cellPixels) { return std::min(2.2 * lineScale, 0.06 * cellPixels); }
+    static double facePenWidth(double lineScale, double cellPixels) { return std::min(1.2 * lineScale, 0.03 * cellPixels); }
 };
