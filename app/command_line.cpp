@@ -47,16 +47,22 @@ QString flagFor(pe::Field f)
     return {};
 }
 
+// What a parameter accepts, as the core says it (pe::allowedText).
+QString allowed(pe::Field field) { return QString::fromStdString(pe::allowedText(field)); }
+
 QList<QCommandLineOption> options()
 {
     return {
-        {QStringLiteral("seq-len"), QStringLiteral("Number of positions, 1 to 1000000 (default 50)."), QStringLiteral("N")},
-        {QStringLiteral("d-model"), QStringLiteral("Embedding size, 1 to 4096 (default 128)."), QStringLiteral("D")},
-        {QStringLiteral("base"), QStringLiteral("Frequency base, > 1 and <= 1e15 (default 10000)."), QStringLiteral("B")},
-        {QStringLiteral("start-pos"), QStringLiteral("First position, >= 0; start_pos + seq_len <= 1e9 (default 0)."),
+        {QStringLiteral("seq-len"), QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
+        {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)), QStringLiteral("D")},
+        {QStringLiteral("base"), QStringLiteral("Frequency base: %1 (default 10000).").arg(allowed(pe::Field::Base)), QStringLiteral("B")},
+        {QStringLiteral("start-pos"),
+         QStringLiteral("First position: %1, with start_pos + seq_len at most %2 (default 0).")
+             .arg(allowed(pe::Field::StartPos), QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd))),
          QStringLiteral("P")},
-        {QStringLiteral("layout"), QStringLiteral("interleaved (default) or split."), QStringLiteral("L")},
-        {QStringLiteral("exponent"), QStringLiteral("pair (default: base^(2i/d)) or index (base^(j/d))."), QStringLiteral("E")},
+        {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)), QStringLiteral("L")},
+        {QStringLiteral("exponent"), QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
+         QStringLiteral("E")},
         {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") + viewIds().join(QStringLiteral(", ")) +
              QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
@@ -74,9 +80,12 @@ QList<QCommandLineOption> options()
          QStringLiteral("R")},
         {QStringLiteral("metric"), QStringLiteral("Similarity and distance metric: dot (default), cosine or euclidean."),
          QStringLiteral("M")},
-        {QStringLiteral("noise"), QStringLiteral("Noise sigma, 0 to 10: x = PE + sigma z (seed 001 uses 0.5; default 0)."),
+        {QStringLiteral("noise"),
+         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).").arg(QString::fromStdString(pe::sigmaAllowedText())),
          QStringLiteral("SIGMA")},
-        {QStringLiteral("seed"), QStringLiteral("Seed of the noise and of t-SNE's random start, 0 to 2147483647 (default 42); the same seed, the same numbers."),
+        {QStringLiteral("seed"),
+         QStringLiteral("Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
+             .arg(QString::fromStdString(pe::seedAllowedText())),
          QStringLiteral("S")},
         {QStringLiteral("offset"), QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
          QStringLiteral("K")},
@@ -118,13 +127,8 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
         return std::nullopt;
     const QString text = parser.value(name);
     const auto v = pe::parseInteger(text.toStdString());
-    if (!v) {
-        const QString range = field == pe::Field::SeqLen ? QStringLiteral("from 1 to 1,000,000")
-                              : field == pe::Field::DModel ? QStringLiteral("from 1 to 4,096")
-                                                           : QStringLiteral("from 0 to 999,999,999");
-        return QStringLiteral("--%1: '%2' is not a whole number; %3 must be a whole number %4.")
-            .arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), range);
-    }
+    if (!v)
+        return QStringLiteral("--%1: '%2' is not a whole number; %3 must be %4.").arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), allowed(field));
     target = *v;
     return std::nullopt;
 }
@@ -349,25 +353,24 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (auto error = integerFlag(parser, name, *target, field))
             return fail(*error);
     if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel)
-        return fail(QStringLiteral("--d-model: d_model must be a whole number from 1 to 4,096 (got %1).").arg(dModel));
+        return fail(QStringLiteral("--d-model: d_model must be %1 (got %2).").arg(allowed(pe::Field::DModel)).arg(dModel));
     p.dModel = static_cast<int>(dModel);
     if (parser.isSet(QStringLiteral("base"))) {
         const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--base: '%1' is not a number; base must be a finite number greater than 1 and at most 1e15.")
-                            .arg(parser.value(QStringLiteral("base"))));
+            return fail(QStringLiteral("--base: '%1' is not a number; base must be %2.").arg(parser.value(QStringLiteral("base")), allowed(pe::Field::Base)));
         p.base = *v;
     }
     if (parser.isSet(QStringLiteral("layout"))) {
         const auto v = pe::parseLayout(parser.value(QStringLiteral("layout")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--layout: '%1' is not a layout; use interleaved or split.").arg(parser.value(QStringLiteral("layout"))));
+            return fail(QStringLiteral("--layout: '%1' is not a layout; use %2.").arg(parser.value(QStringLiteral("layout")), allowed(pe::Field::Layout)));
         p.layout = *v;
     }
     if (parser.isSet(QStringLiteral("exponent"))) {
         const auto v = pe::parseExponent(parser.value(QStringLiteral("exponent")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--exponent: '%1' is not an exponent; use pair or index.").arg(parser.value(QStringLiteral("exponent"))));
+            return fail(QStringLiteral("--exponent: '%1' is not an exponent; use %2.").arg(parser.value(QStringLiteral("exponent")), allowed(pe::Field::Exponent)));
         p.exponent = *v;
     }
     if (auto error = pe::validate(p))
@@ -381,12 +384,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         const QString text = parser.value(positionFlag);
         const auto v = pe::parseInteger(text.toStdString());
         t = v.value_or(-1);
-        if (!v || t < p.startPos || t >= p.startPos + p.seqLen)
-            return fail(QStringLiteral("--%1: must be a whole number inside the window, from %2 to %3 (got '%4').")
-                            .arg(positionFlag)
-                            .arg(p.startPos)
-                            .arg(p.startPos + p.seqLen - 1)
-                            .arg(text));
+        if (!v || pe::validatePosition(p, t))
+            return fail(QStringLiteral("--%1: must be %2 (got '%3').").arg(positionFlag, QString::fromStdString(pe::positionAllowedText(p)), text));
         cmd.position = t;
     } else {
         cmd.position = p.startPos;
@@ -397,15 +396,13 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.noise.sigma = v.value_or(-1);
         if (auto error = pe::validateNoise(cmd.noise); error || !v)
             return fail(QStringLiteral("--noise: %1").arg(v ? QString::fromStdString(*error)
-                                                            : QStringLiteral("'%1' is not a number; sigma must be a number from 0 to 10.")
-                                                                  .arg(parser.value(QStringLiteral("noise")))));
+                                                            : QStringLiteral("'%1' is not a number; sigma must be %2.")
+                                                                  .arg(parser.value(QStringLiteral("noise")), QString::fromStdString(pe::sigmaAllowedText()))));
     }
     if (parser.isSet(QStringLiteral("seed"))) {
         const auto v = pe::parseInteger(parser.value(QStringLiteral("seed")).toStdString());
-        // The window's seed box holds an int: the same range here, so a seed is never shown cut.
-        if (!v || *v < 0 || *v > std::numeric_limits<int>::max())
-            return fail(QStringLiteral("--seed: must be a whole number from 0 to 2147483647 (got '%1').")
-                            .arg(parser.value(QStringLiteral("seed"))));
+        if (!v || pe::validateSeed(*v))
+            return fail(QStringLiteral("--seed: must be %1 (got '%2').").arg(QString::fromStdString(pe::seedAllowedText()), parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
         cmd.tsne.seed = cmd.noise.seed;
     }

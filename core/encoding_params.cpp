@@ -9,6 +9,15 @@ namespace pe {
 
 namespace {
 
+std::string shortReal(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+} // namespace
+
 std::string withThousands(std::int64_t v)
 {
     std::string digits = std::to_string(v < 0 ? -v : v);
@@ -21,35 +30,67 @@ std::string withThousands(std::int64_t v)
     return v < 0 ? "-" + out : out;
 }
 
-std::string shortReal(double v)
+namespace {
+
+// "a or b", "a, b or c"
+template <typename Enum, std::size_t N>
+std::string oneOf(const Enum (&values)[N], std::string_view (*name)(Enum))
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    std::string out;
+    for (std::size_t i = 0; i < N; ++i)
+        out += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(name(values[i]));
+    return out;
+}
+
+ValidationError failure(Field f, const std::string &got)
+{
+    return ValidationError{f, std::string(fieldName(f)) + " must be " + allowedText(f) + " (got " + got + ")."};
 }
 
 } // namespace
+
+std::string allowedText(Field f)
+{
+    using namespace limits;
+    switch (f) {
+    case Field::SeqLen: return "a whole number from " + withThousands(minSeqLen) + " to " + withThousands(maxSeqLen);
+    case Field::DModel: return "a whole number from " + withThousands(minDModel) + " to " + withThousands(maxDModel);
+    case Field::Base: return "a finite number greater than 1 and at most " + compactNumber(maxBase);
+    case Field::StartPos: return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
+    case Field::Layout: return oneOf(kLayouts, layoutName);
+    case Field::Exponent: return oneOf(kExponents, exponentName);
+    case Field::None: break;
+    }
+    return {};
+}
+
+std::string positionAllowedText(const EncodingParams &p)
+{
+    return "a whole number inside the window, from " + withThousands(p.startPos) + " to " + withThousands(p.startPos + p.seqLen - 1);
+}
+
+std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t)
+{
+    if (t >= p.startPos && t < p.startPos + p.seqLen)
+        return std::nullopt;
+    return "position must be " + positionAllowedText(p) + " (got " + withThousands(t) + ").";
+}
 
 std::optional<ValidationError> validate(const EncodingParams &p)
 {
     using namespace limits;
     if (p.seqLen < minSeqLen || p.seqLen > maxSeqLen)
-        return ValidationError{Field::SeqLen, "seq_len must be a whole number from 1 to " + withThousands(maxSeqLen) +
-                                                  " (got " + withThousands(p.seqLen) + ")."};
+        return failure(Field::SeqLen, withThousands(p.seqLen));
     if (p.dModel < minDModel || p.dModel > maxDModel)
-        return ValidationError{Field::DModel, "d_model must be a whole number from 1 to " + withThousands(maxDModel) +
-                                                  " (got " + withThousands(p.dModel) + ")."};
+        return failure(Field::DModel, withThousands(p.dModel));
     if (p.layout == Layout::Split && p.dModel % 2 != 0)
         return ValidationError{Field::DModel, "d_model must be even with the split layout, which needs d/2 sine and "
                                               "d/2 cosine columns (got " +
                                                   std::to_string(p.dModel) + ")."};
     if (!std::isfinite(p.base) || !(p.base > 1.0) || p.base > maxBase)
-        return ValidationError{Field::Base,
-                               "base must be a finite number greater than 1 and at most 1e15 (got " + shortReal(p.base) + ")."};
+        return failure(Field::Base, shortReal(p.base));
     if (p.startPos < 0 || p.startPos > maxPositionEnd - minSeqLen)
-        return ValidationError{Field::StartPos, "start_pos must be a whole number from 0 to " +
-                                                    withThousands(maxPositionEnd - 1) + " (got " +
-                                                    withThousands(p.startPos) + ")."};
+        return failure(Field::StartPos, withThousands(p.startPos));
     if (p.startPos + p.seqLen > maxPositionEnd)
         return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
                                                     " (got " + withThousands(p.startPos) + " + " +
@@ -71,24 +112,37 @@ std::string_view fieldName(Field f)
     return "";
 }
 
-std::string_view layoutName(Layout l) { return l == Layout::Split ? "split" : "interleaved"; }
-std::string_view exponentName(Exponent e) { return e == Exponent::Index ? "index" : "pair"; }
+std::string_view layoutName(Layout l)
+{
+    switch (l) {
+    case Layout::Interleaved: return "interleaved";
+    case Layout::Split: return "split";
+    }
+    return "";
+}
+
+std::string_view exponentName(Exponent e)
+{
+    switch (e) {
+    case Exponent::Pair: return "pair";
+    case Exponent::Index: return "index";
+    }
+    return "";
+}
 
 std::optional<Layout> parseLayout(std::string_view s)
 {
-    if (s == "interleaved")
-        return Layout::Interleaved;
-    if (s == "split")
-        return Layout::Split;
+    for (Layout l : kLayouts)
+        if (layoutName(l) == s)
+            return l;
     return std::nullopt;
 }
 
 std::optional<Exponent> parseExponent(std::string_view s)
 {
-    if (s == "pair")
-        return Exponent::Pair;
-    if (s == "index")
-        return Exponent::Index;
+    for (Exponent e : kExponents)
+        if (exponentName(e) == s)
+            return e;
     return std::nullopt;
 }
 

@@ -51,10 +51,27 @@ struct ValidationError {
 std::optional<ValidationError> validate(const EncodingParams &p);
 
 std::string_view fieldName(Field f);
+
+// What a field accepts, the second half of every sentence about it: "a whole number from 1 to
+// 4,096", "interleaved or split". The validator, the command line's help and errors, session errors
+// and the window's tooltips all read it, so a range is written once (here and in limits).
+std::string allowedText(Field f);
+
+// Each enum's values in order, and one name each (the names sessions and the command line use).
+inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
+inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};
 std::string_view layoutName(Layout l);
 std::string_view exponentName(Exponent e);
 std::optional<Layout> parseLayout(std::string_view s);
 std::optional<Exponent> parseExponent(std::string_view s);
+
+// The current position: "a whole number inside the window, from 0 to 49", and the sentence when
+// t is outside it (the window, the command line and session files say the same).
+std::string positionAllowedText(const EncodingParams &p);
+std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t);
+
+// 1234567 -> "1,234,567": the numbers in the sentences above.
+std::string withThousands(std::int64_t v);
 
 // Strict text-to-number parsing: the whole string must be one number, no overflow.
 std::optional<std::int64_t> parseInteger(std::string_view s);

@@ -21,13 +21,25 @@ double unitInterval(std::uint64_t bits) { return (static_cast<double>(bits >> 11
 
 } // namespace
 
+std::string sigmaAllowedText() { return "a number from 0 to " + compactNumber(limits::maxSigma); }
+std::string seedAllowedText() { return "a whole number from 0 to " + std::to_string(limits::maxSeed); }
+
 std::optional<std::string> validateNoise(const NoiseParams &noise)
 {
     if (!std::isfinite(noise.sigma) || noise.sigma < 0 || noise.sigma > limits::maxSigma) {
         char got[64];
         std::snprintf(got, sizeof got, "%.17g", noise.sigma);
-        return std::string("sigma must be a number from 0 to 10 (got ") + got + ").";
+        return "sigma must be " + sigmaAllowedText() + " (got " + got + ").";
     }
+    if (noise.seed > static_cast<std::uint64_t>(limits::maxSeed))
+        return "the seed must be " + seedAllowedText() + " (got " + std::to_string(noise.seed) + ").";
+    return std::nullopt;
+}
+
+std::optional<std::string> validateSeed(std::int64_t seed)
+{
+    if (seed < 0 || seed > limits::maxSeed)
+        return "the seed must be " + seedAllowedText() + " (got " + std::to_string(seed) + ").";
     return std::nullopt;
 }
 

@@ -20,10 +20,18 @@ struct NoiseParams {
 
 namespace limits {
 inline constexpr double maxSigma = 10.0;
-}
+// The window's seed boxes hold an int: the same range everywhere, so a seed is never shown cut.
+inline constexpr std::int64_t maxSeed = 2147483647;
+} // namespace limits
 
-// One sentence when sigma is not a number from 0 to 10; nothing when valid.
+// What sigma and a seed accept, for every sentence about them: "a number from 0 to 10",
+// "a whole number from 0 to 2147483647" (a seed is an identifier: no thousands separators).
+std::string sigmaAllowedText();
+std::string seedAllowedText();
+
+// One sentence when sigma is not a number from 0 to 10 or the seed is out of range; nothing when valid.
 std::optional<std::string> validateNoise(const NoiseParams &noise);
+std::optional<std::string> validateSeed(std::int64_t seed);
 
 // z(seed, t, j): a standard normal that depends on its seed, position and column alone (a
 // counter-based generator), so the same seed gives the same numbers in any block, in any order.

@@ -574,6 +574,12 @@ void TestCommandLine::help()
     for (const char *flag : {"--seq-len", "--d-model", "--base", "--start-pos", "--layout", "--exponent", "--export",
                              "--export-data", "--out", "--size", "--scale", "--screenshot"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
+    // The ranges in the core's words (Qt wraps the help: compare with the spaces folded).
+    const QString folded = out.simplified();
+    for (pe::Field f : {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos, pe::Field::Layout, pe::Field::Exponent})
+        QVERIFY2(folded.contains(QString::fromStdString(pe::allowedText(f))), pe::allowedText(f).c_str());
+    QVERIFY(folded.contains(QString::fromStdString(pe::seedAllowedText())));
+    QVERIFY(folded.contains(QString::fromStdString(pe::sigmaAllowedText())));
 }
 
 void TestCommandLine::emptyValuesAreRefused_data()

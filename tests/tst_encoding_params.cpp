@@ -17,6 +17,7 @@ private slots:
     void accepted();
     void strictNumbers();
     void names();
+    void oneSentencePerRange();
     void compactNumbers();
 };
 
@@ -66,6 +67,10 @@ void TestEncodingParams::refusals()
     QVERIFY2(message.contains(mentions), qPrintable(message));
     QVERIFY2(message.startsWith(QString::fromUtf8(pe::fieldName(field).data())), qPrintable(message));
     QVERIFY(message.endsWith(QLatin1Char('.')));
+    // Out-of-range refusals are "<field> must be <what the field accepts> (got …).", the same words
+    // the help and the window use (the split layout's even d and start_pos + seq_len have their own).
+    if (!message.contains(QLatin1String("even")) && !message.contains(QLatin1String("+ seq_len")))
+        QVERIFY2(message.contains(QString::fromStdString(pe::allowedText(field))), qPrintable(message));
 }
 
 void TestEncodingParams::accepted_data()
@@ -112,6 +117,31 @@ void TestEncodingParams::names()
     QCOMPARE(pe::parseExponent("index"), std::optional(pe::Exponent::Index));
     QVERIFY(!pe::parseExponent("j"));
     QCOMPARE(pe::layoutName(pe::Layout::Split), std::string_view("split"));
+}
+
+void TestEncodingParams::oneSentencePerRange()
+{
+    // The limits are the sentences' numbers: a changed limit changes every sentence.
+    QCOMPARE(pe::allowedText(pe::Field::SeqLen), std::string("a whole number from 1 to 1,000,000"));
+    QCOMPARE(pe::allowedText(pe::Field::DModel), std::string("a whole number from 1 to 4,096"));
+    QCOMPARE(pe::allowedText(pe::Field::Base), std::string("a finite number greater than 1 and at most 1e15"));
+    QCOMPARE(pe::allowedText(pe::Field::StartPos), std::string("a whole number from 0 to 999,999,999"));
+    // Every enum value has a name that parses back to it, and the sentence names them all.
+    for (pe::Layout l : pe::kLayouts) {
+        QCOMPARE(pe::parseLayout(pe::layoutName(l)), std::optional(l));
+        QVERIFY(pe::allowedText(pe::Field::Layout).find(pe::layoutName(l)) != std::string::npos);
+    }
+    for (pe::Exponent e : pe::kExponents) {
+        QCOMPARE(pe::parseExponent(pe::exponentName(e)), std::optional(e));
+        QVERIFY(pe::allowedText(pe::Field::Exponent).find(pe::exponentName(e)) != std::string::npos);
+    }
+    QCOMPARE(pe::allowedText(pe::Field::Layout), std::string("interleaved or split"));
+    // The position: inside the window, in the same words wherever it is refused.
+    const pe::EncodingParams p = testsupport::params(50, 8, 1e4, 1000);
+    QVERIFY(!pe::validatePosition(p, 1000));
+    QVERIFY(!pe::validatePosition(p, 1049));
+    QCOMPARE(pe::validatePosition(p, 1050).value(), std::string("position must be a whole number inside the window, from 1,000 to 1,049 (got 1,050)."));
+    QVERIFY(pe::validatePosition(p, 999));
 }
 
 void TestEncodingParams::compactNumbers()

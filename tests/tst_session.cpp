@@ -109,9 +109,9 @@ void TestSession::refusals_data()
     QTest::newRow("base one") << QByteArray(good).replace("\"base\": 10000", "\"base\": 1") << "base";
     QTest::newRow("base text") << QByteArray(good).replace("\"base\": 10000", "\"base\": \"big\"") << "'base' must be a number";
     QTest::newRow("layout") << QByteArray(good).replace("interleaved", "diagonal") << "layout must be interleaved or split";
-    QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300") << "position must be inside";
+    QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300") << "position must be a whole number inside the window, from 0 to 299 (got 300).";
     QTest::newRow("sigma") << QByteArray(good).replace("\"sigma\": 0.5", "\"sigma\": 11") << "sigma";
-    QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1") << "noise seed";
+    QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1") << "the seed must be a whole number from 0 to 2147483647 (got -1).";
     QTest::newRow("noise not object") << QByteArray(good).replace(R"({"sigma": 0.5, "seed": 42})", "0.5") << "'noise' must be an object";
     QTest::newRow("unknown view") << QByteArray(good).replace("\"view\": \"similarity\"", "\"view\": \"spirals\"") << "unknown view 'spirals'";
     QTest::newRow("settings of unknown view") << QByteArray(good).replace("\"views\": {\"similarity\"", "\"views\": {\"spirals\"")

@@ -135,6 +135,11 @@ void TestSimilarity::noiseIsReproducible()
     QVERIFY(pe::validateNoise({-0.1, 1}).has_value());
     QVERIFY(pe::validateNoise({std::nan(""), 1}).has_value());
     QVERIFY(pe::validateNoise({11, 1})->find("from 0 to 10") != std::string::npos);
+    // Seeds: what the window's int boxes hold, in one sentence wherever one is refused.
+    QVERIFY(!pe::validateSeed(0) && !pe::validateSeed(pe::limits::maxSeed));
+    QCOMPARE(pe::validateSeed(-1).value(), std::string("the seed must be a whole number from 0 to 2147483647 (got -1)."));
+    QVERIFY(pe::validateSeed(pe::limits::maxSeed + 1));
+    QVERIFY(pe::validateNoise({0.5, std::uint64_t(1) << 40}).has_value());
 }
 
 void TestSimilarity::scoreBlockAgrees()

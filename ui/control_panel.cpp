@@ -111,27 +111,20 @@ QString thousands(double v)
     return c.toString(v, 'f', 0);
 }
 
-// The fields outside core's validators (the position, the seed, the speed), refused in the words
-// the command line uses for --position and --seed.
+// The fields typed as doubles (the position, the seed) refused in core's words, which the command
+// line and session files use too; the speed is the playback's own.
 std::optional<std::string> positionProblem(const pe::EncodingParams &p, double t)
 {
-    const double first = static_cast<double>(p.startPos);
-    const double last = static_cast<double>(p.startPos + p.seqLen - 1);
-    if (t >= first && t <= last)
+    if (t >= static_cast<double>(p.startPos) && t < static_cast<double>(p.startPos + p.seqLen))
         return std::nullopt;
-    return QStringLiteral("position must be a whole number inside the window, from %1 to %2 (got %3).")
-        .arg(thousands(first), thousands(last), thousands(t))
-        .toStdString();
+    return "position must be " + pe::positionAllowedText(p) + " (got " + thousands(t).toStdString() + ").";
 }
 
 std::optional<std::string> seedProblem(double seed)
 {
-    // The seed box holds an int, as --seed does, so a seed is never shown cut.
-    if (seed >= 0 && seed <= std::numeric_limits<int>::max())
+    if (seed >= 0 && seed <= static_cast<double>(pe::limits::maxSeed))
         return std::nullopt;
-    return QStringLiteral("seed must be a whole number from 0 to %1 (got %2).")
-        .arg(thousands(std::numeric_limits<int>::max()), thousands(seed))
-        .toStdString();
+    return "seed must be " + pe::seedAllowedText() + " (got " + pe::compactNumber(seed) + ").";
 }
 
 std::optional<std::string> speedProblem(double speed)
@@ -159,9 +152,9 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     grid->setColumnStretch(1, 1);
 
     using namespace pe::limits;
-    addControl(pe::Field::SeqLen, tr("seq_len"), tr("Number of positions shown (rows of the encoding matrix), 1 to 1,000,000"),
+    addControl(pe::Field::SeqLen, tr("seq_len"), tr("Number of positions shown (rows of the encoding matrix): %1").arg(QString::fromStdString(pe::allowedText(pe::Field::SeqLen))),
                wholeSpin(1, static_cast<double>(maxSeqLen)), decadeStops(1, 100, static_cast<double>(maxSeqLen), 9));
-    addControl(pe::Field::DModel, tr("d_model"), tr("Embedding size: number of dimensions (columns), 1 to 4,096"),
+    addControl(pe::Field::DModel, tr("d_model"), tr("Embedding size: number of dimensions (columns), %1").arg(QString::fromStdString(pe::allowedText(pe::Field::DModel))),
                wholeSpin(1, maxDModel), powerOfTwoStops(maxDModel));
     auto *baseSpin = new ScientificSpinBox;
     baseSpin->setLogarithmicSteps(true);

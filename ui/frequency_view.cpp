@@ -80,7 +80,7 @@ bool FrequencyView::setComparisonText(const QString &text)
         if (v)
             probe.base = *v;
         if (!v || pe::validate(probe)) {
-            problem = tr("'%1' is not a valid base: each must be a number greater than 1 and at most 1e15.").arg(trimmed);
+            problem = tr("'%1' is not a valid base: each must be %2.").arg(trimmed, QString::fromStdString(pe::allowedText(pe::Field::Base)));
             break;
         }
         bases.push_back(*v);

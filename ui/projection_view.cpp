@@ -79,7 +79,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     init_->addItem(tr("random"));
     init_->setToolTip(tr("Start from the PCA projection (deterministic) or from random points drawn with the seed"));
     seed_->setObjectName(QStringLiteral("tsneSeed"));
-    seed_->setRange(0, 2147483647);
+    seed_->setRange(0, static_cast<int>(pe::limits::maxSeed));
     seed_->setValue(42);
     seed_->setKeyboardTracking(false);
     seed_->setToolTip(tr("Seed of the random start: the same seed gives the same picture"));

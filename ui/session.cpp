@@ -125,15 +125,16 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         !r.string(p, "exponent", exponent))
         return std::nullopt;
     if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel) {
-        r.fail(QStringLiteral("d_model must be a whole number from 1 to 4,096 (got %1).").arg(dModel));
+        r.fail(QStringLiteral("d_model must be %1 (got %2).").arg(QString::fromStdString(pe::allowedText(pe::Field::DModel))).arg(dModel));
         return std::nullopt;
     }
     s.params.dModel = static_cast<int>(dModel);
     const auto l = pe::parseLayout(layout.toStdString());
     const auto e = pe::parseExponent(exponent.toStdString());
     if (!l || !e) {
-        r.fail(!l ? QStringLiteral("layout must be interleaved or split (got '%1').").arg(layout.left(40))
-                  : QStringLiteral("exponent must be pair or index (got '%1').").arg(exponent.left(40)));
+        const pe::Field field = !l ? pe::Field::Layout : pe::Field::Exponent;
+        r.fail(QStringLiteral("%1 must be %2 (got '%3').")
+                   .arg(QString::fromUtf8(pe::fieldName(field).data()), QString::fromStdString(pe::allowedText(field)), (!l ? layout : exponent).left(40)));
         return std::nullopt;
     }
     s.params.layout = *l;
@@ -145,11 +146,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     s.position = s.params.startPos;
     if (!r.integer(json, "position", s.position, false))
         return std::nullopt;
-    if (s.position < s.params.startPos || s.position >= s.params.startPos + s.params.seqLen) {
-        r.fail(QStringLiteral("position must be inside the window, from %1 to %2 (got %3).")
-                   .arg(s.params.startPos)
-                   .arg(s.params.startPos + s.params.seqLen - 1)
-                   .arg(s.position));
+    if (auto problem = pe::validatePosition(s.params, s.position)) {
+        r.fail(QString::fromStdString(*problem));
         return std::nullopt;
     }
     if (json.contains(QLatin1String("noise"))) {
@@ -157,8 +155,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         std::int64_t seed = 42;
         if (!r.object(json, "noise", n) || !r.number(n, "sigma", s.noise.sigma) || !r.integer(n, "seed", seed))
             return std::nullopt;
-        if (seed < 0 || seed > 2147483647) {
-            r.fail(QStringLiteral("the noise seed must be a whole number from 0 to 2147483647 (got %1).").arg(seed));
+        if (auto problem = pe::validateSeed(seed)) {
+            r.fail(QString::fromStdString(*problem));
             return std::nullopt;
         }
         s.noise.seed = static_cast<std::uint64_t>(seed);
