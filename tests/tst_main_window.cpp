@@ -500,7 +500,7 @@ void TestMainWindow::darkThemeReachesThePlots()
     MainWindow w(&p);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.setTheme(MainWindow::Theme::Dark);
+    w.setTheme(Theme::Dark);
     QCoreApplication::processEvents();
     for (const QString &id : {QStringLiteral("heatmap"), QStringLiteral("recovery")}) {
         w.showView(id);
@@ -511,15 +511,15 @@ void TestMainWindow::darkThemeReachesThePlots()
         QVERIFY2(image.pixelColor(3, 3).lightness() < 60, qPrintable(id)); // the background
         QVERIFY(plot->xAxis->labelColor().lightness() > 180);               // light text on it
     }
-    QCOMPARE(QSettings().value(QStringLiteral("theme")).toInt(), static_cast<int>(MainWindow::Theme::Dark));
+    QCOMPARE(QSettings().value(QStringLiteral("theme")).toInt(), static_cast<int>(Theme::Dark));
     // Exports draw what is shown.
     QVERIFY(w.currentView()->render(QSize(300, 200), 1).pixelColor(3, 3).lightness() < 60);
-    w.setTheme(MainWindow::Theme::Light);
+    w.setTheme(Theme::Light);
     QCoreApplication::processEvents();
     w.currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(w.currentView()->plot()->toPixmap().toImage().pixelColor(3, 3).lightness() > 200);
     // The projector theme: white paper, black text, thicker axes in every view.
-    w.setTheme(MainWindow::Theme::Projector);
+    w.setTheme(Theme::Projector);
     QCoreApplication::processEvents();
     for (const ViewInfo &info : viewRegistry()) {
         w.showView(info.id);
@@ -533,7 +533,17 @@ void TestMainWindow::darkThemeReachesThePlots()
                 QCOMPARE(axis->labelColor(), QColor(Qt::black));
             }
     }
-    w.setTheme(MainWindow::Theme::System);
+    w.setTheme(Theme::System);
+    QVERIFY(!projectorThemeOn());
+    // A saved number this program does not know (a newer version's theme, a hand edit) opens as the
+    // desktop's own theme, never as an out-of-range menu entry.
+    for (int n : {-1, 4, 99}) {
+        QSettings().setValue(QStringLiteral("theme"), n);
+        QCOMPARE(savedTheme(), Theme::System);
+    }
+    QSettings().setValue(QStringLiteral("theme"), 2);
+    QCOMPARE(savedTheme(), Theme::Dark);
+    QSettings().remove(QStringLiteral("theme"));
 }
 
 void TestMainWindow::everyControlHasATooltip()

@@ -169,9 +169,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     viewMenu->addAction(dock->toggleViewAction());
     QMenu *themeMenu = viewMenu->addMenu(tr("T&heme"));
     auto *themeGroup = new QActionGroup(this);
-    for (auto [text, t] : {std::pair{tr("&System"), Theme::System}, {tr("&Light"), Theme::Light}, {tr("&Dark"), Theme::Dark},
-                                  {tr("&Projector (high contrast)"), Theme::Projector}}) {
-        QAction *a = themeMenu->addAction(text, this, [this, t = t] { setTheme(t); });
+    for (Theme t : kThemes) {
+        QAction *a = themeMenu->addAction(themeMenuText(t), this, [this, t] { setTheme(t); });
         a->setCheckable(true);
         themeGroup->addAction(a);
         themeActions_.push_back(a);
@@ -215,43 +214,15 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     connect(parameters_, &Parameters::changed, this, showFormula);
     showFormula();
     resize(1280, 800);
-    setTheme(static_cast<Theme>(std::clamp(QSettings().value(QStringLiteral("theme"), 0).toInt(), 0, 3)));
+    setTheme(savedTheme());
     currentView()->setFocus(); // the position keys work from the start
 }
 
 void MainWindow::setTheme(Theme theme)
 {
-    // The desktop's own palette, as it was before this window changed anything.
-    static const QPalette system = QApplication::palette();
     theme_ = theme;
-    QPalette pal = system;
-    // The projector theme: white paper, black ink, and plots with thick dark lines (PlotView reads
-    // the application's "projector" property): what survives a washed-out beamer.
-    qApp->setProperty("projector", theme == Theme::Projector);
-    if (theme == Theme::Light || theme == Theme::Projector) {
-        pal = QApplication::style()->standardPalette();
-        if (theme == Theme::Projector) {
-            for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-                pal.setColor(role, Qt::black);
-            pal.setColor(QPalette::Base, Qt::white);
-            pal.setColor(QPalette::Window, Qt::white);
-            pal.setColor(QPalette::Mid, QColor(60, 60, 60));
-        }
-    } else if (theme == Theme::Dark) {
-        const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), mid(100, 100, 106);
-        pal = QPalette(text, window, window.lighter(130), window.darker(130), mid, text, Qt::white, base, window);
-        pal.setColor(QPalette::AlternateBase, QColor(52, 52, 56));
-        pal.setColor(QPalette::Highlight, QColor(42, 130, 218));
-        pal.setColor(QPalette::HighlightedText, Qt::white);
-        pal.setColor(QPalette::Link, QColor(100, 170, 255));
-        pal.setColor(QPalette::ToolTipBase, window);
-        pal.setColor(QPalette::ToolTipText, text);
-        pal.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-            pal.setColor(QPalette::Disabled, role, QColor(130, 130, 130));
-    }
-    QApplication::setPalette(pal);
-    QSettings().setValue(QStringLiteral("theme"), static_cast<int>(theme));
+    applyTheme(theme);
+    saveTheme(theme);
     if (!themeActions_.empty())
         themeActions_[static_cast<std::size_t>(theme)]->setChecked(true);
 }

@@ -3,6 +3,7 @@
 #include "data_export.h"
 #include "figure_export.h"
 #include "session.h"
+#include "theme.h"
 
 #include <QMainWindow>
 
@@ -58,7 +59,6 @@ public:
                         QStringList *skipped = nullptr);
 
     // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
-    enum class Theme { System, Light, Dark, Projector };
     void setTheme(Theme theme);
     Theme theme() const { return theme_; }
 

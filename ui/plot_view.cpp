@@ -2,6 +2,7 @@
 
 #include "integer_ticker.h"
 #include "session.h"
+#include "theme.h"
 
 #include "parameters.h"
 
@@ -243,10 +244,7 @@ double PlotView::fontScale() const
     return std::clamp(std::min(v.width() / 900.0, v.height() / 600.0), 0.72, 1.0);
 }
 
-bool PlotView::projector()
-{
-    return qApp && qApp->property("projector").toBool();
-}
+bool PlotView::projector() { return projectorThemeOn(); }
 
 void PlotView::refresh()
 {
