@@ -47,6 +47,21 @@ QString flagFor(pe::Field f)
     return {};
 }
 
+// The flag that sets a t-SNE setting; the two without one can only come from a session's view.
+QString tsneFlag(pe::TsneField field)
+{
+    switch (field) {
+    case pe::TsneField::Positions: return QStringLiteral("seq-len");
+    case pe::TsneField::Perplexity: return QStringLiteral("perplexity");
+    case pe::TsneField::Iterations: return QStringLiteral("iterations");
+    case pe::TsneField::LearningRate: return QStringLiteral("learning-rate");
+    case pe::TsneField::Exaggeration: return QStringLiteral("exaggeration");
+    case pe::TsneField::ExaggerationIterations:
+    case pe::TsneField::Theta: break;
+    }
+    return QStringLiteral("session");
+}
+
 // What a parameter accepts, as the core says it (pe::allowedText).
 QString allowed(pe::Field field) { return QString::fromStdString(pe::allowedText(field)); }
 
@@ -443,13 +458,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     for (const char *flag : {"perplexity", "iterations", "learning-rate", "exaggeration", "init", "seed"})
         cmd.tsneGiven = cmd.tsneGiven || parser.isSet(QLatin1String(flag));
     // Ranges first, whatever the window; the perplexity against seq_len where a projection is made.
-    if (auto problem = pe::validateTsne(cmd.tsne, std::numeric_limits<std::int64_t>::max()))
-        return fail(QStringLiteral("--%1: %2")
-                        .arg(QString::fromStdString(*problem).section(QLatin1Char(' '), 0, 0) == QStringLiteral("perplexity") ? QStringLiteral("perplexity")
-                             : problem->rfind("iterations", 0) == 0                                                             ? QStringLiteral("iterations")
-                             : problem->rfind("learning", 0) == 0                                                               ? QStringLiteral("learning-rate")
-                                                                                                                                 : QStringLiteral("exaggeration"),
-                             QString::fromStdString(*problem)));
+    if (auto problem = pe::checkTsne(cmd.tsne, std::numeric_limits<std::int64_t>::max()))
+        return fail(QStringLiteral("--%1: %2").arg(tsneFlag(problem->field), QString::fromStdString(problem->message)));
     if (parser.isSet(QStringLiteral("metric"))) {
         cmd.metric = pe::parseMetric(parser.value(QStringLiteral("metric")).toStdString());
         if (!cmd.metric)

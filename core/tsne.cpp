@@ -237,24 +237,37 @@ void collectGroups(const std::vector<QuadTree::Node> &nodes, std::int32_t at, st
 
 } // namespace
 
+std::optional<TsneProblem> checkTsne(const TsneSettings &s, std::int64_t n)
+{
+    using F = TsneField;
+    const std::string iterations = withThousands(limits::maxTsneIterations);
+    if (n < 3)
+        return TsneProblem{F::Positions, "t-SNE needs at least 3 positions (seq_len is " + std::to_string(n) + ")."};
+    if (!(s.perplexity >= 1.0 && s.perplexity <= limits::maxPerplexity))
+        return TsneProblem{F::Perplexity, "perplexity must be from 1 to " + number(limits::maxPerplexity) + " (got " + number(s.perplexity) + ")."};
+    if (s.perplexity >= static_cast<double>(n))
+        return TsneProblem{F::Perplexity, "perplexity must be below the number of positions, " + std::to_string(n) + " (got " +
+                                              number(s.perplexity) + ")."};
+    if (s.iterations < 1 || s.iterations > limits::maxTsneIterations)
+        return TsneProblem{F::Iterations, "iterations must be from 1 to " + iterations + " (got " + std::to_string(s.iterations) + ")."};
+    if (!(s.learningRate == 0.0 || (s.learningRate > 0.0 && s.learningRate <= limits::maxLearningRate)))
+        return TsneProblem{F::LearningRate, "learning rate must be auto (0) or above 0 and at most " + compactNumber(limits::maxLearningRate) +
+                                                " (got " + number(s.learningRate) + ")."};
+    if (!(s.earlyExaggeration >= 1.0 && s.earlyExaggeration <= limits::maxExaggeration))
+        return TsneProblem{F::Exaggeration, "early exaggeration must be from 1 to " + number(limits::maxExaggeration) + " (got " +
+                                                number(s.earlyExaggeration) + ")."};
+    if (s.exaggerationIterations < 0 || s.exaggerationIterations > limits::maxTsneIterations)
+        return TsneProblem{F::ExaggerationIterations, "exaggeration iterations must be from 0 to " + iterations + " (got " +
+                                                          std::to_string(s.exaggerationIterations) + ")."};
+    if (!(s.theta >= 0.0 && s.theta <= 1.0))
+        return TsneProblem{F::Theta, "theta must be from 0 to 1 (got " + number(s.theta) + ")."};
+    return std::nullopt;
+}
+
 std::optional<std::string> validateTsne(const TsneSettings &s, std::int64_t n)
 {
-    if (n < 3)
-        return "t-SNE needs at least 3 positions (seq_len is " + std::to_string(n) + ").";
-    if (!(s.perplexity >= 1.0 && s.perplexity <= limits::maxPerplexity))
-        return "perplexity must be from 1 to 1000 (got " + number(s.perplexity) + ").";
-    if (s.perplexity >= static_cast<double>(n))
-        return "perplexity must be below the number of positions, " + std::to_string(n) + " (got " + number(s.perplexity) + ").";
-    if (s.iterations < 1 || s.iterations > limits::maxTsneIterations)
-        return "iterations must be from 1 to 100,000 (got " + std::to_string(s.iterations) + ").";
-    if (!(s.learningRate == 0.0 || (s.learningRate > 0.0 && s.learningRate <= limits::maxLearningRate)))
-        return "learning rate must be auto (0) or above 0 and at most 1e6 (got " + number(s.learningRate) + ").";
-    if (!(s.earlyExaggeration >= 1.0 && s.earlyExaggeration <= limits::maxExaggeration))
-        return "early exaggeration must be from 1 to 1000 (got " + number(s.earlyExaggeration) + ").";
-    if (s.exaggerationIterations < 0 || s.exaggerationIterations > limits::maxTsneIterations)
-        return "exaggeration iterations must be from 0 to 100,000 (got " + std::to_string(s.exaggerationIterations) + ").";
-    if (!(s.theta >= 0.0 && s.theta <= 1.0))
-        return "theta must be from 0 to 1 (got " + number(s.theta) + ").";
+    if (auto problem = checkTsne(s, n))
+        return std::move(problem->message);
     return std::nullopt;
 }
 

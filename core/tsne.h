@@ -48,8 +48,15 @@ inline constexpr int kKlInterval = 50;
 // Up to this many points the gradient is exact (every pair, full P), above it Barnes-Hut.
 inline constexpr std::int64_t kExactMaxPoints = 600;
 
-// One sentence naming what is out of range; nothing when the settings fit n points.
-std::optional<std::string> validateTsne(const TsneSettings &settings, std::int64_t n);
+// Which setting is out of range (so a caller names its own control or flag without reading the
+// sentence), and one sentence naming it and what it accepts; nothing when the settings fit n points.
+enum class TsneField { Positions, Perplexity, Iterations, LearningRate, Exaggeration, ExaggerationIterations, Theta };
+struct TsneProblem {
+    TsneField field;
+    std::string message;
+};
+std::optional<TsneProblem> checkTsne(const TsneSettings &settings, std::int64_t n);
+std::optional<std::string> validateTsne(const TsneSettings &settings, std::int64_t n); // checkTsne's sentence
 // One sentence when the window cannot be projected (too many positions, or an exact kNN too long).
 std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne);
 

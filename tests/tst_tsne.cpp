@@ -309,6 +309,26 @@ void TestTsne::settingsAreValidated()
     s = {};
     s.earlyExaggeration = 0.5;
     QVERIFY(pe::validateTsne(s, 100));
+    // Each refusal names its setting as data, not only in words: callers pick their flag from it.
+    const auto fieldOf = [](const pe::TsneSettings &t, std::int64_t n) { return pe::checkTsne(t, n).value().field; };
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::Exaggeration);
+    s = {};
+    QCOMPARE(fieldOf(s, 2), pe::TsneField::Positions);
+    s.perplexity = 200;
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::Perplexity);
+    s = {};
+    s.iterations = 100'001;
+    QCOMPARE(pe::checkTsne(s, 100)->message, std::string("iterations must be from 1 to 100,000 (got 100001)."));
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::Iterations);
+    s = {};
+    s.learningRate = 2e6;
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::LearningRate);
+    s = {};
+    s.theta = 2;
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::Theta);
+    s = {};
+    s.exaggerationIterations = -1;
+    QCOMPARE(fieldOf(s, 100), pe::TsneField::ExaggerationIterations);
     QVERIFY(pe::projectionTooLarge(params(200'000, 8), {}, false));
     QVERIFY(!pe::projectionTooLarge(params(100'000, 8), {}, true));
     // Noisy vectors have no offset structure: an exact search, which is bounded.
