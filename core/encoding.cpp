@@ -58,7 +58,7 @@ Encoding::Encoding(const EncodingParams &params)
 
 double Encoding::channelWavelength(int channel) const
 {
-    return 2.0 * std::numbers::pi / channelFreq_[channel];
+    return wavelengthOf(channelFreq_[channel]);
 }
 
 int Encoding::columnChannel(int column) const

@@ -3,6 +3,7 @@
 #include "encoding_params.h"
 
 #include <cstdint>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct Block {
     std::int64_t position(std::int64_t r) const { return firstPosition + r * positionStep + jitterOffset(jitterIndex(r)); }
 };
 
+// The wavelength of an angular frequency, in positions: 2π / ω.
+inline double wavelengthOf(double omega) { return 2.0 * std::numbers::pi / omega; }
+
 // The sinusoidal encoding for one set of parameters: frequencies, single values and fast block fills.
 // Angles are computed in double with the rounding error of t*w folded back in, so every value
 // matches a long-double evaluation of sin/cos(t * w) to about 1e-15 for positions up to 1e9.
@@ -74,6 +78,7 @@ public:
     // The hand's speed: the sine column's frequency (with the per-index exponent the cosine column
     // turns at its own, slightly slower speed; seed 002's clock faces follow the sine column too).
     double pairFrequency(int pair) const { return columnFrequency(pairSineColumn(pair)); }
+    double pairWavelength(int pair) const { return wavelengthOf(pairFrequency(pair)); }
     // sin and cos of the hand's angle position * pairFrequency, exact as value() is.
     void pairSinCos(std::int64_t position, int pair, double &s, double &c) const;
 

@@ -181,6 +181,15 @@ std::string compactNumber(double v)
     return text.substr(0, e) + "e" + std::to_string(exponent);
 }
 
+std::string wavelengthText(double lambda)
+{
+    if (lambda >= 1e4)
+        return compactNumber(std::round(lambda / 10) * 10);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", lambda < 100 ? 1 : 0, lambda);
+    return buf;
+}
+
 std::string formulaText(const EncodingParams &p)
 {
     const std::string b = compactNumber(p.base);

@@ -80,6 +80,10 @@ std::optional<double> parseReal(std::string_view s); // NaN and infinities are r
 // Shortest readable text of a number for titles and labels: 10000, 1e8, 1.5e-3.
 std::string compactNumber(double v);
 
+// A wavelength for labels and titles, the same in every view: one decimal below 100 positions
+// (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).
+std::string wavelengthText(double lambda);
+
 // Human description of the variant's formula, e.g. "PE(t,2i) = sin(t·w_i), ...".
 std::string formulaText(const EncodingParams &p);
 

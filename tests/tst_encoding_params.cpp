@@ -1,3 +1,4 @@
+#include "encoding.h"
 #include "encoding_params.h"
 #include "test_support.h"
 
@@ -5,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 class TestEncodingParams : public QObject
 {
@@ -150,6 +152,11 @@ void TestEncodingParams::compactNumbers()
     QCOMPARE(pe::compactNumber(10000), std::string("10000"));
     QCOMPARE(pe::compactNumber(0.0015), std::string("0.0015"));
     QCOMPARE(pe::compactNumber(1.5e-7), std::string("1.5e-7"));
+    // Wavelengths read the same in every view's labels.
+    QCOMPARE(pe::wavelengthText(2 * std::numbers::pi), std::string("6.3"));
+    QCOMPARE(pe::wavelengthText(171.6), std::string("172"));
+    QCOMPARE(pe::wavelengthText(22'937.4), std::string("22940"));
+    QCOMPARE(pe::wavelengthOf(1.0), 2 * std::numbers::pi);
 }
 
 QTEST_APPLESS_MAIN(TestEncodingParams)

@@ -114,11 +114,7 @@ private:
 namespace {
 const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red
 
-QString wavelengthText(double lambda)
-{
-    return lambda < 1e4 ? QString::number(lambda, 'f', lambda < 100 ? 1 : 0)
-                        : QString::fromStdString(pe::compactNumber(std::round(lambda / 10) * 10));
-}
+QString wavelengthText(double lambda) { return QString::fromStdString(pe::wavelengthText(lambda)); }
 
 } // namespace
 
@@ -271,7 +267,7 @@ void ClockGridView::layoutGrid()
     yTicker->clear();
     int widest = 0;
     for (int pair : pairs_)
-        widest = std::max(widest, metrics.horizontalAdvance(QStringLiteral("λ %1 ").arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair)))));
+        widest = std::max(widest, metrics.horizontalAdvance(QStringLiteral("λ %1 ").arg(wavelengthText(enc.pairWavelength(pair)))));
     const int colEvery = std::max(1, static_cast<int>(std::ceil(widest / cell)));
     // Every column names its pair when the numbers fit (the spread pairs are not evenly numbered);
     // the wavelengths, wider, go on every colEvery-th.
@@ -279,7 +275,7 @@ void ClockGridView::layoutGrid()
     for (int c = 0; c < cols_; ++c) {
         const int pair = pairs_[static_cast<std::size_t>(c)];
         if (c % colEvery == 0)
-            xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(2 * std::numbers::pi / enc.pairFrequency(pair))));
+            xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(enc.pairWavelength(pair))));
         else if (c % indexEvery == 0)
             xTicker->addTick(c, QStringLiteral("%1\n").arg(pair));
     }
@@ -359,7 +355,7 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
                        .arg(theta, 0, 'f', 4)
                        .arg(theta * 180 / std::numbers::pi, 0, 'f', 1)
                        .arg(enc.pairFrequency(col), 0, 'g', 6)
-                       .arg(2 * std::numbers::pi / enc.pairFrequency(col), 0, 'g', 6)
+                       .arg(enc.pairWavelength(col), 0, 'g', 6)
                        .arg(sj)
                        .arg(enc.value(t, sj), 0, 'f', 6);
     if (cj >= 0)

@@ -108,7 +108,7 @@ void FrequencyView::rebuild()
     const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
     const std::vector<int> shown = pe::sampledIndices(n, maxPoints);
     const double span = static_cast<double>(p.seqLen - 1);
-    auto quantity = [wavelength](double w) { return wavelength ? 2.0 * M_PI / w : w; };
+    auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
     const bool markers = static_cast<int>(shown.size()) <= 64;
 
     auto addCurve = [&](const pe::EncodingParams &params, const QPen &pen, const QString &name) {

@@ -161,9 +161,8 @@ void PairCircleView::rebuild()
         const int sj = enc.pairSineColumn(pair);
         const int cj = enc.pairCosineColumn(pair);
         QCPAxisRect *rect = rects_[i];
-        const double wavelength = 2 * std::numbers::pi / enc.pairFrequency(pair);
-        const QString lambda = QString::fromStdString(pe::compactNumber(wavelength));
-        rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(wavelength, 0, 'g', 3) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+        const QString lambda = QString::fromStdString(pe::wavelengthText(enc.pairWavelength(pair)));
+        rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
         rect->axis(QCPAxis::atBottom)->setLabel(compact ? QString() : tr("PE[t, %1] (sin)").arg(sj));
         rect->axis(QCPAxis::atLeft)->setLabel(compact ? QString() : cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
         for (auto side : {QCPAxis::atBottom, QCPAxis::atLeft}) {

@@ -65,7 +65,7 @@ QVariant ValuesModel::headerData(int section, Qt::Orientation orientation, int r
             .arg(e.columnIsSine(section) ? QStringLiteral("sin") : QStringLiteral("cos"))
             .arg(1.0 / w, 0, 'g', 6)
             .arg(w, 0, 'g', 6)
-            .arg(2 * M_PI / w, 0, 'g', 6);
+            .arg(pe::wavelengthOf(w), 0, 'g', 6);
     return tr("%1 %2\n÷ %3\nω %4")
         .arg(section)
         .arg(e.columnIsSine(section) ? QStringLiteral("sin") : QStringLiteral("cos"))
