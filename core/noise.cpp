@@ -53,16 +53,30 @@ double standardNormal(std::uint64_t seed, std::int64_t position, int column)
     return std::sqrt(-2.0 * std::log(unitInterval(a))) * std::cos(2.0 * std::numbers::pi * unitInterval(b));
 }
 
+namespace {
+
+// out += sigma z over the block (= when add is false).
+void noiseInto(const NoiseParams &noise, const Block &block, double *out, bool add)
+{
+    for (std::int64_t r = 0; r < block.rows; ++r) {
+        const std::int64_t t = block.position(r);
+        for (int c = 0; c < block.cols; ++c) {
+            const double z = noise.active() ? noise.sigma * standardNormal(noise.seed, t, block.column(c)) : 0.0;
+            double &v = out[r * block.cols + c];
+            v = add ? v + z : z;
+        }
+    }
+}
+
+} // namespace
+
+void fillNoise(const NoiseParams &noise, const Block &block, double *out) { noiseInto(noise, block, out, false); }
+
 void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Block &block, double *out)
 {
     encoding.fill(block, out);
-    if (!noise.active())
-        return;
-    for (std::int64_t r = 0; r < block.rows; ++r) {
-        const std::int64_t t = block.position(r);
-        for (int c = 0; c < block.cols; ++c)
-            out[r * block.cols + c] += noise.sigma * standardNormal(noise.seed, t, block.column(c));
-    }
+    if (noise.active())
+        noiseInto(noise, block, out, true);
 }
 
 } // namespace pe

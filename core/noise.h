@@ -37,6 +37,9 @@ std::optional<std::string> validateSeed(std::int64_t seed);
 // counter-based generator), so the same seed gives the same numbers in any block, in any order.
 double standardNormal(std::uint64_t seed, std::int64_t position, int column);
 
+// sigma z over a block, row-major (block.rows x block.cols): zeros when the noise is off.
+void fillNoise(const NoiseParams &noise, const Block &block, double *out);
+
 // x = PE + sigma z over a block, row-major (block.rows x block.cols).
 void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Block &block, double *out);
 

@@ -135,6 +135,21 @@ void TestSimilarity::noiseIsReproducible()
     QVERIFY(pe::validateNoise({-0.1, 1}).has_value());
     QVERIFY(pe::validateNoise({std::nan(""), 1}).has_value());
     QVERIFY(pe::validateNoise({11, 1})->find("from 0 to 10") != std::string::npos);
+    // x = PE + sigma z: the embeddings are the encoding plus fillNoise's block, bit for bit, in
+    // any sampled (jittered, pair-grouped) block, and fillNoise is zero without noise.
+    {
+        const pe::Encoding e(params(1000, 12, 1e4, 30));
+        const pe::Block b = pe::sampledBlock(pe::Layout::Interleaved, 30, 1000, 37, 0, 12, 5);
+        std::vector<double> x(static_cast<std::size_t>(b.size())), pe(x.size()), z(x.size());
+        for (const pe::NoiseParams &n : {pe::NoiseParams{0.5, 42}, pe::NoiseParams{}}) {
+            pe::fillEmbeddings(e, n, b, x.data());
+            e.fill(b, pe.data());
+            pe::fillNoise(n, b, z.data());
+            for (std::size_t i = 0; i < x.size(); ++i)
+                QCOMPARE(x[i], pe[i] + z[i]);
+            QCOMPARE(z[0] == 0.0, !n.active());
+        }
+    }
     // Seeds: what the window's int boxes hold, in one sentence wherever one is refused.
     QVERIFY(!pe::validateSeed(0) && !pe::validateSeed(pe::limits::maxSeed));
     QCOMPARE(pe::validateSeed(-1).value(), std::string("the seed must be a whole number from 0 to 2147483647 (got -1)."));

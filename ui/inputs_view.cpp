@@ -60,17 +60,21 @@ void InputsView::rebuild()
     const auto posPixels = std::max<std::int64_t>(1, std::llround(area.width() * pixelScale()));
     const auto dimPixels = std::max<std::int64_t>(1, std::llround(area.height() * pixelScale()));
     const pe::Block b = pe::sampledBlock(p.layout, p.startPos, p.seqLen, posPixels, 0, p.dModel, dimPixels);
-    std::vector<double> encoded(static_cast<std::size_t>(b.size()));
-    enc.fill(b, encoded.data());
+    // The three panels as the core computes them: sigma z, PE, and x = PE + sigma z.
+    std::vector<double> panels[3];
+    for (auto &panel : panels)
+        panel.resize(static_cast<std::size_t>(b.size()));
+    pe::fillNoise(noise, b, panels[0].data());
+    enc.fill(b, panels[1].data());
+    // PE + sigma z is fillEmbeddings' own sum, bit for bit (tst_similarity), without drawing z twice.
+    for (std::size_t i = 0; i < panels[2].size(); ++i)
+        panels[2][i] = panels[1][i] + panels[0][i];
     const int cols = b.cols;
     for (int k = 0; k < 3; ++k) {
+        const std::vector<double> &values = panels[k];
         colormaps::fillColorMap(maps_[k], static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
                                 static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0, b.column(b.cols - 1),
-                                true, [&](int r, int c) {
-                                    const double z = noise.active() ? noise.sigma * pe::standardNormal(noise.seed, b.position(r), b.column(c)) : 0.0;
-                                    const double v = encoded[static_cast<std::size_t>(r * cols + c)];
-                                    return k == 0 ? z : k == 1 ? v : v + z;
-                                });
+                                true, [&](int r, int c) { return values[static_cast<std::size_t>(r * cols + c)]; });
         maps_[k]->rescaleDataRange(true);
         if (k == 0 && !noise.active())
             maps_[k]->setDataRange(QCPRange(-1, 1));
