@@ -43,29 +43,67 @@ bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &nois
     return !noise.active() && params.exponent == Exponent::Pair && params.dModel % 2 == 0;
 }
 
-OffsetKernel::OffsetKernel(const Encoding &encoding, std::int64_t maxOffset)
-    : s_(static_cast<std::size_t>(maxOffset + 1), 0.0)
+std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
 {
     // S(k) is the sum of the cosine columns of the encoding at "position" k.
     const EncodingParams &p = encoding.params();
     const int pairs = p.dModel / 2;
+    std::vector<double> out(static_cast<std::size_t>(n), 0.0);
     Block b;
+    b.positionStep = step;
     b.firstColumn = p.layout == Layout::Split ? pairs : 1;
     b.columnStep = p.layout == Layout::Split ? 1 : 2;
     b.cols = pairs;
     constexpr std::int64_t kRows = 256;
-    std::vector<double> buf(static_cast<std::size_t>(kRows * pairs));
-    for (std::int64_t k0 = 0; k0 <= maxOffset; k0 += kRows) {
-        b.firstPosition = k0;
-        b.rows = std::min(kRows, maxOffset + 1 - k0);
+    std::vector<double> buf(static_cast<std::size_t>(std::min(kRows, std::max<std::int64_t>(n, 1)) * pairs));
+    for (std::int64_t k0 = 0; k0 < n; k0 += kRows) {
+        b.firstPosition = first + k0 * step;
+        b.rows = std::min(kRows, n - k0);
         encoding.fill(b, buf.data());
         for (std::int64_t r = 0; r < b.rows; ++r) {
             double sum = 0;
             for (int i = 0; i < pairs; ++i)
                 sum += buf[static_cast<std::size_t>(r * pairs + i)];
-            s_[static_cast<std::size_t>(k0 + r)] = sum;
+            out[static_cast<std::size_t>(k0 + r)] = sum;
         }
     }
+    return out;
+}
+
+OffsetKernel::OffsetKernel(const Encoding &encoding, std::int64_t maxOffset)
+    : s_(offsetSums(encoding, 0, 1, maxOffset + 1))
+{
+}
+
+void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric metric, const Block &rows, double *out)
+{
+    const auto n = static_cast<std::size_t>(rows.rows);
+    if (!OffsetKernel::applies(encoding.params(), noise)) {
+        std::vector<std::int64_t> positions(n);
+        for (std::size_t r = 0; r < n; ++r)
+            positions[r] = rows.position(static_cast<std::int64_t>(r));
+        scoreBlock(encoding, noise, metric, nullptr, positions, positions, out);
+        return;
+    }
+    // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + o(k_r) - o(k_c) for the rows'
+    // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
+    const int jitters = rows.jitterCount();
+    std::vector<std::vector<double>> curves(static_cast<std::size_t>(jitters * jitters));
+    for (int a = 0; a < jitters; ++a)
+        for (int b = 0; b < jitters; ++b)
+            curves[static_cast<std::size_t>(a * jitters + b)] =
+                offsetSums(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows);
+    std::vector<int> k(n);
+    for (std::size_t r = 0; r < n; ++r)
+        k[r] = rows.jitterIndex(static_cast<std::int64_t>(r));
+    const double norm2 = encoding.dModel() / 2.0;
+    for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t c = 0; c < n; ++c) {
+            // S is even: below the diagonal read (c, r)'s curve at the mirrored offset.
+            const std::size_t m = r >= c ? r - c : c - r;
+            const int e = r >= c ? k[r] * jitters + k[c] : k[c] * jitters + k[r];
+            out[r * n + c] = metricFromDot(metric, curves[static_cast<std::size_t>(e)][m], norm2, norm2);
+        }
 }
 
 namespace {

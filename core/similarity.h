@@ -57,6 +57,16 @@ struct SimilarityCurve {
 SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric,
                                 const OffsetKernel *kernel, std::int64_t buckets);
 
+// S(first), S(first + step), ... (n of them) for any offsets, negative ones too: the kernel's sums
+// without a table. O(n d / 2).
+std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n);
+
+// metric(x_t, PE(s)) between every two of the block's positions (its rows, jittered or not), row-major
+// rows x rows, x_t down and PE(s) across. Pure encodings read S along the sampled offsets (one curve
+// of S per pair of the block's jitter offsets, so keep those few: O(jitters^2 n d)), exact; others
+// take one dot product a cell.
+void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric metric, const Block &rows, double *out);
+
 // metric(x_t, PE(s)) for t in rows and s in cols, row-major: a sampled block of the N x N matrix.
 // Exact; the kernel makes it one look-up per cell, otherwise one dot product per cell.
 void scoreBlock(const Encoding &encoding, const NoiseParams &noise, Metric metric, const OffsetKernel *kernel,

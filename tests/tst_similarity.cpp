@@ -22,6 +22,7 @@ private slots:
     void seed001PeaksAtTheReference();
     void noiseIsReproducible();
     void scoreBlockAgrees();
+    void distanceMatrixOfJitteredRows();
 };
 
 static double dot(const pe::Encoding &e, const pe::NoiseParams &noise, std::int64_t t, std::int64_t s, double *xn = nullptr,
@@ -201,6 +202,40 @@ void TestSimilarity::reducedCurveKeepsEveryExtreme()
         QVERIFY2(std::abs(n.low[b] - noisy[static_cast<std::size_t>(n.positions[b] - 5)]) < 1e-9, qPrintable(QString::number(n.positions[b])));
     }
     QVERIFY(std::find(n.positions.begin(), n.positions.end(), reference) != n.positions.end());
+}
+
+void TestSimilarity::distanceMatrixOfJitteredRows()
+{
+    // The matrix through S along the sampled offsets equals the cell-by-cell dot products of the
+    // same jittered positions, for both layouts and every metric; without the offset structure it
+    // is those dot products.
+    for (pe::Layout layout : pe::kLayouts)
+        for (const pe::NoiseParams &noise : {pe::NoiseParams{}, pe::NoiseParams{0.4, 3}}) {
+            const pe::Encoding e(params(50'000, 16, 1e4, 777, layout));
+            const pe::Block rows = pe::sampledPositions(777, 50'000, 60, 4);
+            QVERIFY(rows.jittered());
+            std::vector<std::int64_t> positions;
+            for (std::int64_t r = 0; r < rows.rows; ++r)
+                positions.push_back(rows.position(r));
+            const auto n = positions.size();
+            for (pe::Metric metric : {pe::Metric::Dot, pe::Metric::Cosine, pe::Metric::Euclidean}) {
+                std::vector<double> fast(n * n), exact(n * n);
+                pe::distanceMatrix(e, noise, metric, rows, fast.data());
+                pe::scoreBlock(e, noise, metric, nullptr, positions, positions, exact.data());
+                // A distance compares squared: sqrt turns a 1e-15 rounding on the diagonal into 4e-8.
+                const auto same = [metric](double a, double b) {
+                    return metric == pe::Metric::Euclidean ? std::abs(a * a - b * b) < 1e-9 : std::abs(a - b) < 1e-9;
+                };
+                for (std::size_t i = 0; i < fast.size(); ++i)
+                    QVERIFY2(same(fast[i], exact[i]), qPrintable(QStringLiteral("cell %1: %2 vs %3").arg(i).arg(fast[i]).arg(exact[i])));
+            }
+        }
+    // S itself at arbitrary (negative) offsets.
+    const pe::Encoding e(params(100, 8));
+    const pe::OffsetKernel kernel(e, 99);
+    const std::vector<double> s = pe::offsetSums(e, -40, 7, 12);
+    for (std::size_t i = 0; i < s.size(); ++i)
+        QVERIFY(std::abs(s[i] - kernel(-40 + 7 * static_cast<std::int64_t>(i))) < 1e-12);
 }
 
 QTEST_APPLESS_MAIN(TestSimilarity)

@@ -67,42 +67,7 @@ void DistanceView::rebuild()
         positions_.push_back(rows.position(r));
     const auto n = static_cast<int>(positions_.size());
     values_.resize(static_cast<std::size_t>(n) * n);
-    if (toeplitz) {
-        // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + o(k_r) - o(k_c) for the rows'
-        // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
-        const int jitters = rows.jitterCount();
-        const int half = p.dModel / 2;
-        std::vector<double> s(static_cast<std::size_t>(jitters * jitters) * n, 0.0);
-        std::vector<double> cosines(static_cast<std::size_t>(n) * half);
-        for (int a = 0; a < jitters; ++a)
-            for (int b2 = 0; b2 < jitters; ++b2) {
-                pe::Block b;
-                b.firstPosition = rows.jitterOffset(a) - rows.jitterOffset(b2);
-                b.positionStep = step_;
-                b.rows = n;
-                b.firstColumn = p.layout == pe::Layout::Split ? half : 1;
-                b.columnStep = p.layout == pe::Layout::Split ? 1 : 2;
-                b.cols = half;
-                enc.fill(b, cosines.data());
-                double *se = s.data() + static_cast<std::size_t>(a * jitters + b2) * n;
-                for (int m = 0; m < n; ++m)
-                    for (int i = 0; i < half; ++i)
-                        se[m] += cosines[static_cast<std::size_t>(m) * half + i];
-            }
-        std::vector<int> k(static_cast<std::size_t>(n));
-        for (int r = 0; r < n; ++r)
-            k[static_cast<std::size_t>(r)] = rows.jitterIndex(r);
-        const double norm2 = p.dModel / 2.0;
-        for (int r = 0; r < n; ++r)
-            for (int c = 0; c < n; ++c) {
-                // S is even: below the diagonal read (c, r)'s curve at the mirrored offset.
-                const int m = std::abs(r - c);
-                const int e = r >= c ? k[r] * jitters + k[c] : k[c] * jitters + k[r];
-                values_[static_cast<std::size_t>(r * n + c)] = pe::metricFromDot(metric, s[static_cast<std::size_t>(e) * n + m], norm2, norm2);
-            }
-    } else {
-        pe::scoreBlock(enc, noise, metric, nullptr, positions_, positions_, values_.data());
-    }
+    pe::distanceMatrix(enc, noise, metric, rows, values_.data());
     // Cells at their spans' starts: a jittered position lies inside its cell.
     const double first = static_cast<double>(rows.firstPosition);
     const double last = static_cast<double>(rows.firstPosition + (n - 1) * step_);
