@@ -43,19 +43,23 @@ bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &nois
     return !noise.active() && params.exponent == Exponent::Pair && params.dModel % 2 == 0;
 }
 
-std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
+namespace {
+
+// offsetSums into out, with a scratch buffer the caller may reuse (a fresh one a call would be
+// mapped and zero-filled by the system each time: the distance matrix takes 16 curves).
+void offsetSumsInto(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n, double *out,
+                    std::vector<double> &buf)
 {
     // S(k) is the sum of the cosine columns of the encoding at "position" k.
     const EncodingParams &p = encoding.params();
     const int pairs = p.dModel / 2;
-    std::vector<double> out(static_cast<std::size_t>(n), 0.0);
     Block b;
     b.positionStep = step;
     b.firstColumn = p.layout == Layout::Split ? pairs : 1;
     b.columnStep = p.layout == Layout::Split ? 1 : 2;
     b.cols = pairs;
     constexpr std::int64_t kRows = 256;
-    std::vector<double> buf(static_cast<std::size_t>(std::min(kRows, std::max<std::int64_t>(n, 1)) * pairs));
+    buf.resize(static_cast<std::size_t>(std::min(kRows, std::max<std::int64_t>(n, 1)) * pairs));
     for (std::int64_t k0 = 0; k0 < n; k0 += kRows) {
         b.firstPosition = first + k0 * step;
         b.rows = std::min(kRows, n - k0);
@@ -64,9 +68,17 @@ std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std
             double sum = 0;
             for (int i = 0; i < pairs; ++i)
                 sum += buf[static_cast<std::size_t>(r * pairs + i)];
-            out[static_cast<std::size_t>(k0 + r)] = sum;
+            out[k0 + r] = sum;
         }
     }
+}
+
+} // namespace
+
+std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
+{
+    std::vector<double> out(static_cast<std::size_t>(n)), buf;
+    offsetSumsInto(encoding, first, step, n, out.data(), buf);
     return out;
 }
 
@@ -88,11 +100,11 @@ void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric m
     // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + o(k_r) - o(k_c) for the rows'
     // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
     const int jitters = rows.jitterCount();
-    std::vector<std::vector<double>> curves(static_cast<std::size_t>(jitters * jitters));
+    std::vector<double> curves(static_cast<std::size_t>(jitters * jitters) * n), buf;
     for (int a = 0; a < jitters; ++a)
         for (int b = 0; b < jitters; ++b)
-            curves[static_cast<std::size_t>(a * jitters + b)] =
-                offsetSums(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows);
+            offsetSumsInto(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows,
+                           curves.data() + static_cast<std::size_t>(a * jitters + b) * n, buf);
     std::vector<int> k(n);
     for (std::size_t r = 0; r < n; ++r)
         k[r] = rows.jitterIndex(static_cast<std::int64_t>(r));
@@ -102,7 +114,7 @@ void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric m
             // S is even: below the diagonal read (c, r)'s curve at the mirrored offset.
             const std::size_t m = r >= c ? r - c : c - r;
             const int e = r >= c ? k[r] * jitters + k[c] : k[c] * jitters + k[r];
-            out[r * n + c] = metricFromDot(metric, curves[static_cast<std::size_t>(e)][m], norm2, norm2);
+            out[r * n + c] = metricFromDot(metric, curves[static_cast<std::size_t>(e) * n + m], norm2, norm2);
         }
 }
 
