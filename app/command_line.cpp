@@ -11,6 +11,7 @@
 #include "main_window.h"
 #include "parameters.h"
 #include "plot_view.h"
+#include "position_table.h"
 #include "view_registry.h"
 
 #include <QApplication>
@@ -20,6 +21,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -78,6 +80,10 @@ QList<QCommandLineOption> options()
         {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)), QStringLiteral("L")},
         {QStringLiteral("exponent"), QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
          QStringLiteral("E")},
+        {QStringLiteral("table"),
+         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 array, rows are "
+                        "positions, d_model is its column count (seq_len defaults to all its rows)."),
+         QStringLiteral("FILE")},
         {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") + viewIds().join(QStringLiteral(", ")) +
              QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
@@ -324,7 +330,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     static const QStringList stateFlags{QStringLiteral("seq-len"),  QStringLiteral("d-model"),  QStringLiteral("base"),
                                         QStringLiteral("start-pos"), QStringLiteral("layout"),   QStringLiteral("exponent"),
                                         QStringLiteral("position"), QStringLiteral("reference"), QStringLiteral("noise"),
-                                        QStringLiteral("seed")};
+                                        QStringLiteral("seed"),     QStringLiteral("table")};
     const bool fromSession = parser.isSet(QStringLiteral("session")), fromPreset = parser.isSet(QStringLiteral("preset"));
     if (fromSession && fromPreset)
         return fail(QStringLiteral("--session and --preset exclude each other; give one."));
@@ -361,6 +367,21 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
 
     pe::EncodingParams &p = cmd.params;
+    if (parser.isSet(QStringLiteral("table"))) {
+        // The table sets d_model and, unless given, seq_len: all its rows from start_pos on.
+        try {
+            p.table = pe::PositionTable::open(parser.value(QStringLiteral("table")).toStdString());
+        } catch (const std::exception &e) {
+            return fail(QStringLiteral("--table: ") + QString::fromStdString(e.what()));
+        }
+        for (const char *flag : {"base", "exponent"})
+            if (parser.isSet(QLatin1String(flag)))
+                return fail(QStringLiteral("--%1 does not apply to a table: its values are the file's.").arg(QLatin1String(flag)));
+        p.dModel = p.table->cols();
+        const std::int64_t start = pe::parseInteger(parser.value(QStringLiteral("start-pos")).toStdString()).value_or(0);
+        if (!parser.isSet(QStringLiteral("seq-len")))
+            p.seqLen = std::clamp<std::int64_t>(p.table->rows() - start, pe::limits::minSeqLen, pe::limits::maxSeqLen);
+    }
     std::int64_t dModel = p.dModel;
     for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
                                        std::tuple{QStringLiteral("d-model"), &dModel, pe::Field::DModel},

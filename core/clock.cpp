@@ -1,7 +1,10 @@
 #include "clock.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numbers>
 
 namespace pe {
@@ -10,7 +13,35 @@ Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFa
 {
     double s, c;
     encoding.pairSinCos(position, pair, s, c);
+    if (!encoding.hasFrequencies()) { // a table's pair has any length: the hand shows its direction
+        const double r = std::hypot(s, c);
+        s = r > 0 ? s / r : 0;
+        c = r > 0 ? c / r : 0;
+    }
     return face == ClockFace::Clockwise ? Point{s, c} : Point{c, s};
+}
+
+double pairRadius(const Encoding &encoding, int pair)
+{
+    if (encoding.hasFrequencies())
+        return 1.0;
+    const EncodingParams &p = encoding.params();
+    const int sj = encoding.pairSineColumn(pair), cj = encoding.pairCosineColumn(pair);
+    std::mutex lock;
+    double radius = 0;
+    parallelFor(
+        p.seqLen,
+        [&](std::int64_t begin, std::int64_t end) {
+            double r2 = 0;
+            for (std::int64_t t = p.startPos + begin; t < p.startPos + end; ++t) {
+                const double s = encoding.value(t, sj), c = cj >= 0 ? encoding.value(t, cj) : 0.0;
+                r2 = std::max(r2, s * s + c * c);
+            }
+            std::lock_guard<std::mutex> guard(lock);
+            radius = std::max(radius, std::sqrt(r2));
+        },
+        1 << 16);
+    return radius;
 }
 
 double handAngle(const Encoding &encoding, std::int64_t position, int pair)

@@ -299,9 +299,17 @@ Table angleTable(const Encoding &encoding)
 Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t t, std::int64_t k)
 {
     const OffsetDecode decoded = decodeOffset(encoding, noise, t, t + k);
+    const std::vector<Rotation2> blocks = rotationBlocks(encoding, k);
     std::vector<double> values;
+    if (!encoding.hasFrequencies()) { // a table: the fitted rotations and each pair's angle from x(t) to x(t+k)
+        for (int i = 0; i < encoding.pairCount(); ++i) {
+            const Rotation2 &r = blocks[static_cast<std::size_t>(i)];
+            values.insert(values.end(), {r.a, r.b, r.c, r.d, decoded.perPair[static_cast<std::size_t>(i)]});
+        }
+        return valuesTable("pair", {"T11", "T12", "T21", "T22", "angle"}, 0, std::move(values));
+    }
     for (int i = 0; i < encoding.pairCount(); ++i) {
-        const Rotation2 r = rotationBlock(encoding, i, k);
+        const Rotation2 &r = blocks[static_cast<std::size_t>(i)];
         const double w = encoding.pairFrequency(i);
         values.insert(values.end(), {w, 2 * M_PI / w, r.a, r.b, r.c, r.d,
                                      i < static_cast<int>(decoded.perPair.size()) ? decoded.perPair[static_cast<std::size_t>(i)] : 0.0});
@@ -309,8 +317,25 @@ Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int
     return valuesTable("pair", {"omega", "wavelength", "T11", "T12", "T21", "T22", "reading"}, 0, std::move(values));
 }
 
+Table spectrumTable(const Encoding &encoding)
+{
+    const int d = encoding.dModel();
+    return lazyValuesTable("dimension", {"omega", "wavelength", "peak_share", "resolved"}, 0, d, [&encoding, d] {
+        std::vector<int> columns(static_cast<std::size_t>(d));
+        for (int j = 0; j < d; ++j)
+            columns[static_cast<std::size_t>(j)] = j;
+        const ColumnSpectrum s = columnSpectrum(encoding, columns);
+        std::vector<double> values;
+        for (std::size_t k = 0; k < columns.size(); ++k)
+            values.insert(values.end(), {s.omega[k], wavelengthOf(s.omega[k]), s.peakShare[k], s.resolved(k) ? 1.0 : 0.0});
+        return values;
+    });
+}
+
 Table frequencyTable(const Encoding &encoding)
 {
+    if (!encoding.hasFrequencies())
+        return spectrumTable(encoding);
     Table t;
     t.indexHeader = encoding.params().exponent == Exponent::Pair ? "pair" : "dimension";
     t.columnHeaders = {"omega", "wavelength"};

@@ -5,6 +5,7 @@
 #include "projection.h"
 #include "recovery.h"
 #include "similarity.h"
+#include "spectrum.h"
 
 #include <cstdint>
 #include <functional>
@@ -53,7 +54,11 @@ Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int
 // The clock hands: each pair's angle t w_i reduced to [0, 2 pi), one column per pair.
 Table angleTable(const Encoding &encoding);
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.
+// A table has no channels: its spectrum instead.
 Table frequencyTable(const Encoding &encoding);
+// Each column's measured dominant frequency (columnSpectrum): CSV
+// "dimension,omega,wavelength,peak_share,resolved" (resolved 1 when at least two periods fit).
+Table spectrumTable(const Encoding &encoding);
 
 // metric(x_t, PE(reference)) for every position: CSV "position,similarity".
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);

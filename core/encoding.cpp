@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -30,6 +31,8 @@ double frequencyForExponent(double base, int e, int d)
 
 int channelCount(const EncodingParams &p)
 {
+    if (p.table)
+        return 0;
     return p.exponent == Exponent::Index ? p.dModel : (p.dModel + 1) / 2;
 }
 
@@ -45,6 +48,13 @@ Encoding::Encoding(const EncodingParams &params)
     if (auto err = validate(params))
         throw std::invalid_argument(err->message);
     const int d = params.dModel;
+    if (params.table) {
+        columnFreq_.assign(static_cast<std::size_t>(d), std::numeric_limits<double>::quiet_NaN());
+        columnSine_.resize(static_cast<std::size_t>(d));
+        for (int j = 0; j < d; ++j)
+            columnSine_[static_cast<std::size_t>(j)] = j % 2 == 0;
+        return;
+    }
     channelFreq_.resize(pe::channelCount(params));
     for (int c = 0; c < pe::channelCount(params); ++c)
         channelFreq_[c] = pe::channelFrequency(params, c);
@@ -63,6 +73,8 @@ double Encoding::channelWavelength(int channel) const
 
 int Encoding::columnChannel(int column) const
 {
+    if (params_.table)
+        return column / 2;
     if (params_.exponent == Exponent::Index)
         return column;
     return columnExponent(params_, column) / 2;
@@ -88,11 +100,19 @@ int Encoding::pairCosineColumn(int pair) const
 
 void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c) const
 {
+    if (params_.table) {
+        const int cj = pairCosineColumn(pair);
+        s = params_.table->value(position, pairSineColumn(pair));
+        c = cj >= 0 ? params_.table->value(position, cj) : 0.0;
+        return;
+    }
     sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
 }
 
 double Encoding::value(std::int64_t position, int column) const
 {
+    if (params_.table)
+        return params_.table->value(position, column);
     double s, c;
     sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
     return columnSine_[column] ? s : c;

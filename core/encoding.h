@@ -1,6 +1,7 @@
 #pragma once
 
 #include "encoding_params.h"
+#include "position_table.h"
 
 #include <cstdint>
 #include <numbers>
@@ -47,9 +48,15 @@ struct Block {
 // The wavelength of an angular frequency, in positions: 2π / ω.
 inline double wavelengthOf(double omega) { return 2.0 * std::numbers::pi / omega; }
 
-// The sinusoidal encoding for one set of parameters: frequencies, single values and fast block fills.
-// Angles are computed in double with the rounding error of t*w folded back in, so every value
-// matches a long-double evaluation of sin/cos(t * w) to about 1e-15 for positions up to 1e9.
+// The encoding for one set of parameters, the one description of a scheme every view asks: what each
+// column holds as a function of position (value, fill), which columns form rotating pairs and at
+// what frequency, and whether dot products depend on the offset alone (OffsetKernel::applies).
+//
+// The sinusoids (both layouts, both exponents): angles are computed in double with the rounding
+// error of t*w folded back in, so every value matches a long-double evaluation of sin/cos(t * w) to
+// about 1e-15 for positions up to 1e9.
+// A position table (params.table): row t is position t; its pairs are columns (2i, 2i+1), as the
+// interleaved layout's, but they have no frequency (hasFrequencies() is false, channelCount() 0).
 class Encoding {
 public:
     // The parameters must pass validate(); throws std::invalid_argument otherwise.
@@ -57,6 +64,9 @@ public:
 
     const EncodingParams &params() const { return params_; }
     int dModel() const { return params_.dModel; }
+    const PositionTable *table() const { return params_.table.get(); }
+    // False for a table: no column turns at a known frequency.
+    bool hasFrequencies() const { return !params_.table; }
 
     // A channel is one distinct frequency: a (sin, cos) pair for the pair exponent (ceil(d/2) of
     // them), a single column for the per-index exponent (d of them).
@@ -77,9 +87,11 @@ public:
     int pairCosineColumn(int pair) const; // -1 when the pair has no partner
     // The hand's speed: the sine column's frequency (with the per-index exponent the cosine column
     // turns at its own, slightly slower speed; seed 002's clock faces follow the sine column too).
+    // NaN for a table.
     double pairFrequency(int pair) const { return columnFrequency(pairSineColumn(pair)); }
     double pairWavelength(int pair) const { return wavelengthOf(pairFrequency(pair)); }
-    // sin and cos of the hand's angle position * pairFrequency, exact as value() is.
+    // sin and cos of the hand's angle position * pairFrequency, exact as value() is. For a table the
+    // pair's two values as they are (not of unit length).
     void pairSinCos(std::int64_t position, int pair, double &s, double &c) const;
 
     // Writes block.rows x block.cols values, row-major, with the given row stride (>= cols).

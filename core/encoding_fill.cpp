@@ -65,6 +65,18 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     const int n = block.cols;
     if (n <= 0 || block.rows <= 0)
         return;
+    if (const PositionTable *table = params_.table.get()) {
+        for (std::int64_t r = 0; r < block.rows; ++r) {
+            double *o = out + r * outRowStride;
+            const std::int64_t t = block.position(r);
+            if (block.columnGroup == 1)
+                table->readRow(t, block.firstColumn, block.columnStep, n, o);
+            else
+                for (int k = 0; k < n; ++k)
+                    o[k] = table->value(t, block.column(k));
+        }
+        return;
+    }
     std::vector<double> buf(4 * static_cast<std::size_t>(n));
     double *s = buf.data();
     double *c = s + n;

@@ -1,5 +1,7 @@
 #include "encoding_params.h"
 
+#include "position_table.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -95,6 +97,20 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
                                                     " (got " + withThousands(p.startPos) + " + " +
                                                     withThousands(p.seqLen) + ")."};
+    if (p.table) {
+        const PositionTable &t = *p.table;
+        if (p.dModel != t.cols())
+            return ValidationError{Field::DModel, "d_model is the table's column count, " + withThousands(t.cols()) +
+                                                      " (got " + withThousands(p.dModel) + ")."};
+        if (p.layout != Layout::Interleaved)
+            return ValidationError{Field::Layout, "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
+        if (p.seqLen > t.rows())
+            return ValidationError{Field::SeqLen, "seq_len must be at most the table's " + withThousands(t.rows()) + " rows (got " +
+                                                      withThousands(p.seqLen) + ")."};
+        if (p.startPos + p.seqLen > t.rows())
+            return ValidationError{Field::StartPos, "start_pos + seq_len must be at most the table's " + withThousands(t.rows()) +
+                                                        " rows (got " + withThousands(p.startPos) + " + " + withThousands(p.seqLen) + ")."};
+    }
     return std::nullopt;
 }
 
@@ -190,8 +206,25 @@ std::string wavelengthText(double lambda)
     return buf;
 }
 
+std::string tableName(const EncodingParams &p)
+{
+    if (!p.table)
+        return {};
+    const std::string &path = p.table->path();
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string sourceText(const EncodingParams &p)
+{
+    return p.table ? tableName(p) : "base " + compactNumber(p.base);
+}
+
 std::string formulaText(const EncodingParams &p)
 {
+    if (p.table)
+        return "PE(t, j) = row t, column j of " + tableName(p) + " (" + withThousands(p.table->rows()) + " x " +
+               withThousands(p.table->cols()) + ", " + p.table->description() + ")";
     const std::string b = compactNumber(p.base);
     const std::string w = p.exponent == Exponent::Pair ? "w_i = " + b + "^(-2i/d)" : "w_j = " + b + "^(-j/d)";
     const std::string arg = p.exponent == Exponent::Pair ? "t·w_i" : "t·w_j";

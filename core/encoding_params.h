@@ -1,11 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace pe {
+
+class PositionTable;
 
 // Where the sine and cosine of a pair go (../shared/REFERENCE.md section 1).
 enum class Layout {
@@ -26,6 +29,9 @@ struct EncodingParams {
     std::int64_t startPos = 0;
     Layout layout = Layout::Interleaved;
     Exponent exponent = Exponent::Pair;
+    // A position table from a file instead of the sinusoids (--table): rows are positions, d_model
+    // is its column count, base and exponent do not apply, pairs are its columns (2i, 2i+1).
+    std::shared_ptr<const PositionTable> table;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -83,6 +89,11 @@ std::string compactNumber(double v);
 // A wavelength for labels and titles, the same in every view: one decimal below 100 positions
 // (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).
 std::string wavelengthText(double lambda);
+
+// The table's file name without its folder ("wpe.npy"), "" for the sinusoids.
+std::string tableName(const EncodingParams &p);
+// What the values come from, for titles: "base 10000", or the table's file name.
+std::string sourceText(const EncodingParams &p);
 
 // Human description of the variant's formula, e.g. "PE(t,2i) = sin(t·w_i), ...".
 std::string formulaText(const EncodingParams &p);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <numbers>
 #include <numeric>
 
@@ -14,20 +16,26 @@ Rotation2 rotationBlock(const Encoding &encoding, int pair, std::int64_t k)
     return {c, s, -s, c};
 }
 
-double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions)
+namespace {
+
+// Calls visit(now, later, rows) for blocks of row pairs (PE(t), PE(t + k)) over the window's
+// positions t, at most maxPositions of them evenly spaced. Sinusoids: every t in the window with
+// t + k >= 0; a table: t and t + k both in the window (its rows end there). Returns the pairs visited.
+std::int64_t forEachRowPair(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions,
+                            const std::function<void(const double *, const double *, std::int64_t)> &visit)
 {
     const EncodingParams &p = encoding.params();
     const int d = p.dModel;
-    std::vector<Rotation2> blocks;
-    for (int i = 0; i < encoding.pairCount(); ++i)
-        blocks.push_back(rotationBlock(encoding, i, k));
     constexpr std::int64_t kRows = 256;
+    const std::int64_t first = encoding.table() ? std::max(p.startPos, p.startPos - k) : std::max(p.startPos, -k);
+    const std::int64_t end = encoding.table() ? std::min(p.startPos + p.seqLen, p.startPos + p.seqLen - k) : p.startPos + p.seqLen;
+    const std::int64_t count = end - first;
+    if (count <= 0)
+        return 0;
     std::vector<double> now(static_cast<std::size_t>(kRows * d)), later(now.size());
-    double worst = 0;
-    const std::int64_t first = std::max(p.startPos, -k); // t + k must be a position
-    const std::int64_t count = p.startPos + p.seqLen - first;
     const std::int64_t budget = std::max<std::int64_t>(maxPositions, 1);
     const std::int64_t step = count <= budget ? 1 : (count + budget - 1) / budget; // no overflow for the default budget
+    std::int64_t visited = 0;
     for (std::int64_t i0 = 0; i0 * step < count; i0 += kRows) {
         Block b = encoding.windowBlock();
         b.firstPosition = first + i0 * step;
@@ -36,18 +44,64 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t m
         encoding.fill(b, now.data());
         b.firstPosition += k;
         encoding.fill(b, later.data());
-        for (std::int64_t r = 0; r < b.rows; ++r)
+        visit(now.data(), later.data(), b.rows);
+        visited += b.rows;
+    }
+    return visited;
+}
+
+} // namespace
+
+std::vector<Rotation2> rotationBlocks(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions)
+{
+    const int pairs = encoding.pairCount();
+    std::vector<Rotation2> blocks;
+    if (encoding.hasFrequencies()) {
+        for (int i = 0; i < pairs; ++i)
+            blocks.push_back(rotationBlock(encoding, i, k));
+        return blocks;
+    }
+    // Per pair, the rotation R minimising sum_t |R u_t - v_t|^2 (u = the pair at t, v at t + k): the
+    // 2-D orthogonal Procrustes problem, whose angle is atan2(sum of u x v, sum of u . v).
+    const int d = encoding.dModel();
+    std::vector<double> dot(static_cast<std::size_t>(pairs)), cross(dot.size());
+    forEachRowPair(encoding, k, maxPositions, [&](const double *now, const double *later, std::int64_t rows) {
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (int i = 0; i < pairs; ++i) {
+                const int sj = encoding.pairSineColumn(i), cj = encoding.pairCosineColumn(i);
+                if (cj < 0)
+                    continue;
+                const double us = now[r * d + sj], uc = now[r * d + cj], vs = later[r * d + sj], vc = later[r * d + cj];
+                dot[static_cast<std::size_t>(i)] += us * vs + uc * vc;
+                cross[static_cast<std::size_t>(i)] += uc * vs - us * vc; // the angle from (uc, us) to (vc, vs)
+            }
+    });
+    for (int i = 0; i < pairs; ++i) {
+        const double a = std::atan2(cross[static_cast<std::size_t>(i)], dot[static_cast<std::size_t>(i)]);
+        const double s = std::sin(a), c = std::cos(a);
+        blocks.push_back(encoding.pairCosineColumn(i) < 0 ? Rotation2{1, 0, 0, 1} : Rotation2{c, s, -s, c});
+    }
+    return blocks;
+}
+
+double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions)
+{
+    const int d = encoding.dModel();
+    const std::vector<Rotation2> blocks = rotationBlocks(encoding, k, maxPositions);
+    double worst = 0;
+    const std::int64_t visited = forEachRowPair(encoding, k, maxPositions, [&](const double *now, const double *later, std::int64_t rows) {
+        for (std::int64_t r = 0; r < rows; ++r)
             for (int i = 0; i < encoding.pairCount(); ++i) {
                 const int sj = encoding.pairSineColumn(i), cj = encoding.pairCosineColumn(i);
-                const double s = now[static_cast<std::size_t>(r * d + sj)];
-                const double c = cj >= 0 ? now[static_cast<std::size_t>(r * d + cj)] : 0.0;
+                const double s = now[r * d + sj];
+                const double c = cj >= 0 ? now[r * d + cj] : 0.0;
                 const Rotation2 &m = blocks[static_cast<std::size_t>(i)];
-                worst = std::max(worst, std::abs(m.a * s + m.b * c - later[static_cast<std::size_t>(r * d + sj)]));
+                worst = std::max(worst, std::abs(m.a * s + m.b * c - later[r * d + sj]));
                 if (cj >= 0)
-                    worst = std::max(worst, std::abs(m.c * s + m.d * c - later[static_cast<std::size_t>(r * d + cj)]));
+                    worst = std::max(worst, std::abs(m.c * s + m.d * c - later[r * d + cj]));
             }
-    }
-    return worst;
+    });
+    return visited > 0 ? worst : std::numeric_limits<double>::quiet_NaN();
 }
 
 OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB)
@@ -63,8 +117,13 @@ OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const dou
         // sin and cos of (theta_b - theta_a), then the angle difference in (-pi, pi].
         const double sinDiff = peB[sj] * peA[cj] - peB[cj] * peA[sj];
         const double cosDiff = peB[cj] * peA[cj] + peB[sj] * peA[sj];
-        out.perPair[static_cast<std::size_t>(i)] = std::atan2(sinDiff, cosDiff) / encoding.pairFrequency(i);
+        const double angle = std::atan2(sinDiff, cosDiff);
+        out.perPair[static_cast<std::size_t>(i)] = encoding.hasFrequencies() ? angle / encoding.pairFrequency(i) : angle;
         slowFirst.push_back(i);
+    }
+    if (!encoding.hasFrequencies()) { // a table: each pair's angle, no offset to read
+        out.offset = std::numeric_limits<double>::quiet_NaN();
+        return out;
     }
     std::sort(slowFirst.begin(), slowFirst.end(), [&](int a, int b) { return encoding.pairFrequency(a) < encoding.pairFrequency(b); });
     double estimate = 0;

@@ -18,10 +18,15 @@ struct Rotation2 {
     double a, b, c, d;
 };
 Rotation2 rotationBlock(const Encoding &encoding, int pair, std::int64_t k);
+// Every pair's block of T(k). A table has no frequencies: its blocks are the best rotations instead,
+// per pair the one that maps the pair at t onto the pair at t + k with the least squared error over
+// the window's positions (both t and t + k inside it; at most maxPositions of them).
+std::vector<Rotation2> rotationBlocks(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions = INT64_MAX);
 
-// max over the window's positions t (with t + k >= 0) of |T(k) PE(t) - PE(t+k)|, every column of
-// every pair. Near 1e-15 for the pair exponent; large for the per-index exponent, whose cosine
-// columns turn at other speeds than their sines.
+// max over the window's positions t (with t + k >= 0; for a table t + k inside the window too) of
+// |T(k) PE(t) - PE(t+k)|, every column of every pair, T(k) as rotationBlocks gives it. Near 1e-15
+// for the pair exponent; large for the per-index exponent, whose cosine columns turn at other speeds
+// than their sines, and for a table as far as it is not a rotation. NaN when no t qualifies.
 // At most maxPositions evenly spaced positions are checked (all of them by default).
 double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions = INT64_MAX);
 
@@ -30,8 +35,8 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t m
 // wavelength; the slowest pair gives a coarse answer and every faster pair refines it, as hours,
 // minutes and seconds are read off a clock.
 struct OffsetDecode {
-    double offset = 0;            // the decoded b - a
-    std::vector<double> perPair;  // each pair's own reading, in (-wavelength/2, wavelength/2]
+    double offset = 0;            // the decoded b - a (NaN for a table)
+    std::vector<double> perPair;  // each pair's own reading, in (-wavelength/2, wavelength/2]; a table's: its angle in (-pi, pi]
 };
 OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB);
 // The same between the embeddings x(a) and x(b) (noisy when the noise is on, as seed 002's are).

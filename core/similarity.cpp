@@ -40,7 +40,7 @@ double metricFromDot(Metric metric, double dot, double xNorm2, double pNorm2)
 
 bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &noise)
 {
-    return !noise.active() && params.exponent == Exponent::Pair && params.dModel % 2 == 0;
+    return !noise.active() && !params.table && params.exponent == Exponent::Pair && params.dModel % 2 == 0;
 }
 
 namespace {

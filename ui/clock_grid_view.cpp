@@ -265,9 +265,12 @@ void ClockGridView::layoutGrid()
     auto yTicker = qSharedPointerCast<QCPAxisTickerText>(plt->yAxis->ticker());
     xTicker->clear();
     yTicker->clear();
+    // A table's pairs have no wavelength: the index alone.
+    const auto lambda = [&enc](int pair) { return enc.hasFrequencies() ? QStringLiteral("λ %1").arg(wavelengthText(enc.pairWavelength(pair))) : QString(); };
+    plt->xAxis2->setLabel(enc.hasFrequencies() ? tr("pair i and its wavelength λ_i") : tr("pair i: columns 2i, 2i+1"));
     int widest = 0;
     for (int pair : pairs_)
-        widest = std::max(widest, metrics.horizontalAdvance(QStringLiteral("λ %1 ").arg(wavelengthText(enc.pairWavelength(pair)))));
+        widest = std::max(widest, metrics.horizontalAdvance(lambda(pair) + QLatin1Char(' ')));
     const int colEvery = std::max(1, static_cast<int>(std::ceil(widest / cell)));
     // Every column names its pair when the numbers fit (the spread pairs are not evenly numbered);
     // the wavelengths, wider, go on every colEvery-th.
@@ -275,7 +278,7 @@ void ClockGridView::layoutGrid()
     for (int c = 0; c < cols_; ++c) {
         const int pair = pairs_[static_cast<std::size_t>(c)];
         if (c % colEvery == 0)
-            xTicker->addTick(c, QStringLiteral("%1\nλ %2").arg(pair).arg(wavelengthText(enc.pairWavelength(pair))));
+            xTicker->addTick(c, QStringLiteral("%1\n%2").arg(pair).arg(lambda(pair)));
         else if (c % indexEvery == 0)
             xTicker->addTick(c, QStringLiteral("%1\n").arg(pair));
     }
@@ -285,7 +288,10 @@ void ClockGridView::layoutGrid()
 
     const QString faceText = face_ == pe::ClockFace::Clockwise ? tr("hands start at 12 o'clock and turn clockwise")
                                                                : tr("hands start at 3 o'clock and turn counter-clockwise");
-    QStringList title{tr("Clocks: hand i at angle t·ω_i"), faceText,
+    QStringList title{enc.hasFrequencies() ? tr("Clocks: hand i at angle t·ω_i")
+                                           : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
+                                                 .arg(QString::fromStdString(pe::tableName(p))),
+                      faceText,
                       tr("positions %1–%2 of %3–%4, %5 of %6 pairs")
                           .arg(firstRow_)
                           .arg(firstRow_ + rows_ - 1)
@@ -294,7 +300,7 @@ void ClockGridView::layoutGrid()
                           .arg(cols_)
                           .arg(enc.pairCount())};
     if (cols_ < enc.pairCount())
-        title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed);
+        title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
     setTitle(title_, title);
 }
 
@@ -347,6 +353,16 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
     const double theta = pe::handAngle(enc, t, col);
     const int sj = enc.pairSineColumn(col);
     const int cj = enc.pairCosineColumn(col);
+    if (!enc.hasFrequencies())
+        return tr("position t = %1, pair i = %2\nangle = %3 rad (%4°)\nPE[t, %5] = %6\nPE[t, %7] = %8")
+            .arg(t)
+            .arg(col)
+            .arg(theta, 0, 'f', 4)
+            .arg(theta * 180 / std::numbers::pi, 0, 'f', 1)
+            .arg(sj)
+            .arg(enc.value(t, sj), 0, 'g', 6)
+            .arg(cj)
+            .arg(cj >= 0 ? enc.value(t, cj) : 0.0, 0, 'g', 6);
     QString text = tr("position t = %1, pair i = %2\nangle t·ω = %3 rad ≡ %4 rad (%5°)\nω = %6, λ = %7 positions\n"
                       "PE[t, %8] = sin = %9")
                        .arg(t)

@@ -25,6 +25,7 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     : PlotView(parameters, parent)
     , quantityChoice_(new QComboBox(this))
     , logBox_(new QCheckBox(tr("Log scale"), this))
+    , measureBox_(new QCheckBox(tr("Measure (FFT)"), this))
     , compareEdit_(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("frequencyView"));
@@ -40,6 +41,10 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     toolRow()->addWidget(new QLabel(tr("Show:"), this));
     toolRow()->addWidget(quantityChoice_);
     toolRow()->addWidget(logBox_);
+    measureBox_->setObjectName(QStringLiteral("measure"));
+    measureBox_->setToolTip(tr("Also plot each column's dominant frequency measured from its values over the window (FFT): "
+                               "the check that the formula is what the columns do"));
+    toolRow()->addWidget(measureBox_);
     toolRow()->addWidget(new QLabel(tr("Compare bases:"), this));
     toolRow()->addWidget(compareEdit_, 1);
 
@@ -59,6 +64,7 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
         refresh();
     });
     connect(logBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+    connect(measureBox_, &QCheckBox::toggled, this, &PlotView::refresh);
     connect(compareEdit_, &QLineEdit::editingFinished, this, [this] { setComparisonText(compareEdit_->text()); });
 }
 
@@ -68,6 +74,7 @@ void FrequencyView::setQuantity(Quantity quantity)
 }
 
 void FrequencyView::setLogScale(bool on) { logBox_->setChecked(on); }
+void FrequencyView::setMeasured(bool on) { measureBox_->setChecked(on); }
 
 bool FrequencyView::setComparisonText(const QString &text)
 {
@@ -103,6 +110,19 @@ void FrequencyView::rebuild()
     const bool logScale = logBox_->isChecked();
     QCustomPlot *plt = plot();
     plt->clearGraphs();
+    spectrum_ = {};
+    // A table has no formula and no base: its spectrum alone, every control but the quantity off.
+    const bool table = !enc.hasFrequencies();
+    compareEdit_->setEnabled(!table);
+    measureBox_->setEnabled(!table);
+    const QString why = tr("A table has no frequency formula: the view shows each column's measured spectrum");
+    compareEdit_->setToolTip(table ? why : tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
+    if (table) {
+        const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
+        const std::vector<int> shown = pe::sampledIndices(p.dModel, maxPoints);
+        rebuildSpectrum(shown);
+        return;
+    }
 
     const int n = enc.channelCount();
     const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
@@ -168,6 +188,25 @@ void FrequencyView::rebuild()
         spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
     }
 
+    if (measureBox_->isChecked()) {
+        // The column each channel's frequency is read from: a pair's sine column, else the column.
+        std::vector<int> columns;
+        for (int i : shown)
+            columns.push_back(p.exponent == pe::Exponent::Pair ? enc.pairSineColumn(i) : i);
+        spectrum_ = pe::columnSpectrum(enc, columns);
+        QCPGraph *measured = plt->addGraph();
+        measured->setName(tr("measured: FFT of the column over %1 positions").arg(spectrum_.positions));
+        measured->setLineStyle(QCPGraph::lsNone);
+        measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(200, 30, 30), 8 * lineScale()));
+        QVector<double> x, y;
+        for (std::size_t k = 0; k < shown.size(); ++k)
+            if (spectrum_.resolved(k)) {
+                x << shown[k];
+                y << quantity(spectrum_.omega[k]);
+            }
+        measured->setData(x, y, true);
+    }
+
     // The legend: the current base first, then the others in ascending order (the current curve is
     // still drawn last, on top).
     plt->legend->clearItems();
@@ -213,12 +252,93 @@ void FrequencyView::rebuild()
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const bool wavelength = quantityChoice_->currentIndex() == 1;
+    QCustomPlot *plt = plot();
+    spectrum_ = pe::columnSpectrum(enc, columns);
+    auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
+    const bool markers = columns.size() <= 256;
+    QCPGraph *resolved = plt->addGraph();
+    resolved->setName(tr("dominant frequency of the column"));
+    resolved->setLineStyle(QCPGraph::lsNone);
+    resolved->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), (markers ? 6 : 3) * lineScale()));
+    QCPGraph *unresolved = plt->addGraph();
+    unresolved->setName(tr("fewer than 2 periods in the window: not resolved"));
+    unresolved->setLineStyle(QCPGraph::lsNone);
+    unresolved->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(150, 150, 150), (markers ? 6 : 3) * lineScale()));
+    QVector<double> x, y, ux, uy;
+    int count = 0;
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        const double w = std::max(spectrum_.omega[k], spectrum_.resolution);
+        if (spectrum_.resolved(k)) {
+            x << columns[k];
+            y << quantity(w);
+            ++count;
+        } else {
+            ux << columns[k];
+            uy << quantity(w);
+        }
+    }
+    resolved->setData(x, y, true);
+    unresolved->setData(ux, uy, true);
+    spanLine_->setVisible(false);
+    spanLabel_->setVisible(false);
+    completed_ = count;
+    plt->legend->clearItems();
+    resolved->addToLegend();
+    unresolved->addToLegend();
+    plt->xAxis->setLabel(tr("dimension j"));
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)") : tr("dominant ω of column j (radians per position)"));
+    const bool logScale = logBox_->isChecked();
+    plt->yAxis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale) {
+        plt->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        plt->yAxis->setNumberFormat(QStringLiteral("eb"));
+        plt->yAxis->setNumberPrecision(0);
+    } else {
+        plt->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        plt->yAxis->setNumberFormat(QStringLiteral("g"));
+        plt->yAxis->setNumberPrecision(6);
+    }
+    plt->rescaleAxes(true);
+    plt->xAxis->setRange(-0.5, std::max(1, p.dModel - 1) + 0.5);
+    const QCPRange yr = plt->yAxis->range();
+    if (logScale)
+        plt->yAxis->setRange(yr.lower / 1.5, yr.upper * 1.5);
+    else
+        plt->yAxis->setRange(0.0, yr.upper + 0.05 * std::max(yr.size(), 1e-9));
+    QStringList title{tr("Spectrum of %1: each column's dominant frequency over positions %2–%3 (FFT, Hann window)")
+                          .arg(QString::fromStdString(pe::tableName(p)))
+                          .arg(p.startPos)
+                          .arg(p.startPos + spectrum_.positions - 1),
+                      tr("%1 of %2 columns shown turn at least two periods").arg(count).arg(columns.size())};
+    if (static_cast<int>(columns.size()) < p.dModel)
+        title << tr("(sampled: %1 of %2 columns)").arg(columns.size()).arg(p.dModel);
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
 QString FrequencyView::tooltipAt(QPointF pixel) const
 {
     const pe::Encoding &enc = parameters()->encoding();
     if (!plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
     const auto i = static_cast<int>(std::llround(plot()->xAxis->pixelToCoord(pixel.x())));
+    if (!enc.hasFrequencies()) {
+        const auto it = std::find(spectrum_.columns.begin(), spectrum_.columns.end(), i);
+        if (it == spectrum_.columns.end())
+            return {};
+        const auto k = static_cast<std::size_t>(it - spectrum_.columns.begin());
+        return tr("dimension %1\ndominant ω = %2 rad/position\nλ = %3 positions\n%4% of its power within ±2 bins of the peak%5")
+            .arg(i)
+            .arg(spectrum_.omega[k], 0, 'g', 6)
+            .arg(pe::wavelengthOf(spectrum_.omega[k]), 0, 'g', 6)
+            .arg(100 * spectrum_.peakShare[k], 0, 'f', 1)
+            .arg(spectrum_.resolved(k) ? QString() : tr("\nfewer than 2 periods in the window: not resolved"));
+    }
     if (i < 0 || i >= enc.channelCount())
         return {};
     const double span = static_cast<double>(enc.params().seqLen - 1);

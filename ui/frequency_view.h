@@ -1,6 +1,7 @@
 #pragma once
 
 #include "plot_view.h"
+#include "spectrum.h"
 
 #include <vector>
 
@@ -14,6 +15,8 @@ class QLineEdit;
 // Frequency decay (seeds 000 and 004): w_i against i for the current base and comparison bases,
 // or the wavelengths 2*pi/w_i, marking which pairs complete a whole period inside the window
 // (their wavelength is at most seq_len - 1, the span from the first to the last position).
+// Measured: each column's dominant frequency from its FFT (pe::columnSpectrum), over the formula's
+// curve for the sinusoids ("Measure (FFT)") and alone for a table, which has no formula.
 class FrequencyView : public PlotView
 {
     Q_OBJECT
@@ -26,6 +29,9 @@ public:
 
     void setQuantity(Quantity quantity);
     void setLogScale(bool on);
+    void setMeasured(bool on);
+    // The spectrum last drawn (empty when none was measured).
+    const pe::ColumnSpectrum &spectrum() const { return spectrum_; }
     // Comma-separated bases, e.g. "1e2, 1e4, 1e8"; false (and nothing changed) if one is invalid.
     bool setComparisonText(const QString &text);
     const std::vector<double> &comparisonBases() const { return comparison_; }
@@ -39,13 +45,16 @@ protected:
     void positionMoved() override {}
 
 private:
+    void rebuildSpectrum(const std::vector<int> &columns);
 
     QComboBox *quantityChoice_;
     QCheckBox *logBox_;
+    QCheckBox *measureBox_;
     QLineEdit *compareEdit_;
     QCPTextElement *title_;
     QCPItemStraightLine *spanLine_;
     QCPItemText *spanLabel_;
     std::vector<double> comparison_{1e2, 1e4, 1e8};
     int completed_ = 0;
+    pe::ColumnSpectrum spectrum_;
 };

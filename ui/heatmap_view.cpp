@@ -121,6 +121,13 @@ void HeatmapView::rebuild()
     QCustomPlot *plt = plot();
     QCPAxis *posAxis = transposed ? plt->xAxis : plt->yAxis;
     QCPAxis *dimAxis = transposed ? plt->yAxis : plt->xAxis;
+    // Sinusoids lie in [-1, 1]; a table's colours are symmetric about 0 up to its largest |value|.
+    const double range = enc.table() ? enc.table()->maxAbs() : 1.0;
+    if (map_->dataRange().upper != range) {
+        map_->setDataRange(QCPRange(-range, range));
+        scale_->setDataRange(QCPRange(-range, range));
+    }
+    scale_->axis()->setLabel(enc.table() ? tr("value (±%1, the table's largest |value|)").arg(range, 0, 'g', 3) : tr("value"));
 
     const QRect area = plt->axisRect()->rect();
     const double s = pixelScale();
@@ -165,10 +172,10 @@ void HeatmapView::rebuild()
     dimAxis->ticker()->setTickCount(std::max(2, static_cast<int>(dimLength / dimLabel)));
 
     positionMoved();
-    QStringList title{tr("Positional encoding: %1 × %2, base %3")
+    QStringList title{tr("Positional encoding: %1 × %2, %3")
                           .arg(countText(p.seqLen, tr("position"), tr("positions")),
                                countText(p.dModel, tr("dimension"), tr("dimensions")),
-                               QString::fromStdString(pe::compactNumber(p.base)))};
+                               QString::fromStdString(pe::sourceText(p)))};
     if (zoomed())
         title << tr("zoomed to positions %1–%2, dimensions %3–%4").arg(firstT).arg(lastT).arg(firstJ).arg(lastJ);
     if (b.sampled())
@@ -326,6 +333,8 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
     const auto j = static_cast<int>(std::llround(transposed ? y : x));
     if (t < p.startPos || t >= p.startPos + p.seqLen || j < 0 || j >= p.dModel)
         return {};
+    if (enc.table())
+        return tr("position t = %1\ndimension j = %2 (pair %3)\nvalue = %4").arg(t).arg(j).arg(j / 2).arg(enc.value(t, j), 0, 'g', 8);
     const double w = enc.columnFrequency(j);
     const QString unit = p.exponent == pe::Exponent::Pair ? tr("pair %1").arg(enc.columnChannel(j))
                                                           : tr("own frequency");

@@ -21,7 +21,8 @@ public:
     QString problem() const { return problem_; }
     // What a view's title says of the pairs it shows; noneListed: a list that names no pair of this
     // d, for which the view spreads instead.
-    static QString titleText(const pe::PairChoice &choice, bool noneListed);
+    // A table's pairs have no wavelengths: spread is then even in the pair index.
+    static QString titleText(const pe::PairChoice &choice, bool noneListed, bool hasFrequencies = true);
 
 signals:
     void choiceChanged();

@@ -140,6 +140,9 @@ void PairCircleView::rebuild()
     if (noneListed)
         pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), count);
     const int shown = static_cast<int>(pairs_.size());
+    radius_.clear();
+    for (int pair : pairs_)
+        radius_.push_back(pe::pairRadius(enc, pair));
     buildGrid(shown);
     applyFonts(); // new rects: their labels' size shapes the layout the raster is drawn for
 
@@ -162,18 +165,28 @@ void PairCircleView::rebuild()
         const int cj = enc.pairCosineColumn(pair);
         QCPAxisRect *rect = rects_[i];
         const QString lambda = QString::fromStdString(pe::wavelengthText(enc.pairWavelength(pair)));
-        rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
-        rect->axis(QCPAxis::atBottom)->setLabel(compact ? QString() : tr("PE[t, %1] (sin)").arg(sj));
-        rect->axis(QCPAxis::atLeft)->setLabel(compact ? QString() : cj >= 0 ? tr("PE[t, %1] (cos)").arg(cj) : tr("(no cosine partner)"));
+        if (enc.hasFrequencies())
+            rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+        else // each plot at its own pair's scale, stated
+            rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · r ≤ %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2)
+                                                         : tr("pair %1  ·  largest radius %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 3));
+        rect->axis(QCPAxis::atBottom)->setLabel(compact ? QString() : (enc.hasFrequencies() ? tr("PE[t, %1] (sin)") : tr("PE[t, %1]")).arg(sj));
+        rect->axis(QCPAxis::atLeft)->setLabel(compact ? QString() : cj >= 0 ? (enc.hasFrequencies() ? tr("PE[t, %1] (cos)") : tr("PE[t, %1]")).arg(cj) : tr("(no cosine partner)"));
         for (auto side : {QCPAxis::atBottom, QCPAxis::atLeft}) {
             rect->axis(side)->setTickLabels(!compact);
             rect->axis(side)->setSubTicks(!compact);
         }
     }
-    QStringList title{tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1),
-                      compact ? tr("colour = position; x = sin, y = cos") : tr("colour = position")};
+    QStringList title{enc.hasFrequencies()
+                          ? tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)
+                          : tr("Each pair of %1: (PE[t, 2i], PE[t, 2i+1]) for positions %2–%3, each plot at its largest radius r")
+                                .arg(QString::fromStdString(pe::tableName(p)))
+                                .arg(p.startPos)
+                                .arg(p.startPos + p.seqLen - 1),
+                      compact ? (enc.hasFrequencies() ? tr("colour = position; x = sin, y = cos") : tr("colour = position; x = PE[t, 2i], y = PE[t, 2i+1]"))
+                              : tr("colour = position")};
     if (shown < enc.pairCount())
-        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed));
+        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies()));
     if (rasterised_)
         title << tr("every position drawn, a pixel coloured by the mean position of its points");
     setTitle(title_, title);
@@ -339,11 +352,14 @@ void PairCircleView::positionMoved()
 void PairCircleView::fitEqualAxes()
 {
     // Equal axes: the longer side of each rect gets the wider range, so circles stay round.
-    for (QCPAxisRect *rect : rects_) {
+    for (int i = 0; i < static_cast<int>(rects_.size()); ++i) {
+        QCPAxisRect *rect = rects_[static_cast<std::size_t>(i)];
         const double w = rect->width(), h = rect->height();
         if (w <= 0 || h <= 0)
             continue;
-        const double half = 1.25;
+        // A table's pairs are not unit circles: each plot at its pair's largest radius.
+        const double r = i < static_cast<int>(radius_.size()) && radius_[static_cast<std::size_t>(i)] > 0 ? radius_[static_cast<std::size_t>(i)] : 1.0;
+        const double half = 1.25 * r;
         const double xHalf = w >= h ? half * w / h : half;
         const double yHalf = h >= w ? half * h / w : half;
         rect->axis(QCPAxis::atBottom)->setRange(-xHalf, xHalf);

@@ -59,6 +59,7 @@ private:
     QSpinBox *pairsSpin_;
     PairChoiceEdit *pairChoice_;
     std::vector<int> pairs_;
+    std::vector<double> radius_; // each shown pair's largest length (1 for the sinusoids)
     QCPTextElement *title_;
     QCPColorScale *scale_;
     std::vector<QCPAxisRect *> rects_;

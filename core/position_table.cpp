@@ -1,0 +1,444 @@
+#include "position_table.h"
+
+#include "encoding_params.h"
+#include "parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace pe {
+
+namespace {
+
+// numpy writes headers of a few hundred bytes; its own loader refuses more than 10,000 by default.
+constexpr std::size_t kMaxHeaderLength = 65536;
+
+[[noreturn]] void refuse(const std::string &name, const std::string &why) { throw std::runtime_error(name + ": " + why); }
+
+// A strict reader of the header's Python literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+class HeaderParser
+{
+public:
+    HeaderParser(std::string_view text, const std::string &name)
+        : s_(text)
+        , name_(name)
+    {
+    }
+
+    void parse(std::string &descr, bool &fortran, std::vector<std::int64_t> &shape)
+    {
+        bool haveDescr = false, haveOrder = false, haveShape = false;
+        skip();
+        expect('{');
+        skip();
+        while (peek() != '}') {
+            const std::string key = string();
+            skip();
+            expect(':');
+            skip();
+            bool *seen = nullptr;
+            if (key == "descr") {
+                seen = &haveDescr;
+                if (peek() == '[')
+                    fail("'descr' is a list: a structured (record) dtype; a position table must be one float type");
+                descr = string();
+            } else if (key == "fortran_order") {
+                seen = &haveOrder;
+                fortran = boolean();
+            } else if (key == "shape") {
+                seen = &haveShape;
+                shape = tuple();
+            } else {
+                fail("unexpected key '" + key + "' (a .npy header has exactly 'descr', 'fortran_order' and 'shape')");
+            }
+            if (*seen)
+                fail("key '" + key + "' appears twice");
+            *seen = true;
+            skip();
+            if (peek() == ',') {
+                ++i_;
+                skip();
+            } else if (peek() != '}') {
+                fail("expected ',' or '}' after the value of '" + key + "'");
+            }
+        }
+        ++i_;
+        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\0'))
+            ++i_;
+        if (i_ != s_.size())
+            fail("text after the header's closing '}'");
+        if (!haveDescr || !haveOrder || !haveShape)
+            fail(std::string("the header lacks '") + (!haveDescr ? "descr" : !haveOrder ? "fortran_order" : "shape") + "'");
+    }
+
+private:
+    [[noreturn]] void fail(const std::string &why) const { refuse(name_, "bad .npy header: " + why + "."); }
+    char peek() const
+    {
+        if (i_ >= s_.size())
+            fail("it ends early");
+        return s_[i_];
+    }
+    void skip()
+    {
+        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+            ++i_;
+    }
+    void expect(char c)
+    {
+        if (peek() != c)
+            fail(std::string("expected '") + c + "'");
+        ++i_;
+    }
+    std::string string()
+    {
+        const char quote = peek();
+        if (quote != '\'' && quote != '"')
+            fail("expected a quoted string");
+        ++i_;
+        std::string out;
+        while (peek() != quote) {
+            const char c = s_[i_++];
+            if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+                fail("unexpected character in a string");
+            if (out.size() >= 64)
+                fail("a string longer than 64 characters");
+            out += c;
+        }
+        ++i_;
+        return out;
+    }
+    bool boolean()
+    {
+        if (s_.substr(i_, 4) == "True") {
+            i_ += 4;
+            return true;
+        }
+        if (s_.substr(i_, 5) == "False") {
+            i_ += 5;
+            return false;
+        }
+        fail("'fortran_order' must be True or False");
+    }
+    std::vector<std::int64_t> tuple()
+    {
+        expect('(');
+        skip();
+        std::vector<std::int64_t> out;
+        while (peek() != ')') {
+            if (peek() < '0' || peek() > '9')
+                fail("'shape' must be a tuple of whole numbers");
+            std::int64_t v = 0;
+            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
+                if (v > (std::numeric_limits<std::int64_t>::max() - 9) / 10)
+                    fail("a dimension in 'shape' is too large");
+                v = v * 10 + (s_[i_++] - '0');
+            }
+            if (i_ < s_.size() && s_[i_] == 'L') // Python 2's long, as old numpy wrote it
+                ++i_;
+            if (out.size() >= 32)
+                fail("'shape' has more than 32 dimensions");
+            out.push_back(v);
+            skip();
+            if (peek() == ',') {
+                ++i_;
+                skip();
+            } else if (peek() != ')') {
+                fail("expected ',' or ')' in 'shape'");
+            }
+        }
+        ++i_;
+        return out;
+    }
+
+    std::string_view s_;
+    const std::string &name_;
+    std::size_t i_ = 0;
+};
+
+// What a numpy type string names, for the refusal of types that are not float16/32/64.
+std::string dtypeWords(const std::string &descr)
+{
+    if (descr.size() < 2)
+        return "'" + descr + "'";
+    const char kind = descr[1];
+    const std::string size = descr.substr(2);
+    const auto bits = [&size] {
+        int n = 0;
+        for (char c : size)
+            n = c >= '0' && c <= '9' && n < 100000 ? n * 10 + (c - '0') : n;
+        return std::to_string(8 * n);
+    };
+    switch (kind) {
+    case 'O': return "Python objects ('" + descr + "')";
+    case 'c': return "complex" + bits() + " ('" + descr + "')";
+    case 'U': return "unicode strings ('" + descr + "')";
+    case 'S': case 'a': return "byte strings ('" + descr + "')";
+    case 'i': return "int" + bits() + " ('" + descr + "')";
+    case 'u': return "uint" + bits() + " ('" + descr + "')";
+    case 'b': return "booleans ('" + descr + "')";
+    case 'f': return "float" + bits() + " ('" + descr + "')";
+    case 'V': return "raw bytes ('" + descr + "')";
+    case 'M': case 'm': return "dates or times ('" + descr + "')";
+    default: return "'" + descr + "'";
+    }
+}
+
+double halfToDouble(std::uint16_t h)
+{
+    const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double v;
+    if (exponent == 0)
+        v = std::ldexp(mantissa, -24); // subnormal
+    else if (exponent == 31)
+        v = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else
+        v = std::ldexp(mantissa + 1024, exponent - 25);
+    return sign ? -v : v;
+}
+
+template <typename T>
+T loadSwapped(const unsigned char *p, bool swap)
+{
+    unsigned char b[sizeof(T)];
+    if (swap)
+        for (std::size_t i = 0; i < sizeof(T); ++i)
+            b[i] = p[sizeof(T) - 1 - i];
+    else
+        std::memcpy(b, p, sizeof(T));
+    T v;
+    std::memcpy(&v, b, sizeof(T));
+    return v;
+}
+
+double load(const unsigned char *p, PositionTable::Type type, bool swap)
+{
+    switch (type) {
+    case PositionTable::Type::Float16: return halfToDouble(loadSwapped<std::uint16_t>(p, swap));
+    case PositionTable::Type::Float32: return loadSwapped<float>(p, swap);
+    case PositionTable::Type::Float64: return loadSwapped<double>(p, swap);
+    }
+    return 0;
+}
+
+constexpr bool kHostBigEndian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+} // namespace
+
+std::string_view typeName(PositionTable::Type t)
+{
+    switch (t) {
+    case PositionTable::Type::Float16: return "float16";
+    case PositionTable::Type::Float32: return "float32";
+    case PositionTable::Type::Float64: return "float64";
+    }
+    return "";
+}
+
+std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path)
+{
+    const std::string name = "'" + path + "'";
+    if (path.empty())
+        throw std::runtime_error("the table file name is empty");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        refuse(name, std::string("cannot open it: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        refuse(name, "not a regular file");
+    }
+    std::shared_ptr<PositionTable> t(new PositionTable);
+    t->path_ = path;
+    t->size_ = static_cast<std::size_t>(st.st_size);
+    if (t->size_ == 0) {
+        ::close(fd);
+        refuse(name, "the file is empty, not a NumPy .npy file");
+    }
+    void *m = ::mmap(nullptr, t->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    const int mapErrno = errno;
+    ::close(fd);
+    if (m == MAP_FAILED)
+        refuse(name, std::string("cannot map it into memory: ") + std::strerror(mapErrno));
+    t->mapping_ = m;
+    t->bytes_ = static_cast<const unsigned char *>(m);
+    t->parse(name);
+    ::madvise(m, t->size_, MADV_SEQUENTIAL);
+    t->scan(name);
+    ::madvise(m, t->size_, MADV_NORMAL);
+    return t;
+}
+
+std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned char *data, std::size_t size, const std::string &name)
+{
+    std::shared_ptr<PositionTable> t(new PositionTable);
+    t->path_ = name;
+    t->bytes_ = data;
+    t->size_ = size;
+    t->parse("'" + name + "'");
+    t->scan("'" + name + "'");
+    return t;
+}
+
+PositionTable::~PositionTable()
+{
+    if (mapping_)
+        ::munmap(mapping_, size_);
+}
+
+void PositionTable::parse(const std::string &name)
+{
+    static const unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    if (size_ < 10 || std::memcmp(bytes_, kMagic, sizeof kMagic) != 0)
+        refuse(name, "not a NumPy .npy file (it does not start with the bytes \\x93NUMPY)");
+    const int major = bytes_[6];
+    std::size_t headerStart, headerLength;
+    if (major == 1) {
+        headerStart = 10;
+        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8;
+    } else if (major == 2 || major == 3) {
+        if (size_ < 12)
+            refuse(name, "truncated: the file ends inside the .npy preamble");
+        headerStart = 12;
+        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8 | static_cast<std::size_t>(bytes_[10]) << 16 |
+                       static_cast<std::size_t>(bytes_[11]) << 24;
+    } else {
+        refuse(name, ".npy format version " + std::to_string(major) + " is not one this program reads (1, 2 or 3)");
+    }
+    if (headerLength > kMaxHeaderLength)
+        refuse(name, "its header claims " + withThousands(static_cast<std::int64_t>(headerLength)) +
+                         " bytes, not a plausible .npy header (at most " + withThousands(kMaxHeaderLength) + ")");
+    if (headerStart + headerLength > size_)
+        refuse(name, "truncated: the header is " + withThousands(static_cast<std::int64_t>(headerLength)) +
+                         " bytes but the file ends after " + withThousands(static_cast<std::int64_t>(size_ - headerStart)));
+
+    std::string descr;
+    std::vector<std::int64_t> shape;
+    HeaderParser(std::string_view(reinterpret_cast<const char *>(bytes_) + headerStart, headerLength), name)
+        .parse(descr, fortran_, shape);
+
+    // The type: a byte-order mark and f2, f4 or f8.
+    const char order = descr.empty() ? '\0' : descr[0];
+    const std::string kind = descr.size() > 1 ? descr.substr(1) : std::string();
+    if ((order != '<' && order != '>' && order != '=' && order != '|') || (kind != "f2" && kind != "f4" && kind != "f8"))
+        refuse(name, "its values are " + dtypeWords(descr) + "; a position table must be float16, float32 or float64");
+    type_ = kind == "f2" ? Type::Float16 : kind == "f4" ? Type::Float32 : Type::Float64;
+    itemSize_ = kind == "f2" ? 2 : kind == "f4" ? 4 : 8;
+    bigEndian_ = order == '>' || (order == '=' && kHostBigEndian);
+
+    if (shape.size() != 2) {
+        std::string dims;
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            dims += (i ? " x " : "") + withThousands(shape[i]);
+        refuse(name, "the array has " + std::to_string(shape.size()) + (shape.size() == 1 ? " dimension" : " dimensions") +
+                         (shape.empty() ? "" : " (" + dims + ")") + "; a position table must be 2-D: positions x dimensions");
+    }
+    if (shape[0] == 0 || shape[1] == 0)
+        refuse(name, "the table is empty (" + withThousands(shape[0]) + " x " + withThousands(shape[1]) + ")");
+    if (shape[1] > limits::maxDModel)
+        refuse(name, "the table has " + withThousands(shape[1]) + " columns; d_model can be at most " + withThousands(limits::maxDModel));
+    if (shape[0] > limits::maxPositionEnd)
+        refuse(name, "the table has " + withThousands(shape[0]) + " rows; positions go up to " + withThousands(limits::maxPositionEnd));
+    rows_ = shape[0];
+    cols_ = static_cast<int>(shape[1]);
+    const std::size_t offset = headerStart + headerLength;
+    const auto need = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(cols_) * static_cast<std::uint64_t>(itemSize_);
+    const std::uint64_t have = size_ - offset;
+    if (need != have)
+        refuse(name, "its shape " + withThousands(rows_) + " x " + withThousands(cols_) + " of " + std::string(typeName(type_)) + " needs " +
+                         withThousands(static_cast<std::int64_t>(need)) + " bytes of values but the file holds " +
+                         withThousands(static_cast<std::int64_t>(have)) + (need > have ? " (truncated)" : ""));
+    data_ = bytes_ + offset;
+}
+
+void PositionTable::scan(const std::string &name)
+{
+    // In file order, in parallel; each chunk keeps its first non-finite value in (row, column) order.
+    const std::int64_t n = rows_ * cols_;
+    const bool swap = bigEndian_ != kHostBigEndian;
+    std::mutex lock;
+    double maxAbs = 0;
+    std::int64_t badRow = -1, badCol = -1;
+    double badValue = 0;
+    parallelFor(
+        n,
+        [&](std::int64_t begin, std::int64_t end) {
+            double m = 0;
+            std::int64_t row = -1, col = -1;
+            double bad = 0;
+            for (std::int64_t i = begin; i < end; ++i) {
+                const double v = load(data_ + i * itemSize_, type_, swap);
+                if (std::isfinite(v)) {
+                    m = std::max(m, std::abs(v));
+                    continue;
+                }
+                const std::int64_t r = fortran_ ? i % rows_ : i / cols_;
+                const std::int64_t c = fortran_ ? i / rows_ : i % cols_;
+                if (row < 0 || r < row || (r == row && c < col)) {
+                    row = r;
+                    col = c;
+                    bad = v;
+                }
+            }
+            std::lock_guard<std::mutex> guard(lock);
+            maxAbs = std::max(maxAbs, m);
+            if (row >= 0 && (badRow < 0 || row < badRow || (row == badRow && col < badCol))) {
+                badRow = row;
+                badCol = col;
+                badValue = bad;
+            }
+        },
+        1 << 20);
+    if (badRow >= 0)
+        refuse(name, std::string("the table holds ") + (std::isnan(badValue) ? "NaN" : badValue > 0 ? "infinity" : "-infinity") +
+                         " at row " + withThousands(badRow) + ", column " + withThousands(badCol) +
+                         " (counted from 0); every value must be a finite number");
+    maxAbs_ = maxAbs;
+}
+
+std::string PositionTable::description() const
+{
+    return std::string(typeName(type_)) + (bigEndian_ ? ", big endian" : ", little endian") + (fortran_ ? ", Fortran order" : ", C order");
+}
+
+double PositionTable::value(std::int64_t row, int col) const
+{
+    const std::int64_t i = fortran_ ? static_cast<std::int64_t>(col) * rows_ + row : row * cols_ + col;
+    return load(data_ + i * itemSize_, type_, bigEndian_ != kHostBigEndian);
+}
+
+void PositionTable::readRow(std::int64_t row, int firstCol, int colStep, int count, double *out) const
+{
+    const bool swap = bigEndian_ != kHostBigEndian;
+    if (!fortran_ && !swap && colStep == 1) { // the common case, one contiguous run
+        const unsigned char *p = data_ + (row * cols_ + firstCol) * itemSize_;
+        switch (type_) {
+        case Type::Float64: std::memcpy(out, p, sizeof(double) * static_cast<std::size_t>(count)); return;
+        case Type::Float32:
+            for (int k = 0; k < count; ++k) {
+                float f;
+                std::memcpy(&f, p + 4 * k, 4);
+                out[k] = f;
+            }
+            return;
+        case Type::Float16: break;
+        }
+    }
+    for (int k = 0; k < count; ++k)
+        out[k] = value(row, firstCol + k * colStep);
+}
+
+} // namespace pe

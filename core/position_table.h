@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pe {
+
+// A position table read from a NumPy .npy file (format versions 1.0, 2.0 and 3.0): a 2-D array of
+// float16, float32 or float64, little or big endian, C or Fortran order. Rows are positions, columns
+// are dimensions: a learned table such as GPT-2's wpe, or any encoding a researcher saved.
+//
+// The file is memory-mapped, never read into memory whole: the operating system pages in what a
+// view asks for. Opening does read every value once to refuse NaN and infinity (naming the first
+// such row and column) and to find the largest magnitude, the heatmap's colour range.
+//
+// The header is parsed strictly as the format defines it (a Python dict literal with exactly the keys
+// 'descr', 'fortran_order' and 'shape'), never evaluated.
+class PositionTable
+{
+public:
+    enum class Type { Float16, Float32, Float64 };
+
+    // Opens and checks the file; throws std::runtime_error with one sentence naming what is wrong.
+    static std::shared_ptr<const PositionTable> open(const std::string &path);
+    // The same for bytes already in memory (the fuzz target and tests); `data` must outlive the table.
+    static std::shared_ptr<const PositionTable> fromBytes(const unsigned char *data, std::size_t size,
+                                                          const std::string &name);
+
+    ~PositionTable();
+    PositionTable(const PositionTable &) = delete;
+    PositionTable &operator=(const PositionTable &) = delete;
+
+    const std::string &path() const { return path_; }
+    std::int64_t rows() const { return rows_; }
+    int cols() const { return cols_; }
+    Type type() const { return type_; }
+    bool bigEndian() const { return bigEndian_; }
+    bool fortranOrder() const { return fortran_; }
+    double maxAbs() const { return maxAbs_; }
+    // "float32, little endian, C order": for titles and tooltips.
+    std::string description() const;
+
+    double value(std::int64_t row, int col) const;
+    // count values of one row, columns firstCol, firstCol + colStep, ... into out.
+    void readRow(std::int64_t row, int firstCol, int colStep, int count, double *out) const;
+
+private:
+    PositionTable() = default;
+    void parse(const std::string &name);
+    void scan(const std::string &name);
+
+    std::string path_;
+    const unsigned char *bytes_ = nullptr; // the whole file
+    std::size_t size_ = 0;
+    void *mapping_ = nullptr; // owned when the file was mapped
+    const unsigned char *data_ = nullptr; // the array's first value
+    std::int64_t rows_ = 0;
+    int cols_ = 0;
+    Type type_ = Type::Float64;
+    bool bigEndian_ = false;
+    bool fortran_ = false;
+    int itemSize_ = 8;
+    double maxAbs_ = 0;
+};
+
+// "float16", "float32", "float64".
+std::string_view typeName(PositionTable::Type t);
+
+} // namespace pe
