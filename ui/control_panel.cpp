@@ -459,7 +459,7 @@ void ControlPanel::addControl(pe::Field field, const QString &label, const QStri
     grid->addWidget(text, row, 0);
     grid->addWidget(slider, row, 1);
     grid->addWidget(spin, row, 2);
-    controls_.push_back({field, slider, std::move(stops)});
+    controls_.push_back({field, slider, std::move(stops), spin, tip});
     const std::size_t index = controls_.size() - 1;
 
     connect(slider, &QSlider::valueChanged, this, [this, index](int position) {
@@ -502,6 +502,28 @@ void ControlPanel::apply(pe::EncodingParams candidate)
     showRefusals();
 }
 
+void ControlPanel::followScheme(const pe::EncodingParams &p)
+{
+    const QString name = QString::fromStdString(pe::tableName(p));
+    for (const Control &c : controls_) {
+        QString why;
+        if (p.table && c.field == pe::Field::DModel)
+            why = tr("d_model is the column count of %1: %2").arg(name).arg(p.table->cols());
+        else if (p.table && c.field == pe::Field::Base)
+            why = tr("base does not apply to %1: its values are the file's").arg(name);
+        for (QWidget *w : {static_cast<QWidget *>(c.slider), c.spin}) {
+            w->setEnabled(why.isEmpty());
+            w->setToolTip(why.isEmpty() ? c.tip : why);
+        }
+    }
+    layoutChoice_->setEnabled(!p.table);
+    layoutChoice_->setToolTip(p.table ? tr("A table's pairs are its columns (2i, 2i+1), as the interleaved layout's")
+                                      : tr("Interleaved as in the paper; split halves as in tensor2tensor"));
+    exponentChoice_->setEnabled(!p.table);
+    exponentChoice_->setToolTip(p.table ? tr("The exponent does not apply to %1: its values are the file's").arg(name)
+                                        : tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
+}
+
 void ControlPanel::followState()
 {
     following_ = true;
@@ -510,6 +532,7 @@ void ControlPanel::followState()
         c.slider->setValue(nearestStop(c.stops, fieldValue(p, c.field)));
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
+    followScheme(p);
     formula_->setText(formulaHtml(p));
     const pe::NoiseParams &noise = parameters_->noise();
     noiseBox_->setChecked(noise.active());

@@ -45,7 +45,11 @@ private:
         pe::Field field;
         QSlider *slider;
         std::vector<double> stops;
+        QWidget *spin = nullptr;
+        QString tip;
     };
+    // Controls that do not apply to a position table are disabled, their tooltips saying why.
+    void followScheme(const pe::EncodingParams &p);
     // A field that takes typed values: `apply` applies one or returns why not; `inForce` is the
     // value it shows when nothing is refused.
     struct Typed {

@@ -1,9 +1,15 @@
 #include "formula_text.h"
 
+#include "position_table.h"
+
 #include <QStringList>
 
 QString formulaHtml(const pe::EncodingParams &p)
 {
+    if (p.table)
+        return QStringLiteral("PE(t, j) = row t, column j of <b>%1</b><br>%2 × %3, %4")
+            .arg(QString::fromStdString(pe::tableName(p)).toHtmlEscaped(), QString::fromStdString(pe::withThousands(p.table->rows())),
+                 QString::fromStdString(pe::withThousands(p.table->cols())), QString::fromStdString(p.table->description()));
     const bool pair = p.exponent == pe::Exponent::Pair;
     const QString k = pair ? QStringLiteral("i") : QStringLiteral("j");
     const QString w = QStringLiteral("ω<sub>%1</sub>").arg(k);

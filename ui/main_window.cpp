@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "position_table.h"
+
 #include "parameter_history.h"
 #include "values_table.h"
 
@@ -227,6 +229,49 @@ void MainWindow::setTheme(Theme theme)
         themeActions_[static_cast<std::size_t>(theme)]->setChecked(true);
 }
 
+bool MainWindow::openTable(const QString &path, QString *error)
+{
+    std::shared_ptr<const pe::PositionTable> table;
+    try {
+        table = pe::PositionTable::open(path.toStdString());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    // The whole table from its first row (up to seq_len's limit); d_model is its column count.
+    pe::EncodingParams v = parameters_->values();
+    v.table = table;
+    v.dModel = table->cols();
+    v.layout = pe::Layout::Interleaved;
+    v.startPos = 0;
+    v.seqLen = std::min<std::int64_t>(table->rows(), pe::limits::maxSeqLen);
+    if (auto problem = parameters_->set(v)) {
+        if (error)
+            *error = QString::fromStdString(problem->message);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::closeTable()
+{
+    pe::EncodingParams v = parameters_->values();
+    v.table.reset();
+    v.seqLen = std::min<std::int64_t>(v.seqLen, 1000); // the sinusoids at the table's size, d_model kept
+    parameters_->set(v);
+}
+
+void MainWindow::openTableDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tr("NumPy arrays (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = openTable(path, &error);
+    report(ok, tr("Open table"), tr("The table was not opened: %1"), error, tr("Opened %1").arg(path));
+}
+
 void MainWindow::addSessionMenus(QMenu *file)
 {
     QAction *open = file->addAction(tr("&Open session…"), this, &MainWindow::openSessionDialog);
@@ -236,6 +281,12 @@ void MainWindow::addSessionMenus(QMenu *file)
     QAction *save = file->addAction(tr("&Save session…"), this, &MainWindow::saveSessionDialog);
     save->setShortcut(QKeySequence::Save);
     save->setToolTip(tr("Every parameter and view setting as a JSON file; open it later, or drop it on the window"));
+    file->addSeparator();
+    QAction *table = file->addAction(tr("Open &table…"), this, &MainWindow::openTableDialog);
+    table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or drop it on the window"));
+    closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
+    closeTableAction_->setEnabled(false);
+    connect(parameters_, &Parameters::changed, closeTableAction_, [this] { closeTableAction_->setEnabled(parameters_->values().table != nullptr); });
 }
 
 Session MainWindow::currentSession() const
@@ -405,6 +456,12 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     QString error;
+    const QString path = urls.first().toLocalFile();
+    if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive)) {
+        const bool ok = openTable(path, &error);
+        report(ok, tr("Open table"), tr("The dropped table was not opened: %1"), error, tr("Opened %1").arg(path));
+        return;
+    }
     const bool ok = openSession(urls.first().toLocalFile(), &error);
     report(ok, tr("Open session"), tr("The dropped file was not opened: %1"), error, tr("Opened %1").arg(urls.first().toLocalFile()));
 }

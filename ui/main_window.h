@@ -46,6 +46,10 @@ public:
     Session currentSession() const;
     bool applySession(const Session &session, QString *error);
     bool openSession(const QString &path, QString *error);
+    // A position table (.npy) shown with every view, its whole height from row 0; false, the state
+    // unchanged and *error one sentence, when the file is refused. Undoable like any change.
+    bool openTable(const QString &path, QString *error);
+    void closeTable();
     bool saveSession(const QString &path, QString *error);
     QStringList recentSessions() const;
     QUndoStack *undoStack() const;
@@ -83,6 +87,7 @@ private:
     void rememberRecent(const QString &path);
     void fillRecentMenu();
     void openSessionDialog();
+    void openTableDialog();
     // How a file action went: the status bar on success, a warning with the reason on failure.
     void report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success);
     void saveSessionDialog();
@@ -104,6 +109,7 @@ private:
     QString sessionPath_;
     Theme theme_ = Theme::System;
     std::vector<QAction *> themeActions_;
+    QAction *closeTableAction_ = nullptr;
     Playback *playback_;
     ControlPanel *controls_;
     QDockWidget *dock_;

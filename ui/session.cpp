@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "atomic_file.h"
+#include "position_table.h"
 #include "view_registry.h"
 
 #include <QFile>
@@ -139,6 +140,18 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     }
     s.params.layout = *l;
     s.params.exponent = *e;
+    // A position table is kept by its path (older sessions have none: the sinusoids).
+    if (p.contains(QLatin1String("table"))) {
+        QString path;
+        if (!r.string(p, "table", path))
+            return std::nullopt;
+        try {
+            s.params.table = pe::PositionTable::open(path.toStdString());
+        } catch (const std::exception &ex) {
+            r.fail(QStringLiteral("table: %1").arg(QString::fromStdString(ex.what())));
+            return std::nullopt;
+        }
+    }
     if (auto problem = pe::validate(s.params)) {
         r.fail(QString::fromStdString(problem->message));
         return std::nullopt;
@@ -223,6 +236,8 @@ QJsonObject sessionToJson(const Session &s)
                        {QStringLiteral("start_pos"), static_cast<double>(s.params.startPos)},
                        {QStringLiteral("layout"), QString::fromUtf8(pe::layoutName(s.params.layout).data())},
                        {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
+    if (s.params.table)
+        params.insert(QStringLiteral("table"), QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());
     QJsonObject views;
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         views.insert(it.key(), it.value());
