@@ -85,6 +85,8 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return failure(Field::SeqLen, withThousands(p.seqLen));
     if (p.dModel < minDModel || p.dModel > maxDModel)
         return failure(Field::DModel, withThousands(p.dModel));
+    if (p.table && p.layout != Layout::Interleaved)
+        return ValidationError{Field::Layout, "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
     if (p.layout == Layout::Split && p.dModel % 2 != 0)
         return ValidationError{Field::DModel, "d_model must be even with the split layout, which needs d/2 sine and "
                                               "d/2 cosine columns (got " +
@@ -102,8 +104,6 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         if (p.dModel != t.cols())
             return ValidationError{Field::DModel, "d_model is the table's column count, " + withThousands(t.cols()) +
                                                       " (got " + withThousands(p.dModel) + ")."};
-        if (p.layout != Layout::Interleaved)
-            return ValidationError{Field::Layout, "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
         if (p.seqLen > t.rows())
             return ValidationError{Field::SeqLen, "seq_len must be at most the table's " + withThousands(t.rows()) + " rows (got " +
                                                       withThousands(p.seqLen) + ")."};

@@ -26,7 +26,7 @@ ctest --preset asan -j 2
 step "fuzzing (${PE_FUZZ_SECONDS:-30} s per target)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for target in session arguments; do
+for target in session arguments table; do
   mkdir -p "$work/$target"
   # New inputs go to the scratch folder; the repository's corpus is only read. A crash leaves its
   # input in $work and fails here: copy it into tests/fuzz/corpus/$target as a regression.

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 
@@ -52,6 +53,7 @@ private slots:
     void exportLargerThanFreeSpaceIsRefused();
     void interruptedExportLeavesNothing_data();
     void interruptedExportLeavesNothing();
+    void positionTable();
 
 private:
     struct Run {
@@ -682,6 +684,67 @@ void TestCommandLine::interruptedExportLeavesNothing()
     QCOMPARE(p.exitCode(), signal);
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{file});
     QCOMPARE(testsupport::readFile(out), QByteArray("precious\n"));
+}
+
+// --table: the sinusoids exported as .npy and read back are the same file; every view draws a
+// table; what a table fixes is refused with one line, exit 2 and nothing written.
+void TestCommandLine::positionTable()
+{
+    const QString table = dir_.filePath(QStringLiteral("sin-table.npy"));
+    Run r = run({QStringLiteral("--seq-len"), QStringLiteral("40"), QStringLiteral("--d-model"), QStringLiteral("6"), QStringLiteral("--export-data"),
+                 QStringLiteral("encoding"), QStringLiteral("--out"), table});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QString again = dir_.filePath(QStringLiteral("again.npy"));
+    r = run({QStringLiteral("--table"), table, QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"), again});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile a(table), b(again);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QCOMPARE(b.readAll(), a.readAll()); // seq_len defaults to all 40 rows, d_model to 6 columns
+
+    const QString window = dir_.filePath(QStringLiteral("window.csv"));
+    r = run({QStringLiteral("--table"), table, QStringLiteral("--start-pos"), QStringLiteral("30"), QStringLiteral("--export-data"),
+             QStringLiteral("encoding"), QStringLiteral("--out"), window});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile w(window);
+    QVERIFY(w.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = w.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 11); // the header and rows 30..39
+    QVERIFY(lines[1].startsWith("30,"));
+
+    for (const ViewInfo &info : viewRegistry()) {
+        const QString png = dir_.filePath(QStringLiteral("table-%1.png").arg(info.id));
+        r = run({QStringLiteral("--table"), table, QStringLiteral("--export"), info.id, QStringLiteral("--size"), QStringLiteral("600x400"),
+                 QStringLiteral("--out"), png});
+        QVERIFY2(r.code == 0 && QFileInfo(png).size() > 1000, qPrintable(info.id + QStringLiteral(": ") + r.err));
+    }
+
+    const QString nan = dir_.filePath(QStringLiteral("nan.npy"));
+    {
+        QFile source(table);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QByteArray bytes = source.readAll();
+        const double bad = std::nan("");
+        std::memcpy(bytes.data() + bytes.size() - 8 * 20, &bad, 8); // value 220 of 240: row 36, column 4
+        QFile f(nan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    }
+    const QString out = dir_.filePath(QStringLiteral("refused.png"));
+    const QList<QPair<QStringList, QString>> refused{
+        {{QStringLiteral("--table"), dir_.filePath(QStringLiteral("missing.npy"))}, QStringLiteral("No such file")},
+        {{QStringLiteral("--table"), nan}, QStringLiteral("NaN at row 36, column 4")},
+        {{QStringLiteral("--table"), out + QStringLiteral(".txt")}, QStringLiteral("--table")},
+        {{QStringLiteral("--table"), table, QStringLiteral("--base"), QStringLiteral("100")}, QStringLiteral("does not apply to a table")},
+        {{QStringLiteral("--table"), table, QStringLiteral("--d-model"), QStringLiteral("8")}, QStringLiteral("column count, 6")},
+        {{QStringLiteral("--table"), table, QStringLiteral("--seq-len"), QStringLiteral("41")}, QStringLiteral("the table's 40 rows")},
+        {{QStringLiteral("--table"), table, QStringLiteral("--layout"), QStringLiteral("split")}, QStringLiteral("interleaved")},
+    };
+    for (const auto &[args, mentions] : refused) {
+        r = run(args + QStringList{QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 2 && r.err.contains(mentions) && r.err.trimmed().count(QLatin1Char('\n')) == 0,
+                 qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(" -> ") + r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)
