@@ -9,6 +9,7 @@
 #include "test_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
+#include "session.h"
 
 #include <qcustomplot.h>
 
@@ -26,6 +27,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImageReader>
+#include <QJsonObject>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSet>
@@ -40,6 +42,7 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
 private slots:
+    void positionTableInTheWindow();
     void everyRegisteredViewIsATab();
     void sliderStepRepaintsTheVisibleView();
     void hiddenViewCatchesUpWhenShown();
@@ -593,6 +596,56 @@ void TestMainWindow::realWindowScreenshot()
             red += qRed(c) > 150 && qGreen(c) < 60 && qBlue(c) < 80;
         }
     QVERIFY2(red > 500, qPrintable(QString::number(red)));
+}
+
+// File > Open table: a refused file changes nothing; a good one sets d_model and the window, disables
+// what does not apply (saying why), draws on every view, is undoable and kept by the session.
+void TestMainWindow::positionTableInTheWindow()
+{
+    QTemporaryDir dir;
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(200, 16)));
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const pe::EncodingParams before = p.values();
+    QString error;
+    QVERIFY(!w.openTable(dir.filePath(QStringLiteral("missing.npy")), &error));
+    QVERIFY(error.contains(QStringLiteral("No such file")));
+    QVERIFY(p.values() == before);
+
+    const QString path = dir.filePath(QStringLiteral("sin.npy"));
+    pe::EncodingParams source = testsupport::params(300, 12);
+    std::string why;
+    QVERIFY(pe::writeTable(pe::encodingTable(pe::Encoding(source)), path.toStdString(), pe::DataFormat::Npy, why));
+    QVERIFY2(w.openTable(path, &error), qPrintable(error));
+    QVERIFY(p.values().table);
+    QCOMPARE(p.values().dModel, 12);
+    QCOMPARE(p.values().seqLen, 300);
+    auto *dModel = w.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin"));
+    auto *base = w.findChild<QAbstractSlider *>(QStringLiteral("baseSlider"));
+    QVERIFY(dModel && base);
+    QVERIFY(!dModel->isEnabled() && !base->isEnabled());
+    QVERIFY(dModel->toolTip().contains(QStringLiteral("column count of sin.npy")));
+    for (const ViewInfo &info : viewRegistry()) {
+        w.showView(info.id);
+        w.currentView()->finishWork();
+        QVERIFY2(w.currentView()->cannotDraw().isEmpty(), qPrintable(info.id));
+        p.stepPosition(7);
+    }
+    // Past the table's last row the position stops: rows end there.
+    p.stepPosition(1000);
+    QCOMPARE(p.position(), 299);
+    const Session s = w.currentSession();
+    QVERIFY(sessionToJson(s).value(QStringLiteral("parameters")).toObject().value(QStringLiteral("table")).toString().endsWith(QStringLiteral("sin.npy")));
+    w.undoStack()->undo();
+    QVERIFY(!p.values().table);
+    QVERIFY(dModel->isEnabled());
+    QVERIFY(w.applySession(s, &error));
+    QVERIFY(p.values().table);
+    w.closeTable();
+    QVERIFY(!p.values().table);
+    QCOMPARE(p.values().dModel, 12);
 }
 
 QTEST_MAIN(TestMainWindow)

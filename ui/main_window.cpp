@@ -2,6 +2,7 @@
 
 #include "position_table.h"
 
+#include "background_job.h"
 #include "parameter_history.h"
 #include "values_table.h"
 
@@ -49,7 +50,6 @@
 #include <QWindow>
 
 #include <atomic>
-#include <thread>
 
 #include <cmath>
 
@@ -745,27 +745,34 @@ bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &ta
     QProgressDialog progress(tr("Writing %1…").arg(path), tr("Cancel"), 0, 1000, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);
-    std::atomic<int> done{0};
-    std::atomic<bool> cancel{false};
     std::string error;
     bool ok = false;
-    QEventLoop loop;
-    std::thread worker([&] {
-        ok = pe::writeTable(table, path.toStdString(), *format, error, [&](double fraction) {
-            done = static_cast<int>(fraction * 1000);
-            return !cancel;
+    BackgroundJob job;
+    QEventLoop loop; // quits when the job delivers, or at Cancel once the worker has stopped
+    connect(&job, &BackgroundJob::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
+        job.cancel(); // the write sees it at its next block and removes its temporary file
+        job.wait();
+        error = "the export was cancelled; nothing was written.";
+        loop.quit();
+    });
+    job.start([&table, &progress, &ok, &error, file = path.toStdString(), format = *format](const std::atomic<bool> &cancel,
+                                                                             const BackgroundJob::Post &post) -> std::function<void()> {
+        std::string why;
+        int shown = -1;
+        const bool written = pe::writeTable(table, file, format, why, [&](double fraction) {
+            const int value = static_cast<int>(fraction * 1000);
+            if (value != shown) // at most 1,000 updates, whatever the number of blocks
+                post([&progress, value] { progress.setValue(value); });
+            shown = value;
+            return !cancel.load();
         });
-        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+        return [&ok, &error, written, why] {
+            ok = written;
+            error = why;
+        };
     });
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, &progress, [&] {
-        progress.setValue(done);
-        if (progress.wasCanceled())
-            cancel = true;
-    });
-    poll.start(50);
     loop.exec();
-    worker.join();
     progress.reset();
     *errorText = QString::fromStdString(error);
     return ok;
