@@ -11,6 +11,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <vector>
 
@@ -270,15 +271,20 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path
     }
     void *m = ::mmap(nullptr, t->size_, PROT_READ, MAP_PRIVATE, fd, 0);
     const int mapErrno = errno;
-    ::close(fd);
-    if (m == MAP_FAILED)
+    if (m == MAP_FAILED) {
+        ::close(fd);
         refuse(name, std::string("cannot map it into memory: ") + std::strerror(mapErrno));
+    }
     t->mapping_ = m;
     t->bytes_ = static_cast<const unsigned char *>(m);
-    t->parse(name);
-    ::madvise(m, t->size_, MADV_SEQUENTIAL);
-    t->scan(name);
-    ::madvise(m, t->size_, MADV_NORMAL);
+    try {
+        t->parse(name);
+        t->scan(name, fd);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
     return t;
 }
 
@@ -364,49 +370,105 @@ void PositionTable::parse(const std::string &name)
     data_ = bytes_ + offset;
 }
 
-void PositionTable::scan(const std::string &name)
-{
-    // In file order, in parallel; each chunk keeps its first non-finite value in (row, column) order.
-    const std::int64_t n = rows_ * cols_;
-    const bool swap = bigEndian_ != kHostBigEndian;
-    std::mutex lock;
+namespace {
+
+// The scan of n values at p, the i-th being value number first + i of the file: the largest finite
+// magnitude, and the smallest (row, column) holding a non-finite value.
+struct ScanResult {
     double maxAbs = 0;
     std::int64_t badRow = -1, badCol = -1;
     double badValue = 0;
+    void bad(std::int64_t r, std::int64_t c, double v)
+    {
+        if (badRow < 0 || r < badRow || (r == badRow && c < badCol)) {
+            badRow = r;
+            badCol = c;
+            badValue = v;
+        }
+    }
+    void merge(const ScanResult &o)
+    {
+        maxAbs = std::max(maxAbs, o.maxAbs);
+        if (o.badRow >= 0)
+            bad(o.badRow, o.badCol, o.badValue);
+    }
+};
+
+template <typename T>
+void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t first, std::int64_t rows, std::int64_t cols,
+                bool fortran, ScanResult &out)
+{
+    double m = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        double v;
+        if constexpr (std::is_same_v<T, std::uint16_t>)
+            v = halfToDouble(loadSwapped<std::uint16_t>(p + i * 2, swap));
+        else
+            v = loadSwapped<T>(p + i * static_cast<std::int64_t>(sizeof(T)), swap);
+        if (std::isfinite(v)) [[likely]] {
+            m = std::max(m, std::abs(v));
+        } else {
+            const std::int64_t k = first + i;
+            out.bad(fortran ? k % rows : k / cols, fortran ? k / rows : k % cols, v);
+        }
+    }
+    out.maxAbs = std::max(out.maxAbs, m);
+}
+
+} // namespace
+
+void PositionTable::scan(const std::string &name, int fd)
+{
+    const std::int64_t n = rows_ * cols_;
+    const bool swap = bigEndian_ != kHostBigEndian;
+    const std::int64_t offset = data_ - bytes_;
+    constexpr std::int64_t kChunk = 1 << 19; // values a chunk: 1 to 4 MiB
+    std::mutex lock;
+    ScanResult all;
+    std::atomic<bool> readFailed{false};
+    int readErrno = 0;
     parallelFor(
-        n,
+        (n + kChunk - 1) / kChunk,
         [&](std::int64_t begin, std::int64_t end) {
-            double m = 0;
-            std::int64_t row = -1, col = -1;
-            double bad = 0;
-            for (std::int64_t i = begin; i < end; ++i) {
-                const double v = load(data_ + i * itemSize_, type_, swap);
-                if (std::isfinite(v)) {
-                    m = std::max(m, std::abs(v));
-                    continue;
+            ScanResult mine;
+            std::vector<unsigned char> buffer(fd >= 0 ? static_cast<std::size_t>(kChunk * itemSize_) : 0);
+            for (std::int64_t c = begin; c < end && !readFailed; ++c) {
+                const std::int64_t first = c * kChunk, count = std::min(kChunk, n - first);
+                const unsigned char *p = data_ + first * itemSize_;
+                if (fd >= 0) {
+                    const std::size_t want = static_cast<std::size_t>(count * itemSize_);
+                    std::size_t got = 0;
+                    while (got < want) {
+                        const ssize_t r = ::pread(fd, buffer.data() + got, want - got, static_cast<off_t>(offset + first * itemSize_ + static_cast<std::int64_t>(got)));
+                        if (r <= 0) {
+                            if (r < 0 && errno == EINTR)
+                                continue;
+                            std::lock_guard<std::mutex> guard(lock);
+                            readErrno = r < 0 ? errno : EIO;
+                            readFailed = true;
+                            return;
+                        }
+                        got += static_cast<std::size_t>(r);
+                    }
+                    p = buffer.data();
                 }
-                const std::int64_t r = fortran_ ? i % rows_ : i / cols_;
-                const std::int64_t c = fortran_ ? i / rows_ : i % cols_;
-                if (row < 0 || r < row || (r == row && c < col)) {
-                    row = r;
-                    col = c;
-                    bad = v;
+                switch (type_) {
+                case Type::Float16: scanValues<std::uint16_t>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
+                case Type::Float32: scanValues<float>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
+                case Type::Float64: scanValues<double>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
                 }
             }
             std::lock_guard<std::mutex> guard(lock);
-            maxAbs = std::max(maxAbs, m);
-            if (row >= 0 && (badRow < 0 || row < badRow || (row == badRow && col < badCol))) {
-                badRow = row;
-                badCol = col;
-                badValue = bad;
-            }
+            all.merge(mine);
         },
-        1 << 20);
-    if (badRow >= 0)
-        refuse(name, std::string("the table holds ") + (std::isnan(badValue) ? "NaN" : badValue > 0 ? "infinity" : "-infinity") +
-                         " at row " + withThousands(badRow) + ", column " + withThousands(badCol) +
+        1);
+    if (readFailed)
+        refuse(name, std::string("cannot read it: ") + std::strerror(readErrno));
+    if (all.badRow >= 0)
+        refuse(name, std::string("the table holds ") + (std::isnan(all.badValue) ? "NaN" : all.badValue > 0 ? "infinity" : "-infinity") +
+                         " at row " + withThousands(all.badRow) + ", column " + withThousands(all.badCol) +
                          " (counted from 0); every value must be a finite number");
-    maxAbs_ = maxAbs;
+    maxAbs_ = all.maxAbs;
 }
 
 std::string PositionTable::description() const

@@ -13,8 +13,9 @@ namespace pe {
 // are dimensions: a learned table such as GPT-2's wpe, or any encoding a researcher saved.
 //
 // The file is memory-mapped, never read into memory whole: the operating system pages in what a
-// view asks for. Opening does read every value once to refuse NaN and infinity (naming the first
-// such row and column) and to find the largest magnitude, the heatmap's colour range.
+// view asks for. Opening does read every value once, through a small buffer (pread), to refuse NaN
+// and infinity (naming the first such row and column) and to find the largest magnitude, the
+// heatmap's colour range; that pass leaves nothing resident.
 //
 // The header is parsed strictly as the format defines it (a Python dict literal with exactly the keys
 // 'descr', 'fortran_order' and 'shape'), never evaluated.
@@ -50,7 +51,9 @@ public:
 private:
     PositionTable() = default;
     void parse(const std::string &name);
-    void scan(const std::string &name);
+    // Every value once: refuses NaN and infinity, finds maxAbs. With fd >= 0 the values are read with
+    // pread into a small buffer, so the scan leaves no pages mapped (resident) in the process.
+    void scan(const std::string &name, int fd = -1);
 
     std::string path_;
     const unsigned char *bytes_ = nullptr; // the whole file
