@@ -127,7 +127,7 @@ void HeatmapView::rebuild()
         map_->setDataRange(QCPRange(-range, range));
         scale_->setDataRange(QCPRange(-range, range));
     }
-    scale_->axis()->setLabel(enc.table() ? tr("value (±%1, the table's largest |value|)").arg(range, 0, 'g', 3) : tr("value"));
+    scale_->axis()->setLabel(enc.table() ? tr("value (±%1 = max |value|)").arg(range, 0, 'g', 3) : tr("value"));
 
     const QRect area = plt->axisRect()->rect();
     const double s = pixelScale();
