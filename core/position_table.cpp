@@ -292,7 +292,8 @@ std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned cha
 {
     std::shared_ptr<PositionTable> t(new PositionTable);
     t->path_ = name;
-    t->bytes_ = data;
+    t->copy_.assign(data, data + size);
+    t->bytes_ = t->copy_.data();
     t->size_ = size;
     t->parse("'" + name + "'");
     t->scan("'" + name + "'");

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pe {
 
@@ -26,7 +27,7 @@ public:
 
     // Opens and checks the file; throws std::runtime_error with one sentence naming what is wrong.
     static std::shared_ptr<const PositionTable> open(const std::string &path);
-    // The same for bytes already in memory (the fuzz target and tests); `data` must outlive the table.
+    // The same for bytes in memory (the fuzz target and tests); the table keeps its own copy.
     static std::shared_ptr<const PositionTable> fromBytes(const unsigned char *data, std::size_t size,
                                                           const std::string &name);
 
@@ -59,6 +60,7 @@ private:
     const unsigned char *bytes_ = nullptr; // the whole file
     std::size_t size_ = 0;
     void *mapping_ = nullptr; // owned when the file was mapped
+    std::vector<unsigned char> copy_; // the bytes of fromBytes
     const unsigned char *data_ = nullptr; // the array's first value
     std::int64_t rows_ = 0;
     int cols_ = 0;
