@@ -1,24 +1,24 @@
 #include "command_line.h"
 
 #include "clock_grid_view.h"
-#include "pair_circle_view.h"
-#include "distance_view.h"
-#include "recovery.h"
-#include "projection_view.h"
-#include "relative_view.h"
-#include "similarity_view.h"
 #include "data_export.h"
+#include "distance_view.h"
 #include "main_window.h"
+#include "pair_circle_view.h"
 #include "parameters.h"
 #include "plot_view.h"
 #include "position_table.h"
+#include "projection_view.h"
+#include "recovery.h"
+#include "relative_view.h"
+#include "similarity_view.h"
 #include "view_registry.h"
 
 #include <QApplication>
-#include <QIcon>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -32,19 +32,26 @@ namespace {
 
 constexpr int kMaxFrames = 10000;
 const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies"), QStringLiteral("similarity"),
-                                 QStringLiteral("recovery"), QStringLiteral("distance"), QStringLiteral("projection"),
-                                 QStringLiteral("angles")};
+                                QStringLiteral("recovery"), QStringLiteral("distance"),    QStringLiteral("projection"),
+                                QStringLiteral("angles")};
 
 QString flagFor(pe::Field f)
 {
     switch (f) {
-    case pe::Field::SeqLen: return QStringLiteral("--seq-len");
-    case pe::Field::DModel: return QStringLiteral("--d-model");
-    case pe::Field::Base: return QStringLiteral("--base");
-    case pe::Field::StartPos: return QStringLiteral("--start-pos");
-    case pe::Field::Layout: return QStringLiteral("--layout");
-    case pe::Field::Exponent: return QStringLiteral("--exponent");
-    case pe::Field::None: break;
+    case pe::Field::SeqLen:
+        return QStringLiteral("--seq-len");
+    case pe::Field::DModel:
+        return QStringLiteral("--d-model");
+    case pe::Field::Base:
+        return QStringLiteral("--base");
+    case pe::Field::StartPos:
+        return QStringLiteral("--start-pos");
+    case pe::Field::Layout:
+        return QStringLiteral("--layout");
+    case pe::Field::Exponent:
+        return QStringLiteral("--exponent");
+    case pe::Field::None:
+        break;
     }
     return {};
 }
@@ -53,103 +60,147 @@ QString flagFor(pe::Field f)
 QString tsneFlag(pe::TsneField field)
 {
     switch (field) {
-    case pe::TsneField::Positions: return QStringLiteral("seq-len");
-    case pe::TsneField::Perplexity: return QStringLiteral("perplexity");
-    case pe::TsneField::Iterations: return QStringLiteral("iterations");
-    case pe::TsneField::LearningRate: return QStringLiteral("learning-rate");
-    case pe::TsneField::Exaggeration: return QStringLiteral("exaggeration");
+    case pe::TsneField::Positions:
+        return QStringLiteral("seq-len");
+    case pe::TsneField::Perplexity:
+        return QStringLiteral("perplexity");
+    case pe::TsneField::Iterations:
+        return QStringLiteral("iterations");
+    case pe::TsneField::LearningRate:
+        return QStringLiteral("learning-rate");
+    case pe::TsneField::Exaggeration:
+        return QStringLiteral("exaggeration");
     case pe::TsneField::ExaggerationIterations:
-    case pe::TsneField::Theta: break;
+    case pe::TsneField::Theta:
+        break;
     }
     return QStringLiteral("session");
 }
 
 // What a parameter accepts, as the core says it (pe::allowedText).
-QString allowed(pe::Field field) { return QString::fromStdString(pe::allowedText(field)); }
+QString allowed(pe::Field field)
+{
+    return QString::fromStdString(pe::allowedText(field));
+}
 
 QList<QCommandLineOption> options()
 {
     return {
-        {QStringLiteral("seq-len"), QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
-        {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)), QStringLiteral("D")},
-        {QStringLiteral("base"), QStringLiteral("Frequency base: %1 (default 10000).").arg(allowed(pe::Field::Base)), QStringLiteral("B")},
+        {QStringLiteral("seq-len"),
+         QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
+        {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)),
+         QStringLiteral("D")},
+        {QStringLiteral("base"), QStringLiteral("Frequency base: %1 (default 10000).").arg(allowed(pe::Field::Base)),
+         QStringLiteral("B")},
         {QStringLiteral("start-pos"),
          QStringLiteral("First position: %1, with start_pos + seq_len at most %2 (default 0).")
              .arg(allowed(pe::Field::StartPos), QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd))),
          QStringLiteral("P")},
-        {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)), QStringLiteral("L")},
-        {QStringLiteral("exponent"), QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
+        {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)),
+         QStringLiteral("L")},
+        {QStringLiteral("exponent"),
+         QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
          QStringLiteral("E")},
         {QStringLiteral("table"),
-         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 array, rows are "
+         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 "
+                        "array, rows are "
                         "positions, d_model is its column count (seq_len defaults to all its rows)."),
          QStringLiteral("FILE")},
-        {QStringLiteral("export"), QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") + viewIds().join(QStringLiteral(", ")) +
-             QStringLiteral("; all: every view as PNG into the folder --out."),
+        {QStringLiteral("export"),
+         QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
+             viewIds().join(QStringLiteral(", ")) + QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
         {QStringLiteral("export-data"),
-         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, distance, projection, angles."),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, "
+                        "distance, projection, angles."),
          QStringLiteral("KIND")},
-        {QStringLiteral("out"), QStringLiteral("Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."), QStringLiteral("FILE")},
-        {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."), QStringLiteral("WxH")},
-        {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."), QStringLiteral("S")},
-        {QStringLiteral("position"), QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
+        {QStringLiteral("out"),
+         QStringLiteral(
+             "Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."),
+         QStringLiteral("WxH")},
+        {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."),
+         QStringLiteral("S")},
+        {QStringLiteral("position"),
+         QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
          QStringLiteral("T")},
-        {QStringLiteral("view"), QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
+        {QStringLiteral("view"),
+         QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
          QStringLiteral("VIEW")},
-        {QStringLiteral("reference"), QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."),
-         QStringLiteral("R")},
-        {QStringLiteral("metric"), QStringLiteral("Similarity and distance metric: dot (default), cosine or euclidean."),
-         QStringLiteral("M")},
+        {QStringLiteral("reference"),
+         QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."), QStringLiteral("R")},
+        {QStringLiteral("metric"),
+         QStringLiteral("Similarity and distance metric: dot (default), cosine or euclidean."), QStringLiteral("M")},
         {QStringLiteral("noise"),
-         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).").arg(QString::fromStdString(pe::sigmaAllowedText())),
+         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).")
+             .arg(QString::fromStdString(pe::sigmaAllowedText())),
          QStringLiteral("SIGMA")},
         {QStringLiteral("seed"),
-         QStringLiteral("Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
+         QStringLiteral(
+             "Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
              .arg(QString::fromStdString(pe::seedAllowedText())),
          QStringLiteral("S")},
-        {QStringLiteral("offset"), QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
+        {QStringLiteral("offset"),
+         QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
          QStringLiteral("K")},
         {QStringLiteral("method"), QStringLiteral("Projection method: tsne (default) or pca."), QStringLiteral("M")},
-        {QStringLiteral("perplexity"), QStringLiteral("t-SNE perplexity, 1 to 1000 and below seq_len (default 30; seed 004 uses 4)."),
+        {QStringLiteral("perplexity"),
+         QStringLiteral("t-SNE perplexity, 1 to 1000 and below seq_len (default 30; seed 004 uses 4)."),
          QStringLiteral("P")},
-        {QStringLiteral("iterations"), QStringLiteral("t-SNE iterations, 1 to 100000 (default 1000); exports run them all."),
-         QStringLiteral("N")},
-        {QStringLiteral("learning-rate"), QStringLiteral("t-SNE learning rate: auto (default, max(N/48, 50)) or a number up to 1e6."),
+        {QStringLiteral("iterations"),
+         QStringLiteral("t-SNE iterations, 1 to 100000 (default 1000); exports run them all."), QStringLiteral("N")},
+        {QStringLiteral("learning-rate"),
+         QStringLiteral("t-SNE learning rate: auto (default, max(N/48, 50)) or a number up to 1e6."),
          QStringLiteral("R")},
-        {QStringLiteral("exaggeration"), QStringLiteral("t-SNE early exaggeration, 1 to 1000 (default 12)."), QStringLiteral("E")},
-        {QStringLiteral("init"), QStringLiteral("t-SNE start: pca (default) or random (drawn with --seed)."), QStringLiteral("I")},
+        {QStringLiteral("exaggeration"), QStringLiteral("t-SNE early exaggeration, 1 to 1000 (default 12)."),
+         QStringLiteral("E")},
+        {QStringLiteral("init"), QStringLiteral("t-SNE start: pca (default) or random (drawn with --seed)."),
+         QStringLiteral("I")},
         {QStringLiteral("clock-face"),
-         QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock (seed 002)."),
+         QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock "
+                        "(seed 002)."),
          QStringLiteral("F")},
         {QStringLiteral("pairs"),
-         QStringLiteral("Pairs the clocks and circles show when not all fit: spread (default: evenly in log wavelength, fastest to slowest), "
+         QStringLiteral("Pairs the clocks and circles show when not all fit: spread (default: evenly in log "
+                        "wavelength, fastest to slowest), "
                         "fastest, or a list like 0,5,31 or 10-20."),
          QStringLiteral("P")},
-        {QStringLiteral("lecture"), QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
-        {QStringLiteral("export-frames"), QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
+        {QStringLiteral("lecture"),
+         QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
+        {QStringLiteral("export-frames"),
+         QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
          QStringLiteral("DIR")},
         {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to 10000."), QStringLiteral("N")},
-        {QStringLiteral("step"), QStringLiteral("Positions advanced per frame, 1 to 1000000 (default 1); past the window's end it slides along."),
+        {QStringLiteral("step"),
+         QStringLiteral(
+             "Positions advanced per frame, 1 to 1000000 (default 1); past the window's end it slides along."),
          QStringLiteral("K")},
-        {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."), QStringLiteral("FILE")},
-        {QStringLiteral("session"), QStringLiteral("Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
+        {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."),
          QStringLiteral("FILE")},
-        {QStringLiteral("preset"), QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."), QStringLiteral("NAME")},
+        {QStringLiteral("session"),
+         QStringLiteral(
+             "Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("preset"),
+         QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."),
+         QStringLiteral("NAME")},
         {QStringLiteral("list-presets"), QStringLiteral("List the presets' names and titles, and exit.")},
         {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
         {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
     };
 }
 
-std::optional<QString> integerFlag(const QCommandLineParser &parser, const QString &name, std::int64_t &target, pe::Field field)
+std::optional<QString> integerFlag(const QCommandLineParser &parser, const QString &name, std::int64_t &target,
+                                   pe::Field field)
 {
     if (!parser.isSet(name))
         return std::nullopt;
     const QString text = parser.value(name);
     const auto v = pe::parseInteger(text.toStdString());
     if (!v)
-        return QStringLiteral("--%1: '%2' is not a whole number; %3 must be %4.").arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), allowed(field));
+        return QStringLiteral("--%1: '%2' is not a whole number; %3 must be %4.")
+            .arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), allowed(field));
     target = *v;
     return std::nullopt;
 }
@@ -175,7 +226,8 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
         if (cmd.tsneGiven)
             projection->setSettings(cmd.tsne);
         // A figure or screenshot from the command line is the finished projection, not a frame of it.
-        projection->setWaitForCompletion(cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames ||
+        projection->setWaitForCompletion(cmd.mode == CommandLine::Mode::ExportFigure ||
+                                         cmd.mode == CommandLine::Mode::ExportFrames ||
                                          cmd.mode == CommandLine::Mode::Screenshot);
     }
 }
@@ -184,7 +236,7 @@ void applyViewFlags(const CommandLine &cmd, PlotView *view)
 // so scripts and logs still get one line or nothing.
 class TerminalProgress
 {
-public:
+  public:
     explicit TerminalProgress(const QString &path)
         : path_(path)
         , tty_(::isatty(STDERR_FILENO) == 1)
@@ -203,7 +255,8 @@ public:
                 return true;
             last_ = now;
             shown_ = true;
-            std::fprintf(stderr, "\rpe-explorer: writing '%s': %d%%", qPrintable(path_), static_cast<int>(fraction * 100));
+            std::fprintf(stderr, "\rpe-explorer: writing '%s': %d%%", qPrintable(path_),
+                         static_cast<int>(fraction * 100));
             std::fflush(stderr);
             return true;
         };
@@ -216,7 +269,7 @@ public:
             std::fputs("\r\033[K", stderr);
     }
 
-private:
+  private:
     QString path_;
     bool tty_;
     std::chrono::steady_clock::time_point start_;
@@ -258,7 +311,8 @@ std::optional<QString> folderProblem(const QString &dir)
     if (info.exists())
         return QStringLiteral("'%1' must be a folder (it is created if missing).").arg(dir);
     if (figureFormatForPath(dir) || pe::dataFormatForPath(dir.toStdString()))
-        return QStringLiteral("'%1' must be a folder, but its name ends in .%2 like a file; name a folder (it is created if missing).")
+        return QStringLiteral("'%1' must be a folder, but its name ends in .%2 like a file; name a folder (it is "
+                              "created if missing).")
             .arg(dir, info.suffix());
     return std::nullopt;
 }
@@ -312,7 +366,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     for (const QCommandLineOption &option : options()) {
         const QString name = option.names().constLast();
         if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty())
-            return fail(QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName()));
+            return fail(
+                QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName()));
     }
     if (parser.isSet(QStringLiteral("help"))) {
         cmd.mode = CommandLine::Mode::Help;
@@ -327,17 +382,19 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         return result;
     }
     // A session or preset gives the parameters, the position and the noise: not also the flags.
-    static const QStringList stateFlags{QStringLiteral("seq-len"),  QStringLiteral("d-model"),  QStringLiteral("base"),
-                                        QStringLiteral("start-pos"), QStringLiteral("layout"),   QStringLiteral("exponent"),
-                                        QStringLiteral("position"), QStringLiteral("reference"), QStringLiteral("noise"),
-                                        QStringLiteral("seed"),     QStringLiteral("table")};
-    const bool fromSession = parser.isSet(QStringLiteral("session")), fromPreset = parser.isSet(QStringLiteral("preset"));
+    static const QStringList stateFlags{
+        QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),     QStringLiteral("start-pos"),
+        QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"), QStringLiteral("reference"),
+        QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table")};
+    const bool fromSession = parser.isSet(QStringLiteral("session")),
+               fromPreset = parser.isSet(QStringLiteral("preset"));
     if (fromSession && fromPreset)
         return fail(QStringLiteral("--session and --preset exclude each other; give one."));
     if (fromSession || fromPreset) {
         for (const QString &flag : stateFlags)
             if (parser.isSet(flag))
-                return fail(QStringLiteral("--%1: the %2 already gives the parameters, position and noise; give them there or here, not both.")
+                return fail(QStringLiteral("--%1: the %2 already gives the parameters, position and noise; give them "
+                                           "there or here, not both.")
                                 .arg(flag, fromSession ? QStringLiteral("session") : QStringLiteral("preset")));
         QString error;
         if (fromSession) {
@@ -347,13 +404,16 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         } else {
             const Session *preset = findPreset(parser.value(QStringLiteral("preset")));
             if (!preset)
-                return fail(QStringLiteral("--preset: unknown preset '%1'; --list-presets lists them.").arg(parser.value(QStringLiteral("preset"))));
+                return fail(QStringLiteral("--preset: unknown preset '%1'; --list-presets lists them.")
+                                .arg(parser.value(QStringLiteral("preset"))));
             cmd.session = *preset;
         }
         // The projection's settings as the session holds them (its controls' names), for
         // --export-data projection; flags given as well override them.
         const QJsonObject proj = cmd.session->views.value(QStringLiteral("projection"));
-        const auto number = [&proj](const char *key, double fallback) { return proj.value(QLatin1String(key)).toDouble(fallback); };
+        const auto number = [&proj](const char *key, double fallback) {
+            return proj.value(QLatin1String(key)).toDouble(fallback);
+        };
         if (proj.contains(QLatin1String("projectionMethod")))
             cmd.method = number("projectionMethod", 0) == 1 ? pe::ProjectionMethod::Pca : pe::ProjectionMethod::Tsne;
         cmd.tsne.perplexity = number("perplexity", cmd.tsne.perplexity);
@@ -363,7 +423,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.tsne.learningRate = number("learningRate", cmd.tsne.learningRate);
         cmd.tsne.earlyExaggeration = number("exaggeration", cmd.tsne.earlyExaggeration);
         cmd.tsne.init = number("init", 0) == 1 ? pe::TsneInit::Random : pe::TsneInit::Pca;
-        cmd.tsne.seed = static_cast<std::uint64_t>(std::max(0, whole(number("tsneSeed", static_cast<double>(cmd.tsne.seed)))));
+        cmd.tsne.seed =
+            static_cast<std::uint64_t>(std::max(0, whole(number("tsneSeed", static_cast<double>(cmd.tsne.seed)))));
     }
 
     pe::EncodingParams &p = cmd.params;
@@ -376,9 +437,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         }
         for (const char *flag : {"base", "exponent"})
             if (parser.isSet(QLatin1String(flag)))
-                return fail(QStringLiteral("--%1 does not apply to a table: its values are the file's.").arg(QLatin1String(flag)));
+                return fail(QStringLiteral("--%1 does not apply to a table: its values are the file's.")
+                                .arg(QLatin1String(flag)));
         p.dModel = p.table->cols();
-        const std::int64_t start = pe::parseInteger(parser.value(QStringLiteral("start-pos")).toStdString()).value_or(0);
+        const std::int64_t start =
+            pe::parseInteger(parser.value(QStringLiteral("start-pos")).toStdString()).value_or(0);
         if (!parser.isSet(QStringLiteral("seq-len")))
             p.seqLen = std::clamp<std::int64_t>(p.table->rows() - start, pe::limits::minSeqLen, pe::limits::maxSeqLen);
     }
@@ -389,24 +452,28 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (auto error = integerFlag(parser, name, *target, field))
             return fail(*error);
     if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel)
-        return fail(QStringLiteral("--d-model: d_model must be %1 (got %2).").arg(allowed(pe::Field::DModel)).arg(dModel));
+        return fail(
+            QStringLiteral("--d-model: d_model must be %1 (got %2).").arg(allowed(pe::Field::DModel)).arg(dModel));
     p.dModel = static_cast<int>(dModel);
     if (parser.isSet(QStringLiteral("base"))) {
         const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--base: '%1' is not a number; base must be %2.").arg(parser.value(QStringLiteral("base")), allowed(pe::Field::Base)));
+            return fail(QStringLiteral("--base: '%1' is not a number; base must be %2.")
+                            .arg(parser.value(QStringLiteral("base")), allowed(pe::Field::Base)));
         p.base = *v;
     }
     if (parser.isSet(QStringLiteral("layout"))) {
         const auto v = pe::parseLayout(parser.value(QStringLiteral("layout")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--layout: '%1' is not a layout; use %2.").arg(parser.value(QStringLiteral("layout")), allowed(pe::Field::Layout)));
+            return fail(QStringLiteral("--layout: '%1' is not a layout; use %2.")
+                            .arg(parser.value(QStringLiteral("layout")), allowed(pe::Field::Layout)));
         p.layout = *v;
     }
     if (parser.isSet(QStringLiteral("exponent"))) {
         const auto v = pe::parseExponent(parser.value(QStringLiteral("exponent")).toStdString());
         if (!v)
-            return fail(QStringLiteral("--exponent: '%1' is not an exponent; use %2.").arg(parser.value(QStringLiteral("exponent")), allowed(pe::Field::Exponent)));
+            return fail(QStringLiteral("--exponent: '%1' is not an exponent; use %2.")
+                            .arg(parser.value(QStringLiteral("exponent")), allowed(pe::Field::Exponent)));
         p.exponent = *v;
     }
     if (auto error = pe::validate(p))
@@ -414,14 +481,16 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
 
     if (parser.isSet(QStringLiteral("position")) && parser.isSet(QStringLiteral("reference")))
         return fail(QStringLiteral("--reference is the current position: give --position or --reference, not both."));
-    const QString positionFlag = parser.isSet(QStringLiteral("reference")) ? QStringLiteral("reference") : QStringLiteral("position");
+    const QString positionFlag =
+        parser.isSet(QStringLiteral("reference")) ? QStringLiteral("reference") : QStringLiteral("position");
     if (parser.isSet(positionFlag)) {
         std::int64_t t = 0;
         const QString text = parser.value(positionFlag);
         const auto v = pe::parseInteger(text.toStdString());
         t = v.value_or(-1);
         if (!v || pe::validatePosition(p, t))
-            return fail(QStringLiteral("--%1: must be %2 (got '%3').").arg(positionFlag, QString::fromStdString(pe::positionAllowedText(p)), text));
+            return fail(QStringLiteral("--%1: must be %2 (got '%3').")
+                            .arg(positionFlag, QString::fromStdString(pe::positionAllowedText(p)), text));
         cmd.position = t;
     } else {
         cmd.position = p.startPos;
@@ -431,21 +500,25 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         const auto v = pe::parseReal(parser.value(QStringLiteral("noise")).toStdString());
         cmd.noise.sigma = v.value_or(-1);
         if (auto error = pe::validateNoise(cmd.noise); error || !v)
-            return fail(QStringLiteral("--noise: %1").arg(v ? QString::fromStdString(*error)
-                                                            : QStringLiteral("'%1' is not a number; sigma must be %2.")
-                                                                  .arg(parser.value(QStringLiteral("noise")), QString::fromStdString(pe::sigmaAllowedText()))));
+            return fail(QStringLiteral("--noise: %1")
+                            .arg(v ? QString::fromStdString(*error)
+                                   : QStringLiteral("'%1' is not a number; sigma must be %2.")
+                                         .arg(parser.value(QStringLiteral("noise")),
+                                              QString::fromStdString(pe::sigmaAllowedText()))));
     }
     if (parser.isSet(QStringLiteral("seed"))) {
         const auto v = pe::parseInteger(parser.value(QStringLiteral("seed")).toStdString());
         if (!v || pe::validateSeed(*v))
-            return fail(QStringLiteral("--seed: must be %1 (got '%2').").arg(QString::fromStdString(pe::seedAllowedText()), parser.value(QStringLiteral("seed"))));
+            return fail(QStringLiteral("--seed: must be %1 (got '%2').")
+                            .arg(QString::fromStdString(pe::seedAllowedText()), parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
         cmd.tsne.seed = cmd.noise.seed;
     }
     if (parser.isSet(QStringLiteral("method"))) {
         cmd.method = pe::parseProjectionMethod(parser.value(QStringLiteral("method")).toStdString());
         if (!cmd.method)
-            return fail(QStringLiteral("--method: '%1' is not a projection method; use tsne or pca.").arg(parser.value(QStringLiteral("method"))));
+            return fail(QStringLiteral("--method: '%1' is not a projection method; use tsne or pca.")
+                            .arg(parser.value(QStringLiteral("method"))));
     }
     for (auto [name, target] : {std::pair{QStringLiteral("perplexity"), &cmd.tsne.perplexity},
                                 std::pair{QStringLiteral("exaggeration"), &cmd.tsne.earlyExaggeration}}) {
@@ -460,7 +533,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         const QString text = parser.value(QStringLiteral("learning-rate"));
         const auto v = text == QStringLiteral("auto") ? std::optional<double>(0.0) : pe::parseReal(text.toStdString());
         if (!v || (text != QStringLiteral("auto") && *v <= 0))
-            return fail(QStringLiteral("--learning-rate: must be auto or a number above 0 and at most 1e6 (got '%1').").arg(text));
+            return fail(QStringLiteral("--learning-rate: must be auto or a number above 0 and at most 1e6 (got '%1').")
+                            .arg(text));
         cmd.tsne.learningRate = *v;
     }
     if (parser.isSet(QStringLiteral("iterations"))) {
@@ -484,7 +558,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (parser.isSet(QStringLiteral("metric"))) {
         cmd.metric = pe::parseMetric(parser.value(QStringLiteral("metric")).toStdString());
         if (!cmd.metric)
-            return fail(QStringLiteral("--metric: '%1' is not a metric; use dot, cosine or euclidean.").arg(parser.value(QStringLiteral("metric"))));
+            return fail(QStringLiteral("--metric: '%1' is not a metric; use dot, cosine or euclidean.")
+                            .arg(parser.value(QStringLiteral("metric"))));
     }
     if (parser.isSet(QStringLiteral("offset"))) {
         const auto v = pe::parseInteger(parser.value(QStringLiteral("offset")).toStdString());
@@ -505,7 +580,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     const bool shot = parser.isSet(QStringLiteral("screenshot"));
     const bool frames = parser.isSet(QStringLiteral("export-frames"));
     if (int(figure) + int(data) + int(shot) + int(frames) > 1)
-        return fail(QStringLiteral("--export, --export-data, --export-frames and --screenshot exclude each other; give one."));
+        return fail(
+            QStringLiteral("--export, --export-data, --export-frames and --screenshot exclude each other; give one."));
     if ((parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("scale"))) && !figure && !frames)
         return fail(QStringLiteral("--size and --scale go with --export or --export-frames."));
     if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step"))) && !frames)
@@ -530,7 +606,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         else if (face == QStringLiteral("counterclockwise"))
             cmd.clockFace = pe::ClockFace::CounterClockwise;
         else
-            return fail(QStringLiteral("--clock-face: '%1' is not a face; use clockwise (from 12 o'clock) or counterclockwise (from 3 o'clock).")
+            return fail(QStringLiteral("--clock-face: '%1' is not a face; use clockwise (from 12 o'clock) or "
+                                       "counterclockwise (from 3 o'clock).")
                             .arg(face));
     }
     cmd.out = parser.value(QStringLiteral("out"));
@@ -541,25 +618,29 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.view = cmd.session ? cmd.session->view : viewIds().first();
     if (!findView(cmd.view) && !(figure && cmd.view == QStringLiteral("all")))
         return fail(QStringLiteral("%1: unknown view '%2'; views are %3.")
-                        .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view, viewIds().join(QStringLiteral(", "))));
+                        .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view,
+                             viewIds().join(QStringLiteral(", "))));
 
     if (figure || frames) {
         if (parser.isSet(QStringLiteral("size"))) {
             static const QRegularExpression re(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
             const auto m = re.match(parser.value(QStringLiteral("size")));
             if (!m.hasMatch())
-                return fail(QStringLiteral("--size: '%1' is not WIDTHxHEIGHT in pixels, e.g. 1200x800.").arg(parser.value(QStringLiteral("size"))));
+                return fail(QStringLiteral("--size: '%1' is not WIDTHxHEIGHT in pixels, e.g. 1200x800.")
+                                .arg(parser.value(QStringLiteral("size"))));
             cmd.figure.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
         }
         if (parser.isSet(QStringLiteral("scale"))) {
             const auto v = pe::parseReal(parser.value(QStringLiteral("scale")).toStdString());
             if (!v)
-                return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from 0.25 to 8.").arg(parser.value(QStringLiteral("scale"))));
+                return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from 0.25 to 8.")
+                                .arg(parser.value(QStringLiteral("scale"))));
             cmd.figure.scale = *v;
         }
         if (auto problem = checkFigureOptions(cmd.figure))
-            return fail((parser.isSet(QStringLiteral("scale")) && problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
-                                                                                                              : QStringLiteral("--size: ")) +
+            return fail((parser.isSet(QStringLiteral("scale")) && problem->contains(QStringLiteral("scale"))
+                             ? QStringLiteral("--scale: ")
+                             : QStringLiteral("--size: ")) +
                         *problem);
     }
     if (figure && cmd.view == QStringLiteral("all")) {
@@ -577,7 +658,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.mode = CommandLine::Mode::ExportData;
         cmd.dataKind = parser.value(QStringLiteral("export-data"));
         if (!kDataKinds.contains(cmd.dataKind))
-            return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.").arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
+            return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.")
+                            .arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
         if (!pe::dataFormatForPath(cmd.out.toStdString()))
             return fail(QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out));
         if (cmd.dataKind == QStringLiteral("recovery"))
@@ -587,8 +669,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             if (auto problem = projectionProblem(cmd))
                 return fail(QStringLiteral("--export-data projection: ") + *problem);
         if (cmd.dataKind == QStringLiteral("distance") && p.seqLen > pe::kMaxDistanceRows)
-            return fail(QStringLiteral("--export-data distance: the matrix is seq_len x seq_len; seq_len must be at most 10,000 (got %1).")
-                            .arg(p.seqLen));
+            return fail(
+                QStringLiteral(
+                    "--export-data distance: the matrix is seq_len x seq_len; seq_len must be at most 10,000 (got %1).")
+                    .arg(p.seqLen));
     } else if (frames) {
         cmd.mode = CommandLine::Mode::ExportFrames;
         cmd.out = parser.value(QStringLiteral("export-frames"));
@@ -605,12 +689,14 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (parser.isSet(QStringLiteral("step"))) {
             const auto k = pe::parseInteger(parser.value(QStringLiteral("step")).toStdString());
             if (!k || *k < 1 || *k > pe::limits::maxSeqLen)
-                return fail(QStringLiteral("--step: must be a whole number of positions from 1 to 1,000,000 (got '%1').")
-                                .arg(parser.value(QStringLiteral("step"))));
+                return fail(
+                    QStringLiteral("--step: must be a whole number of positions from 1 to 1,000,000 (got '%1').")
+                        .arg(parser.value(QStringLiteral("step"))));
             cmd.step = *k;
         }
         if (cmd.position + (cmd.frames - 1) * cmd.step > pe::limits::maxPositionEnd - 1)
-            return fail(QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position 999,999,999.")
+            return fail(QStringLiteral(
+                            "--frames: the last frame's position %1 would pass the last allowed position 999,999,999.")
                             .arg(cmd.position + (cmd.frames - 1) * cmd.step));
     } else if (shot) {
         cmd.mode = CommandLine::Mode::Screenshot;
@@ -629,10 +715,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
 QString helpText()
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Positional Encoding Explorer: see how a transformer's sinusoidal positional encoding works.\n"
-        "Without --export, --export-data or --screenshot the window opens with the given parameters.\n"
-        "Bad input exits with code 2 and writes nothing."));
+    parser.setApplicationDescription(
+        QStringLiteral("Positional Encoding Explorer: see how a transformer's sinusoidal positional encoding works.\n"
+                       "Without --export, --export-data or --screenshot the window opens with the given parameters.\n"
+                       "Bad input exits with code 2 and writes nothing."));
     parser.addOptions(options());
     QString text = parser.helpText();
     // Without an application object Qt does not know the program's name.
@@ -645,18 +731,19 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         // No Qt application needed: the core writes the table row block by row block.
         const pe::Encoding enc(cmd.params);
         const pe::Metric metric = cmd.metric.value_or(pe::Metric::Dot);
-        const pe::Table table = cmd.dataKind == QStringLiteral("frequencies") ? pe::frequencyTable(enc)
-                                : cmd.dataKind == QStringLiteral("angles")      ? pe::angleTable(enc)
-                                : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
-                                : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
-                                : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)
-                                : cmd.dataKind == QStringLiteral("projection")
-                                    ? pe::projectionTable(enc, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne)
-                                                                               : pe::encodingTable(enc);
+        const pe::Table table =
+            cmd.dataKind == QStringLiteral("frequencies")  ? pe::frequencyTable(enc)
+            : cmd.dataKind == QStringLiteral("angles")     ? pe::angleTable(enc)
+            : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
+            : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
+            : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)
+            : cmd.dataKind == QStringLiteral("projection")
+                ? pe::projectionTable(enc, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne)
+                : pe::encodingTable(enc);
         std::string error;
         TerminalProgress progress(cmd.out);
-        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error,
-                                       progress.callback());
+        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),
+                                       error, progress.callback());
         progress.finish();
         if (!ok) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());

@@ -1,6 +1,6 @@
+#include "allocator.h"
 #include "atomic_file.h"
 #include "command_line.h"
-#include "allocator.h"
 #include "session.h"
 
 #include <cstdio>

@@ -71,10 +71,12 @@ sigset_t cleanupSignalSet()
 void removeTemporaryFilesOnSignals()
 {
     for (int sig : kCleanupSignals) {
-        struct sigaction old {};
+        struct sigaction old {
+        };
         if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN)
             continue;
-        struct sigaction action {};
+        struct sigaction action {
+        };
         action.sa_handler = removeTemporariesAndRaise;
         action.sa_mask = cleanupSignalSet();
         action.sa_flags = SA_RESETHAND;
@@ -103,7 +105,8 @@ bool AtomicFile::open(std::string &error)
         error = "the output path is empty.";
         return false;
     }
-    struct stat st {};
+    struct stat st {
+    };
     if (::stat(path_.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             error = "cannot write " + quoted + ": it is a directory.";
@@ -156,7 +159,10 @@ bool AtomicFile::write(const void *data, std::size_t size)
     return !failed_;
 }
 
-bool AtomicFile::write(std::string_view bytes) { return write(bytes.data(), bytes.size()); }
+bool AtomicFile::write(std::string_view bytes)
+{
+    return write(bytes.data(), bytes.size());
+}
 
 bool AtomicFile::commit(std::string &error)
 {

@@ -9,8 +9,9 @@ namespace pe {
 // A file written under a temporary name beside its target and renamed over it on commit(), so a
 // failed or interrupted export never leaves a half-written file or damages the one that was there.
 // The one way the program writes files: figures and data alike.
-class AtomicFile {
-public:
+class AtomicFile
+{
+  public:
     explicit AtomicFile(std::string path);
     ~AtomicFile(); // removes the temporary file unless committed
     AtomicFile(const AtomicFile &) = delete;
@@ -24,7 +25,7 @@ public:
 
     const std::string &path() const { return path_; }
 
-private:
+  private:
     std::string path_;
     std::string tempPath_;
     int registration_ = -1; // its slot among the temporary files a signal removes

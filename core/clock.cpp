@@ -84,7 +84,8 @@ std::optional<PairChoice> parsePairChoice(const std::string &text, std::string *
         const bool ok = dash == std::string::npos ? number(item, a) && number(item, b)
                                                   : number(item.substr(0, dash), a) && number(item.substr(dash + 1), b);
         if (!ok || b < a)
-            return fail("'" + item.substr(0, 40) + "' is not a pair or a range of pairs; use spread, fastest, or a list like 0,5,31 or 10-20");
+            return fail("'" + item.substr(0, 40) +
+                        "' is not a pair or a range of pairs; use spread, fastest, or a list like 0,5,31 or 10-20");
         for (int i = a; i <= b; ++i) {
             if (static_cast<int>(choice.list.size()) >= kMaxListedPairs)
                 return fail("at most " + std::to_string(kMaxListedPairs) + " pairs can be listed");
@@ -102,8 +103,10 @@ std::optional<PairChoice> parsePairChoice(const std::string &text, std::string *
 std::string pairChoiceText(const PairChoice &choice)
 {
     switch (choice.mode) {
-    case PairChoice::Mode::Spread: return "spread";
-    case PairChoice::Mode::Fastest: return "fastest";
+    case PairChoice::Mode::Spread:
+        return "spread";
+    case PairChoice::Mode::Fastest:
+        return "fastest";
     case PairChoice::Mode::List: {
         std::string out;
         for (std::size_t k = 0; k < choice.list.size();) {
@@ -139,7 +142,8 @@ std::vector<int> choosePairs(const PairChoice &choice, int pairCount, int maxSho
         break;
     case PairChoice::Mode::Spread:
         for (int k = 0; k < n; ++k)
-            out.push_back(n == 1 ? 0 : static_cast<int>(std::llround(static_cast<double>(k) * (pairCount - 1) / (n - 1))));
+            out.push_back(n == 1 ? 0
+                                 : static_cast<int>(std::llround(static_cast<double>(k) * (pairCount - 1) / (n - 1))));
         break;
     }
     return out;

@@ -5,9 +5,9 @@
 #include "relative.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -91,7 +91,8 @@ std::uint64_t estimatedFileSize(const Table &table, DataFormat format)
     if (format == DataFormat::Npy)
         return npyHeader({table.rows, table.cols}).size() + rows * cols * sizeof(double);
     // The index grows with the row (positions, pairs), so its widest text is at one end.
-    const std::uint64_t index = rows == 0 ? 0 : std::max(decimalChars(table.indexOf(0)), decimalChars(table.indexOf(table.rows - 1)));
+    const std::uint64_t index =
+        rows == 0 ? 0 : std::max(decimalChars(table.indexOf(0)), decimalChars(table.indexOf(table.rows - 1)));
     return csvHeader(table).size() + rows * (index + cols * (1 + kMaxDoubleChars) + 1);
 }
 
@@ -111,8 +112,8 @@ std::optional<std::string> spaceProblem(const Table &table, const std::string &p
     std::filesystem::path shown = std::filesystem::weakly_canonical(folder, ec);
     if (ec)
         shown = folder;
-    return "the file would take " + std::string(format == DataFormat::Csv ? "up to " : "") + humanSize(size) + " but only " +
-           humanSize(space.available) + " are free in '" + shown.string() + "'; nothing was written.";
+    return "the file would take " + std::string(format == DataFormat::Csv ? "up to " : "") + humanSize(size) +
+           " but only " + humanSize(space.available) + " are free in '" + shown.string() + "'; nothing was written.";
 }
 
 bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
@@ -126,7 +127,8 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
     if (!file.open(error))
         return false;
     auto cancelled = [&](std::int64_t rowsDone) {
-        if (!progress || progress(static_cast<double>(rowsDone) / static_cast<double>(std::max<std::int64_t>(table.rows, 1))))
+        if (!progress ||
+            progress(static_cast<double>(rowsDone) / static_cast<double>(std::max<std::int64_t>(table.rows, 1))))
             return false;
         error = "the export was cancelled; nothing was written.";
         return true;
@@ -177,7 +179,8 @@ Table encodingTable(const Encoding &encoding, const NoiseParams &noise)
     const EncodingParams &p = encoding.params();
     t.indexHeader = "position";
     for (int j = 0; j < p.dModel; ++j)
-        t.columnHeaders.push_back(std::string(1, 'd').append(std::to_string(j))); // not "d" + ...: GCC 12 -Wrestrict false alarm
+        t.columnHeaders.push_back(
+            std::string(1, 'd').append(std::to_string(j))); // not "d" + ...: GCC 12 -Wrestrict false alarm
     t.rows = p.seqLen;
     t.cols = p.dModel;
     const std::int64_t start = p.startPos;
@@ -191,15 +194,16 @@ Table encodingTable(const Encoding &encoding, const NoiseParams &noise)
     return t;
 }
 
-Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::vector<double> values)
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                  std::vector<double> values)
 {
     const auto rows = static_cast<std::int64_t>(values.size() / headers.size());
     return lazyValuesTable(std::move(indexHeader), std::move(headers), firstIndex, rows,
                            [values = std::move(values)]() mutable { return std::move(values); });
 }
 
-Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::int64_t rows,
-                      std::function<std::vector<double>()> compute)
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                      std::int64_t rows, std::function<std::vector<double>()> compute)
 {
     Table t;
     t.indexHeader = std::move(indexHeader);
@@ -237,15 +241,17 @@ Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::i
 
 Table recoveryTable(const Encoding &encoding, const NoiseParams &noise)
 {
-    return lazyValuesTable("position", {"predicted"}, encoding.params().startPos, encoding.params().seqLen, [&encoding, noise] {
-        const Recovery r = recoverPositions(encoding, noise);
-        return std::vector<double>(r.predicted.begin(), r.predicted.end());
-    });
+    return lazyValuesTable("position", {"predicted"}, encoding.params().startPos, encoding.params().seqLen,
+                           [&encoding, noise] {
+                               const Recovery r = recoverPositions(encoding, noise);
+                               return std::vector<double>(r.predicted.begin(), r.predicted.end());
+                           });
 }
 
 Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition)
 {
-    return valuesTable("position", {"predicted"}, firstPosition, std::vector<double>(recovery.predicted.begin(), recovery.predicted.end()));
+    return valuesTable("position", {"predicted"}, firstPosition,
+                       std::vector<double>(recovery.predicted.begin(), recovery.predicted.end()));
 }
 
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric)
@@ -262,7 +268,8 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
     t.cols = static_cast<int>(p.seqLen);
     t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
     auto kernel = OffsetKernel::applies(p, noise) ? std::make_shared<OffsetKernel>(encoding, p.seqLen - 1) : nullptr;
-    t.fill = [&encoding, noise, metric, kernel, cols, start = p.startPos](std::int64_t firstRow, std::int64_t count, double *out) {
+    t.fill = [&encoding, noise, metric, kernel, cols, start = p.startPos](std::int64_t firstRow, std::int64_t count,
+                                                                          double *out) {
         std::vector<std::int64_t> rows;
         for (std::int64_t r = 0; r < count; ++r)
             rows.push_back(start + firstRow + r);
@@ -311,8 +318,10 @@ Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int
     for (int i = 0; i < encoding.pairCount(); ++i) {
         const Rotation2 &r = blocks[static_cast<std::size_t>(i)];
         const double w = encoding.pairFrequency(i);
-        values.insert(values.end(), {w, 2 * M_PI / w, r.a, r.b, r.c, r.d,
-                                     i < static_cast<int>(decoded.perPair.size()) ? decoded.perPair[static_cast<std::size_t>(i)] : 0.0});
+        values.insert(
+            values.end(),
+            {w, 2 * M_PI / w, r.a, r.b, r.c, r.d,
+             i < static_cast<int>(decoded.perPair.size()) ? decoded.perPair[static_cast<std::size_t>(i)] : 0.0});
     }
     return valuesTable("pair", {"omega", "wavelength", "T11", "T12", "T21", "T22", "reading"}, 0, std::move(values));
 }
@@ -327,7 +336,8 @@ Table spectrumTable(const Encoding &encoding)
         const ColumnSpectrum s = columnSpectrum(encoding, columns);
         std::vector<double> values;
         for (std::size_t k = 0; k < columns.size(); ++k)
-            values.insert(values.end(), {s.omega[k], wavelengthOf(s.omega[k]), s.peakShare[k], s.resolved(k) ? 1.0 : 0.0});
+            values.insert(values.end(),
+                          {s.omega[k], wavelengthOf(s.omega[k]), s.peakShare[k], s.resolved(k) ? 1.0 : 0.0});
         return values;
     });
 }
@@ -356,10 +366,12 @@ Table frequencyTable(const Encoding &encoding)
 
 namespace pe {
 
-Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings)
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                      const TsneSettings &settings)
 {
-    return lazyValuesTable("position", {"x", "y"}, encoding.params().startPos, encoding.params().seqLen,
-                           [&encoding, noise, method, settings] { return computeProjection(encoding, noise, method, settings).xy; });
+    return lazyValuesTable(
+        "position", {"x", "y"}, encoding.params().startPos, encoding.params().seqLen,
+        [&encoding, noise, method, settings] { return computeProjection(encoding, noise, method, settings).xy; });
 }
 
 Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy)

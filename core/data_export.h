@@ -26,7 +26,7 @@ struct Table {
     std::vector<std::string> columnHeaders; // CSV only
     std::int64_t rows = 0;
     int cols = 0;
-    std::function<std::int64_t(std::int64_t row)> indexOf;                           // CSV first column
+    std::function<std::int64_t(std::int64_t row)> indexOf;                            // CSV first column
     std::function<void(std::int64_t firstRow, std::int64_t count, double *out)> fill; // row-major
 };
 
@@ -71,15 +71,17 @@ inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
 // Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y".
-Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method, const TsneSettings &settings);
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                      const TsneSettings &settings);
 // Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y".
 Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy);
 
 // Values computed up front, row-major with one column per header; rows are indexed from firstIndex.
-Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::vector<double> values);
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                  std::vector<double> values);
 // The same computed by `compute` when the first block is written (so on the writing thread).
-Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex, std::int64_t rows,
-                      std::function<std::vector<double>()> compute);
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                      std::int64_t rows, std::function<std::vector<double>()> compute);
 
 // The NPY 1.0 header for a C-order float64 array of the given shape.
 std::string npyHeader(const std::vector<std::int64_t> &shape);

@@ -80,7 +80,10 @@ int Encoding::columnChannel(int column) const
     return columnExponent(params_, column) / 2;
 }
 
-bool Encoding::columnIsSine(int column) const { return columnSine_[column] != 0; }
+bool Encoding::columnIsSine(int column) const
+{
+    return columnSine_[column] != 0;
+}
 
 void sinCosOfProduct(double position, double w, double &s, double &c)
 {
@@ -178,8 +181,8 @@ Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::
     return b;
 }
 
-Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn,
-                   int columns, std::int64_t maxCols)
+Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows,
+                   int firstColumn, int columns, std::int64_t maxCols)
 {
     Block b = sampledPositions(firstPosition, positions, maxRows);
     b.firstColumn = firstColumn;

@@ -42,11 +42,17 @@ struct Block {
     int jitterIndex(std::int64_t r) const;
     std::int64_t jitterOffset(int index) const;
     int jitterCount() const { return jittered() ? jitters : 1; }
-    std::int64_t position(std::int64_t r) const { return firstPosition + r * positionStep + jitterOffset(jitterIndex(r)); }
+    std::int64_t position(std::int64_t r) const
+    {
+        return firstPosition + r * positionStep + jitterOffset(jitterIndex(r));
+    }
 };
 
 // The wavelength of an angular frequency, in positions: 2π / ω.
-inline double wavelengthOf(double omega) { return 2.0 * std::numbers::pi / omega; }
+inline double wavelengthOf(double omega)
+{
+    return 2.0 * std::numbers::pi / omega;
+}
 
 // The encoding for one set of parameters, the one description of a scheme every view asks: what each
 // column holds as a function of position (value, fill), which columns form rotating pairs and at
@@ -57,8 +63,9 @@ inline double wavelengthOf(double omega) { return 2.0 * std::numbers::pi / omega
 // about 1e-15 for positions up to 1e9.
 // A position table (params.table): row t is position t; its pairs are columns (2i, 2i+1), as the
 // interleaved layout's, but they have no frequency (hasFrequencies() is false, channelCount() 0).
-class Encoding {
-public:
+class Encoding
+{
+  public:
     // The parameters must pass validate(); throws std::invalid_argument otherwise.
     explicit Encoding(const EncodingParams &params);
 
@@ -101,7 +108,7 @@ public:
     // The whole seq_len x d_model window starting at start_pos.
     Block windowBlock() const;
 
-private:
+  private:
     EncodingParams params_;
     std::vector<double> channelFreq_;
     std::vector<double> columnFreq_;
@@ -126,8 +133,8 @@ std::size_t nearestSample(double coord, std::int64_t first, std::int64_t stride,
 // one cell per pixel. Where there are more, positions are thinned with jitter and columns by whole
 // pairs for interleaved layouts (each kept pair's sine and cosine), by a plain stride for split
 // halves (where a stride keeps sines and cosines alike). A picture of it never aliases the pairs.
-Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows, int firstColumn,
-                   int columns, std::int64_t maxCols);
+Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows,
+                   int firstColumn, int columns, std::int64_t maxCols);
 // The same for positions only (one column): the rows of sampledBlock, with at most `jitters`
 // offsets (fewer makes the distance matrix's offset differences fewer).
 Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows,

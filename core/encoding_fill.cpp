@@ -37,7 +37,6 @@ PE_CLONES void rotateRows(double *__restrict s, double *__restrict c, const doub
     }
 }
 
-
 // Jittered rows: the state of the span's base row turned on by the row's offset angle.
 PE_CLONES void rotateJitteredRows(double *__restrict s, double *__restrict c, const double *__restrict cw,
                                   const double *__restrict sw, const double *__restrict offsetCos,
@@ -97,7 +96,8 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
         for (int i = 0; i < m; ++i)
             for (int k = 0; k < n; ++k)
                 sinCosOfProduct(static_cast<double>(block.jitterOffset(i)), columnFreq_[block.column(k)],
-                                offsetSin[static_cast<std::size_t>(i) * n + k], offsetCos[static_cast<std::size_t>(i) * n + k]);
+                                offsetSin[static_cast<std::size_t>(i) * n + k],
+                                offsetCos[static_cast<std::size_t>(i) * n + k]);
         offsetIndex.resize(static_cast<std::size_t>(block.rows));
         for (std::int64_t r = 0; r < block.rows; ++r)
             offsetIndex[static_cast<std::size_t>(r)] = block.jitterIndex(r);

@@ -35,8 +35,7 @@ std::string withThousands(std::int64_t v)
 namespace {
 
 // "a or b", "a, b or c"
-template <typename Enum, std::size_t N>
-std::string oneOf(const Enum (&values)[N], std::string_view (*name)(Enum))
+template <typename Enum, std::size_t N> std::string oneOf(const Enum (&values)[N], std::string_view (*name)(Enum))
 {
     std::string out;
     for (std::size_t i = 0; i < N; ++i)
@@ -55,20 +54,28 @@ std::string allowedText(Field f)
 {
     using namespace limits;
     switch (f) {
-    case Field::SeqLen: return "a whole number from " + withThousands(minSeqLen) + " to " + withThousands(maxSeqLen);
-    case Field::DModel: return "a whole number from " + withThousands(minDModel) + " to " + withThousands(maxDModel);
-    case Field::Base: return "a finite number greater than 1 and at most " + compactNumber(maxBase);
-    case Field::StartPos: return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
-    case Field::Layout: return oneOf(kLayouts, layoutName);
-    case Field::Exponent: return oneOf(kExponents, exponentName);
-    case Field::None: break;
+    case Field::SeqLen:
+        return "a whole number from " + withThousands(minSeqLen) + " to " + withThousands(maxSeqLen);
+    case Field::DModel:
+        return "a whole number from " + withThousands(minDModel) + " to " + withThousands(maxDModel);
+    case Field::Base:
+        return "a finite number greater than 1 and at most " + compactNumber(maxBase);
+    case Field::StartPos:
+        return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
+    case Field::Layout:
+        return oneOf(kLayouts, layoutName);
+    case Field::Exponent:
+        return oneOf(kExponents, exponentName);
+    case Field::None:
+        break;
     }
     return {};
 }
 
 std::string positionAllowedText(const EncodingParams &p)
 {
-    return "a whole number inside the window, from " + withThousands(p.startPos) + " to " + withThousands(p.startPos + p.seqLen - 1);
+    return "a whole number inside the window, from " + withThousands(p.startPos) + " to " +
+           withThousands(p.startPos + p.seqLen - 1);
 }
 
 std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t)
@@ -86,7 +93,8 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     if (p.dModel < minDModel || p.dModel > maxDModel)
         return failure(Field::DModel, withThousands(p.dModel));
     if (p.table && p.layout != Layout::Interleaved)
-        return ValidationError{Field::Layout, "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
+        return ValidationError{Field::Layout,
+                               "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
     if (p.layout == Layout::Split && p.dModel % 2 != 0)
         return ValidationError{Field::DModel, "d_model must be even with the split layout, which needs d/2 sine and "
                                               "d/2 cosine columns (got " +
@@ -105,11 +113,13 @@ std::optional<ValidationError> validate(const EncodingParams &p)
             return ValidationError{Field::DModel, "d_model is the table's column count, " + withThousands(t.cols()) +
                                                       " (got " + withThousands(p.dModel) + ")."};
         if (p.seqLen > t.rows())
-            return ValidationError{Field::SeqLen, "seq_len must be at most the table's " + withThousands(t.rows()) + " rows (got " +
-                                                      withThousands(p.seqLen) + ")."};
+            return ValidationError{Field::SeqLen, "seq_len must be at most the table's " + withThousands(t.rows()) +
+                                                      " rows (got " + withThousands(p.seqLen) + ")."};
         if (p.startPos + p.seqLen > t.rows())
-            return ValidationError{Field::StartPos, "start_pos + seq_len must be at most the table's " + withThousands(t.rows()) +
-                                                        " rows (got " + withThousands(p.startPos) + " + " + withThousands(p.seqLen) + ")."};
+            return ValidationError{Field::StartPos, "start_pos + seq_len must be at most the table's " +
+                                                        withThousands(t.rows()) + " rows (got " +
+                                                        withThousands(p.startPos) + " + " + withThousands(p.seqLen) +
+                                                        ")."};
     }
     return std::nullopt;
 }
@@ -117,13 +127,20 @@ std::optional<ValidationError> validate(const EncodingParams &p)
 std::string_view fieldName(Field f)
 {
     switch (f) {
-    case Field::SeqLen: return "seq_len";
-    case Field::DModel: return "d_model";
-    case Field::Base: return "base";
-    case Field::StartPos: return "start_pos";
-    case Field::Layout: return "layout";
-    case Field::Exponent: return "exponent";
-    case Field::None: break;
+    case Field::SeqLen:
+        return "seq_len";
+    case Field::DModel:
+        return "d_model";
+    case Field::Base:
+        return "base";
+    case Field::StartPos:
+        return "start_pos";
+    case Field::Layout:
+        return "layout";
+    case Field::Exponent:
+        return "exponent";
+    case Field::None:
+        break;
     }
     return "";
 }
@@ -131,8 +148,10 @@ std::string_view fieldName(Field f)
 std::string_view layoutName(Layout l)
 {
     switch (l) {
-    case Layout::Interleaved: return "interleaved";
-    case Layout::Split: return "split";
+    case Layout::Interleaved:
+        return "interleaved";
+    case Layout::Split:
+        return "split";
     }
     return "";
 }
@@ -140,8 +159,10 @@ std::string_view layoutName(Layout l)
 std::string_view exponentName(Exponent e)
 {
     switch (e) {
-    case Exponent::Pair: return "pair";
-    case Exponent::Index: return "index";
+    case Exponent::Pair:
+        return "pair";
+    case Exponent::Index:
+        return "index";
     }
     return "";
 }
@@ -232,9 +253,9 @@ std::string formulaText(const EncodingParams &p)
     if (p.layout == Layout::Interleaved)
         cols = p.exponent == Exponent::Pair ? "PE(t,2i) = sin(" + arg + "),  PE(t,2i+1) = cos(" + arg + ")"
                                             : "PE(t,j) = sin(" + arg + ") for even j, cos(" + arg + ") for odd j";
-        else
-            cols = p.exponent == Exponent::Pair ? "PE(t,i) = sin(" + arg + "),  PE(t,d/2+i) = cos(" + arg + ")"
-                                                : "PE(t,j) = sin(t·w_j) for j < d/2, cos(t·w_j) for j ≥ d/2";
+    else
+        cols = p.exponent == Exponent::Pair ? "PE(t,i) = sin(" + arg + "),  PE(t,d/2+i) = cos(" + arg + ")"
+                                            : "PE(t,j) = sin(t·w_j) for j < d/2, cos(t·w_j) for j ≥ d/2";
     return cols + ",  " + w;
 }
 

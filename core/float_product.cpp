@@ -17,11 +17,13 @@ void floatProductAvx512(const float *a, std::int64_t rows, const float *b, std::
 bool simdSupported(SimdLevel level)
 {
     switch (level) {
-    case SimdLevel::Generic: return true;
-    case SimdLevel::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case SimdLevel::Generic:
+        return true;
+    case SimdLevel::Avx2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     case SimdLevel::Avx512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("fma");
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
     }
     return false;
 }
@@ -49,9 +51,12 @@ SimdLevel bestSimdLevel()
 const char *simdName(SimdLevel level)
 {
     switch (level) {
-    case SimdLevel::Generic: return "SSE2";
-    case SimdLevel::Avx2: return "AVX2+FMA";
-    case SimdLevel::Avx512: return "AVX-512";
+    case SimdLevel::Generic:
+        return "SSE2";
+    case SimdLevel::Avx2:
+        return "AVX2+FMA";
+    case SimdLevel::Avx512:
+        return "AVX-512";
     }
     return "?";
 }
@@ -61,9 +66,15 @@ void floatProductNT(const float *a, std::int64_t rows, const float *b, std::int6
     if (!simdSupported(level))
         level = SimdLevel::Generic;
     switch (level) {
-    case SimdLevel::Avx512: detail::floatProductAvx512(a, rows, b, n, d, c); return;
-    case SimdLevel::Avx2: detail::floatProductAvx2(a, rows, b, n, d, c); return;
-    case SimdLevel::Generic: detail::floatProductGeneric(a, rows, b, n, d, c); return;
+    case SimdLevel::Avx512:
+        detail::floatProductAvx512(a, rows, b, n, d, c);
+        return;
+    case SimdLevel::Avx2:
+        detail::floatProductAvx2(a, rows, b, n, d, c);
+        return;
+    case SimdLevel::Generic:
+        detail::floatProductGeneric(a, rows, b, n, d, c);
+        return;
     }
 }
 

@@ -30,7 +30,9 @@ void selectNearest(const double *dist, std::int64_t n, std::int64_t self, int k,
     for (std::int64_t j = 0; j < n; ++j)
         if (j != self)
             order.push_back(static_cast<std::int32_t>(j));
-    const auto closer = [dist](std::int32_t a, std::int32_t b) { return dist[a] < dist[b] || (dist[a] == dist[b] && a < b); };
+    const auto closer = [dist](std::int32_t a, std::int32_t b) {
+        return dist[a] < dist[b] || (dist[a] == dist[b] && a < b);
+    };
     std::partial_sort(order.begin(), order.begin() + k, order.end(), closer);
     for (int j = 0; j < k; ++j) {
         outIndex[j] = order[j];
@@ -79,7 +81,8 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<boo
     const auto dist2 = [&](std::int64_t off) { return byOffset[static_cast<std::size_t>(off)]; };
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(n - 1));
     std::iota(offsets.begin(), offsets.end(), std::int64_t(1));
-    std::stable_sort(offsets.begin(), offsets.end(), [&](std::int64_t a, std::int64_t b) { return dist2(a) < dist2(b); });
+    std::stable_sort(offsets.begin(), offsets.end(),
+                     [&](std::int64_t a, std::int64_t b) { return dist2(a) < dist2(b); });
     if (stop())
         return {};
 
@@ -141,7 +144,8 @@ Neighbors exactNeighbors(const Rows &rows, int k, const std::atomic<bool> *cance
             d2.rowwise() += norms.transpose();
             d2.colwise() += norms.segment(first, count);
             for (std::int64_t r = 0; r < count; ++r)
-                selectNearest(d2.row(r).data(), n, first + r, k, order, &nb.index[static_cast<std::size_t>((first + r) * k)],
+                selectNearest(d2.row(r).data(), n, first + r, k, order,
+                              &nb.index[static_cast<std::size_t>((first + r) * k)],
                               &nb.dist2[static_cast<std::size_t>((first + r) * k)]);
         }
     });
@@ -179,7 +183,8 @@ double trustworthiness(const Rows &input, const std::vector<double> &embedding, 
             for (std::int64_t j = 0; j < n; ++j)
                 if (j != i)
                     inOrder.push_back(static_cast<std::int32_t>(j));
-            std::stable_sort(inOrder.begin(), inOrder.end(), [&](std::int32_t a, std::int32_t b) { return din(a) < din(b); });
+            std::stable_sort(inOrder.begin(), inOrder.end(),
+                             [&](std::int32_t a, std::int32_t b) { return din(a) < din(b); });
             for (std::size_t r = 0; r < inOrder.size(); ++r)
                 rank[static_cast<std::size_t>(inOrder[r])] = static_cast<std::int64_t>(r) + 1;
             std::vector<std::int32_t> order;

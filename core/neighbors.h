@@ -41,7 +41,8 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<boo
 Neighbors exactNeighbors(const Rows &rows, int k, const std::atomic<bool> *cancel = nullptr);
 
 // The neighbours of the window's vectors the fastest exact way: by offsets when they apply.
-Neighbors windowNeighbors(const Encoding &encoding, const NoiseParams &noise, int k, const std::atomic<bool> *cancel = nullptr);
+Neighbors windowNeighbors(const Encoding &encoding, const NoiseParams &noise, int k,
+                          const std::atomic<bool> *cancel = nullptr);
 
 // Trustworthiness T(k) of an embedding (Venna and Kaski 2001; sklearn.manifold.trustworthiness):
 // 1 - 2 / (n k (2n - 3k - 1)) * sum over rows of sum over the embedding's k nearest that are not

@@ -17,12 +17,21 @@ std::uint64_t mix(std::uint64_t x)
     return x ^ (x >> 31);
 }
 
-double unitInterval(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; } // in (0, 1)
+double unitInterval(std::uint64_t bits)
+{
+    return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53;
+} // in (0, 1)
 
 } // namespace
 
-std::string sigmaAllowedText() { return "a number from 0 to " + compactNumber(limits::maxSigma); }
-std::string seedAllowedText() { return "a whole number from 0 to " + std::to_string(limits::maxSeed); }
+std::string sigmaAllowedText()
+{
+    return "a number from 0 to " + compactNumber(limits::maxSigma);
+}
+std::string seedAllowedText()
+{
+    return "a whole number from 0 to " + std::to_string(limits::maxSeed);
+}
 
 std::optional<std::string> validateNoise(const NoiseParams &noise)
 {
@@ -45,8 +54,8 @@ std::optional<std::string> validateSeed(std::int64_t seed)
 
 double standardNormal(std::uint64_t seed, std::int64_t position, int column)
 {
-    const std::uint64_t key = mix(mix(seed) ^ static_cast<std::uint64_t>(position) * 0x100000001b3ULL) ^
-                              static_cast<std::uint64_t>(column);
+    const std::uint64_t key =
+        mix(mix(seed) ^ static_cast<std::uint64_t>(position) * 0x100000001b3ULL) ^ static_cast<std::uint64_t>(column);
     const std::uint64_t a = mix(key);
     const std::uint64_t b = mix(a ^ 0xd1b54a32d192ed03ULL);
     // Box-Muller.
@@ -70,7 +79,10 @@ void noiseInto(const NoiseParams &noise, const Block &block, double *out, bool a
 
 } // namespace
 
-void fillNoise(const NoiseParams &noise, const Block &block, double *out) { noiseInto(noise, block, out, false); }
+void fillNoise(const NoiseParams &noise, const Block &block, double *out)
+{
+    noiseInto(noise, block, out, false);
+}
 
 void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Block &block, double *out)
 {

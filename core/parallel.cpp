@@ -13,7 +13,7 @@ namespace {
 
 class Pool
 {
-public:
+  public:
     Pool()
     {
         const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -57,7 +57,7 @@ public:
         return true;
     }
 
-private:
+  private:
     void drain(const std::function<void(std::int64_t)> &chunk, std::int64_t chunks)
     {
         for (std::int64_t c = next_.fetch_add(1); c < chunks; c = next_.fetch_add(1))
@@ -109,7 +109,10 @@ Pool &pool()
 
 } // namespace
 
-int parallelThreads() { return pool().threads(); }
+int parallelThreads()
+{
+    return pool().threads();
+}
 
 void parallelFor(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)> &fn, std::int64_t minChunk)
 {

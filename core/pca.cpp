@@ -31,8 +31,7 @@ struct Sample {
 // Sum over the sample of f(block of rows). Each block's part is kept and the parts are added in
 // block order, so the result does not depend on the threads: t-SNE, which starts from this,
 // magnifies a last-bit difference into a different picture.
-template <class F>
-Eigen::MatrixXd accumulate(const Sample &s, Eigen::Index rowsOut, Eigen::Index colsOut, F f)
+template <class F> Eigen::MatrixXd accumulate(const Sample &s, Eigen::Index rowsOut, Eigen::Index colsOut, F f)
 {
     const std::int64_t blocks = (s.count + kRowBlock - 1) / kRowBlock;
     std::vector<Eigen::MatrixXd> parts(static_cast<std::size_t>(blocks));
@@ -54,7 +53,8 @@ Eigen::MatrixXd accumulate(const Sample &s, Eigen::Index rowsOut, Eigen::Index c
 
 } // namespace
 
-Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std::atomic<bool> *cancel, double tolerance)
+Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std::atomic<bool> *cancel,
+                        double tolerance)
 {
     const int d = rows.d;
     if (rows.n < 2 || k < 1 || k > d || k > rows.n)
@@ -63,12 +63,13 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     const Sample s{rows, stride, (rows.n + stride - 1) / stride};
     const double n = static_cast<double>(s.count);
 
-    const Eigen::VectorXd mean = accumulate(s, d, 1, [](const RowMatrix &x, Eigen::MatrixXd &acc) {
-                                     acc += x.colwise().sum().transpose();
-                                 }) / n;
-    const double total = accumulate(s, 1, 1, [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
-                             acc(0, 0) += (x.rowwise() - mean.transpose()).squaredNorm();
-                         })(0, 0) / (n - 1);
+    const Eigen::VectorXd mean =
+        accumulate(s, d, 1, [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) / n;
+    const double total = accumulate(s, 1, 1,
+                                    [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
+                                        acc(0, 0) += (x.rowwise() - mean.transpose()).squaredNorm();
+                                    })(0, 0) /
+                         (n - 1);
 
     // C v = (X - 1 mean^T)^T (X - 1 mean^T) v / (n - 1), one pass over the rows.
     const auto times = [&](const Eigen::MatrixXd &v) {

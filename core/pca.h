@@ -13,10 +13,10 @@ namespace pe {
 // covariance, so d = 4096 costs what d = 8 does per value.
 struct Pca {
     int d = 0;
-    std::vector<double> mean;          // d
-    std::vector<double> components;    // k unit vectors of length d, one after another
-    std::vector<double> variance;      // k eigenvalues of the covariance (divisor n - 1), largest first
-    double totalVariance = 0;          // the covariance's trace
+    std::vector<double> mean;       // d
+    std::vector<double> components; // k unit vectors of length d, one after another
+    std::vector<double> variance;   // k eigenvalues of the covariance (divisor n - 1), largest first
+    double totalVariance = 0;       // the covariance's trace
     int iterations = 0;
     bool cancelled = false;
 

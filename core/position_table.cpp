@@ -11,8 +11,8 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <type_traits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include <fcntl.h>
@@ -27,12 +27,15 @@ namespace {
 // numpy writes headers of a few hundred bytes; its own loader refuses more than 10,000 by default.
 constexpr std::size_t kMaxHeaderLength = 65536;
 
-[[noreturn]] void refuse(const std::string &name, const std::string &why) { throw std::runtime_error(name + ": " + why); }
+[[noreturn]] void refuse(const std::string &name, const std::string &why)
+{
+    throw std::runtime_error(name + ": " + why);
+}
 
 // A strict reader of the header's Python literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
 class HeaderParser
 {
-public:
+  public:
     HeaderParser(std::string_view text, const std::string &name)
         : s_(text)
         , name_(name)
@@ -77,15 +80,20 @@ public:
             }
         }
         ++i_;
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\0'))
+        while (i_ < s_.size() &&
+               (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\0'))
             ++i_;
         if (i_ != s_.size())
             fail("text after the header's closing '}'");
         if (!haveDescr || !haveOrder || !haveShape)
-            fail(std::string("the header lacks '") + (!haveDescr ? "descr" : !haveOrder ? "fortran_order" : "shape") + "'");
+            fail(std::string("the header lacks '") +
+                 (!haveDescr   ? "descr"
+                  : !haveOrder ? "fortran_order"
+                               : "shape") +
+                 "'");
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string &why) const { refuse(name_, "bad .npy header: " + why + "."); }
     char peek() const
     {
@@ -184,17 +192,30 @@ std::string dtypeWords(const std::string &descr)
         return std::to_string(8 * n);
     };
     switch (kind) {
-    case 'O': return "Python objects ('" + descr + "')";
-    case 'c': return "complex" + bits() + " ('" + descr + "')";
-    case 'U': return "unicode strings ('" + descr + "')";
-    case 'S': case 'a': return "byte strings ('" + descr + "')";
-    case 'i': return "int" + bits() + " ('" + descr + "')";
-    case 'u': return "uint" + bits() + " ('" + descr + "')";
-    case 'b': return "booleans ('" + descr + "')";
-    case 'f': return "float" + bits() + " ('" + descr + "')";
-    case 'V': return "raw bytes ('" + descr + "')";
-    case 'M': case 'm': return "dates or times ('" + descr + "')";
-    default: return "'" + descr + "'";
+    case 'O':
+        return "Python objects ('" + descr + "')";
+    case 'c':
+        return "complex" + bits() + " ('" + descr + "')";
+    case 'U':
+        return "unicode strings ('" + descr + "')";
+    case 'S':
+    case 'a':
+        return "byte strings ('" + descr + "')";
+    case 'i':
+        return "int" + bits() + " ('" + descr + "')";
+    case 'u':
+        return "uint" + bits() + " ('" + descr + "')";
+    case 'b':
+        return "booleans ('" + descr + "')";
+    case 'f':
+        return "float" + bits() + " ('" + descr + "')";
+    case 'V':
+        return "raw bytes ('" + descr + "')";
+    case 'M':
+    case 'm':
+        return "dates or times ('" + descr + "')";
+    default:
+        return "'" + descr + "'";
     }
 }
 
@@ -211,8 +232,7 @@ double halfToDouble(std::uint16_t h)
     return sign ? -v : v;
 }
 
-template <typename T>
-T loadSwapped(const unsigned char *p, bool swap)
+template <typename T> T loadSwapped(const unsigned char *p, bool swap)
 {
     unsigned char b[sizeof(T)];
     if (swap)
@@ -228,9 +248,12 @@ T loadSwapped(const unsigned char *p, bool swap)
 double load(const unsigned char *p, PositionTable::Type type, bool swap)
 {
     switch (type) {
-    case PositionTable::Type::Float16: return halfToDouble(loadSwapped<std::uint16_t>(p, swap));
-    case PositionTable::Type::Float32: return loadSwapped<float>(p, swap);
-    case PositionTable::Type::Float64: return loadSwapped<double>(p, swap);
+    case PositionTable::Type::Float16:
+        return halfToDouble(loadSwapped<std::uint16_t>(p, swap));
+    case PositionTable::Type::Float32:
+        return loadSwapped<float>(p, swap);
+    case PositionTable::Type::Float64:
+        return loadSwapped<double>(p, swap);
     }
     return 0;
 }
@@ -242,9 +265,12 @@ constexpr bool kHostBigEndian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 std::string_view typeName(PositionTable::Type t)
 {
     switch (t) {
-    case PositionTable::Type::Float16: return "float16";
-    case PositionTable::Type::Float32: return "float32";
-    case PositionTable::Type::Float64: return "float64";
+    case PositionTable::Type::Float16:
+        return "float16";
+    case PositionTable::Type::Float32:
+        return "float32";
+    case PositionTable::Type::Float64:
+        return "float64";
     }
     return "";
 }
@@ -257,7 +283,8 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         refuse(name, std::string("cannot open it: ") + std::strerror(errno));
-    struct stat st {};
+    struct stat st {
+    };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         refuse(name, "not a regular file");
@@ -288,7 +315,8 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path
     return t;
 }
 
-std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned char *data, std::size_t size, const std::string &name)
+std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned char *data, std::size_t size,
+                                                              const std::string &name)
 {
     std::shared_ptr<PositionTable> t(new PositionTable);
     t->path_ = name;
@@ -320,8 +348,8 @@ void PositionTable::parse(const std::string &name)
         if (size_ < 12)
             refuse(name, "truncated: the file ends inside the .npy preamble");
         headerStart = 12;
-        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8 | static_cast<std::size_t>(bytes_[10]) << 16 |
-                       static_cast<std::size_t>(bytes_[11]) << 24;
+        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8 |
+                       static_cast<std::size_t>(bytes_[10]) << 16 | static_cast<std::size_t>(bytes_[11]) << 24;
     } else {
         refuse(name, ".npy format version " + std::to_string(major) + " is not one this program reads (1, 2 or 3)");
     }
@@ -330,7 +358,8 @@ void PositionTable::parse(const std::string &name)
                          " bytes, not a plausible .npy header (at most " + withThousands(kMaxHeaderLength) + ")");
     if (headerStart + headerLength > size_)
         refuse(name, "truncated: the header is " + withThousands(static_cast<std::int64_t>(headerLength)) +
-                         " bytes but the file ends after " + withThousands(static_cast<std::int64_t>(size_ - headerStart)));
+                         " bytes but the file ends after " +
+                         withThousands(static_cast<std::int64_t>(size_ - headerStart)));
 
     std::string descr;
     std::vector<std::int64_t> shape;
@@ -340,7 +369,8 @@ void PositionTable::parse(const std::string &name)
     // The type: a byte-order mark and f2, f4 or f8.
     const char order = descr.empty() ? '\0' : descr[0];
     const std::string kind = descr.size() > 1 ? descr.substr(1) : std::string();
-    if ((order != '<' && order != '>' && order != '=' && order != '|') || (kind != "f2" && kind != "f4" && kind != "f8"))
+    if ((order != '<' && order != '>' && order != '=' && order != '|') ||
+        (kind != "f2" && kind != "f4" && kind != "f8"))
         refuse(name, "its values are " + dtypeWords(descr) + "; a position table must be float16, float32 or float64");
     type_ = kind == "f2" ? Type::Float16 : kind == "f4" ? Type::Float32 : Type::Float64;
     itemSize_ = kind == "f2" ? 2 : kind == "f4" ? 4 : 8;
@@ -350,24 +380,29 @@ void PositionTable::parse(const std::string &name)
         std::string dims;
         for (std::size_t i = 0; i < shape.size(); ++i)
             dims += (i ? " x " : "") + withThousands(shape[i]);
-        refuse(name, "the array has " + std::to_string(shape.size()) + (shape.size() == 1 ? " dimension" : " dimensions") +
-                         (shape.empty() ? "" : " (" + dims + ")") + "; a position table must be 2-D: positions x dimensions");
+        refuse(name, "the array has " + std::to_string(shape.size()) +
+                         (shape.size() == 1 ? " dimension" : " dimensions") + (shape.empty() ? "" : " (" + dims + ")") +
+                         "; a position table must be 2-D: positions x dimensions");
     }
     if (shape[0] == 0 || shape[1] == 0)
         refuse(name, "the table is empty (" + withThousands(shape[0]) + " x " + withThousands(shape[1]) + ")");
     if (shape[1] > limits::maxDModel)
-        refuse(name, "the table has " + withThousands(shape[1]) + " columns; d_model can be at most " + withThousands(limits::maxDModel));
+        refuse(name, "the table has " + withThousands(shape[1]) + " columns; d_model can be at most " +
+                         withThousands(limits::maxDModel));
     if (shape[0] > limits::maxPositionEnd)
-        refuse(name, "the table has " + withThousands(shape[0]) + " rows; positions go up to " + withThousands(limits::maxPositionEnd));
+        refuse(name, "the table has " + withThousands(shape[0]) + " rows; positions go up to " +
+                         withThousands(limits::maxPositionEnd));
     rows_ = shape[0];
     cols_ = static_cast<int>(shape[1]);
     const std::size_t offset = headerStart + headerLength;
-    const auto need = static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(cols_) * static_cast<std::uint64_t>(itemSize_);
+    const auto need =
+        static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(cols_) * static_cast<std::uint64_t>(itemSize_);
     const std::uint64_t have = size_ - offset;
     if (need != have)
-        refuse(name, "its shape " + withThousands(rows_) + " x " + withThousands(cols_) + " of " + std::string(typeName(type_)) + " needs " +
-                         withThousands(static_cast<std::int64_t>(need)) + " bytes of values but the file holds " +
-                         withThousands(static_cast<std::int64_t>(have)) + (need > have ? " (truncated)" : ""));
+        refuse(name, "its shape " + withThousands(rows_) + " x " + withThousands(cols_) + " of " +
+                         std::string(typeName(type_)) + " needs " + withThousands(static_cast<std::int64_t>(need)) +
+                         " bytes of values but the file holds " + withThousands(static_cast<std::int64_t>(have)) +
+                         (need > have ? " (truncated)" : ""));
     data_ = bytes_ + offset;
 }
 
@@ -396,8 +431,8 @@ struct ScanResult {
 };
 
 template <typename T>
-void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t first, std::int64_t rows, std::int64_t cols,
-                bool fortran, ScanResult &out)
+void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t first, std::int64_t rows,
+                std::int64_t cols, bool fortran, ScanResult &out)
 {
     double m = 0;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -428,45 +463,55 @@ void PositionTable::scan(const std::string &name, int fd)
     ScanResult all;
     std::atomic<bool> readFailed{false};
     int readErrno = 0;
-    parallelFor(
-        (n + kChunk - 1) / kChunk,
-        [&](std::int64_t begin, std::int64_t end) {
-            ScanResult mine;
-            std::vector<unsigned char> buffer(fd >= 0 ? static_cast<std::size_t>(kChunk * itemSize_) : 0);
-            for (std::int64_t c = begin; c < end && !readFailed; ++c) {
-                const std::int64_t first = c * kChunk, count = std::min(kChunk, n - first);
-                const unsigned char *p = data_ + first * itemSize_;
-                if (fd >= 0) {
-                    const std::size_t want = static_cast<std::size_t>(count * itemSize_);
-                    std::size_t got = 0;
-                    while (got < want) {
-                        const ssize_t r = ::pread(fd, buffer.data() + got, want - got, static_cast<off_t>(offset + first * itemSize_ + static_cast<std::int64_t>(got)));
-                        if (r <= 0) {
-                            if (r < 0 && errno == EINTR)
-                                continue;
-                            std::lock_guard<std::mutex> guard(lock);
-                            readErrno = r < 0 ? errno : EIO;
-                            readFailed = true;
-                            return;
+    parallelFor((n + kChunk - 1) / kChunk,
+                [&](std::int64_t begin, std::int64_t end) {
+                    ScanResult mine;
+                    std::vector<unsigned char> buffer(fd >= 0 ? static_cast<std::size_t>(kChunk * itemSize_) : 0);
+                    for (std::int64_t c = begin; c < end && !readFailed; ++c) {
+                        const std::int64_t first = c * kChunk, count = std::min(kChunk, n - first);
+                        const unsigned char *p = data_ + first * itemSize_;
+                        if (fd >= 0) {
+                            const std::size_t want = static_cast<std::size_t>(count * itemSize_);
+                            std::size_t got = 0;
+                            while (got < want) {
+                                const ssize_t r = ::pread(
+                                    fd, buffer.data() + got, want - got,
+                                    static_cast<off_t>(offset + first * itemSize_ + static_cast<std::int64_t>(got)));
+                                if (r <= 0) {
+                                    if (r < 0 && errno == EINTR)
+                                        continue;
+                                    std::lock_guard<std::mutex> guard(lock);
+                                    readErrno = r < 0 ? errno : EIO;
+                                    readFailed = true;
+                                    return;
+                                }
+                                got += static_cast<std::size_t>(r);
+                            }
+                            p = buffer.data();
                         }
-                        got += static_cast<std::size_t>(r);
+                        switch (type_) {
+                        case Type::Float16:
+                            scanValues<std::uint16_t>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            break;
+                        case Type::Float32:
+                            scanValues<float>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            break;
+                        case Type::Float64:
+                            scanValues<double>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            break;
+                        }
                     }
-                    p = buffer.data();
-                }
-                switch (type_) {
-                case Type::Float16: scanValues<std::uint16_t>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
-                case Type::Float32: scanValues<float>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
-                case Type::Float64: scanValues<double>(p, count, swap, first, rows_, cols_, fortran_, mine); break;
-                }
-            }
-            std::lock_guard<std::mutex> guard(lock);
-            all.merge(mine);
-        },
-        1);
+                    std::lock_guard<std::mutex> guard(lock);
+                    all.merge(mine);
+                },
+                1);
     if (readFailed)
         refuse(name, std::string("cannot read it: ") + std::strerror(readErrno));
     if (all.badRow >= 0)
-        refuse(name, std::string("the table holds ") + (std::isnan(all.badValue) ? "NaN" : all.badValue > 0 ? "infinity" : "-infinity") +
+        refuse(name, std::string("the table holds ") +
+                         (std::isnan(all.badValue) ? "NaN"
+                          : all.badValue > 0       ? "infinity"
+                                                   : "-infinity") +
                          " at row " + withThousands(all.badRow) + ", column " + withThousands(all.badCol) +
                          " (counted from 0); every value must be a finite number");
     maxAbs_ = all.maxAbs;
@@ -474,7 +519,8 @@ void PositionTable::scan(const std::string &name, int fd)
 
 std::string PositionTable::description() const
 {
-    return std::string(typeName(type_)) + (bigEndian_ ? ", big endian" : ", little endian") + (fortran_ ? ", Fortran order" : ", C order");
+    return std::string(typeName(type_)) + (bigEndian_ ? ", big endian" : ", little endian") +
+           (fortran_ ? ", Fortran order" : ", C order");
 }
 
 double PositionTable::value(std::int64_t row, int col) const
@@ -489,7 +535,9 @@ void PositionTable::readRow(std::int64_t row, int firstCol, int colStep, int cou
     if (!fortran_ && !swap && colStep == 1) { // the common case, one contiguous run
         const unsigned char *p = data_ + (row * cols_ + firstCol) * itemSize_;
         switch (type_) {
-        case Type::Float64: std::memcpy(out, p, sizeof(double) * static_cast<std::size_t>(count)); return;
+        case Type::Float64:
+            std::memcpy(out, p, sizeof(double) * static_cast<std::size_t>(count));
+            return;
         case Type::Float32:
             for (int k = 0; k < count; ++k) {
                 float f;
@@ -497,7 +545,8 @@ void PositionTable::readRow(std::int64_t row, int firstCol, int colStep, int cou
                 out[k] = f;
             }
             return;
-        case Type::Float16: break;
+        case Type::Float16:
+            break;
         }
     }
     for (int k = 0; k < count; ++k)

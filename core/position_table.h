@@ -22,7 +22,7 @@ namespace pe {
 // 'descr', 'fortran_order' and 'shape'), never evaluated.
 class PositionTable
 {
-public:
+  public:
     enum class Type { Float16, Float32, Float64 };
 
     // Opens and checks the file; throws std::runtime_error with one sentence naming what is wrong.
@@ -49,7 +49,7 @@ public:
     // count values of one row, columns firstCol, firstCol + colStep, ... into out.
     void readRow(std::int64_t row, int firstCol, int colStep, int count, double *out) const;
 
-private:
+  private:
     PositionTable() = default;
     void parse(const std::string &name);
     // Every value once: refuses NaN and infinity, finds maxAbs. With fd >= 0 the values are read with
@@ -59,8 +59,8 @@ private:
     std::string path_;
     const unsigned char *bytes_ = nullptr; // the whole file
     std::size_t size_ = 0;
-    void *mapping_ = nullptr; // owned when the file was mapped
-    std::vector<unsigned char> copy_; // the bytes of fromBytes
+    void *mapping_ = nullptr;             // owned when the file was mapped
+    std::vector<unsigned char> copy_;     // the bytes of fromBytes
     const unsigned char *data_ = nullptr; // the array's first value
     std::int64_t rows_ = 0;
     int cols_ = 0;

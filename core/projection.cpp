@@ -13,10 +13,13 @@ std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
     return std::nullopt;
 }
 
-std::string_view projectionMethodName(ProjectionMethod method) { return method == ProjectionMethod::Tsne ? "tsne" : "pca"; }
+std::string_view projectionMethodName(ProjectionMethod method)
+{
+    return method == ProjectionMethod::Tsne ? "tsne" : "pca";
+}
 
-std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise, ProjectionMethod method,
-                                             const TsneSettings &settings)
+std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise,
+                                             ProjectionMethod method, const TsneSettings &settings)
 {
     const bool tsne = method == ProjectionMethod::Tsne;
     if (auto problem = projectionTooLarge(params, noise, tsne))

@@ -17,13 +17,16 @@ namespace {
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-bool stopped(const std::atomic<bool> *cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool stopped(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
 
 // Everything recovery reads, built once per encoding: the window's encoding and, when it
 // applies, the offset kernel with its offsets sorted from most to least similar.
 class Recoverer
 {
-public:
+  public:
     explicit Recoverer(const Encoding &e)
         : e_(e)
         , n_(e.params().seqLen)
@@ -35,7 +38,8 @@ public:
             kernel_.emplace(e, n_ - 1);
             order_.resize(static_cast<std::size_t>(n_));
             std::iota(order_.begin(), order_.end(), 0);
-            std::stable_sort(order_.begin(), order_.end(), [this](std::int64_t a, std::int64_t b) { return (*kernel_)(a) > (*kernel_)(b); });
+            std::stable_sort(order_.begin(), order_.end(),
+                             [this](std::int64_t a, std::int64_t b) { return (*kernel_)(a) > (*kernel_)(b); });
         }
     }
 
@@ -58,7 +62,8 @@ public:
 
     // The predicted window row for row r, or -1 when the bound prunes too little and the row
     // is better computed with the others in one dense product (denseArgmax).
-    std::int64_t predict(std::int64_t r, const Eigen::Ref<const Eigen::VectorXd> &x, double sigma, const std::vector<double> &z) const
+    std::int64_t predict(std::int64_t r, const Eigen::Ref<const Eigen::VectorXd> &x, double sigma,
+                         const std::vector<double> &z) const
     {
         auto score = [&](std::int64_t s) { return p_.row(s).dot(x); };
         if (!kernel_)
@@ -77,7 +82,8 @@ public:
         const double threshold = bestScore - bound - 1e-9 * (1 + std::abs(bestScore));
         // How many offsets the bound leaves (order_ is sorted by S, largest first): when that is
         // a large share, one dense product is cheaper than scoring them one by one.
-        const auto left = std::partition_point(order_.begin(), order_.end(), [&](std::int64_t k) { return (*kernel_)(k) >= threshold; });
+        const auto left = std::partition_point(order_.begin(), order_.end(),
+                                               [&](std::int64_t k) { return (*kernel_)(k) >= threshold; });
         if (left - order_.begin() > n_ / 16)
             return -1;
         std::int64_t visited = 0;
@@ -148,8 +154,7 @@ public:
     std::int64_t rows() const { return n_; }
     int dims() const { return d_; }
 
-private:
-
+  private:
     const Encoding &e_;
     std::int64_t n_;
     int d_;
@@ -218,8 +223,9 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
     return result;
 }
 
-std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed, const std::vector<double> &sigmas,
-                                         std::int64_t maxRows, const std::atomic<bool> *cancel)
+std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed,
+                                         const std::vector<double> &sigmas, std::int64_t maxRows,
+                                         const std::atomic<bool> *cancel)
 {
     std::vector<double> out(sigmas.size(), 0.0);
     if (recoveryTooLarge(encoding.params()) || maxRows < 1)

@@ -17,7 +17,10 @@ struct Recovery {
     std::int64_t correct = 0;
     bool cancelled = false;
 
-    double accuracy() const { return predicted.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(predicted.size()); }
+    double accuracy() const
+    {
+        return predicted.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(predicted.size());
+    }
 };
 
 namespace limits {
@@ -32,10 +35,12 @@ std::optional<std::string> recoveryTooLarge(const EncodingParams &params);
 // x_t . PE(s) <= S(t-s) + sigma * sum_i |z_t,pair i|, so only offsets whose S reaches the score
 // of s = t can win, and only those are computed. Otherwise dense products through Eigen.
 // `cancel`, when set, stops the work early (the result says so).
-Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel = nullptr);
+Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise,
+                          const std::atomic<bool> *cancel = nullptr);
 
 // Accuracy for each sigma with the same z (seed), on at most maxRows evenly spaced rows.
-std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed, const std::vector<double> &sigmas,
-                                         std::int64_t maxRows, const std::atomic<bool> *cancel = nullptr);
+std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed,
+                                         const std::vector<double> &sigmas, std::int64_t maxRows,
+                                         const std::atomic<bool> *cancel = nullptr);
 
 } // namespace pe

@@ -28,7 +28,8 @@ std::int64_t forEachRowPair(const Encoding &encoding, std::int64_t k, std::int64
     const int d = p.dModel;
     constexpr std::int64_t kRows = 256;
     const std::int64_t first = encoding.table() ? std::max(p.startPos, p.startPos - k) : std::max(p.startPos, -k);
-    const std::int64_t end = encoding.table() ? std::min(p.startPos + p.seqLen, p.startPos + p.seqLen - k) : p.startPos + p.seqLen;
+    const std::int64_t end =
+        encoding.table() ? std::min(p.startPos + p.seqLen, p.startPos + p.seqLen - k) : p.startPos + p.seqLen;
     const std::int64_t count = end - first;
     if (count <= 0)
         return 0;
@@ -89,18 +90,19 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t m
     const int d = encoding.dModel();
     const std::vector<Rotation2> blocks = rotationBlocks(encoding, k, maxPositions);
     double worst = 0;
-    const std::int64_t visited = forEachRowPair(encoding, k, maxPositions, [&](const double *now, const double *later, std::int64_t rows) {
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (int i = 0; i < encoding.pairCount(); ++i) {
-                const int sj = encoding.pairSineColumn(i), cj = encoding.pairCosineColumn(i);
-                const double s = now[r * d + sj];
-                const double c = cj >= 0 ? now[r * d + cj] : 0.0;
-                const Rotation2 &m = blocks[static_cast<std::size_t>(i)];
-                worst = std::max(worst, std::abs(m.a * s + m.b * c - later[r * d + sj]));
-                if (cj >= 0)
-                    worst = std::max(worst, std::abs(m.c * s + m.d * c - later[r * d + cj]));
-            }
-    });
+    const std::int64_t visited =
+        forEachRowPair(encoding, k, maxPositions, [&](const double *now, const double *later, std::int64_t rows) {
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (int i = 0; i < encoding.pairCount(); ++i) {
+                    const int sj = encoding.pairSineColumn(i), cj = encoding.pairCosineColumn(i);
+                    const double s = now[r * d + sj];
+                    const double c = cj >= 0 ? now[r * d + cj] : 0.0;
+                    const Rotation2 &m = blocks[static_cast<std::size_t>(i)];
+                    worst = std::max(worst, std::abs(m.a * s + m.b * c - later[r * d + sj]));
+                    if (cj >= 0)
+                        worst = std::max(worst, std::abs(m.c * s + m.d * c - later[r * d + cj]));
+                }
+        });
     return visited > 0 ? worst : std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -118,14 +120,16 @@ OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const dou
         const double sinDiff = peB[sj] * peA[cj] - peB[cj] * peA[sj];
         const double cosDiff = peB[cj] * peA[cj] + peB[sj] * peA[sj];
         const double angle = std::atan2(sinDiff, cosDiff);
-        out.perPair[static_cast<std::size_t>(i)] = encoding.hasFrequencies() ? angle / encoding.pairFrequency(i) : angle;
+        out.perPair[static_cast<std::size_t>(i)] =
+            encoding.hasFrequencies() ? angle / encoding.pairFrequency(i) : angle;
         slowFirst.push_back(i);
     }
     if (!encoding.hasFrequencies()) { // a table: each pair's angle, no offset to read
         out.offset = std::numeric_limits<double>::quiet_NaN();
         return out;
     }
-    std::sort(slowFirst.begin(), slowFirst.end(), [&](int a, int b) { return encoding.pairFrequency(a) < encoding.pairFrequency(b); });
+    std::sort(slowFirst.begin(), slowFirst.end(),
+              [&](int a, int b) { return encoding.pairFrequency(a) < encoding.pairFrequency(b); });
     double estimate = 0;
     bool first = true;
     for (int i : slowFirst) {

@@ -3,8 +3,8 @@
 #include "encoding.h"
 #include "noise.h"
 
-#include <cstdint>
 #include <climits>
+#include <cstdint>
 #include <vector>
 
 namespace pe {
@@ -35,8 +35,9 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t m
 // wavelength; the slowest pair gives a coarse answer and every faster pair refines it, as hours,
 // minutes and seconds are read off a clock.
 struct OffsetDecode {
-    double offset = 0;            // the decoded b - a (NaN for a table)
-    std::vector<double> perPair;  // each pair's own reading, in (-wavelength/2, wavelength/2]; a table's: its angle in (-pi, pi]
+    double offset = 0; // the decoded b - a (NaN for a table)
+    std::vector<double>
+        perPair; // each pair's own reading, in (-wavelength/2, wavelength/2]; a table's: its angle in (-pi, pi]
 };
 OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB);
 // The same between the embeddings x(a) and x(b) (noisy when the noise is on, as seed 002's are).

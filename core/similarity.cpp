@@ -21,9 +21,12 @@ std::optional<Metric> parseMetric(std::string_view name)
 std::string_view metricName(Metric metric)
 {
     switch (metric) {
-    case Metric::Dot: return "dot";
-    case Metric::Cosine: return "cosine";
-    case Metric::Euclidean: return "euclidean";
+    case Metric::Dot:
+        return "dot";
+    case Metric::Cosine:
+        return "cosine";
+    case Metric::Euclidean:
+        return "euclidean";
     }
     return "";
 }
@@ -31,9 +34,12 @@ std::string_view metricName(Metric metric)
 double metricFromDot(Metric metric, double dot, double xNorm2, double pNorm2)
 {
     switch (metric) {
-    case Metric::Dot: return dot;
-    case Metric::Cosine: return xNorm2 > 0 && pNorm2 > 0 ? dot / std::sqrt(xNorm2 * pNorm2) : 0.0;
-    case Metric::Euclidean: return std::sqrt(std::max(0.0, xNorm2 + pNorm2 - 2 * dot));
+    case Metric::Dot:
+        return dot;
+    case Metric::Cosine:
+        return xNorm2 > 0 && pNorm2 > 0 ? dot / std::sqrt(xNorm2 * pNorm2) : 0.0;
+    case Metric::Euclidean:
+        return std::sqrt(std::max(0.0, xNorm2 + pNorm2 - 2 * dot));
     }
     return dot;
 }
@@ -124,7 +130,8 @@ namespace {
 Eigen::MatrixXd embeddingRows(const Encoding &e, const NoiseParams &noise, const std::vector<std::int64_t> &positions)
 {
     const int d = e.dModel();
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m(static_cast<Eigen::Index>(positions.size()), d);
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m(
+        static_cast<Eigen::Index>(positions.size()), d);
     Block b;
     b.cols = d;
     // Evenly spaced positions (a sampled window) are one strided block: the fast fill.
@@ -158,7 +165,8 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
     if (kernel) {
         const double norm2 = p.dModel / 2.0; // |PE(t)|^2 = d/2 for even d
         for (std::int64_t r = 0; r < count; ++r)
-            out[static_cast<std::size_t>(r)] = metricFromDot(metric, (*kernel)(p.startPos + r * stride - reference), norm2, norm2);
+            out[static_cast<std::size_t>(r)] =
+                metricFromDot(metric, (*kernel)(p.startPos + r * stride - reference), norm2, norm2);
         return out;
     }
     const int d = p.dModel;
@@ -192,8 +200,8 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
     return out;
 }
 
-SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric,
-                                const OffsetKernel *kernel, std::int64_t buckets)
+SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference,
+                                Metric metric, const OffsetKernel *kernel, std::int64_t buckets)
 {
     const EncodingParams &p = encoding.params();
     SimilarityCurve c;

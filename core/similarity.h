@@ -15,7 +15,10 @@ enum class Metric { Dot, Cosine, Euclidean };
 std::optional<Metric> parseMetric(std::string_view name);
 std::string_view metricName(Metric metric);
 // True when larger is more similar (dot, cosine); false for a distance.
-inline bool higherIsCloser(Metric m) { return m != Metric::Euclidean; }
+inline bool higherIsCloser(Metric m)
+{
+    return m != Metric::Euclidean;
+}
 // The metric from a dot product and the two squared norms.
 double metricFromDot(Metric metric, double dot, double xNorm2, double pNorm2);
 
@@ -24,7 +27,7 @@ double metricFromDot(Metric metric, double dot, double xNorm2, double pNorm2);
 // With S, a whole similarity curve is N look-ups and the distance matrix is Toeplitz.
 class OffsetKernel
 {
-public:
+  public:
     static bool applies(const EncodingParams &params, const NoiseParams &noise);
 
     // S(0) .. S(maxOffset), computed with the fast fill: O(maxOffset * d).
@@ -32,7 +35,7 @@ public:
     double operator()(std::int64_t k) const { return s_[static_cast<std::size_t>(k < 0 ? -k : k)]; }
     std::int64_t maxOffset() const { return static_cast<std::int64_t>(s_.size()) - 1; }
 
-private:
+  private:
     std::vector<double> s_;
 };
 
@@ -54,8 +57,8 @@ struct SimilarityCurve {
     std::int64_t stride = 1; // positions a bucket
     bool envelope = false;   // low/high over every position (else one sample a bucket)
 };
-SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric,
-                                const OffsetKernel *kernel, std::int64_t buckets);
+SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference,
+                                Metric metric, const OffsetKernel *kernel, std::int64_t buckets);
 
 // S(first), S(first + step), ... (n of them) for any offsets, negative ones too: the kernel's sums
 // without a table. O(n d / 2).

@@ -46,7 +46,8 @@ ColumnSpectrum columnSpectrum(const Encoding &encoding, const std::vector<int> &
     }
     std::vector<double> hann(static_cast<std::size_t>(n));
     for (std::int64_t t = 0; t < n; ++t)
-        hann[static_cast<std::size_t>(t)] = 0.5 - 0.5 * std::cos(2 * std::numbers::pi * static_cast<double>(t) / static_cast<double>(n));
+        hann[static_cast<std::size_t>(t)] =
+            0.5 - 0.5 * std::cos(2 * std::numbers::pi * static_cast<double>(t) / static_cast<double>(n));
 
     parallelFor(
         static_cast<std::int64_t>(columns.size()),

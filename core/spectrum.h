@@ -16,10 +16,11 @@ namespace pe {
 // refined by a parabola through the logarithms of it and its two neighbours (exact for a Gaussian
 // peak; a Hann-windowed sinusoid's is close to one, a few thousandths of a bin).
 struct ColumnSpectrum {
-    std::vector<int> columns;       // the columns measured
-    std::vector<double> omega;      // each one's dominant frequency, radians per position
-    std::vector<double> peakShare;  // the power within ±2 bins of the peak over the column's power: 1 for a pure sinusoid
-    std::int64_t positions = 0;     // positions transformed: the window's first ones, at most maxPositions
+    std::vector<int> columns;  // the columns measured
+    std::vector<double> omega; // each one's dominant frequency, radians per position
+    std::vector<double>
+        peakShare;              // the power within ±2 bins of the peak over the column's power: 1 for a pure sinusoid
+    std::int64_t positions = 0; // positions transformed: the window's first ones, at most maxPositions
     // 2π / positions, the spacing of the bins: a column that turns less than about two periods
     // over the positions (omega below 2 * resolution) is not resolved.
     double resolution = 0;

@@ -67,13 +67,13 @@ std::uint32_t spreadBits(std::uint32_t x)
 // node's centre of mass comes from prefix sums and its children from the next two key bits.
 class QuadTree
 {
-public:
+  public:
     // Leaves hold up to this many points: near them the points interact one by one anyway.
     static constexpr std::int64_t kBucket = 8;
 
     struct Node {
         double cx, cy;
-        double width2; // the cell's side, squared
+        double width2;      // the cell's side, squared
         std::int32_t begin; // first point in Morton order
         std::int32_t count;
         std::int32_t firstChild; // -1 for a leaf
@@ -95,7 +95,8 @@ public:
         for (std::int64_t i = 0; i < n; ++i) {
             const auto qx = static_cast<std::uint32_t>(std::min(65535.0, (y[2 * i] - minX) * scale));
             const auto qy = static_cast<std::uint32_t>(std::min(65535.0, (y[2 * i + 1] - minY) * scale));
-            keys_[static_cast<std::size_t>(i)] = (std::uint64_t(spreadBits(qx) | (spreadBits(qy) << 1)) << 32) | std::uint64_t(i);
+            keys_[static_cast<std::size_t>(i)] =
+                (std::uint64_t(spreadBits(qx) | (spreadBits(qy) << 1)) << 32) | std::uint64_t(i);
         }
         radixSort();
         order_.resize(keys_.size());
@@ -116,12 +117,17 @@ public:
     // Point indices in Morton order: neighbours in space are neighbours here.
     const std::vector<std::int32_t> &order() const { return order_; }
 
-private:
+  private:
     void fill(std::size_t at, std::int64_t begin, std::int64_t end, int level, double width)
     {
         const double count = static_cast<double>(end - begin);
-        Node node{(prefixX_[end] - prefixX_[begin]) / count, (prefixY_[end] - prefixY_[begin]) / count, width * width,
-                  static_cast<std::int32_t>(begin), static_cast<std::int32_t>(end - begin), -1, 0};
+        Node node{(prefixX_[end] - prefixX_[begin]) / count,
+                  (prefixY_[end] - prefixY_[begin]) / count,
+                  width * width,
+                  static_cast<std::int32_t>(begin),
+                  static_cast<std::int32_t>(end - begin),
+                  -1,
+                  0};
         if (end - begin > kBucket && level < 16) {
             // Children: the ranges whose next two key bits are 0, 1, 2, 3.
             const int shift = 32 + 2 * (15 - level);
@@ -186,7 +192,8 @@ private:
 #else
 #define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
 #endif
-PE_CLONES void repulsionFromList(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
+PE_CLONES void repulsionFromList(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
+                                 double *out)
 {
     float z = 0, fx = 0, fy = 0;
 #pragma omp simd reduction(+ : z, fx, fy)
@@ -224,7 +231,8 @@ void attractionRow(const std::int32_t *col, const float *p, int m, const float *
 constexpr std::int32_t kGroupSize = 256;
 
 // The targets of grouped Barnes-Hut: the largest cells with at most maxCount points (and leaves).
-void collectGroups(const std::vector<QuadTree::Node> &nodes, std::int32_t at, std::int32_t maxCount, std::vector<std::int32_t> &out)
+void collectGroups(const std::vector<QuadTree::Node> &nodes, std::int32_t at, std::int32_t maxCount,
+                   std::vector<std::int32_t> &out)
 {
     const QuadTree::Node &node = nodes[static_cast<std::size_t>(at)];
     if (node.count <= maxCount || node.firstChild < 0) {
@@ -244,21 +252,24 @@ std::optional<TsneProblem> checkTsne(const TsneSettings &s, std::int64_t n)
     if (n < 3)
         return TsneProblem{F::Positions, "t-SNE needs at least 3 positions (seq_len is " + std::to_string(n) + ")."};
     if (!(s.perplexity >= 1.0 && s.perplexity <= limits::maxPerplexity))
-        return TsneProblem{F::Perplexity, "perplexity must be from 1 to " + number(limits::maxPerplexity) + " (got " + number(s.perplexity) + ")."};
-    if (s.perplexity >= static_cast<double>(n))
-        return TsneProblem{F::Perplexity, "perplexity must be below the number of positions, " + std::to_string(n) + " (got " +
+        return TsneProblem{F::Perplexity, "perplexity must be from 1 to " + number(limits::maxPerplexity) + " (got " +
                                               number(s.perplexity) + ")."};
+    if (s.perplexity >= static_cast<double>(n))
+        return TsneProblem{F::Perplexity, "perplexity must be below the number of positions, " + std::to_string(n) +
+                                              " (got " + number(s.perplexity) + ")."};
     if (s.iterations < 1 || s.iterations > limits::maxTsneIterations)
-        return TsneProblem{F::Iterations, "iterations must be from 1 to " + iterations + " (got " + std::to_string(s.iterations) + ")."};
+        return TsneProblem{F::Iterations, "iterations must be from 1 to " + iterations + " (got " +
+                                              std::to_string(s.iterations) + ")."};
     if (!(s.learningRate == 0.0 || (s.learningRate > 0.0 && s.learningRate <= limits::maxLearningRate)))
-        return TsneProblem{F::LearningRate, "learning rate must be auto (0) or above 0 and at most " + compactNumber(limits::maxLearningRate) +
-                                                " (got " + number(s.learningRate) + ")."};
+        return TsneProblem{F::LearningRate, "learning rate must be auto (0) or above 0 and at most " +
+                                                compactNumber(limits::maxLearningRate) + " (got " +
+                                                number(s.learningRate) + ")."};
     if (!(s.earlyExaggeration >= 1.0 && s.earlyExaggeration <= limits::maxExaggeration))
-        return TsneProblem{F::Exaggeration, "early exaggeration must be from 1 to " + number(limits::maxExaggeration) + " (got " +
-                                                number(s.earlyExaggeration) + ")."};
+        return TsneProblem{F::Exaggeration, "early exaggeration must be from 1 to " + number(limits::maxExaggeration) +
+                                                " (got " + number(s.earlyExaggeration) + ")."};
     if (s.exaggerationIterations < 0 || s.exaggerationIterations > limits::maxTsneIterations)
-        return TsneProblem{F::ExaggerationIterations, "exaggeration iterations must be from 0 to " + iterations + " (got " +
-                                                          std::to_string(s.exaggerationIterations) + ")."};
+        return TsneProblem{F::ExaggerationIterations, "exaggeration iterations must be from 0 to " + iterations +
+                                                          " (got " + std::to_string(s.exaggerationIterations) + ")."};
     if (!(s.theta >= 0.0 && s.theta <= 1.0))
         return TsneProblem{F::Theta, "theta must be from 0 to 1 (got " + number(s.theta) + ")."};
     return std::nullopt;
@@ -276,7 +287,8 @@ std::optional<std::string> projectionTooLarge(const EncodingParams &params, cons
     if (params.seqLen > limits::maxProjectionPositions)
         return "projections take at most 100,000 positions (seq_len is " + std::to_string(params.seqLen) + ").";
     const double work = static_cast<double>(params.seqLen) * static_cast<double>(params.seqLen) * params.dModel;
-    if (tsne && !OffsetKernel::applies(params, noise) && params.seqLen > kExactMaxPoints && work > limits::maxExactNeighborWork)
+    if (tsne && !OffsetKernel::applies(params, noise) && params.seqLen > kExactMaxPoints &&
+        work > limits::maxExactNeighborWork)
         return "t-SNE of these vectors needs an exact neighbour search of seq_len^2 x d_model = " + number(work) +
                " operations, more than " + number(limits::maxExactNeighborWork) +
                "; without noise, with the pair exponent and even d_model the offsets give it for free.";
@@ -331,7 +343,8 @@ Affinities affinities(const Neighbors &nb, double perplexity, const std::atomic<
             const std::int32_t other = nb.index[static_cast<std::size_t>(i * k + j)];
             const double v = cond[static_cast<std::size_t>(i * k + j)] * half;
             entries[static_cast<std::size_t>(next[static_cast<std::size_t>(i)]++)] = {other, v};
-            entries[static_cast<std::size_t>(next[static_cast<std::size_t>(other)]++)] = {static_cast<std::int32_t>(i), v};
+            entries[static_cast<std::size_t>(next[static_cast<std::size_t>(other)]++)] = {static_cast<std::int32_t>(i),
+                                                                                          v};
         }
     }
     // Sort each row by column and merge the duplicates (pairs that are neighbours both ways).
@@ -386,8 +399,9 @@ Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settin
     update_.assign(y_.size(), 0.0);
     gains_.assign(y_.size(), 1.0);
     grad_.assign(y_.size(), 0.0);
-    learningRate_ = settings_.learningRate > 0 ? settings_.learningRate
-                                               : std::max(static_cast<double>(p_.n) / settings_.earlyExaggeration / 4.0, 50.0);
+    learningRate_ = settings_.learningRate > 0
+                        ? settings_.learningRate
+                        : std::max(static_cast<double>(p_.n) / settings_.earlyExaggeration / 4.0, 50.0);
     exact_ = p_.n <= kExactMaxPoints || settings_.theta == 0.0;
     for (double v : p_.p)
         if (v > 0)
@@ -421,24 +435,24 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
     const std::int64_t treeTasks = exact_ ? 0 : 1;
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i) {
-                const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
-                const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
-                double f[2];
-                attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m, yFloat_.data(),
-                              yFloat_[2 * i], yFloat_[2 * i + 1], f);
-                if (withKl) {
-                    double kl = 0;
-                    for (int e = 0; e < m; ++e) {
-                        const std::int64_t j = p_.col[static_cast<std::size_t>(first + e)];
-                        const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
-                        kl += p_.p[static_cast<std::size_t>(first + e)] * std::log1p(dx * dx + dy * dy);
-                    }
-                    klPart[static_cast<std::size_t>(i)] = kl;
+        for (std::int64_t i = begin; i < end; ++i) {
+            const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
+            const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
+            double f[2];
+            attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m,
+                          yFloat_.data(), yFloat_[2 * i], yFloat_[2 * i + 1], f);
+            if (withKl) {
+                double kl = 0;
+                for (int e = 0; e < m; ++e) {
+                    const std::int64_t j = p_.col[static_cast<std::size_t>(first + e)];
+                    const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
+                    kl += p_.p[static_cast<std::size_t>(first + e)] * std::log1p(dx * dx + dy * dy);
                 }
-                grad_[2 * i] = exaggeration * f[0];
-                grad_[2 * i + 1] = exaggeration * f[1];
+                klPart[static_cast<std::size_t>(i)] = kl;
             }
+            grad_[2 * i] = exaggeration * f[0];
+            grad_[2 * i + 1] = exaggeration * f[1];
+        }
     };
     parallelFor(
         kAttractionTasks + treeTasks,
@@ -528,8 +542,8 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
                     for (std::int32_t r = group.begin; r < group.begin + group.count; ++r) {
                         const std::int64_t i = order[static_cast<std::size_t>(r)];
                         double acc[3];
-                        repulsionFromList(lx.data(), ly.data(), lc.data(), m, static_cast<float>(y[2 * i]), static_cast<float>(y[2 * i + 1]),
-                                          acc);
+                        repulsionFromList(lx.data(), ly.data(), lc.data(), m, static_cast<float>(y[2 * i]),
+                                          static_cast<float>(y[2 * i + 1]), acc);
                         zPart[static_cast<std::size_t>(i)] = acc[0] - 1.0; // i itself, at distance 0
                         rep[2 * i] = acc[1];
                         rep[2 * i + 1] = acc[2];
@@ -603,7 +617,8 @@ std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &setti
 }
 
 std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
-                                const std::atomic<bool> *cancel, const std::function<void(const std::vector<double> &)> &onStart)
+                                const std::atomic<bool> *cancel,
+                                const std::function<void(const std::vector<double> &)> &onStart)
 {
     const std::int64_t n = encoding.params().seqLen;
     if (auto problem = validateTsne(settings, n))
@@ -611,7 +626,8 @@ std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noi
     // Exact t-SNE uses every pair; Barnes-Hut the 3 * perplexity nearest (van der Maaten 2014).
     const bool exact = n <= kExactMaxPoints || settings.theta == 0.0;
     const int k = exact ? static_cast<int>(n - 1)
-                        : static_cast<int>(std::min<std::int64_t>(n - 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(3 * settings.perplexity))));
+                        : static_cast<int>(std::min<std::int64_t>(
+                              n - 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(3 * settings.perplexity))));
     // The start first: it is what the window shows while the neighbours are found.
     std::vector<double> y = initialEmbedding(embeddingRows(encoding, noise), settings, cancel);
     if (y.empty() || (cancel && cancel->load()))

@@ -81,7 +81,7 @@ Affinities affinities(const Neighbors &neighbors, double perplexity, const std::
 // Morton-sorted points, over every core.
 class Tsne
 {
-public:
+  public:
     // initial: n x 2, row-major.
     Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settings);
 
@@ -99,7 +99,7 @@ public:
     double kl() const { return kl_; }
     const std::vector<double> &embedding() const { return y_; }
 
-private:
+  private:
     double gradient(const std::atomic<bool> *cancel);
 
     Affinities p_;
@@ -118,7 +118,8 @@ private:
 // axes, enough for a start; every row is projected) or a seeded Gaussian, scaled to standard
 // deviation 1e-4 on the first axis.
 inline constexpr std::int64_t kInitRows = 5'000;
-std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings, const std::atomic<bool> *cancel = nullptr);
+std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings,
+                                     const std::atomic<bool> *cancel = nullptr);
 
 // The whole pipeline on the window: neighbours (by offsets when they apply), affinities, the
 // initialisation, then the iterations. prepareTsne computes the start first and hands it to onStart

@@ -11,9 +11,9 @@ packages=(
   xvfb xauth fonts-dejavu-core
 )
 
-# scripts/test.sh --sanitizers: clang 14 with its sanitizer and libFuzzer runtimes as well.
+# scripts/test.sh --sanitizers: clang 14 with its sanitizer and libFuzzer runtimes, and clang-format 14.
 if [ "${1:-}" = "--sanitizers" ]; then
-  packages+=(clang-14 libclang-rt-14-dev)
+  packages+=(clang-14 libclang-rt-14-dev clang-format-14)
 fi
 
 missing=()

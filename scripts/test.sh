@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test headless through CTest; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer (clang 14), a bounded libFuzzer run of
-# the session loader and the command line, and ThreadSanitizer on the tests of worker threads.
+# the session loader, the command line and the .npy reader, a clang-format check, and ThreadSanitizer
+# on the tests of worker threads.
 #   scripts/test.sh            everything (CI runs this)
 #   scripts/test.sh --quick    the normal build's tests only
 # Fuzzing time per target: PE_FUZZ_SECONDS (default 30).
@@ -16,6 +17,16 @@ ctest --test-dir "$root/build" --output-on-failure -j 2 "$@"
 "$root/scripts/deps.sh" --sanitizers
 cd "$root"
 step() { echo; echo "== $* ($(date +%T))"; }
+
+step "format check (clang-format 14, .clang-format)"
+# Every C++ file was formatted once; a change that is not fails here. The files changed since the
+# last commit are named first (a working tree's edits), then every tracked file is checked.
+changed=$(git -C "$root" diff --name-only HEAD -- '*.cpp' '*.h' 2>/dev/null || true)
+if ! git -C "$root" ls-files '*.cpp' '*.h' | (cd "$root" && xargs clang-format-14 --dry-run -Werror); then
+  [ -n "$changed" ] && echo "changed since the last commit: $changed"
+  echo "format with: git ls-files '*.cpp' '*.h' | xargs clang-format-14 -i" >&2
+  exit 1
+fi
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer build"
 cmake --preset asan >/dev/null

@@ -4,21 +4,21 @@
 //   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed)
 //   build/tests/pe-bench --recovery               recovery only
 //   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
+#include "allocator.h"
 #include "clock_grid_view.h"
 #include "control_panel.h"
 #include "encoding.h"
+#include "float_product.h"
 #include "main_window.h"
-#include "allocator.h"
+#include "parallel.h"
 #include "parameters.h"
+#include "pca.h"
 #include "playback.h"
+#include "plot_view.h"
 #include "recovery.h"
 #include "similarity.h"
-#include "float_product.h"
-#include "parallel.h"
-#include "pca.h"
-#include "plot_view.h"
-#include "tsne.h"
 #include "test_support.h"
+#include "tsne.h"
 #include "view_registry.h"
 
 using testsupport::params;
@@ -29,17 +29,17 @@ using testsupport::params;
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
-#include <thread>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -214,7 +214,8 @@ double launchToFirstPaintMs(const char *program)
         p.setProcessEnvironment(env);
         QElapsedTimer t;
         t.start();
-        p.start(QString::fromLocal8Bit(program), {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("s.png"))});
+        p.start(QString::fromLocal8Bit(program),
+                {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("s.png"))});
         if (!p.waitForFinished(30000) || p.exitCode() != 0)
             return -1;
         ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
@@ -276,10 +277,12 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
         const pe::OffsetKernel kernel(e, 99'999);
         const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
         for (int i = 0; i < steps; ++i)
-            ms.push_back(seconds([&] { (void)pe::similarityToReference(e, {}, 500 + i, pe::Metric::Dot, &kernel); }) * 1e3);
-        std::printf("  similarity curve, all 100,000 positions, d 512: kernel S(k) built once in %.1f ms; each reference move "
-                    "p50 %.3f ms, p95 %.3f ms\n",
-                    build, percentile(ms, 0.5), percentile(ms, 0.95));
+            ms.push_back(seconds([&] { (void)pe::similarityToReference(e, {}, 500 + i, pe::Metric::Dot, &kernel); }) *
+                         1e3);
+        std::printf(
+            "  similarity curve, all 100,000 positions, d 512: kernel S(k) built once in %.1f ms; each reference move "
+            "p50 %.3f ms, p95 %.3f ms\n",
+            build, percentile(ms, 0.5), percentile(ms, 0.95));
     }
     {
         parameters.set(params(100'000, 512));
@@ -302,8 +305,8 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
             ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         }
         QObject::disconnect(conn);
-        std::printf("  similarity view at 100,000 x 512, reference step to repainted: p50 %.2f ms, p95 %.2f ms\n", percentile(ms, 0.5),
-                    percentile(ms, 0.95));
+        std::printf("  similarity view at 100,000 x 512, reference step to repainted: p50 %.2f ms, p95 %.2f ms\n",
+                    percentile(ms, 0.5), percentile(ms, 0.95));
     }
     recoveryBenchmarks();
 }
@@ -326,11 +329,10 @@ void recoveryBenchmarks()
         const pe::Encoding e(c.p);
         pe::Recovery r;
         const double s = seconds([&] { r = pe::recoverPositions(e, c.noise); });
-        std::printf("  %-62s %8.3f s, accuracy %.4f (%d threads, %s products)\n", c.what, s, r.accuracy(), pe::parallelThreads(),
-                    pe::simdName(pe::bestSimdLevel()));
+        std::printf("  %-62s %8.3f s, accuracy %.4f (%d threads, %s products)\n", c.what, s, r.accuracy(),
+                    pe::parallelThreads(), pe::simdName(pe::bestSimdLevel()));
     }
 }
-
 
 // scikit-learn 1.2's Barnes-Hut t-SNE on the same vectors (Debian's python3-sklearn), in seconds;
 // negative when it is not installed.
@@ -348,7 +350,8 @@ TSNE(n_components=2, perplexity=30, init='pca', learning_rate='auto', random_sta
 print(time.perf_counter() - t)
 )";
     QProcess py;
-    py.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d)});
+    py.start(QStringLiteral("/usr/bin/python3"),
+             {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d)});
     if (!py.waitForFinished(600'000) || py.exitCode() != 0)
         return -1;
     bool ok = false;
@@ -389,12 +392,14 @@ void projectionBenchmarks(bool quick)
         const double prep = median(preps), run = median(runs);
         if (c.n == 5'000)
             ours5000 = prep + run;
-        std::printf("  t-SNE %6lld x %3d, perplexity %g, %d iterations (%s): neighbours+P+init %.3f s, iterations %.3f s, "
-                    "total %.3f s; KL %.3f after 1 step, %.3f at the end",
-                    static_cast<long long>(c.n), c.d, c.perplexity, s.iterations, tsne->exact() ? "exact" : "Barnes-Hut", prep, run,
-                    prep + run, firstKl, tsne->kl());
+        std::printf(
+            "  t-SNE %6lld x %3d, perplexity %g, %d iterations (%s): neighbours+P+init %.3f s, iterations %.3f s, "
+            "total %.3f s; KL %.3f after 1 step, %.3f at the end",
+            static_cast<long long>(c.n), c.d, c.perplexity, s.iterations, tsne->exact() ? "exact" : "Barnes-Hut", prep,
+            run, prep + run, firstKl, tsne->kl());
         if (c.trust)
-            std::printf("; trustworthiness(10) %.4f", pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
+            std::printf("; trustworthiness(10) %.4f",
+                        pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
         std::printf("\n");
     }
     // Run pressed to the first frame (the start), and a cancel to the worker's return, at 100,000.
@@ -408,14 +413,18 @@ void projectionBenchmarks(bool quick)
                 const auto t0 = std::chrono::steady_clock::now();
                 std::chrono::steady_clock::time_point started{};
                 std::thread worker([&] {
-                    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, &cancel, [&](const std::vector<double> &) {
-                        started = std::chrono::steady_clock::now();
-                    });
+                    std::optional<pe::Tsne> tsne =
+                        pe::prepareTsne(e, {}, {}, &cancel, [&](const std::vector<double> &) {
+                            started = std::chrono::steady_clock::now();
+                        });
                     if (tsne)
-                        pe::runTsne(*tsne, [&](const pe::Tsne &t) {
-                            iterating = t.iteration() >= 3;
-                            return true;
-                        }, &cancel);
+                        pe::runTsne(
+                            *tsne,
+                            [&](const pe::Tsne &t) {
+                                iterating = t.iteration() >= 3;
+                                return true;
+                            },
+                            &cancel);
                 });
                 if (phase == 0) {
                     while (started == std::chrono::steady_clock::time_point{})
@@ -433,7 +442,8 @@ void projectionBenchmarks(bool quick)
                     first.push_back(std::chrono::duration<double>(started - t0).count() * 1e3);
             }
         }
-        std::printf("  t-SNE 100,000 x %d: Run to the first frame (the start) %.0f ms (median of 3); cancel to the worker's return "
+        std::printf("  t-SNE 100,000 x %d: Run to the first frame (the start) %.0f ms (median of 3); cancel to the "
+                    "worker's return "
                     "%.1f ms while finding neighbours, %.1f ms while iterating (worst of 3)\n",
                     d, median(first), *std::max_element(cancelPrepare.begin(), cancelPrepare.end()),
                     *std::max_element(cancelRun.begin(), cancelRun.end()));
@@ -447,7 +457,8 @@ void projectionBenchmarks(bool quick)
     }
     const double sk = quick ? -1 : sklearnTsneSeconds(5'000, 128);
     if (sk > 0)
-        std::printf("  scikit-learn TSNE (Barnes-Hut, perplexity 30, PCA init) on 5,000 x 128: %.2f s, %.1fx ours\n", sk, sk / ours5000);
+        std::printf("  scikit-learn TSNE (Barnes-Hut, perplexity 30, PCA init) on 5,000 x 128: %.2f s, %.1fx ours\n",
+                    sk, sk / ours5000);
     else
         std::printf("  scikit-learn TSNE not measured (python3-sklearn not installed, or --quick)\n");
 }
@@ -481,7 +492,9 @@ int main(int argc, char **argv)
     window.show();
     QApplication::processEvents();
     const int steps = quick ? 40 : 200;
-    std::printf("Interaction: slider setValue to the visible view repainted (offscreen 1280x800 window, %d steps each):\n", steps);
+    std::printf(
+        "Interaction: slider setValue to the visible view repainted (offscreen 1280x800 window, %d steps each):\n",
+        steps);
     interactionTable(parameters, window, steps);
     std::printf("Clock grid, 64 pairs x 16 positions (offscreen):\n");
     clockFrames(parameters, window, steps);
@@ -496,19 +509,22 @@ int main(int argc, char **argv)
                     streamedNsPerElement(n, d, repeats));
     double error = 0;
     const double whole = wholeNsPerElement(100'000, 512, repeats, &error);
-    std::printf("  100000 x  512 into one 400 MB matrix:    %.3f ns/element, max error vs long double %.2e\n", whole, error);
+    std::printf("  100000 x  512 into one 400 MB matrix:    %.3f ns/element, max error vs long double %.2e\n", whole,
+                error);
     std::printf("Against seed 000's numpy compute_pos_emb (Debian's python3-numpy), whole matrix, same sizes:\n");
     for (auto [n, d] : {std::pair<std::int64_t, int>{100, 128}, {100'000, 512}, {100'000, 1024}}) {
         double err = 0;
         const double ours = wholeNsPerElement(n, d, repeats, &err);
         const double numpy = numpyNsPerElement(n, d);
         if (numpy > 0)
-            std::printf("  %7lld x %4d: ours %.3f ns/element, numpy %.2f ns/element: %.1fx\n", static_cast<long long>(n), d, ours,
-                        numpy, numpy / ours);
+            std::printf("  %7lld x %4d: ours %.3f ns/element, numpy %.2f ns/element: %.1fx\n",
+                        static_cast<long long>(n), d, ours, numpy, numpy / ours);
         else
-            std::printf("  %7lld x %4d: ours %.3f ns/element; numpy not installed, not measured\n", static_cast<long long>(n), d, ours);
+            std::printf("  %7lld x %4d: ours %.3f ns/element; numpy not installed, not measured\n",
+                        static_cast<long long>(n), d, ours);
     }
-    std::printf("  (1,000,000 x 4,096 is 32 GB as one float64 matrix: numpy cannot hold it here; the app never does)\n");
+    std::printf(
+        "  (1,000,000 x 4,096 is 32 GB as one float64 matrix: numpy cannot hold it here; the app never does)\n");
 
     return 0;
 }

@@ -19,7 +19,7 @@ class TestAnalysisViews : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void distanceSampledHoldsExactValues();
     void similarityFollowsTheReference();
     void similaritySampledWhenLong();
@@ -158,7 +158,9 @@ void TestAnalysisViews::distanceSampledHoldsExactValues()
         for (std::size_t c = 0; c < n; c += 29) {
             std::vector<double> exact(1);
             pe::scoreBlock(f.params.encoding(), {}, pe::Metric::Dot, nullptr, {pos[r]}, {pos[c]}, exact.data());
-            QVERIFY2(std::abs(v[r * n + c] - exact[0]) < 1e-9, qPrintable(QStringLiteral("(%1, %2): %3 vs %4").arg(pos[r]).arg(pos[c]).arg(v[r * n + c]).arg(exact[0])));
+            QVERIFY2(std::abs(v[r * n + c] - exact[0]) < 1e-9,
+                     qPrintable(
+                         QStringLiteral("(%1, %2): %3 vs %4").arg(pos[r]).arg(pos[c]).arg(v[r * n + c]).arg(exact[0])));
         }
 }
 

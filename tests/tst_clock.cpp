@@ -12,7 +12,7 @@ class TestClock : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void allHandsStartTogether();
     void quarterPeriodIsQuarterTurn();
     void handsAreTheEncodingsPairs();

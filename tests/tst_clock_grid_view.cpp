@@ -1,7 +1,7 @@
 #include "clock_grid_view.h"
 #include "parameters.h"
-#include "view_fixture.h"
 #include "test_support.h"
+#include "view_fixture.h"
 
 #include <qcustomplot.h>
 
@@ -14,7 +14,7 @@ class TestClockGridView : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void init();
     void cleanup();
     void seed002Grid();
@@ -28,7 +28,7 @@ private slots:
     void pairChoiceSpreadsFastestLists();
     void gridIsCentred();
 
-private:
+  private:
     void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
 
     std::unique_ptr<ViewFixture<ClockGridView>> fixture_;
@@ -44,7 +44,10 @@ void TestClockGridView::init()
     QVERIFY(fixture_->exposed());
 }
 
-void TestClockGridView::cleanup() { fixture_.reset(); }
+void TestClockGridView::cleanup()
+{
+    fixture_.reset();
+}
 
 void TestClockGridView::seed002Grid()
 {
@@ -59,7 +62,8 @@ void TestClockGridView::seed002Grid()
             const double theta = t / std::pow(100.0, 2.0 * j / 9);
             const QPointF tip = view_->handTip(t, j) - view_->clockCentre(t, j);
             QVERIFY(std::abs(tip.x() / ClockGridView::kHandLength - std::cos(theta)) < 1e-12);
-            QVERIFY(std::abs(-tip.y() / ClockGridView::kHandLength - std::sin(theta)) < 1e-12); // the y axis points down
+            QVERIFY(std::abs(-tip.y() / ClockGridView::kHandLength - std::sin(theta)) <
+                    1e-12); // the y axis points down
         }
 }
 
@@ -180,16 +184,18 @@ void TestClockGridView::handsStayInsideTheFaces()
                     for (int c = 0; c < view_->columnCount(); ++c) {
                         const QPointF d = view_->handTip(r, c) - view_->clockCentre(r, c);
                         const double tip = std::hypot(d.x(), d.y()) * px + handPen / 2;
-                        QVERIFY2(tip + 0.04 * px < 0.42 * px - facePen / 2, // clear of it, not touching
-                                 qPrintable(QStringLiteral("%1 x %2 clocks, projector %3, lecture %4, row %5 col %6: %7 px past %8 px")
-                                                .arg(view_->rowCount())
-                                                .arg(view_->columnCount())
-                                                .arg(projector)
-                                                .arg(lecture)
-                                                .arg(r)
-                                                .arg(c)
-                                                .arg(tip)
-                                                .arg(0.42 * px - facePen / 2)));
+                        QVERIFY2(
+                            tip + 0.04 * px < 0.42 * px - facePen / 2, // clear of it, not touching
+                            qPrintable(QStringLiteral(
+                                           "%1 x %2 clocks, projector %3, lecture %4, row %5 col %6: %7 px past %8 px")
+                                           .arg(view_->rowCount())
+                                           .arg(view_->columnCount())
+                                           .arg(projector)
+                                           .arg(lecture)
+                                           .arg(r)
+                                           .arg(c)
+                                           .arg(tip)
+                                           .arg(0.42 * px - facePen / 2)));
                     }
             }
     }
@@ -232,7 +238,8 @@ void TestClockGridView::gridIsCentred()
     const double right = area.right() - x->coordToPixel(view_->columnCount() - 0.5);
     QVERIFY(left > 200); // far from the left edge: a wide view with 4 columns of clocks
     // Centred in the figure, but for the row labels' margin on the left.
-    QVERIFY2(right > 100 && std::abs(left - right) < 150, qPrintable(QStringLiteral("%1 px left, %2 px right").arg(left).arg(right)));
+    QVERIFY2(right > 100 && std::abs(left - right) < 150,
+             qPrintable(QStringLiteral("%1 px left, %2 px right").arg(left).arg(right)));
 }
 
 QTEST_MAIN(TestClockGridView)

@@ -2,13 +2,13 @@
 #include "noise.h"
 #include "parameter_history.h"
 #include "parameters.h"
-#include "test_support.h"
 #include "playback.h"
+#include "test_support.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QLabel>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -80,7 +80,7 @@ class TestControlPanel : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void formulaIsReadableMath();
     void sliderStepChangesState();
     void sliderMovesLiveWhileDragging();
@@ -104,14 +104,16 @@ void TestControlPanel::formulaIsReadableMath()
     auto *formula = panel.findChild<QLabel *>(QStringLiteral("formula"));
     QVERIFY(formula);
     QCOMPARE(formula->textFormat(), Qt::RichText);
-    QVERIFY2(formula->text().contains(QStringLiteral("ω<sub>i</sub>")) && formula->text().contains(QStringLiteral("<sup>−2i/d</sup>")),
+    QVERIFY2(formula->text().contains(QStringLiteral("ω<sub>i</sub>")) &&
+                 formula->text().contains(QStringLiteral("<sup>−2i/d</sup>")),
              qPrintable(formula->text()));
     QCOMPARE(formula->text().count(QStringLiteral("<br>")), 2);
     pe::EncodingParams v = p.values();
     v.base = 1e8;
     v.exponent = pe::Exponent::Index;
     QVERIFY(!p.set(v));
-    QVERIFY2(formula->text().contains(QStringLiteral("(10<sup>8</sup>)")) && formula->text().contains(QStringLiteral("ω<sub>j</sub>")),
+    QVERIFY2(formula->text().contains(QStringLiteral("(10<sup>8</sup>)")) &&
+                 formula->text().contains(QStringLiteral("ω<sub>j</sub>")),
              qPrintable(formula->text()));
 }
 
@@ -217,23 +219,41 @@ void TestControlPanel::typedValueIsRefusedAndKept_data()
     QTest::addColumn<double>("applied");
 
     // The sentences of core's validator, as the command line prints them after its flag.
-    QTest::newRow("seq_len") << "seq_len" << "seq_lenSpin" << "5000000"
-                             << coreSentence([](pe::EncodingParams &p) { p.seqLen = 5'000'000; }) << "256" << 256.0;
-    QTest::newRow("d_model") << "d_model" << "d_modelSpin" << "5000"
-                             << coreSentence([](pe::EncodingParams &p) { p.dModel = 5000; }) << "256" << 256.0;
-    QTest::newRow("base") << "base" << "baseSpin" << "0.5" << coreSentence([](pe::EncodingParams &p) { p.base = 0.5; })
-                          << "256" << 256.0;
-    QTest::newRow("start_pos") << "start_pos" << "start_posSpin" << "1000000000"
-                               << coreSentence([](pe::EncodingParams &p) { p.startPos = 1'000'000'000; }) << "256" << 256.0;
-    QTest::newRow("sigma") << "sigma" << "sigmaSpin" << "20"
-                           << QString::fromStdString(*pe::validateNoise({20.0, 42})) << "2.5" << 2.5;
+    QTest::newRow("seq_len") << "seq_len"
+                             << "seq_lenSpin"
+                             << "5000000" << coreSentence([](pe::EncodingParams &p) { p.seqLen = 5'000'000; }) << "256"
+                             << 256.0;
+    QTest::newRow("d_model") << "d_model"
+                             << "d_modelSpin"
+                             << "5000" << coreSentence([](pe::EncodingParams &p) { p.dModel = 5000; }) << "256"
+                             << 256.0;
+    QTest::newRow("base") << "base"
+                          << "baseSpin"
+                          << "0.5" << coreSentence([](pe::EncodingParams &p) { p.base = 0.5; }) << "256" << 256.0;
+    QTest::newRow("start_pos") << "start_pos"
+                               << "start_posSpin"
+                               << "1000000000"
+                               << coreSentence([](pe::EncodingParams &p) { p.startPos = 1'000'000'000; }) << "256"
+                               << 256.0;
+    QTest::newRow("sigma") << "sigma"
+                           << "sigmaSpin"
+                           << "20" << QString::fromStdString(*pe::validateNoise({20.0, 42})) << "2.5" << 2.5;
     // Outside core's validators: worded as the command line words --position and --seed.
-    QTest::newRow("position") << "position" << "positionSpin" << "70"
-                              << "position must be a whole number inside the window, from 0 to 49 (got 70)." << "25" << 25.0;
-    QTest::newRow("seed") << "seed" << "seedSpin" << "3000000000"
-                          << "seed must be a whole number from 0 to 2147483647 (got 3e9)." << "256" << 256.0;
-    QTest::newRow("speed") << "speed" << "speed" << "5000"
-                           << "speed must be a number from 0.25 to 1000 positions per second (got 5000)." << "256" << 256.0;
+    QTest::newRow("position") << "position"
+                              << "positionSpin"
+                              << "70"
+                              << "position must be a whole number inside the window, from 0 to 49 (got 70)."
+                              << "25" << 25.0;
+    QTest::newRow("seed") << "seed"
+                          << "seedSpin"
+                          << "3000000000"
+                          << "seed must be a whole number from 0 to 2147483647 (got 3e9)."
+                          << "256" << 256.0;
+    QTest::newRow("speed") << "speed"
+                           << "speed"
+                           << "5000"
+                           << "speed must be a number from 0.25 to 1000 positions per second (got 5000)."
+                           << "256" << 256.0;
 }
 
 // Issue 12, item 4: typing 5000 into d_model left 500; base 0.5 and Enter went back to 10000 without
@@ -255,8 +275,8 @@ void TestControlPanel::typedValueIsRefusedAndKept()
     panel.findChild<QCheckBox *>(QStringLiteral("noise"))->setChecked(true); // sigma and seed take input
     auto *spin = panel.findChild<QAbstractSpinBox *>(spinName);
     QVERIFY(spin);
-    auto *elsewhere = panel.findChild<QAbstractSpinBox *>(spinName == QLatin1String("seq_lenSpin") ? QStringLiteral("d_modelSpin")
-                                                                                                  : QStringLiteral("seq_lenSpin"));
+    auto *elsewhere = panel.findChild<QAbstractSpinBox *>(
+        spinName == QLatin1String("seq_lenSpin") ? QStringLiteral("d_modelSpin") : QStringLiteral("seq_lenSpin"));
     QVERIFY(spin->isEnabled());
     const QString before = shown(spin);
     const double valueBefore = inForce(p, playback, field);

@@ -19,7 +19,7 @@ class TestDataExport : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void clockAngles();
     void formatByExtension();
     void npyHeaderIsAligned();
@@ -35,7 +35,7 @@ private slots:
     void refusesWhatCannotFit_data();
     void refusesWhatCannotFit();
 
-private:
+  private:
     QTemporaryDir dir_;
 };
 
@@ -114,7 +114,8 @@ void TestDataExport::refusesMissingFolder()
 {
     const QString path = dir_.filePath(QStringLiteral("missing/sub/x.csv"));
     std::string error;
-    QVERIFY(!pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY(
+        !pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
     QVERIFY2(error.find("No such file or directory") != std::string::npos, error.c_str());
     QVERIFY(!QFile::exists(path));
 }
@@ -133,7 +134,8 @@ void TestDataExport::readOnlyFileLeftIntact()
     const QString path = dir_.filePath(QStringLiteral("ro.csv"));
     QVERIFY(testsupport::writeReadOnlyFile(path, "keep me\n"));
     std::string error;
-    QVERIFY(!pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
+    QVERIFY(
+        !pe::writeTable(pe::encodingTable(pe::Encoding(params(3, 2))), path.toStdString(), pe::DataFormat::Csv, error));
     QVERIFY2(error.find("read-only") != std::string::npos, error.c_str());
     QCOMPARE(testsupport::readFile(path), QByteArray("keep me\n"));
 }
@@ -159,8 +161,8 @@ void TestDataExport::progressAndCancel()
     QDir().mkpath(sub);
     std::vector<double> seen;
     std::string error;
-    QVERIFY(pe::writeTable(pe::encodingTable(e), (sub + QStringLiteral("/all.npy")).toStdString(), pe::DataFormat::Npy, error,
-                           [&](double f) {
+    QVERIFY(pe::writeTable(pe::encodingTable(e), (sub + QStringLiteral("/all.npy")).toStdString(), pe::DataFormat::Npy,
+                           error, [&](double f) {
                                seen.push_back(f);
                                return true;
                            }));
@@ -168,7 +170,8 @@ void TestDataExport::progressAndCancel()
     QCOMPARE(seen.back(), 1.0);
     QVERIFY(std::is_sorted(seen.begin(), seen.end()));
     const std::string cancelled = (sub + QStringLiteral("/cancelled.csv")).toStdString();
-    QVERIFY(!pe::writeTable(pe::encodingTable(e), cancelled, pe::DataFormat::Csv, error, [](double f) { return f < 0.5; }));
+    QVERIFY(
+        !pe::writeTable(pe::encodingTable(e), cancelled, pe::DataFormat::Csv, error, [](double f) { return f < 0.5; }));
     QVERIFY2(error.find("cancelled") != std::string::npos, error.c_str());
     QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("all.npy")}); // nothing else left behind
 }
@@ -233,7 +236,9 @@ void TestDataExport::refusesWhatCannotFit()
     QVERIFY(!pe::writeTable(table, path.toStdString(), format, error, [](double) { return false; }));
     const QString message = QString::fromStdString(error);
     QVERIFY2(message.startsWith(QStringLiteral("the file ") + size), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral(" are free in '%1'; nothing was written.").arg(QFileInfo(sub).canonicalFilePath())), qPrintable(message));
+    QVERIFY2(message.contains(
+                 QStringLiteral(" are free in '%1'; nothing was written.").arg(QFileInfo(sub).canonicalFilePath())),
+             qPrintable(message));
     QVERIFY(std::filesystem::space(sub.toStdString()).available < pe::estimatedFileSize(table, format));
     QVERIFY(!filled);
     QCOMPARE(QDir(sub).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{name});

@@ -4,8 +4,8 @@
 #include <QTest>
 
 #include <array>
-#include <set>
 #include <numbers>
+#include <set>
 
 #include <cmath>
 #include <random>
@@ -18,7 +18,7 @@ class TestEncoding : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void seed003Table();
     void seed003Denominators();
     void seed002PerIndexValues_data();
@@ -59,8 +59,9 @@ void TestEncoding::seed003Table()
     const std::vector<double> v = window(e);
     for (int t = 0; t < 10; ++t)
         for (int j = 0; j < 6; ++j) {
-            QVERIFY2(std::abs(v[t * 6 + j] - printed[t][j]) <= 0.5e-4 + 1e-12,
-                     qPrintable(QStringLiteral("t=%1 j=%2: %3 vs %4").arg(t).arg(j).arg(v[t * 6 + j]).arg(printed[t][j])));
+            QVERIFY2(
+                std::abs(v[t * 6 + j] - printed[t][j]) <= 0.5e-4 + 1e-12,
+                qPrintable(QStringLiteral("t=%1 j=%2: %3 vs %4").arg(t).arg(j).arg(v[t * 6 + j]).arg(printed[t][j])));
             QCOMPARE(e.value(t, j), v[t * 6 + j]);
         }
 }
@@ -85,7 +86,8 @@ void TestEncoding::seed002PerIndexValues_data()
     QTest::newRow("t=1") << 1 << QList<double>{0.8415, 0.8256, 0.3517, 0.9769, 0.1288, 0.9970, 0.0464, 0.9996, 0.0167};
     QTest::newRow("t=2") << 2 << QList<double>{0.9093, 0.3633, 0.6585, 0.9086, 0.2554, 0.9880, 0.0927, 0.9985, 0.0334};
     QTest::newRow("t=7") << 7 << QList<double>{0.6570, -0.4934, 0.5858, 0.0627, 0.7859, 0.8567, 0.3192, 0.9811, 0.1165};
-    QTest::newRow("t=14") << 14 << QList<double>{0.9906, -0.5131, -0.9496, -0.9921, 0.9720, 0.4678, 0.6050, 0.9251, 0.2314};
+    QTest::newRow("t=14") << 14
+                          << QList<double>{0.9906, -0.5131, -0.9496, -0.9921, 0.9720, 0.4678, 0.6050, 0.9251, 0.2314};
 }
 
 void TestEncoding::seed002PerIndexValues()
@@ -96,7 +98,8 @@ void TestEncoding::seed002PerIndexValues()
     QCOMPARE(e.channelCount(), 9);
     const std::vector<double> v = window(e);
     for (int j = 0; j < 9; ++j)
-        QVERIFY2(std::abs(v[t * 9 + j] - row[j]) <= 0.5e-4 + 1e-12, qPrintable(QStringLiteral("j=%1: %2").arg(j).arg(v[t * 9 + j])));
+        QVERIFY2(std::abs(v[t * 9 + j] - row[j]) <= 0.5e-4 + 1e-12,
+                 qPrintable(QStringLiteral("j=%1: %2").arg(j).arg(v[t * 9 + j])));
 }
 
 void TestEncoding::boundsAndUnitCircle_data()
@@ -181,7 +184,8 @@ void TestEncoding::relativePositionIsARotation()
                 const double s = e.value(t, 2 * i), c = e.value(t, 2 * i + 1);
                 const double s2 = std::cos(w * k) * s + std::sin(w * k) * c;
                 const double c2 = -std::sin(w * k) * s + std::cos(w * k) * c;
-                worst = std::max({worst, std::abs(s2 - e.value(t + k, 2 * i)), std::abs(c2 - e.value(t + k, 2 * i + 1))});
+                worst =
+                    std::max({worst, std::abs(s2 - e.value(t + k, 2 * i)), std::abs(c2 - e.value(t + k, 2 * i + 1))});
             }
     }
     QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
@@ -238,7 +242,8 @@ void TestEncoding::sampledBlockMatchesSingleValues()
     for (int r = 0; r < b.rows; ++r)
         for (int c = 0; c < b.cols; ++c) {
             const double got = v[r * 2 * b.cols + c];
-            QVERIFY(std::abs(got - e.value(b.firstPosition + r * b.positionStep, b.firstColumn + c * b.columnStep)) < 1e-13);
+            QVERIFY(std::abs(got - e.value(b.firstPosition + r * b.positionStep, b.firstColumn + c * b.columnStep)) <
+                    1e-13);
             QCOMPARE(v[r * 2 * b.cols + b.cols + c], 7.0);
         }
 }

@@ -12,7 +12,7 @@ class TestEncodingParams : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void refusals_data();
     void refusals();
     void accepted_data();
@@ -39,10 +39,12 @@ void TestEncodingParams::refusals_data()
     const double inf = std::numeric_limits<double>::infinity();
     QTest::newRow("seq_len 0") << qint64(0) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "1 to 1,000,000";
     QTest::newRow("seq_len -5") << qint64(-5) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "got -5";
-    QTest::newRow("seq_len too big") << qint64(1'000'001) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen << "1,000,000";
+    QTest::newRow("seq_len too big") << qint64(1'000'001) << 8 << 1e4 << qint64(0) << inter << pe::Field::SeqLen
+                                     << "1,000,000";
     QTest::newRow("d 0") << qint64(10) << 0 << 1e4 << qint64(0) << inter << pe::Field::DModel << "1 to 4,096";
     QTest::newRow("d 4097") << qint64(10) << 4097 << 1e4 << qint64(0) << inter << pe::Field::DModel << "4,096";
-    QTest::newRow("split odd") << qint64(10) << 7 << 1e4 << qint64(0) << int(pe::Layout::Split) << pe::Field::DModel << "even";
+    QTest::newRow("split odd") << qint64(10) << 7 << 1e4 << qint64(0) << int(pe::Layout::Split) << pe::Field::DModel
+                               << "even";
     QTest::newRow("base 1") << qint64(10) << 8 << 1.0 << qint64(0) << inter << pe::Field::Base << "greater than 1";
     QTest::newRow("base 0.5") << qint64(10) << 8 << 0.5 << qint64(0) << inter << pe::Field::Base << "got 0.5";
     QTest::newRow("base nan") << qint64(10) << 8 << nan << qint64(0) << inter << pe::Field::Base << "finite";
@@ -142,7 +144,8 @@ void TestEncodingParams::oneSentencePerRange()
     const pe::EncodingParams p = testsupport::params(50, 8, 1e4, 1000);
     QVERIFY(!pe::validatePosition(p, 1000));
     QVERIFY(!pe::validatePosition(p, 1049));
-    QCOMPARE(pe::validatePosition(p, 1050).value(), std::string("position must be a whole number inside the window, from 1,000 to 1,049 (got 1,050)."));
+    QCOMPARE(pe::validatePosition(p, 1050).value(),
+             std::string("position must be a whole number inside the window, from 1,000 to 1,049 (got 1,050)."));
     QVERIFY(pe::validatePosition(p, 999));
 }
 

@@ -10,7 +10,7 @@ class TestFrequencyView : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void init();
     void cleanup();
     void seed000Comparison();
@@ -22,7 +22,7 @@ private slots:
     void tooltip();
     void legendAndTitleInOrder();
 
-private:
+  private:
     void set(std::int64_t n, int d, double base);
 
     std::unique_ptr<ViewFixture<FrequencyView>> fixture_;
@@ -38,7 +38,10 @@ void TestFrequencyView::init()
     QVERIFY(fixture_->exposed());
 }
 
-void TestFrequencyView::cleanup() { fixture_.reset(); }
+void TestFrequencyView::cleanup()
+{
+    fixture_.reset();
+}
 
 void TestFrequencyView::set(std::int64_t n, int d, double base)
 {
@@ -135,7 +138,8 @@ void TestFrequencyView::legendAndTitleInOrder()
     QCOMPARE(name(2), QStringLiteral("base 10000"));
     QCOMPARE(name(3), QStringLiteral("base 1e8"));
     const QString title = view_->plot()->findChild<QCPTextElement *>()->text();
-    QVERIFY2(!title.contains(QStringLiteral(":  ·")) && title.startsWith(QStringLiteral("Frequency decay: ω_i")), qPrintable(title));
+    QVERIFY2(!title.contains(QStringLiteral(":  ·")) && title.startsWith(QStringLiteral("Frequency decay: ω_i")),
+             qPrintable(title));
 }
 
 QTEST_MAIN(TestFrequencyView)

@@ -6,15 +6,15 @@
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 class TestHeatmapView : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void init();
     void cleanup();
     void parameterChangeRepaints();
@@ -34,7 +34,7 @@ private slots:
     void reducedPictureAgreesWithWhole_data();
     void reducedPictureAgreesWithWhole();
 
-private:
+  private:
     void set(std::int64_t n, int d, double base = 1e4, std::int64_t start = 0);
     QImage shot();
 
@@ -51,7 +51,10 @@ void TestHeatmapView::init()
     QVERIFY(fixture_->exposed());
 }
 
-void TestHeatmapView::cleanup() { fixture_.reset(); }
+void TestHeatmapView::cleanup()
+{
+    fixture_.reset();
+}
 
 void TestHeatmapView::set(std::int64_t n, int d, double base, std::int64_t start)
 {
@@ -329,7 +332,8 @@ void TestHeatmapView::reducedPictureAgreesWithWhole()
     QVERIFY(view_->shownBlock().sampled());
     const double whole = redShare(QSize(2400, 1200));
     QVERIFY(!view_->shownBlock().sampled());
-    QVERIFY2(std::abs(small - whole) < 0.04, qPrintable(QStringLiteral("red share %1 reduced, %2 whole").arg(small).arg(whole)));
+    QVERIFY2(std::abs(small - whole) < 0.04,
+             qPrintable(QStringLiteral("red share %1 reduced, %2 whole").arg(small).arg(whole)));
 }
 
 QTEST_MAIN(TestHeatmapView)

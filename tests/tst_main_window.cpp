@@ -2,38 +2,38 @@
 #include "data_export.h"
 #include "figure_export.h"
 #include "heatmap_view.h"
-#include "pair_circle_view.h"
-#include "playback.h"
 #include "main_window.h"
+#include "pair_circle_view.h"
 #include "parameters.h"
+#include "playback.h"
+#include "session.h"
 #include "test_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
-#include "session.h"
 
 #include <qcustomplot.h>
 
-#include <QTabBar>
-#include <QScrollBar>
-#include <QLineEdit>
-#include <QLabel>
-#include <QComboBox>
-#include <QAbstractSpinBox>
-#include <QAbstractSlider>
 #include <QAbstractButton>
-#include <QSettings>
-#include <QDir>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -41,7 +41,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void positionTableInTheWindow();
     void everyRegisteredViewIsATab();
     void sliderStepRepaintsTheVisibleView();
@@ -65,7 +65,7 @@ private slots:
     void realWindowScreenshot();
     void realWindowLectureScreenshot();
 
-private:
+  private:
     static QImage runScreenshot(const QStringList &args);
 };
 
@@ -84,7 +84,8 @@ void TestMainWindow::everyRegisteredViewIsATab()
     for (int i = 0; i < bar->count(); ++i)
         QVERIFY2(bar->tabRect(i).right() <= bar->width() && bar->tabRect(i).left() >= 0, qPrintable(bar->tabText(i)));
     for (int i = 0; i < bar->count(); ++i) // and whole, not elided
-        QVERIFY2(bar->tabRect(i).width() >= bar->fontMetrics().horizontalAdvance(bar->tabText(i)), qPrintable(bar->tabText(i)));
+        QVERIFY2(bar->tabRect(i).width() >= bar->fontMetrics().horizontalAdvance(bar->tabText(i)),
+                 qPrintable(bar->tabText(i)));
 }
 
 void TestMainWindow::sliderStepRepaintsTheVisibleView()
@@ -202,7 +203,8 @@ void TestMainWindow::everyViewMarksThePosition()
     Parameters &p = f.params;
     MainWindow &w = *f.view;
     p.setPosition(12);
-    auto *highlight = w.view(QStringLiteral("heatmap"))->plot()->findChild<QCPItemRect *>(QStringLiteral("positionHighlight"));
+    auto *highlight =
+        w.view(QStringLiteral("heatmap"))->plot()->findChild<QCPItemRect *>(QStringLiteral("positionHighlight"));
     QVERIFY(highlight);
     QCOMPARE(highlight->topLeft->coords().y(), 11.5);
     QCOMPARE(highlight->bottomRight->coords().y(), 12.5);
@@ -295,7 +297,9 @@ void TestMainWindow::lectureModeOnEveryView()
             for (QCPAxisRect *rect : v->plot()->axisRects())
                 for (QCPAxis *axis : rect->axes())
                     QVERIFY2(QFontInfo(axis->tickLabelFont()).pixelSize() >= 28,
-                             qPrintable(QStringLiteral("%1: %2 px").arg(other.id).arg(QFontInfo(axis->tickLabelFont()).pixelSize())));
+                             qPrintable(QStringLiteral("%1: %2 px")
+                                            .arg(other.id)
+                                            .arg(QFontInfo(axis->tickLabelFont()).pixelSize())));
         }
         w.showView(start.id);
         QTest::keyClick(w.currentView(), Qt::Key_T); // a second view beside it
@@ -323,8 +327,9 @@ void TestMainWindow::realWindowLectureOnEveryView()
     if (QStandardPaths::findExecutable(QStringLiteral("xvfb-run")).isEmpty())
         QSKIP("xvfb-run is not installed");
     for (const ViewInfo &info : viewRegistry()) {
-        const QImage img = runScreenshot({QStringLiteral("--lecture"), QStringLiteral("--view"), info.id, QStringLiteral("--seq-len"),
-                                          QStringLiteral("100"), QStringLiteral("--d-model"), QStringLiteral("64")});
+        const QImage img =
+            runScreenshot({QStringLiteral("--lecture"), QStringLiteral("--view"), info.id, QStringLiteral("--seq-len"),
+                           QStringLiteral("100"), QStringLiteral("--d-model"), QStringLiteral("64")});
         QVERIFY2(!img.isNull(), qPrintable(info.id + QStringLiteral(": no lecture-mode screenshot (crash or error)")));
     }
 }
@@ -341,10 +346,9 @@ void TestMainWindow::noViewHoldsTheMatrix()
         PlotView *v = f.view->view(info.id);
         QTRY_VERIFY(v->isVisible());
         const std::int64_t pixels = static_cast<std::int64_t>(v->plot()->width()) * v->plot()->height();
-        QVERIFY2(v->heldValues() <= 4 * pixels, qPrintable(QStringLiteral("%1 holds %2 values for %3 pixels")
-                                                                 .arg(info.id)
-                                                                 .arg(v->heldValues())
-                                                                 .arg(pixels)));
+        QVERIFY2(v->heldValues() <= 4 * pixels,
+                 qPrintable(
+                     QStringLiteral("%1 holds %2 values for %3 pixels").arg(info.id).arg(v->heldValues()).arg(pixels)));
         QVERIFY(v->heldValues() > 0);
     }
 }
@@ -391,7 +395,8 @@ QImage TestMainWindow::runScreenshot(const QStringList &args)
 void TestMainWindow::realWindowLectureScreenshot()
 {
     const QImage img = runScreenshot({QStringLiteral("--lecture"), QStringLiteral("--view"), QStringLiteral("clocks"),
-                                      QStringLiteral("--seq-len"), QStringLiteral("8"), QStringLiteral("--d-model"), QStringLiteral("16")});
+                                      QStringLiteral("--seq-len"), QStringLiteral("8"), QStringLiteral("--d-model"),
+                                      QStringLiteral("16")});
     QVERIFY2(!img.isNull(), "the lecture-mode screenshot was not written");
     // The clock hands' red is on screen; the parameter dock is not (no slider groove blue).
     int red = 0;
@@ -416,14 +421,29 @@ void TestMainWindow::smallExportsKeepTheirLayout()
             QVERIFY(!v->render(size, 1).isNull());
             auto *title = v->plot()->findChild<QCPTextElement *>();
             QVERIFY2(!title || title->outerRect().height() <= 0.3 * size.height(),
-                     qPrintable(QStringLiteral("%1 at %2 px: title %3 px high").arg(info.id).arg(size.height()).arg(title->outerRect().height())));
+                     qPrintable(QStringLiteral("%1 at %2 px: title %3 px high")
+                                    .arg(info.id)
+                                    .arg(size.height())
+                                    .arg(title->outerRect().height())));
             for (QCPAxisRect *rect : v->plot()->axisRects())
                 QVERIFY2(rect->width() >= 40 && rect->height() >= 30,
-                         qPrintable(QStringLiteral("%1 at %2x%3: a plot of %4 x %5 px").arg(info.id).arg(size.width()).arg(size.height()).arg(rect->width()).arg(rect->height())));
+                         qPrintable(QStringLiteral("%1 at %2x%3: a plot of %4 x %5 px")
+                                        .arg(info.id)
+                                        .arg(size.width())
+                                        .arg(size.height())
+                                        .arg(rect->width())
+                                        .arg(rect->height())));
             if (info.id == QLatin1String("inputs")) // stacked panels: one position is one x on all three
                 for (QCPAxisRect *rect : v->plot()->axisRects())
-                    QVERIFY2(rect->left() == v->plot()->axisRect()->left() && rect->right() == v->plot()->axisRect()->right(),
-                             qPrintable(QStringLiteral("inputs at %1x%2: panel %3-%4, first %5-%6").arg(size.width()).arg(size.height()).arg(rect->left()).arg(rect->right()).arg(v->plot()->axisRect()->left()).arg(v->plot()->axisRect()->right())));
+                    QVERIFY2(rect->left() == v->plot()->axisRect()->left() &&
+                                 rect->right() == v->plot()->axisRect()->right(),
+                             qPrintable(QStringLiteral("inputs at %1x%2: panel %3-%4, first %5-%6")
+                                            .arg(size.width())
+                                            .arg(size.height())
+                                            .arg(rect->left())
+                                            .arg(rect->right())
+                                            .arg(v->plot()->axisRect()->left())
+                                            .arg(v->plot()->axisRect()->right())));
         }
     }
 }
@@ -451,7 +471,8 @@ void TestMainWindow::exportDataFromTheWindow()
     w.showView(QStringLiteral("similarity"));
     const QString sim = dir.filePath(QStringLiteral("sim.csv"));
     QVERIFY2(w.saveViewData(sim, &error), qPrintable(error));
-    const QStringList simLines = QString::fromUtf8(testsupport::readFile(sim)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList simLines =
+        QString::fromUtf8(testsupport::readFile(sim)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(simLines.size(), 129);
     QCOMPARE(simLines[0], QStringLiteral("position,similarity"));
     QCOMPARE(simLines[31], QStringLiteral("30,4")); // PE(30) . PE(30) = d / 2
@@ -465,12 +486,14 @@ void TestMainWindow::exportDataFromTheWindow()
     QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));
     w.showView(QStringLiteral("relative"));
     QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("relative.csv")), &error), qPrintable(error));
-    const QStringList rel = QString::fromUtf8(testsupport::readFile(dir.filePath(QStringLiteral("relative.csv")))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList rel = QString::fromUtf8(testsupport::readFile(dir.filePath(QStringLiteral("relative.csv"))))
+                                .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(rel.size(), 1 + 4); // d 8: four pairs
     QCOMPARE(rel[0], QStringLiteral("pair,omega,wavelength,T11,T12,T21,T22,reading"));
     w.showView(QStringLiteral("clocks"));
     QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error), qPrintable(error));
-    QVERIFY(testsupport::readFile(dir.filePath(QStringLiteral("clocks.csv"))).startsWith("position,pair0,pair1,pair2,pair3\n"));
+    QVERIFY(testsupport::readFile(dir.filePath(QStringLiteral("clocks.csv")))
+                .startsWith("position,pair0,pair1,pair2,pair3\n"));
 }
 
 void TestMainWindow::copyFigureAndExportAll()
@@ -492,9 +515,11 @@ void TestMainWindow::copyFigureAndExportAll()
     QCOMPARE(image.size(), (QSizeF(w.currentView()->plot()->size()) * dpr).toSize());
     QTemporaryDir dir;
     QString error;
-    QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg, FigureOptions{QSize(400, 300), 1.0}, &error),
+    QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg,
+                              FigureOptions{QSize(400, 300), 1.0}, &error),
              qPrintable(error));
-    QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(), static_cast<int>(viewIds().size()));
+    QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(),
+             static_cast<int>(viewIds().size()));
 }
 
 void TestMainWindow::darkThemeReachesThePlots()
@@ -512,7 +537,7 @@ void TestMainWindow::darkThemeReachesThePlots()
         plot->replot(QCustomPlot::rpImmediateRefresh);
         const QImage image = plot->toPixmap().toImage();
         QVERIFY2(image.pixelColor(3, 3).lightness() < 60, qPrintable(id)); // the background
-        QVERIFY(plot->xAxis->labelColor().lightness() > 180);               // light text on it
+        QVERIFY(plot->xAxis->labelColor().lightness() > 180);              // light text on it
     }
     QCOMPARE(QSettings().value(QStringLiteral("theme")).toInt(), static_cast<int>(Theme::Dark));
     // Exports draw what is shown.
@@ -555,17 +580,20 @@ void TestMainWindow::everyControlHasATooltip()
     MainWindow w(&p);
     QStringList missing;
     for (QWidget *c : w.findChildren<QWidget *>()) {
-        const bool control = qobject_cast<QAbstractButton *>(c) || qobject_cast<QAbstractSpinBox *>(c) || qobject_cast<QComboBox *>(c) ||
-                             qobject_cast<QAbstractSlider *>(c) || qobject_cast<QLineEdit *>(c);
+        const bool control = qobject_cast<QAbstractButton *>(c) || qobject_cast<QAbstractSpinBox *>(c) ||
+                             qobject_cast<QComboBox *>(c) || qobject_cast<QAbstractSlider *>(c) ||
+                             qobject_cast<QLineEdit *>(c);
         if (!control || c->objectName().startsWith(QLatin1String("qt_")) || qobject_cast<QScrollBar *>(c) ||
-            qobject_cast<QTabBar *>(c->parentWidget()) || (qobject_cast<QLineEdit *>(c) && qobject_cast<QAbstractSpinBox *>(c->parentWidget())))
+            qobject_cast<QTabBar *>(c->parentWidget()) ||
+            (qobject_cast<QLineEdit *>(c) && qobject_cast<QAbstractSpinBox *>(c->parentWidget())))
             continue;
         // A label's buddy counts as explained only with its own tooltip; Qt's inner buttons are skipped.
         if (c->toolTip().isEmpty() && !c->inherits("QDockWidgetTitleButton") && !c->inherits("QToolBarExtension") &&
             !c->inherits("QTableCornerButton"))
-            missing << (c->metaObject()->className() + QStringLiteral(" ") + c->objectName() + QStringLiteral(" '") +
-                        (qobject_cast<QAbstractButton *>(c) ? qobject_cast<QAbstractButton *>(c)->text() : QString()) + QStringLiteral("' in ") +
-                        (c->parentWidget() ? c->parentWidget()->objectName() : QString()));
+            missing << (QLatin1String(c->metaObject()->className()) + QStringLiteral(" ") + c->objectName() +
+                        QStringLiteral(" '") +
+                        (qobject_cast<QAbstractButton *>(c) ? qobject_cast<QAbstractButton *>(c)->text() : QString()) +
+                        QStringLiteral("' in ") + (c->parentWidget() ? c->parentWidget()->objectName() : QString()));
     }
     QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral("\n"))));
 }
@@ -637,7 +665,12 @@ void TestMainWindow::positionTableInTheWindow()
     p.stepPosition(1000);
     QCOMPARE(p.position(), 299);
     const Session s = w.currentSession();
-    QVERIFY(sessionToJson(s).value(QStringLiteral("parameters")).toObject().value(QStringLiteral("table")).toString().endsWith(QStringLiteral("sin.npy")));
+    QVERIFY(sessionToJson(s)
+                .value(QStringLiteral("parameters"))
+                .toObject()
+                .value(QStringLiteral("table"))
+                .toString()
+                .endsWith(QStringLiteral("sin.npy")));
     w.undoStack()->undo();
     QVERIFY(!p.values().table);
     QVERIFY(dModel->isEnabled());

@@ -16,7 +16,7 @@ class TestNeighbors : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void offsetNeighborsEqualExactSearch();
     void exactNeighborsOfNoisyVectors();
     void trustworthinessMatchesScikitLearn();
@@ -33,7 +33,11 @@ void TestNeighbors::offsetNeighborsEqualExactSearch()
         for (int j = 0; j < 12; ++j) {
             const auto at = static_cast<std::size_t>(i * 12 + j);
             QVERIFY2(std::abs(fast.dist2[at] - exact.dist2[at]) < 1e-9,
-                     qPrintable(QStringLiteral("row %1, neighbour %2: %3 vs %4").arg(i).arg(j).arg(fast.dist2[at]).arg(exact.dist2[at])));
+                     qPrintable(QStringLiteral("row %1, neighbour %2: %3 vs %4")
+                                    .arg(i)
+                                    .arg(j)
+                                    .arg(fast.dist2[at])
+                                    .arg(exact.dist2[at])));
         }
     // Distances of the offsets' answer are the true ones.
     for (std::int64_t i : {0, 1, 350, 699}) {
@@ -60,13 +64,16 @@ void TestNeighbors::exactNeighborsOfNoisyVectors()
             if (j != i) {
                 double d2 = 0;
                 for (int c = 0; c < 16; ++c)
-                    d2 += std::pow(x[static_cast<std::size_t>(i * 16 + c)] - x[static_cast<std::size_t>(j * 16 + c)], 2);
+                    d2 +=
+                        std::pow(x[static_cast<std::size_t>(i * 16 + c)] - x[static_cast<std::size_t>(j * 16 + c)], 2);
                 all.emplace_back(d2, j);
             }
         std::sort(all.begin(), all.end());
         for (int j = 0; j < 5; ++j) {
-            QCOMPARE(static_cast<std::int64_t>(nb.index[static_cast<std::size_t>(i * 5 + j)]), all[static_cast<std::size_t>(j)].second);
-            QVERIFY(std::abs(nb.dist2[static_cast<std::size_t>(i * 5 + j)] - all[static_cast<std::size_t>(j)].first) < 1e-9);
+            QCOMPARE(static_cast<std::int64_t>(nb.index[static_cast<std::size_t>(i * 5 + j)]),
+                     all[static_cast<std::size_t>(j)].second);
+            QVERIFY(std::abs(nb.dist2[static_cast<std::size_t>(i * 5 + j)] - all[static_cast<std::size_t>(j)].first) <
+                    1e-9);
         }
     }
 }

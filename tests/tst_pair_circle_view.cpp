@@ -1,7 +1,7 @@
 #include "pair_circle_view.h"
 #include "parameters.h"
-#include "view_fixture.h"
 #include "test_support.h"
+#include "view_fixture.h"
 
 #include <qcustomplot.h>
 
@@ -14,7 +14,7 @@ class TestPairCircleView : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void init();
     void cleanup();
     void seed000Figure();
@@ -24,7 +24,7 @@ private slots:
     void equalAxes();
     void oddDimension();
 
-private:
+  private:
     std::unique_ptr<ViewFixture<PairCircleView>> fixture_;
     Parameters *params_ = nullptr;
     PairCircleView *view_ = nullptr;
@@ -38,7 +38,10 @@ void TestPairCircleView::init()
     QVERIFY(fixture_->exposed());
 }
 
-void TestPairCircleView::cleanup() { fixture_.reset(); }
+void TestPairCircleView::cleanup()
+{
+    fixture_.reset();
+}
 
 void TestPairCircleView::seed000Figure()
 {
@@ -71,7 +74,8 @@ void TestPairCircleView::sampledWhenLong()
     // Every position is rasterised: the dots are lit pixels, bounded by the circle's pixels.
     QVERIFY(view_->rasterised());
     QVERIFY(view_->dotCount() > 100);
-    QVERIFY(view_->dotCount() <= std::int64_t(view_->plot()->axisRect(0)->width() + 1) * (view_->plot()->axisRect(0)->height() + 1));
+    QVERIFY(view_->dotCount() <=
+            std::int64_t(view_->plot()->axisRect(0)->width() + 1) * (view_->plot()->axisRect(0)->height() + 1));
 }
 
 void TestPairCircleView::everyPositionCoversTheRing()

@@ -7,7 +7,7 @@ class TestParameters : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void defaultsArePapers();
     void validChangeEmitsOnce();
     void sameValuesEmitNothing();

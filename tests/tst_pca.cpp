@@ -15,7 +15,7 @@ class TestPca : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void pcaMatchesFullEigendecomposition();
     void pcaOfWideVectors();
     void projectionOfPcaIsCentred();
@@ -36,7 +36,10 @@ void TestPca::pcaMatchesFullEigendecomposition()
     for (int c = 0; c < 3; ++c) {
         const double expected = full.eigenvalues()(23 - c);
         QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
-                 qPrintable(QStringLiteral("component %1: %2 vs %3").arg(c).arg(pca.variance[static_cast<std::size_t>(c)]).arg(expected)));
+                 qPrintable(QStringLiteral("component %1: %2 vs %3")
+                                .arg(c)
+                                .arg(pca.variance[static_cast<std::size_t>(c)])
+                                .arg(expected)));
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 24, 24);
         QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(23 - c))) - 1.0) < 1e-6);
     }
@@ -59,12 +62,14 @@ void TestPca::pcaOfWideVectors()
     QVERIFY(pca.explained(0) >= pca.explained(1));
     QVERIFY(pca.explained(0) + pca.explained(1) <= 1.0);
     const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 2000, 1024);
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 2000,
+                                                                                                     1024);
     const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
     for (int c = 0; c < 2; ++c) {
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 1024, 1024);
         const Eigen::VectorXd cv = centred.transpose() * (centred * v) / 1999.0;
-        QVERIFY((cv - pca.variance[static_cast<std::size_t>(c)] * v).norm() < 1e-6 * pca.variance[static_cast<std::size_t>(c)]);
+        QVERIFY((cv - pca.variance[static_cast<std::size_t>(c)] * v).norm() <
+                1e-6 * pca.variance[static_cast<std::size_t>(c)]);
     }
 }
 

@@ -9,7 +9,7 @@ class TestPlayback : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void playAdvancesPosition();
     void pauseStops();
     void loopWraps();

@@ -43,11 +43,11 @@ std::string npyBytes(const std::string &dict, const std::string &payload, int ma
 
 std::string dict(const std::string &descr, bool fortran, const std::string &shape)
 {
-    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape +
+           ", }";
 }
 
-template <typename T>
-std::string raw(const std::vector<T> &values, bool bigEndian)
+template <typename T> std::string raw(const std::vector<T> &values, bool bigEndian)
 {
     std::string out;
     for (T v : values) {
@@ -61,7 +61,10 @@ std::string raw(const std::vector<T> &values, bool bigEndian)
     return out;
 }
 
-std::string half(const std::vector<std::uint16_t> &bits) { return raw(bits, false); }
+std::string half(const std::vector<std::uint16_t> &bits)
+{
+    return raw(bits, false);
+}
 
 std::shared_ptr<const pe::PositionTable> parse(const std::string &bytes)
 {
@@ -116,7 +119,7 @@ class TestPositionTable : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void readsEveryTypeOrderAndEndianness()
     {
         // 2 x 3: row r, column c holds 10 r + c (exact in every type).
@@ -138,7 +141,8 @@ private slots:
         check(parse(npyBytes(dict("<f8", false, "(2, 3)"), raw(c, false))));
         check(parse(npyBytes(dict(">f8", false, "(2, 3)"), raw(c, true))));
         check(parse(npyBytes(dict("<f8", true, "(2, 3)"), raw(fortran, false))));
-        check(parse(npyBytes(dict(">f4", true, "(2, 3)"), raw(std::vector<float>(fortran.begin(), fortran.end()), true))));
+        check(parse(
+            npyBytes(dict(">f4", true, "(2, 3)"), raw(std::vector<float>(fortran.begin(), fortran.end()), true))));
         check(parse(npyBytes(dict("<f4", false, "(2, 3)"), raw(std::vector<float>(c.begin(), c.end()), false), 2)));
         // float16 bits of 0, 1, 2, 10, 11, 12
         check(parse(npyBytes(dict("<f2", false, "(2, 3)"), half({0x0000, 0x3c00, 0x4000, 0x4900, 0x4980, 0x4a00}))));
@@ -158,13 +162,15 @@ private slots:
         QTest::addColumn<QString>("expected");
         const std::string six = raw(std::vector<double>(6, 0.5), false);
         auto row = [](const char *name, const std::string &bytes, const char *expected) {
-            QTest::newRow(name) << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())) << QString::fromUtf8(expected);
+            QTest::newRow(name) << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))
+                                << QString::fromUtf8(expected);
         };
         row("bad magic", "PK\x03\x04 this is a zip file", "not a NumPy .npy file");
         row("empty file", "", "not a NumPy .npy file");
         row("truncated header", npyBytes(dict("<f8", false, "(2, 3)"), six).substr(0, 40), "truncated");
         row("truncated values", npyBytes(dict("<f8", false, "(2, 3)"), six.substr(0, 40)), "(truncated)");
-        row("too many values", npyBytes(dict("<f8", false, "(2, 3)"), six + six), "needs 48 bytes of values but the file holds 96");
+        row("too many values", npyBytes(dict("<f8", false, "(2, 3)"), six + six),
+            "needs 48 bytes of values but the file holds 96");
         row("1-D", npyBytes(dict("<f8", false, "(6,)"), six), "has 1 dimension (6); a position table must be 2-D");
         row("3-D", npyBytes(dict("<f8", false, "(1, 2, 3)"), six), "has 3 dimensions (1 x 2 x 3)");
         row("0-D", npyBytes(dict("<f8", false, "()"), six), "has 0 dimensions");
@@ -172,23 +178,32 @@ private slots:
         row("object", npyBytes(dict("|O", false, "(2, 3)"), six), "Python objects ('|O')");
         row("complex", npyBytes(dict("<c16", false, "(2, 3)"), six), "complex128");
         row("string", npyBytes(dict("<U10", false, "(2, 3)"), six), "unicode strings");
-        row("int", npyBytes(dict("<i8", false, "(2, 3)"), six), "int64 ('<i8'); a position table must be float16, float32 or float64");
-        row("structured", npyBytes("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2, 3), }", six), "structured");
-        row("absurd header length", std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + "{}", "not a plausible .npy header");
+        row("int", npyBytes(dict("<i8", false, "(2, 3)"), six),
+            "int64 ('<i8'); a position table must be float16, float32 or float64");
+        row("structured", npyBytes("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2, 3), }", six),
+            "structured");
+        row("absurd header length", std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + "{}",
+            "not a plausible .npy header");
         row("unknown version", std::string("\x93NUMPY\x09\x00\x10\x00", 10) + "{}", "format version 9");
-        row("unknown key", npyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), 'x': 1}", six), "unexpected key 'x'");
-        row("duplicate key", npyBytes("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (2, 3)}", six), "appears twice");
+        row("unknown key", npyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), 'x': 1}", six),
+            "unexpected key 'x'");
+        row("duplicate key", npyBytes("{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (2, 3)}", six),
+            "appears twice");
         row("missing key", npyBytes("{'descr': '<f8', 'shape': (2, 3)}", six), "lacks 'fortran_order'");
-        row("code, not data", npyBytes("{'descr': __import__('os').system('rm -rf /'), 'fortran_order': False, 'shape': (2, 3)}", six),
+        row("code, not data",
+            npyBytes("{'descr': __import__('os').system('rm -rf /'), 'fortran_order': False, 'shape': (2, 3)}", six),
             "expected a quoted string");
         row("overflowing shape", npyBytes(dict("<f8", false, "(99999999999999999999, 3)"), six), "too large");
-        row("too many columns", npyBytes(dict("<f8", false, "(1, 5000)"), six), "5,000 columns; d_model can be at most 4,096");
+        row("too many columns", npyBytes(dict("<f8", false, "(1, 5000)"), six),
+            "5,000 columns; d_model can be at most 4,096");
         row("NaN", npyBytes(dict("<f8", false, "(2, 3)"), raw(std::vector<double>{0, 1, 2, 3, std::nan(""), 5}, false)),
             "NaN at row 1, column 1");
         // Fortran order: the first bad value in (row, column) order, not in file order.
         row("infinity, Fortran order",
             npyBytes(dict("<f8", true, "(2, 3)"),
-                     raw(std::vector<double>{0, 1, 2, -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(), 5}, false)),
+                     raw(std::vector<double>{0, 1, 2, -std::numeric_limits<double>::infinity(),
+                                             std::numeric_limits<double>::infinity(), 5},
+                         false)),
             "infinity at row 0, column 2");
     }
 
@@ -311,7 +326,8 @@ private slots:
             for (const pe::NoiseParams &n : {pe::NoiseParams{}, noise})
                 for (bool distance : {false, true}) {
                     const auto of = [&](const pe::Encoding &e) {
-                        return values(distance ? pe::distanceTable(e, n, metric) : pe::similarityTable(e, n, 30, metric));
+                        return values(distance ? pe::distanceTable(e, n, metric)
+                                               : pe::similarityTable(e, n, 30, metric));
                     };
                     const std::vector<double> a = of(sin), b = of(tab);
                     QCOMPARE(a.size(), b.size());
@@ -320,7 +336,13 @@ private slots:
                     const auto sq = [metric](double v) { return metric == pe::Metric::Euclidean ? v * v : v; };
                     for (std::size_t i = 0; i < a.size(); ++i)
                         QVERIFY2(std::abs(sq(a[i]) - sq(b[i])) <= 1e-13 * std::max(1.0, std::abs(sq(a[i]))),
-                                 qPrintable(QStringLiteral("metric %1 noise %2 %3 [%4]: %5 vs %6").arg(int(metric)).arg(n.sigma).arg(distance).arg(i).arg(a[i], 0, 'g', 17).arg(b[i], 0, 'g', 17)));
+                                 qPrintable(QStringLiteral("metric %1 noise %2 %3 [%4]: %5 vs %6")
+                                                .arg(int(metric))
+                                                .arg(n.sigma)
+                                                .arg(distance)
+                                                .arg(i)
+                                                .arg(a[i], 0, 'g', 17)
+                                                .arg(b[i], 0, 'g', 17)));
                 }
     }
 
@@ -347,8 +369,10 @@ private slots:
                     continue;
                 QVERIFY(s.resolved(static_cast<std::size_t>(i)));
                 worst = std::max(worst, std::abs(s.omega[static_cast<std::size_t>(i)] - w) / s.resolution);
-                QVERIFY2(std::abs(s.omega[static_cast<std::size_t>(i)] - w) < 0.05 * s.resolution,
-                         qPrintable(QStringLiteral("pair %1: %2 vs %3").arg(i).arg(s.omega[static_cast<std::size_t>(i)]).arg(w)));
+                QVERIFY2(
+                    std::abs(s.omega[static_cast<std::size_t>(i)] - w) < 0.05 * s.resolution,
+                    qPrintable(
+                        QStringLiteral("pair %1: %2 vs %3").arg(i).arg(s.omega[static_cast<std::size_t>(i)]).arg(w)));
                 QVERIFY(s.peakShare[static_cast<std::size_t>(i)] > 0.99);
                 ++checked;
             }

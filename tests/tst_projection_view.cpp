@@ -19,7 +19,7 @@ class TestProjectionView : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void seed004RunsToTheEndAndDraws();
     void framesArriveWhileItRuns();
     void pauseKeepsTheOptimiserAndResumeFinishes();
@@ -30,7 +30,7 @@ private slots:
     void tooLargeIsRefusedWithAMessage();
     void settingsControlsDriveTheRun();
 
-private:
+  private:
     static QString title(ProjectionView *view) { return view->plot()->findChild<QCPTextElement *>()->text(); }
     // The plot pixel where position t is drawn.
     static QPointF pixelOf(ProjectionView *view, std::int64_t t)
@@ -54,7 +54,8 @@ void TestProjectionView::seed004RunsToTheEndAndDraws()
     QCOMPARE(f.view->projection().xy.size(), std::size_t(256));
     QVERIFY(title(f.view.get()).contains(QStringLiteral("iteration 1000 of 1000")));
     // The view shows what the core computes for the same settings.
-    QVERIFY(f.view->projection().xy == pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, s).xy);
+    QVERIFY(f.view->projection().xy ==
+            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, s).xy);
     // Every point is drawn: the pixel at each position's coordinates is coloured, not white.
     f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
     const QImage image = f.view->plot()->toPixmap().toImage();
@@ -117,7 +118,8 @@ void TestProjectionView::pauseKeepsTheOptimiserAndResumeFinishes()
     QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 180000);
     QCOMPARE(f.view->projection().iteration, 1000);
     // Resumed, not restarted: the same result as one uninterrupted run.
-    QVERIFY(f.view->projection().xy == pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, {}).xy);
+    QVERIFY(f.view->projection().xy ==
+            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, {}).xy);
 }
 
 void TestProjectionView::changeRestartsAndLeavesNoThread()
@@ -208,7 +210,8 @@ void TestProjectionView::tooLargeIsRefusedWithAMessage()
     QVERIFY(!f.params.set(params(200'000, 16)));
     QVERIFY(!f.view->running());
     QVERIFY(f.view->projection().xy.empty());
-    QVERIFY2(title(f.view.get()).contains(QStringLiteral("at most 100,000 positions")), qPrintable(title(f.view.get())));
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("at most 100,000 positions")),
+             qPrintable(title(f.view.get())));
     // Perplexity too large for the window: said, and nothing runs.
     QVERIFY(!f.params.set(params(20, 8)));
     QVERIFY(!f.view->running());

@@ -1,5 +1,5 @@
-#include "recovery.h"
 #include "float_product.h"
+#include "recovery.h"
 #include "relative.h"
 #include "test_support.h"
 
@@ -13,7 +13,7 @@ class TestRecovery : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void pureEncodingsRecoverEveryPosition_data();
     void pureEncodingsRecoverEveryPosition();
     void prunedEqualsBruteForce_data();
@@ -152,7 +152,10 @@ void TestRecovery::floatProductsWithinTheirBound()
                     abs += std::abs(a[static_cast<std::size_t>(r * d + j)] * b[static_cast<std::size_t>(s * d + j)]);
                 }
                 QVERIFY2(std::abs(c[static_cast<std::size_t>(r * n + s)] - exact) <= (d + 4) * 0x1p-24 * abs,
-                         qPrintable(QStringLiteral("%1: entry (%2, %3)").arg(QString::fromLatin1(pe::simdName(level))).arg(r).arg(s)));
+                         qPrintable(QStringLiteral("%1: entry (%2, %3)")
+                                        .arg(QString::fromLatin1(pe::simdName(level)))
+                                        .arg(r)
+                                        .arg(s)));
             }
     }
     QVERIFY(tested >= 1);

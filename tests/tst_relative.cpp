@@ -12,7 +12,7 @@ class TestRelative : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void rotationResidual();
     void decodingIsExactWithoutNoise();
 };
@@ -25,7 +25,8 @@ void TestRelative::rotationResidual()
     }
     QVERIFY(pe::rotationResidual(pe::Encoding(params(500, 64, 1e4, 0, pe::Layout::Split)), 9) < 1e-12);
     // The per-index exponent breaks the rotation: its cosines turn at other speeds.
-    QVERIFY(pe::rotationResidual(pe::Encoding(params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index)), 3) > 1e-3);
+    QVERIFY(pe::rotationResidual(pe::Encoding(params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index)), 3) >
+            1e-3);
 }
 
 void TestRelative::decodingIsExactWithoutNoise()

@@ -6,18 +6,18 @@
 #include "test_support.h"
 #include "view_registry.h"
 
-#include <QUrl>
-#include <QMimeData>
-#include <QDropEvent>
-#include <QDragEnterEvent>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QJsonDocument>
+#include <QMimeData>
 #include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <QUrl>
 
 using testsupport::params;
 
@@ -25,7 +25,7 @@ class TestSession : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void initTestCase();
     void roundTrip();
     void refusals_data();
@@ -37,7 +37,7 @@ private slots:
     void recentFilesAndRestore();
     void droppedFileOpens();
 
-private:
+  private:
     QTemporaryDir dir_;
     static QByteArray validJson();
 };
@@ -80,10 +80,12 @@ void TestSession::roundTrip()
     QVERIFY(p2.noise() == p1.noise());
     QCOMPARE(w2.currentView(), w2.view(QStringLiteral("distance")));
     QCOMPARE(w2.view(QStringLiteral("heatmap"))->findChild<QComboBox *>(QStringLiteral("colorMap"))->currentIndex(), 2);
-    QCOMPARE(w2.view(QStringLiteral("projection"))->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->value(), 7.5);
+    QCOMPARE(w2.view(QStringLiteral("projection"))->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->value(),
+             7.5);
     // The whole state, field for field.
     QCOMPARE(sessionToJson(w2.currentSession()), sessionToJson(w1.currentSession()));
-    QVERIFY(QJsonDocument::fromJson(testsupport::readFile(path)).object().value(QStringLiteral("version")).toInt() == kSessionVersion);
+    QVERIFY(QJsonDocument::fromJson(testsupport::readFile(path)).object().value(QStringLiteral("version")).toInt() ==
+            kSessionVersion);
 }
 
 void TestSession::refusals_data()
@@ -95,28 +97,45 @@ void TestSession::refusals_data()
     QTest::newRow("empty") << QByteArray() << "not valid JSON";
     QTest::newRow("not json") << QByteArray("seq_len = 50") << "not valid JSON";
     QTest::newRow("array") << QByteArray("[1, 2]") << "not an object";
-    QTest::newRow("other format") << QByteArray(good).replace("positional-encoding-explorer-session", "notes") << "not a session file";
-    QTest::newRow("unknown version") << QByteArray(good).replace("\"version\": 1", "\"version\": 7") << "version 7 is not known";
-    QTest::newRow("version text") << QByteArray(good).replace("\"version\": 1", "\"version\": \"1\"") << "'version' must be a whole number";
-    QTest::newRow("missing parameters") << QByteArray(R"({"format": "positional-encoding-explorer-session", "version": 1})")
+    QTest::newRow("other format") << QByteArray(good).replace("positional-encoding-explorer-session", "notes")
+                                  << "not a session file";
+    QTest::newRow("unknown version") << QByteArray(good).replace("\"version\": 1", "\"version\": 7")
+                                     << "version 7 is not known";
+    QTest::newRow("version text") << QByteArray(good).replace("\"version\": 1", "\"version\": \"1\"")
+                                  << "'version' must be a whole number";
+    QTest::newRow("missing parameters") << QByteArray(
+                                               R"({"format": "positional-encoding-explorer-session", "version": 1})")
                                         << "'parameters' is missing";
     QTest::newRow("missing d_model") << QByteArray(good).replace("\"d_model\": 20, ", "") << "'d_model' is missing";
-    QTest::newRow("seq_len text") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": \"300\"") << "'seq_len' must be a whole number";
-    QTest::newRow("seq_len fraction") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 300.5") << "'seq_len' must be a whole number";
-    QTest::newRow("seq_len huge") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1e300") << "'seq_len' must be a whole number";
-    QTest::newRow("seq_len too many") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1000001") << "seq_len";
-    QTest::newRow("d_model huge") << QByteArray(good).replace("\"d_model\": 20", "\"d_model\": 99999999999") << "d_model must be";
+    QTest::newRow("seq_len text") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": \"300\"")
+                                  << "'seq_len' must be a whole number";
+    QTest::newRow("seq_len fraction") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 300.5")
+                                      << "'seq_len' must be a whole number";
+    QTest::newRow("seq_len huge") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1e300")
+                                  << "'seq_len' must be a whole number";
+    QTest::newRow("seq_len too many") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1000001")
+                                      << "seq_len";
+    QTest::newRow("d_model huge") << QByteArray(good).replace("\"d_model\": 20", "\"d_model\": 99999999999")
+                                  << "d_model must be";
     QTest::newRow("base one") << QByteArray(good).replace("\"base\": 10000", "\"base\": 1") << "base";
-    QTest::newRow("base text") << QByteArray(good).replace("\"base\": 10000", "\"base\": \"big\"") << "'base' must be a number";
-    QTest::newRow("layout") << QByteArray(good).replace("interleaved", "diagonal") << "layout must be interleaved or split";
-    QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300") << "position must be a whole number inside the window, from 0 to 299 (got 300).";
+    QTest::newRow("base text") << QByteArray(good).replace("\"base\": 10000", "\"base\": \"big\"")
+                               << "'base' must be a number";
+    QTest::newRow("layout") << QByteArray(good).replace("interleaved", "diagonal")
+                            << "layout must be interleaved or split";
+    QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300")
+                                      << "position must be a whole number inside the window, from 0 to 299 (got 300).";
     QTest::newRow("sigma") << QByteArray(good).replace("\"sigma\": 0.5", "\"sigma\": 11") << "sigma";
-    QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1") << "the seed must be a whole number from 0 to 2147483647 (got -1).";
-    QTest::newRow("noise not object") << QByteArray(good).replace(R"({"sigma": 0.5, "seed": 42})", "0.5") << "'noise' must be an object";
-    QTest::newRow("unknown view") << QByteArray(good).replace("\"view\": \"similarity\"", "\"view\": \"spirals\"") << "unknown view 'spirals'";
-    QTest::newRow("settings of unknown view") << QByteArray(good).replace("\"views\": {\"similarity\"", "\"views\": {\"spirals\"")
-                                              << "unknown view 'spirals'";
-    QTest::newRow("view settings not object") << QByteArray(good).replace(R"({"metric": 1})", "3") << "must be an object";
+    QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1")
+                                   << "the seed must be a whole number from 0 to 2147483647 (got -1).";
+    QTest::newRow("noise not object") << QByteArray(good).replace(R"({"sigma": 0.5, "seed": 42})", "0.5")
+                                      << "'noise' must be an object";
+    QTest::newRow("unknown view") << QByteArray(good).replace("\"view\": \"similarity\"", "\"view\": \"spirals\"")
+                                  << "unknown view 'spirals'";
+    QTest::newRow("settings of unknown view")
+        << QByteArray(good).replace("\"views\": {\"similarity\"", "\"views\": {\"spirals\"")
+        << "unknown view 'spirals'";
+    QTest::newRow("view settings not object")
+        << QByteArray(good).replace(R"({"metric": 1})", "3") << "must be an object";
 }
 
 void TestSession::refusals()
@@ -150,8 +169,10 @@ void TestSession::refusedViewSettingChangesNothing()
     QVERIFY(!p.set(params(64, 32)));
     const QJsonObject before = sessionToJson(w.currentSession());
     QString error;
-    for (const QByteArray &views : {QByteArrayLiteral(R"({"similarity": {"metric": 9}})"), QByteArrayLiteral(R"({"clocks": {"clockRows": 1e9}})"),
-                                    QByteArrayLiteral(R"({"heatmap": {"transpose": "yes"}})"), QByteArrayLiteral(R"({"heatmap": {"zoom": 2}})")}) {
+    for (const QByteArray &views :
+         {QByteArrayLiteral(R"({"similarity": {"metric": 9}})"), QByteArrayLiteral(R"({"clocks": {"clockRows": 1e9}})"),
+          QByteArrayLiteral(R"({"heatmap": {"transpose": "yes"}})"),
+          QByteArrayLiteral(R"({"heatmap": {"zoom": 2}})")}) {
         const QByteArray json = validJson().replace(R"({"similarity": {"metric": 1}})", views);
         const std::optional<Session> s = parseSession(json, &error);
         QVERIFY2(s, qPrintable(error));
@@ -200,8 +221,10 @@ void TestSession::everyPresetReproducesItsParameters()
     QVERIFY(tsne && tsne->params.seqLen == 128 && tsne->params.dModel == 8);
     QCOMPARE(tsne->views.value(QStringLiteral("projection")).value(QStringLiteral("perplexity")).toDouble(), 4.0);
     const Session *table = findPreset(QStringLiteral("seed002-table"));
-    QVERIFY(table && table->params.base == 100 && table->params.exponent == pe::Exponent::Index && table->params.seqLen == 15);
-    QCOMPARE(table->views.value(QStringLiteral("heatmap")).value(QStringLiteral("cellDecimals")).toInt(), 2); // seed 002 prints 2
+    QVERIFY(table && table->params.base == 100 && table->params.exponent == pe::Exponent::Index &&
+            table->params.seqLen == 15);
+    QCOMPARE(table->views.value(QStringLiteral("heatmap")).value(QStringLiteral("cellDecimals")).toInt(),
+             2); // seed 002 prints 2
 }
 
 void TestSession::undoAndRedo()

@@ -12,7 +12,7 @@ class TestSimilarity : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void reducedCurveKeepsEveryExtreme();
     void kernelEqualsBruteForce_data();
     void kernelEqualsBruteForce();
@@ -25,8 +25,8 @@ private slots:
     void distanceMatrixOfJitteredRows();
 };
 
-static double dot(const pe::Encoding &e, const pe::NoiseParams &noise, std::int64_t t, std::int64_t s, double *xn = nullptr,
-                  double *pn = nullptr)
+static double dot(const pe::Encoding &e, const pe::NoiseParams &noise, std::int64_t t, std::int64_t s,
+                  double *xn = nullptr, double *pn = nullptr)
 {
     double sum = 0, a = 0, b = 0;
     for (int j = 0; j < e.dModel(); ++j) {
@@ -153,7 +153,8 @@ void TestSimilarity::noiseIsReproducible()
     }
     // Seeds: what the window's int boxes hold, in one sentence wherever one is refused.
     QVERIFY(!pe::validateSeed(0) && !pe::validateSeed(pe::limits::maxSeed));
-    QCOMPARE(pe::validateSeed(-1).value(), std::string("the seed must be a whole number from 0 to 2147483647 (got -1)."));
+    QCOMPARE(pe::validateSeed(-1).value(),
+             std::string("the seed must be a whole number from 0 to 2147483647 (got -1)."));
     QVERIFY(pe::validateSeed(pe::limits::maxSeed + 1));
     QVERIFY(pe::validateNoise({0.5, std::uint64_t(1) << 40}).has_value());
 }
@@ -197,9 +198,11 @@ void TestSimilarity::reducedCurveKeepsEveryExtreme()
     // Each value is the metric at its position, as one position at a time computes it.
     const std::vector<double> noisy = pe::similarityToReference(e, noise, reference, pe::Metric::Dot, nullptr);
     for (std::size_t b = 0; b < n.positions.size(); ++b) {
-        QVERIFY(n.positions[b] >= 5 + static_cast<std::int64_t>(b) * n.stride && n.positions[b] < 5 + static_cast<std::int64_t>(b + 1) * n.stride);
+        QVERIFY(n.positions[b] >= 5 + static_cast<std::int64_t>(b) * n.stride &&
+                n.positions[b] < 5 + static_cast<std::int64_t>(b + 1) * n.stride);
         QCOMPARE(n.low[b], n.high[b]);
-        QVERIFY2(std::abs(n.low[b] - noisy[static_cast<std::size_t>(n.positions[b] - 5)]) < 1e-9, qPrintable(QString::number(n.positions[b])));
+        QVERIFY2(std::abs(n.low[b] - noisy[static_cast<std::size_t>(n.positions[b] - 5)]) < 1e-9,
+                 qPrintable(QString::number(n.positions[b])));
     }
     QVERIFY(std::find(n.positions.begin(), n.positions.end(), reference) != n.positions.end());
 }
@@ -227,7 +230,8 @@ void TestSimilarity::distanceMatrixOfJitteredRows()
                     return metric == pe::Metric::Euclidean ? std::abs(a * a - b * b) < 1e-9 : std::abs(a - b) < 1e-9;
                 };
                 for (std::size_t i = 0; i < fast.size(); ++i)
-                    QVERIFY2(same(fast[i], exact[i]), qPrintable(QStringLiteral("cell %1: %2 vs %3").arg(i).arg(fast[i]).arg(exact[i])));
+                    QVERIFY2(same(fast[i], exact[i]),
+                             qPrintable(QStringLiteral("cell %1: %2 vs %3").arg(i).arg(fast[i]).arg(exact[i])));
             }
         }
     // S itself at arbitrary (negative) offsets.

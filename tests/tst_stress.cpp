@@ -1,6 +1,6 @@
+#include "allocator.h"
 #include "background_job.h"
 #include "main_window.h"
-#include "allocator.h"
 #include "parameters.h"
 #include "playback.h"
 #include "plot_view.h"
@@ -27,12 +27,12 @@ class TestStress : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     // The allocator set up as pe-explorer's main() sets it up.
     void initTestCase() { pe::returnLargeBlocksToTheSystem(); }
     void thousandsOfRandomChanges();
 
-private:
+  private:
     // Resident memory once the allocator has handed back what it keeps free (malloc_trim), so
     // freed blocks held for reuse are not counted as growth.
     static long residentKiB()
@@ -85,8 +85,9 @@ void TestStress::thousandsOfRandomChanges()
         // What the program holds, next to what the system gives it: resident memory growing while
         // this stays put is the allocator's fragmentation (core/allocator.h).
         const struct mallinfo2 heap = mallinfo2();
-        qInfo("resident %.1f MiB: heap blocks in use %.1f MiB, in mappings of their own %.1f MiB, free in the heaps %.1f MiB", least / 1024.0,
-              heap.uordblks / 1048576.0, heap.hblkhd / 1048576.0, heap.fordblks / 1048576.0);
+        qInfo("resident %.1f MiB: heap blocks in use %.1f MiB, in mappings of their own %.1f MiB, free in the heaps "
+              "%.1f MiB",
+              least / 1024.0, heap.uordblks / 1048576.0, heap.hblkhd / 1048576.0, heap.fordblks / 1048576.0);
     };
     QElapsedTimer clock;
     clock.start();
@@ -141,7 +142,8 @@ void TestStress::thousandsOfRandomChanges()
     w.showView(QStringLiteral("heatmap"));
     QCoreApplication::processEvents();
     const QString title = w.currentView()->plot()->findChild<QCPTextElement *>()->text();
-    QVERIFY2(title.contains(QStringLiteral("%1 position").arg(last.seqLen)) && title.contains(QStringLiteral("%1 dimension").arg(last.dModel)),
+    QVERIFY2(title.contains(QStringLiteral("%1 position").arg(last.seqLen)) &&
+                 title.contains(QStringLiteral("%1 dimension").arg(last.dModel)),
              qPrintable(title));
     // Every worker ends (a t-SNE of at most 4,000 points finishes in a few seconds).
     for (BackgroundJob *job : w.findChildren<BackgroundJob *>())
@@ -149,8 +151,8 @@ void TestStress::thousandsOfRandomChanges()
     settledKiB(); // the same fixed state as at the checkpoints
     QCOMPARE(settled.size(), std::size_t(3));
     const long reference = std::max(settled[0], settled[1]), rss = settled[2];
-    qInfo("resident memory after warm-up %.1f MiB, half-way %.1f MiB, at the end %.1f MiB", settled[0] / 1024.0, settled[1] / 1024.0,
-          rss / 1024.0);
+    qInfo("resident memory after warm-up %.1f MiB, half-way %.1f MiB, at the end %.1f MiB", settled[0] / 1024.0,
+          settled[1] / 1024.0, rss / 1024.0);
 #if defined(__SANITIZE_ADDRESS__)
 #define PE_ASAN
 #elif defined(__has_feature)

@@ -18,7 +18,7 @@ class TestTsne : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void affinitiesMatchThePerplexity();
     void klFallsAndSeed004Converges();
     void fixedCaseIsTrustworthy();
@@ -43,7 +43,8 @@ void TestTsne::affinitiesMatchThePerplexity()
     QVERIFY(std::abs(sum - 1.0) < 1e-12);
     // Symmetric: p_ij = p_ji.
     for (std::int64_t i = 0; i < p.n; i += 37)
-        for (std::int64_t e1 = p.rowStart[static_cast<std::size_t>(i)]; e1 < p.rowStart[static_cast<std::size_t>(i + 1)]; ++e1) {
+        for (std::int64_t e1 = p.rowStart[static_cast<std::size_t>(i)];
+             e1 < p.rowStart[static_cast<std::size_t>(i + 1)]; ++e1) {
             const std::int64_t j = p.col[static_cast<std::size_t>(e1)];
             const auto first = p.col.begin() + p.rowStart[static_cast<std::size_t>(j)];
             const auto last = p.col.begin() + p.rowStart[static_cast<std::size_t>(j + 1)];
@@ -199,12 +200,15 @@ void TestTsne::cancelStopsMidway()
     std::thread worker([&] {
         std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, &cancel);
         if (tsne)
-            pe::runTsne(*tsne, [&](const pe::Tsne &t) {
-                reached = t.iteration();
-                if (t.iteration() == 5)
-                    cancel = true;
-                return true;
-            }, &cancel);
+            pe::runTsne(
+                *tsne,
+                [&](const pe::Tsne &t) {
+                    reached = t.iteration();
+                    if (t.iteration() == 5)
+                        cancel = true;
+                    return true;
+                },
+                &cancel);
     });
     worker.join();
     QVERIFY(reached >= 5 && reached < 1000);

@@ -15,7 +15,7 @@ class TestValuesTable : public QObject
 {
     Q_OBJECT
 
-private slots:
+  private slots:
     void seed003Table();
     void copiesTheSelectionAsTsv();
     void anyWindowSize();
@@ -30,10 +30,11 @@ void TestValuesTable::seed003Table()
     ValuesModel *m = t.model();
     QCOMPARE(m->rowCount(), 10);
     QCOMPARE(m->columnCount(), 6);
-    QCOMPARE(m->data(m->index(1, 0), Qt::DisplayRole).toString(), QStringLiteral("0.8415"));  // sin(1)
-    QCOMPARE(m->data(m->index(1, 1), Qt::DisplayRole).toString(), QStringLiteral("0.5403"));  // cos(1)
+    QCOMPARE(m->data(m->index(1, 0), Qt::DisplayRole).toString(), QStringLiteral("0.8415")); // sin(1)
+    QCOMPARE(m->data(m->index(1, 1), Qt::DisplayRole).toString(), QStringLiteral("0.5403")); // cos(1)
     // Seed 003 prints row 9 as [0.4121, -0.9111, 0.4057, 0.9140, 0.0194, 0.9998].
-    const QStringList row9{QStringLiteral("0.4121"), QStringLiteral("-0.9111"), QStringLiteral("0.4057"), QStringLiteral("0.9140"), QStringLiteral("0.0194"), QStringLiteral("0.9998")};
+    const QStringList row9{QStringLiteral("0.4121"), QStringLiteral("-0.9111"), QStringLiteral("0.4057"),
+                           QStringLiteral("0.9140"), QStringLiteral("0.0194"),  QStringLiteral("0.9998")};
     for (int c = 0; c < 6; ++c)
         QCOMPARE(m->data(m->index(9, c), Qt::DisplayRole).toString(), row9[c]);
     QVERIFY(m->headerData(2, Qt::Horizontal, Qt::DisplayRole).toString().contains(QStringLiteral("÷ 21.54")));
@@ -52,9 +53,11 @@ void TestValuesTable::copiesTheSelectionAsTsv()
     QVERIFY(!p.set(params(10, 6)));
     ValuesTable t(&p);
     QTableView *view = t.table();
-    view->selectionModel()->select(QItemSelection(t.model()->index(0, 0), t.model()->index(1, 1)), QItemSelectionModel::Select);
+    view->selectionModel()->select(QItemSelection(t.model()->index(0, 0), t.model()->index(1, 1)),
+                                   QItemSelectionModel::Select);
     t.copySelection();
-    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("position\td0\td1\n0\t0.0000\t1.0000\n1\t0.8415\t0.5403\n"));
+    QCOMPARE(QApplication::clipboard()->text(),
+             QStringLiteral("position\td0\td1\n0\t0.0000\t1.0000\n1\t0.8415\t0.5403\n"));
 }
 
 void TestValuesTable::anyWindowSize()

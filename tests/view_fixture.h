@@ -9,8 +9,7 @@
 
 // A view of type View on its own Parameters, shown at a size and exposed: the start of every
 // view test.
-template <class View>
-struct ViewFixture {
+template <class View> struct ViewFixture {
     explicit ViewFixture(QSize size)
         : view(std::make_unique<View>(&params))
     {

@@ -18,7 +18,8 @@ BackgroundJob::~BackgroundJob()
 
 void BackgroundJob::start(Work work)
 {
-    start(ProgressWork([work = std::move(work)](const std::atomic<bool> &cancel, const Post &) { return work(cancel); }));
+    start(
+        ProgressWork([work = std::move(work)](const std::atomic<bool> &cancel, const Post &) { return work(cancel); }));
 }
 
 void BackgroundJob::start(ProgressWork work)

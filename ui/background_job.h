@@ -15,7 +15,7 @@ class BackgroundJob : public QObject
 {
     Q_OBJECT
 
-public:
+  public:
     // The work gets a cancel flag to poll and returns what to run on the GUI thread with its
     // result (a closure that captured it).
     using Work = std::function<std::function<void()>(const std::atomic<bool> &cancel)>;
@@ -36,10 +36,10 @@ public:
     // Threads still alive: cancelled jobs that have not noticed yet, and the latest.
     int threadCount() const;
 
-signals:
+  signals:
     void finished();
 
-private:
+  private:
     struct Worker {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> cancel;

@@ -17,7 +17,10 @@ void CellLabels::setCells(const std::vector<double> *values, const pe::Block &bl
     transposed_ = transposed;
 }
 
-QRect CellLabels::clipRect() const { return map_->keyAxis()->axisRect()->rect(); }
+QRect CellLabels::clipRect() const
+{
+    return map_->keyAxis()->axisRect()->rect();
+}
 
 void CellLabels::applyDefaultAntialiasingHint(QCPPainter *painter) const
 {
@@ -47,14 +50,18 @@ int CellLabels::decimalsFor(const QFontMetrics &metrics) const
     if (cell.height() < metrics.height() + 2)
         return 0;
     const auto fits = [&](int decimals) {
-        return cell.width() >= metrics.horizontalAdvance(QStringLiteral("-0.") + QString(decimals, QLatin1Char('0'))) + 4;
+        return cell.width() >=
+               metrics.horizontalAdvance(QStringLiteral("-0.") + QString(decimals, QLatin1Char('0'))) + 4;
     };
     if (decimals_ > 0)
         return fits(decimals_) ? decimals_ : 0;
     return fits(4) ? 4 : fits(2) ? 2 : 0;
 }
 
-int CellLabels::decimalsInUse() const { return decimalsFor(QFontMetrics(parentPlot()->font())); }
+int CellLabels::decimalsInUse() const
+{
+    return decimalsFor(QFontMetrics(parentPlot()->font()));
+}
 
 QFont CellLabels::labelFont() const
 {
@@ -85,7 +92,8 @@ void CellLabels::draw(QCPPainter *painter)
             const QColor background = QColor::fromRgb(gradient_.color(z, map_->dataRange()));
             painter->setPen(background.lightnessF() > 0.55 ? Qt::black : Qt::white);
             const QPointF centre = pixelOf(r, c);
-            const QRectF box(centre.x() - cell.width() / 2, centre.y() - cell.height() / 2, cell.width(), cell.height());
+            const QRectF box(centre.x() - cell.width() / 2, centre.y() - cell.height() / 2, cell.width(),
+                             cell.height());
             painter->drawText(box, Qt::AlignCenter, QString::number(z, 'f', decimals));
         }
 }

@@ -15,7 +15,7 @@ class CellLabels : public QCPLayerable
 {
     Q_OBJECT
 
-public:
+  public:
     explicit CellLabels(QCPColorMap *map);
 
     void setGradient(const QCPColorGradient &gradient) { gradient_ = gradient; }
@@ -29,12 +29,12 @@ public:
     // The font the labels are drawn in at the current layout.
     QFont labelFont() const;
 
-protected:
+  protected:
     QRect clipRect() const override;
     void applyDefaultAntialiasingHint(QCPPainter *painter) const override;
     void draw(QCPPainter *painter) override;
 
-private:
+  private:
     int decimalsFor(const QFontMetrics &metrics) const;
     QPointF pixelOf(std::int64_t row, int col) const;
     QSizeF cellPixels() const;

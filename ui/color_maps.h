@@ -22,7 +22,7 @@ QCPColorGradient gradient(const QString &name, bool reversed = false);
 // column coordinate; rows go along the key (x) axis when rowsOnKeyAxis, else along the value axis.
 // A single row or column is spread half a cell each way: QCPColorMap draws nothing for one cell.
 // The data object is resized only when the size changes (QCPColorMapData drops its data then).
-void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol, double lastCol,
-                  bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value);
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                  double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value);
 
 } // namespace colormaps

@@ -9,15 +9,15 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QHBoxLayout>
-#include <QPushButton>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 std::vector<double> decadeStops(double min, double linearTo, double max, int perDecade)
 {
@@ -73,11 +73,16 @@ int nearestStop(const std::vector<double> &stops, double value)
 double fieldValue(const pe::EncodingParams &p, pe::Field f)
 {
     switch (f) {
-    case pe::Field::SeqLen: return static_cast<double>(p.seqLen);
-    case pe::Field::DModel: return p.dModel;
-    case pe::Field::Base: return p.base;
-    case pe::Field::StartPos: return static_cast<double>(p.startPos);
-    default: return 0;
+    case pe::Field::SeqLen:
+        return static_cast<double>(p.seqLen);
+    case pe::Field::DModel:
+        return p.dModel;
+    case pe::Field::Base:
+        return p.base;
+    case pe::Field::StartPos:
+        return static_cast<double>(p.startPos);
+    default:
+        return 0;
     }
 }
 
@@ -86,13 +91,21 @@ void setFieldValue(pe::EncodingParams &p, pe::Field f, double v)
     // Typed whole numbers stay below 2^53; d_model's int takes the nearest it can hold.
     const double whole = std::round(v);
     switch (f) {
-    case pe::Field::SeqLen: p.seqLen = static_cast<std::int64_t>(whole); break;
-    case pe::Field::DModel:
-        p.dModel = static_cast<int>(std::clamp(whole, double(std::numeric_limits<int>::min()), double(std::numeric_limits<int>::max())));
+    case pe::Field::SeqLen:
+        p.seqLen = static_cast<std::int64_t>(whole);
         break;
-    case pe::Field::Base: p.base = v; break;
-    case pe::Field::StartPos: p.startPos = static_cast<std::int64_t>(whole); break;
-    default: break;
+    case pe::Field::DModel:
+        p.dModel = static_cast<int>(
+            std::clamp(whole, double(std::numeric_limits<int>::min()), double(std::numeric_limits<int>::max())));
+        break;
+    case pe::Field::Base:
+        p.base = v;
+        break;
+    case pe::Field::StartPos:
+        p.startPos = static_cast<std::int64_t>(whole);
+        break;
+    default:
+        break;
     }
 }
 
@@ -133,7 +146,8 @@ std::optional<std::string> speedProblem(double speed)
         return std::nullopt;
     return QStringLiteral("speed must be a number from %1 to %2 positions per second (got %3).")
         .arg(QString::fromStdString(pe::compactNumber(Playback::kMinSpeed)),
-             QString::fromStdString(pe::compactNumber(Playback::kMaxSpeed)), QString::fromStdString(pe::compactNumber(speed)))
+             QString::fromStdString(pe::compactNumber(Playback::kMaxSpeed)),
+             QString::fromStdString(pe::compactNumber(speed)))
         .toStdString();
 }
 
@@ -152,19 +166,24 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     grid->setColumnStretch(1, 1);
 
     using namespace pe::limits;
-    addControl(pe::Field::SeqLen, tr("seq_len"), tr("Number of positions shown (rows of the encoding matrix): %1").arg(QString::fromStdString(pe::allowedText(pe::Field::SeqLen))),
+    addControl(pe::Field::SeqLen, tr("seq_len"),
+               tr("Number of positions shown (rows of the encoding matrix): %1")
+                   .arg(QString::fromStdString(pe::allowedText(pe::Field::SeqLen))),
                wholeSpin(1, static_cast<double>(maxSeqLen)), decadeStops(1, 100, static_cast<double>(maxSeqLen), 9));
-    addControl(pe::Field::DModel, tr("d_model"), tr("Embedding size: number of dimensions (columns), %1").arg(QString::fromStdString(pe::allowedText(pe::Field::DModel))),
+    addControl(pe::Field::DModel, tr("d_model"),
+               tr("Embedding size: number of dimensions (columns), %1")
+                   .arg(QString::fromStdString(pe::allowedText(pe::Field::DModel))),
                wholeSpin(1, maxDModel), powerOfTwoStops(maxDModel));
     auto *baseSpin = new ScientificSpinBox;
     baseSpin->setLogarithmicSteps(true);
     baseSpin->setStepRange(1.000000001, maxBase);
     addControl(pe::Field::Base, tr("base"),
-               tr("Base of the frequencies w_i = base^(-2i/d): larger means slower clocks (the paper uses 10000)"), baseSpin,
-               logStops(maxBase, 100));
+               tr("Base of the frequencies w_i = base^(-2i/d): larger means slower clocks (the paper uses 10000)"),
+               baseSpin, logStops(maxBase, 100));
     addControl(pe::Field::StartPos, tr("start_pos"),
                tr("First position shown: moves the window along the sequence (seed 000's start_pos)"),
-               wholeSpin(0, static_cast<double>(maxPositionEnd - 1)), decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
+               wholeSpin(0, static_cast<double>(maxPositionEnd - 1)),
+               decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
 
     layoutChoice_->setObjectName(QStringLiteral("layout"));
     layoutChoice_->addItem(tr("interleaved (sin, cos, sin, cos…)"), QStringLiteral("interleaved"));
@@ -221,7 +240,8 @@ ControlPanel::~ControlPanel()
 void ControlPanel::addPositionControls(Playback *playback)
 {
     auto *grid = static_cast<QGridLayout *>(layout());
-    const QString tip = tr("The current position, marked in every view (Left/Right and PageUp/PageDown on a view step it)");
+    const QString tip =
+        tr("The current position, marked in every view (Left/Right and PageUp/PageDown on a view step it)");
     positionSlider_ = new QSlider(Qt::Horizontal, this);
     positionSlider_->setObjectName(QStringLiteral("positionSlider"));
     positionSlider_->setToolTip(tip);
@@ -490,7 +510,10 @@ QSlider *ControlPanel::slider(pe::Field field) const
     return nullptr;
 }
 
-QString ControlPanel::errorText() const { return error_->text(); }
+QString ControlPanel::errorText() const
+{
+    return error_->text();
+}
 
 void ControlPanel::apply(pe::EncodingParams candidate)
 {
@@ -520,8 +543,9 @@ void ControlPanel::followScheme(const pe::EncodingParams &p)
     layoutChoice_->setToolTip(p.table ? tr("A table's pairs are its columns (2i, 2i+1), as the interleaved layout's")
                                       : tr("Interleaved as in the paper; split halves as in tensor2tensor"));
     exponentChoice_->setEnabled(!p.table);
-    exponentChoice_->setToolTip(p.table ? tr("The exponent does not apply to %1: its values are the file's").arg(name)
-                                        : tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
+    exponentChoice_->setToolTip(p.table
+                                    ? tr("The exponent does not apply to %1: its values are the file's").arg(name)
+                                    : tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
 }
 
 void ControlPanel::followState()

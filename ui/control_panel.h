@@ -29,7 +29,7 @@ class ControlPanel : public QWidget
 {
     Q_OBJECT
 
-public:
+  public:
     // Without a Playback the panel has no play controls (the position row is always there).
     explicit ControlPanel(Parameters *parameters, Playback *playback = nullptr, QWidget *parent = nullptr);
     ~ControlPanel() override;
@@ -37,10 +37,10 @@ public:
     QSlider *slider(pe::Field field) const;
     QString errorText() const;
 
-protected:
+  protected:
     void changeEvent(QEvent *event) override;
 
-private:
+  private:
     struct Control {
         pe::Field field;
         QSlider *slider;

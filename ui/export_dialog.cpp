@@ -68,15 +68,25 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     setMinimumWidth(520);
 }
 
-int ExportDialog::viewIndex() const { return view_->currentIndex(); }
+int ExportDialog::viewIndex() const
+{
+    return view_->currentIndex();
+}
 
-FigureOptions ExportDialog::options() const { return {QSize(width_->value(), height_->value()), scale_->value()}; }
+FigureOptions ExportDialog::options() const
+{
+    return {QSize(width_->value(), height_->value()), scale_->value()};
+}
 
-QString ExportDialog::path() const { return path_->text(); }
+QString ExportDialog::path() const
+{
+    return path_->text();
+}
 
 void ExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), path_->text(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString chosen = QFileDialog::getSaveFileName(
+        this, tr("Export figure"), path_->text(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (!chosen.isEmpty())
         path_->setText(chosen);
 }

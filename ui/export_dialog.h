@@ -15,14 +15,14 @@ class ExportDialog : public QDialog
 {
     Q_OBJECT
 
-public:
+  public:
     ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, QWidget *parent = nullptr);
 
     int viewIndex() const;
     FigureOptions options() const;
     QString path() const;
 
-private:
+  private:
     void browse();
 
     QComboBox *view_;

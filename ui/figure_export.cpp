@@ -24,7 +24,10 @@ std::optional<QString> checkFigureOptions(const FigureOptions &o)
             .arg(o.size.width())
             .arg(o.size.height());
     if (!std::isfinite(o.scale) || o.scale < minScale || o.scale > maxScale)
-        return QObject::tr("the scale must be a number from %1 to %2 (got %3).").arg(minScale).arg(maxScale).arg(o.scale);
+        return QObject::tr("the scale must be a number from %1 to %2 (got %3).")
+            .arg(minScale)
+            .arg(maxScale)
+            .arg(o.scale);
     if (std::lround(o.size.width() * o.scale) > maxPixelSide || std::lround(o.size.height() * o.scale) > maxPixelSide)
         return QObject::tr("size times scale must be at most %1 pixels on each side (got %2x%3).")
             .arg(maxPixelSide)
@@ -48,7 +51,8 @@ std::optional<FigureFormat> figureFormatForPath(const QString &path)
 std::optional<QString> checkFigurePath(const QString &path)
 {
     if (!figureFormatForPath(path))
-        return QObject::tr("figures are PNG, SVG or PDF: the file name must end in .png, .svg or .pdf (got '%1').").arg(path);
+        return QObject::tr("figures are PNG, SVG or PDF: the file name must end in .png, .svg or .pdf (got '%1').")
+            .arg(path);
     return std::nullopt;
 }
 
@@ -57,7 +61,8 @@ namespace {
 bool writeBytes(const QByteArray &bytes, const QString &path, QString *error)
 {
     std::string message;
-    if (!pe::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+    if (!pe::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
         *error = QString::fromStdString(message);
         return false;
     }

@@ -5,16 +5,16 @@
 // Ticks on whole numbers only, printed in full (positions reach 1e9; "1e+09" reads badly).
 class IntegerTicker : public QCPAxisTicker
 {
-public:
+  public:
     IntegerTicker();
     // No two ticks closer than this (in axis units): set from the labels' size, so labels of
     // neighbouring ticks never touch. Rounded up to 1, 2 or 5 times a power of ten.
     void setMinimumStep(double step);
 
-protected:
+  protected:
     double getTickStep(const QCPRange &range) override;
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override;
 
-private:
+  private:
     double minimumStep_ = 1;
 };

@@ -17,36 +17,36 @@
 
 #include <qcustomplot.h>
 
-#include <QStyle>
 #include <QActionGroup>
-#include <QInputDialog>
-#include <QDir>
-#include <QClipboard>
-#include <QUrl>
-#include <QUndoStack>
-#include <QSettings>
-#include <QMimeData>
-#include <QJsonDocument>
-#include <QFileInfo>
-#include <QDropEvent>
-#include <QDragEnterEvent>
-#include <QCloseEvent>
 #include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
-#include <QTimer>
-#include <QVBoxLayout>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
-#include <QProgressDialog>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUrl>
+#include <QVBoxLayout>
 #include <QWindow>
 
 #include <atomic>
@@ -56,7 +56,10 @@
 namespace {
 
 // The digit key of the i-th view: 1 to 9, then 0 for the tenth, as on the keyboard's top row.
-Qt::Key viewDigit(int i) { return i < 9 ? static_cast<Qt::Key>(Qt::Key_1 + i) : Qt::Key_0; }
+Qt::Key viewDigit(int i)
+{
+    return i < 9 ? static_cast<Qt::Key>(Qt::Key_1 + i) : Qt::Key_0;
+}
 
 } // namespace
 
@@ -124,8 +127,9 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
         ->setToolTip(tr("Every view's figure into one folder, as PNG, SVG or PDF"));
     QAction *viewData = file->addAction(tr("Export &view data (CSV, NPY)…"), this, &MainWindow::exportViewData);
     viewData->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    viewData->setToolTip(tr("The numbers behind the current view: encoding, frequencies, similarity, recovery, distance "
-                            "matrix, projection coordinates"));
+    viewData->setToolTip(
+        tr("The numbers behind the current view: encoding, frequencies, similarity, recovery, distance "
+           "matrix, projection coordinates"));
     file->addSeparator();
     addSessionMenus(file);
     file->addSeparator();
@@ -157,7 +161,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
     for (std::size_t i = 0; i < views_.size(); ++i) {
-        QAction *a = viewMenu->addAction(viewRegistry()[i].title, this, [this, i] { tabs_->setCurrentIndex(static_cast<int>(i)); });
+        QAction *a = viewMenu->addAction(viewRegistry()[i].title, this,
+                                         [this, i] { tabs_->setCurrentIndex(static_cast<int>(i)); });
         if (i < 10)
             a->setShortcut(QKeySequence(Qt::CTRL | viewDigit(static_cast<int>(i))));
     }
@@ -191,7 +196,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     hint_->setObjectName(QStringLiteral("lectureHint"));
     hint_->setWordWrap(true); // never wider than the screen
     hint_->setAlignment(Qt::AlignCenter);
-    hint_->setStyleSheet(QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
+    hint_->setStyleSheet(
+        QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
     hint_->hide();
 
     QMenu *play = menuBar()->addMenu(tr("&Playback"));
@@ -264,7 +270,8 @@ void MainWindow::closeTable()
 
 void MainWindow::openTableDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tr("NumPy arrays (*.npy)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tr("NumPy arrays (*.npy)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -283,10 +290,12 @@ void MainWindow::addSessionMenus(QMenu *file)
     save->setToolTip(tr("Every parameter and view setting as a JSON file; open it later, or drop it on the window"));
     file->addSeparator();
     QAction *table = file->addAction(tr("Open &table…"), this, &MainWindow::openTableDialog);
-    table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or drop it on the window"));
+    table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or "
+                         "drop it on the window"));
     closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
     closeTableAction_->setEnabled(false);
-    connect(parameters_, &Parameters::changed, closeTableAction_, [this] { closeTableAction_->setEnabled(parameters_->values().table != nullptr); });
+    connect(parameters_, &Parameters::changed, closeTableAction_,
+            [this] { closeTableAction_->setEnabled(parameters_->values().table != nullptr); });
 }
 
 Session MainWindow::currentSession() const
@@ -359,9 +368,15 @@ bool MainWindow::saveSession(const QString &path, QString *error)
     return true;
 }
 
-QStringList MainWindow::recentSessions() const { return QSettings().value(QStringLiteral("recentSessions")).toStringList(); }
+QStringList MainWindow::recentSessions() const
+{
+    return QSettings().value(QStringLiteral("recentSessions")).toStringList();
+}
 
-QUndoStack *MainWindow::undoStack() const { return history_->stack(); }
+QUndoStack *MainWindow::undoStack() const
+{
+    return history_->stack();
+}
 
 void MainWindow::rememberRecent(const QString &path)
 {
@@ -380,16 +395,21 @@ void MainWindow::fillRecentMenu()
     recentMenu_->clear();
     const QStringList recent = recentSessions();
     for (const QString &path : recent)
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            QString error;
-            const bool ok = openSession(path, &error);
-            report(ok, tr("Open session"), tr("The session was not opened: %1"), error, tr("Opened %1").arg(path));
-        })->setToolTip(path);
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            QString error;
+                            const bool ok = openSession(path, &error);
+                            report(ok, tr("Open session"), tr("The session was not opened: %1"), error,
+                                   tr("Opened %1").arg(path));
+                        })
+            ->setToolTip(path);
     recentMenu_->setToolTipsVisible(true);
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success)
+void MainWindow::report(bool ok, const QString &title, const QString &failure, const QString &error,
+                        const QString &success)
 {
     if (ok)
         statusBar()->showMessage(success, 5000);
@@ -399,7 +419,8 @@ void MainWindow::report(bool ok, const QString &title, const QString &failure, c
 
 void MainWindow::openSessionDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), sessionPath_, tr("Sessions (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open session"), sessionPath_, tr("Sessions (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -409,9 +430,9 @@ void MainWindow::openSessionDialog()
 
 void MainWindow::saveSessionDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
-                                                      sessionPath_.isEmpty() ? QStringLiteral("session.json") : sessionPath_,
-                                                      tr("Sessions (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save session"), sessionPath_.isEmpty() ? QStringLiteral("session.json") : sessionPath_,
+        tr("Sessions (*.json)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -438,7 +459,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
-    settings.setValue(QStringLiteral("lastSession"), QJsonDocument(sessionToJson(currentSession())).toJson(QJsonDocument::Compact));
+    settings.setValue(QStringLiteral("lastSession"),
+                      QJsonDocument(sessionToJson(currentSession())).toJson(QJsonDocument::Compact));
     QMainWindow::closeEvent(event);
 }
 
@@ -463,7 +485,8 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     }
     const bool ok = openSession(urls.first().toLocalFile(), &error);
-    report(ok, tr("Open session"), tr("The dropped file was not opened: %1"), error, tr("Opened %1").arg(urls.first().toLocalFile()));
+    report(ok, tr("Open session"), tr("The dropped file was not opened: %1"), error,
+           tr("Opened %1").arg(urls.first().toLocalFile()));
 }
 
 void MainWindow::addPositionKeys()
@@ -477,15 +500,17 @@ void MainWindow::addPositionKeys()
         tabs_->addAction(a);
         return a;
     };
-    add(tr("Play / pause"), QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); })->setObjectName(QStringLiteral("playPause"));
+    add(tr("Play / pause"), QKeySequence(Qt::Key_Space), [this] {
+        playback_->toggle();
+    })->setObjectName(QStringLiteral("playPause"));
     add(tr("Step forward"), QKeySequence(Qt::Key_Right), [this] { parameters_->stepPosition(1); });
     add(tr("Step back"), QKeySequence(Qt::Key_Left), [this] { parameters_->stepPosition(-1); });
     add(tr("Ten forward"), QKeySequence(Qt::Key_PageDown), [this] { parameters_->stepPosition(10); });
     add(tr("Ten back"), QKeySequence(Qt::Key_PageUp), [this] { parameters_->stepPosition(-10); });
-    add(tr("First position"), QKeySequence(Qt::Key_Home), [this] { parameters_->setPosition(parameters_->values().startPos); });
-    add(tr("Last position"), QKeySequence(Qt::Key_End), [this] {
-        parameters_->setPosition(parameters_->values().startPos + parameters_->values().seqLen - 1);
-    });
+    add(tr("First position"), QKeySequence(Qt::Key_Home),
+        [this] { parameters_->setPosition(parameters_->values().startPos); });
+    add(tr("Last position"), QKeySequence(Qt::Key_End),
+        [this] { parameters_->setPosition(parameters_->values().startPos + parameters_->values().seqLen - 1); });
 }
 
 void MainWindow::addLectureKeys()
@@ -521,7 +546,8 @@ void MainWindow::addLectureKeys()
         }
         QString id = previousView_;
         if (id.isEmpty() || view(id) == currentView())
-            id = currentView() == view(QStringLiteral("heatmap")) ? QStringLiteral("clocks") : QStringLiteral("heatmap");
+            id =
+                currentView() == view(QStringLiteral("heatmap")) ? QStringLiteral("clocks") : QStringLiteral("heatmap");
         setSecondView(id);
     });
 }
@@ -587,8 +613,9 @@ void MainWindow::setLectureMode(bool on)
 
 void MainWindow::showLectureHint()
 {
-    hint_->setText(tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–%1 views  ·  T two views  ·  Esc leave")
-                       .arg(std::min<std::size_t>(9, views_.size())));
+    hint_->setText(
+        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–%1 views  ·  T two views  ·  Esc leave")
+            .arg(std::min<std::size_t>(9, views_.size())));
     QFont f = font();
     f.setPointSizeF(14 * PlotView::kLectureFontScale / 1.8);
     hint_->setFont(f);
@@ -604,7 +631,10 @@ PlotView *MainWindow::view(const QString &id) const
     return nullptr;
 }
 
-PlotView *MainWindow::currentView() const { return static_cast<PlotView *>(tabs_->currentWidget()); }
+PlotView *MainWindow::currentView() const
+{
+    return static_cast<PlotView *>(tabs_->currentWidget());
+}
 
 void MainWindow::showView(const QString &id)
 {
@@ -639,8 +669,8 @@ void MainWindow::copyFigure()
     statusBar()->showMessage(tr("Copied the figure"), 3000);
 }
 
-bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
-                                QStringList *skipped)
+bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options,
+                                QString *error, QStringList *skipped)
 {
     if (!QDir().mkpath(folder)) {
         *error = tr("cannot create the folder '%1'.").arg(folder);
@@ -653,7 +683,8 @@ bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, cons
                 *skipped << tr("%1: %2").arg(id, why);
             continue;
         }
-        const QString path = QDir(folder).filePath(id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
+        const QString path =
+            QDir(folder).filePath(id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
         if (!::exportFigure(view, path, options, error)) {
             *error = tr("%1: %2").arg(id, *error);
             return false;
@@ -668,13 +699,16 @@ void MainWindow::exportAllFigures()
     if (folder.isEmpty())
         return;
     bool ok = false;
-    const QString format = QInputDialog::getItem(this, tr("Export all figures"), tr("Format:"),
-                                                 {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF")}, 0, false, &ok);
+    const QString format =
+        QInputDialog::getItem(this, tr("Export all figures"), tr("Format:"),
+                              {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF")}, 0, false, &ok);
     if (!ok)
         return;
     QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const FigureFormat f = format == QLatin1String("SVG") ? FigureFormat::Svg : format == QLatin1String("PDF") ? FigureFormat::Pdf : FigureFormat::Png;
+    const FigureFormat f = format == QLatin1String("SVG")   ? FigureFormat::Svg
+                           : format == QLatin1String("PDF") ? FigureFormat::Pdf
+                                                            : FigureFormat::Png;
     QStringList skipped;
     ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error, &skipped);
     QApplication::restoreOverrideCursor();
@@ -685,9 +719,10 @@ void MainWindow::exportAllFigures()
 
 void MainWindow::exportData(bool frequencies)
 {
-    const QString path = QFileDialog::getSaveFileName(this, frequencies ? tr("Export frequency data") : tr("Export encoding data"),
-                                                      frequencies ? QStringLiteral("frequencies.csv") : QStringLiteral("encoding.npy"),
-                                                      tr("CSV (*.csv);;NumPy array (*.npy)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, frequencies ? tr("Export frequency data") : tr("Export encoding data"),
+                                     frequencies ? QStringLiteral("frequencies.csv") : QStringLiteral("encoding.npy"),
+                                     tr("CSV (*.csv);;NumPy array (*.npy)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -705,15 +740,17 @@ void MainWindow::exportViewData()
 {
     const ViewInfo &info = viewRegistry()[static_cast<std::size_t>(tabs_->currentIndex())];
     if (!currentView()->dataTable(parameters_->encoding())) {
-        QMessageBox::information(this, tr("Export view data"),
-                                 tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
-                                    "recovery at 33,554,432 values, a projection until its first frame); "
-                                    "File > Export figure saves its picture.")
-                                     .arg(info.title));
+        QMessageBox::information(
+            this, tr("Export view data"),
+            tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
+               "recovery at 33,554,432 values, a projection until its first frame); "
+               "File > Export figure saves its picture.")
+                .arg(info.title));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 data").arg(info.title), info.id + QStringLiteral(".csv"),
-                                                      tr("CSV (*.csv);;NumPy array (*.npy)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export %1 data").arg(info.title), info.id + QStringLiteral(".csv"),
+                                     tr("CSV (*.csv);;NumPy array (*.npy)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -756,8 +793,8 @@ bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &ta
         error = "the export was cancelled; nothing was written.";
         loop.quit();
     });
-    job.start([&table, &progress, &ok, &error, file = path.toStdString(), format = *format](const std::atomic<bool> &cancel,
-                                                                             const BackgroundJob::Post &post) -> std::function<void()> {
+    job.start([&table, &progress, &ok, &error, file = path.toStdString(), format = *format](
+                  const std::atomic<bool> &cancel, const BackgroundJob::Post &post) -> std::function<void()> {
         std::string why;
         int shown = -1;
         const bool written = pe::writeTable(table, file, format, why, [&](double fraction) {

@@ -25,7 +25,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
-public:
+  public:
     explicit MainWindow(Parameters *parameters, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return controls_; }
@@ -77,12 +77,12 @@ public:
     void setSecondView(const QString &id);
     PlotView *secondView() const { return second_; }
 
-protected:
+  protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
-private:
+  private:
     void addSessionMenus(QMenu *file);
     void rememberRecent(const QString &path);
     void fillRecentMenu();

@@ -58,9 +58,12 @@ QString PairChoiceEdit::titleText(const pe::PairChoice &choice, bool noneListed,
         return tr("no listed pair exists at this d_model: spread instead");
     switch (choice.mode) {
     case pe::PairChoice::Mode::Spread:
-        return hasFrequencies ? tr("pairs spread evenly in log wavelength, fastest to slowest") : tr("pairs spread evenly over the columns");
-    case pe::PairChoice::Mode::Fastest: return hasFrequencies ? tr("the fastest pairs") : tr("the first pairs");
-    case pe::PairChoice::Mode::List: return tr("pairs %1").arg(QString::fromStdString(pe::pairChoiceText(choice)));
+        return hasFrequencies ? tr("pairs spread evenly in log wavelength, fastest to slowest")
+                              : tr("pairs spread evenly over the columns");
+    case pe::PairChoice::Mode::Fastest:
+        return hasFrequencies ? tr("the fastest pairs") : tr("the first pairs");
+    case pe::PairChoice::Mode::List:
+        return tr("pairs %1").arg(QString::fromStdString(pe::pairChoiceText(choice)));
     }
     return {};
 }

@@ -12,7 +12,7 @@ class PairChoiceEdit : public QLineEdit
 {
     Q_OBJECT
 
-public:
+  public:
     explicit PairChoiceEdit(const QString &objectName, QWidget *parent = nullptr);
 
     const pe::PairChoice &choice() const { return choice_; }
@@ -24,13 +24,13 @@ public:
     // A table's pairs have no wavelengths: spread is then even in the pair index.
     static QString titleText(const pe::PairChoice &choice, bool noneListed, bool hasFrequencies = true);
 
-signals:
+  signals:
     void choiceChanged();
 
-protected:
+  protected:
     void keyPressEvent(QKeyEvent *event) override;
 
-private:
+  private:
     void apply();
     void showProblem(const QString &problem);
 

@@ -8,8 +8,9 @@
 // One step of the history: from one state to the next.
 class ParameterChange : public QUndoCommand
 {
-public:
-    ParameterChange(ParameterHistory *history, const ParameterHistory::State &before, const ParameterHistory::State &after)
+  public:
+    ParameterChange(ParameterHistory *history, const ParameterHistory::State &before,
+                    const ParameterHistory::State &after)
         : history_(history)
         , before_(before)
         , after_(after)
@@ -34,7 +35,7 @@ public:
         return true;
     }
 
-private:
+  private:
     ParameterHistory *history_;
     ParameterHistory::State before_, after_;
     bool done_ = false;

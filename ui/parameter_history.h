@@ -16,7 +16,7 @@ class ParameterHistory : public QObject
 {
     Q_OBJECT
 
-public:
+  public:
     explicit ParameterHistory(Parameters *parameters, QObject *parent = nullptr);
 
     QUndoStack *stack() const { return stack_; }
@@ -29,7 +29,7 @@ public:
     // Changes within this many milliseconds of the step before join it.
     static constexpr int kMergeMs = 600;
 
-private:
+  private:
     friend class ParameterChange;
     void record();
     void restore(const State &state);

@@ -16,7 +16,7 @@ class Parameters : public QObject
 {
     Q_OBJECT
 
-public:
+  public:
     explicit Parameters(QObject *parent = nullptr);
 
     const pe::EncodingParams &values() const { return values_; }
@@ -43,11 +43,11 @@ public:
     // far as the limits allow), so stepping never stops at the edge of what is shown.
     void stepPosition(std::int64_t k);
 
-signals:
+  signals:
     void changed();
     void positionChanged();
 
-private:
+  private:
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;
     std::int64_t position_ = 0;

@@ -32,7 +32,10 @@ void Playback::pause()
     emit playingChanged(false);
 }
 
-void Playback::toggle() { isPlaying() ? pause() : play(); }
+void Playback::toggle()
+{
+    isPlaying() ? pause() : play();
+}
 
 void Playback::setSpeed(double positionsPerSecond)
 {
@@ -41,7 +44,10 @@ void Playback::setSpeed(double positionsPerSecond)
     timer_.setInterval(std::max(16, static_cast<int>(1000.0 / speed_)));
 }
 
-void Playback::setLoop(bool on) { loop_ = on; }
+void Playback::setLoop(bool on)
+{
+    loop_ = on;
+}
 
 void Playback::tick()
 {

@@ -13,7 +13,7 @@ class Playback : public QObject
 {
     Q_OBJECT
 
-public:
+  public:
     explicit Playback(Parameters *parameters, QObject *parent = nullptr);
 
     bool isPlaying() const { return timer_.isActive(); }
@@ -23,7 +23,7 @@ public:
     static constexpr double kMinSpeed = 0.25;
     static constexpr double kMaxSpeed = 1000.0;
 
-public slots:
+  public slots:
     void play();
     void pause();
     void toggle();
@@ -33,10 +33,10 @@ public slots:
     // One step of playback by hand, as a tick would take it.
     void advance(std::int64_t positions);
 
-signals:
+  signals:
     void playingChanged(bool playing);
 
-private:
+  private:
     void tick();
 
     Parameters *parameters_;

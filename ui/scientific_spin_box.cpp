@@ -32,7 +32,8 @@ ScientificSpinBox::ScientificSpinBox(QWidget *parent)
 void ScientificSpinBox::setWholeNumbers(bool on)
 {
     whole_ = on;
-    setRange(on ? -kMaxWhole : -std::numeric_limits<double>::max(), on ? kMaxWhole : std::numeric_limits<double>::max());
+    setRange(on ? -kMaxWhole : -std::numeric_limits<double>::max(),
+             on ? kMaxWhole : std::numeric_limits<double>::max());
     setValue(value());
 }
 

@@ -13,7 +13,7 @@ class ScientificSpinBox : public QDoubleSpinBox
     Q_OBJECT
     Q_PROPERTY(bool refused READ isRefused)
 
-public:
+  public:
     explicit ScientificSpinBox(QWidget *parent = nullptr);
 
     void setWholeNumbers(bool on);
@@ -34,16 +34,16 @@ public:
     void fixup(QString &text) const override;
     void stepBy(int steps) override;
 
-signals:
+  signals:
     void escapePressed();
 
-protected:
+  protected:
     StepEnabled stepEnabled() const override;
     bool event(QEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
 
-private:
+  private:
     QString number(const QString &text) const;
     bool edited() const;
 

@@ -114,19 +114,24 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     if (!r.integer(json, "version", version))
         return std::nullopt;
     if (version != kSessionVersion) {
-        r.fail(QStringLiteral("session version %1 is not known to this program (it reads version %2).").arg(version).arg(kSessionVersion));
+        r.fail(QStringLiteral("session version %1 is not known to this program (it reads version %2).")
+                   .arg(version)
+                   .arg(kSessionVersion));
         return std::nullopt;
     }
     Session s;
     QJsonObject p;
     std::int64_t dModel = 0;
     QString layout, exponent;
-    if (!r.object(json, "parameters", p) || !r.integer(p, "seq_len", s.params.seqLen) || !r.integer(p, "d_model", dModel) ||
-        !r.number(p, "base", s.params.base) || !r.integer(p, "start_pos", s.params.startPos) || !r.string(p, "layout", layout) ||
+    if (!r.object(json, "parameters", p) || !r.integer(p, "seq_len", s.params.seqLen) ||
+        !r.integer(p, "d_model", dModel) || !r.number(p, "base", s.params.base) ||
+        !r.integer(p, "start_pos", s.params.startPos) || !r.string(p, "layout", layout) ||
         !r.string(p, "exponent", exponent))
         return std::nullopt;
     if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel) {
-        r.fail(QStringLiteral("d_model must be %1 (got %2).").arg(QString::fromStdString(pe::allowedText(pe::Field::DModel))).arg(dModel));
+        r.fail(QStringLiteral("d_model must be %1 (got %2).")
+                   .arg(QString::fromStdString(pe::allowedText(pe::Field::DModel)))
+                   .arg(dModel));
         return std::nullopt;
     }
     s.params.dModel = static_cast<int>(dModel);
@@ -135,7 +140,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     if (!l || !e) {
         const pe::Field field = !l ? pe::Field::Layout : pe::Field::Exponent;
         r.fail(QStringLiteral("%1 must be %2 (got '%3').")
-                   .arg(QString::fromUtf8(pe::fieldName(field).data()), QString::fromStdString(pe::allowedText(field)), (!l ? layout : exponent).left(40)));
+                   .arg(QString::fromUtf8(pe::fieldName(field).data()), QString::fromStdString(pe::allowedText(field)),
+                        (!l ? layout : exponent).left(40)));
         return std::nullopt;
     }
     s.params.layout = *l;
@@ -182,7 +188,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     if (!r.string(json, "view", s.view, false))
         return std::nullopt;
     if (!findView(s.view)) {
-        r.fail(QStringLiteral("unknown view '%1'; views are %2.").arg(s.view.left(40), viewIds().join(QStringLiteral(", "))));
+        r.fail(QStringLiteral("unknown view '%1'; views are %2.")
+                   .arg(s.view.left(40), viewIds().join(QStringLiteral(", "))));
         return std::nullopt;
     }
     if (json.contains(QLatin1String("views"))) {
@@ -221,7 +228,9 @@ std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         if (error)
             *error = parseError.error != QJsonParseError::NoError
-                         ? QStringLiteral("not valid JSON (%1 at byte %2).").arg(parseError.errorString()).arg(parseError.offset)
+                         ? QStringLiteral("not valid JSON (%1 at byte %2).")
+                               .arg(parseError.errorString())
+                               .arg(parseError.offset)
                          : QStringLiteral("the file holds JSON but not an object.");
         return std::nullopt;
     }
@@ -237,18 +246,20 @@ QJsonObject sessionToJson(const Session &s)
                        {QStringLiteral("layout"), QString::fromUtf8(pe::layoutName(s.params.layout).data())},
                        {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
     if (s.params.table)
-        params.insert(QStringLiteral("table"), QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());
+        params.insert(QStringLiteral("table"),
+                      QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());
     QJsonObject views;
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         views.insert(it.key(), it.value());
-    QJsonObject json{{QStringLiteral("format"), QLatin1String(kFormat)},
-                     {QStringLiteral("version"), kSessionVersion},
-                     {QStringLiteral("parameters"), params},
-                     {QStringLiteral("position"), static_cast<double>(s.position)},
-                     {QStringLiteral("noise"),
-                      QJsonObject{{QStringLiteral("sigma"), s.noise.sigma}, {QStringLiteral("seed"), static_cast<double>(s.noise.seed)}}},
-                     {QStringLiteral("view"), s.view},
-                     {QStringLiteral("views"), views}};
+    QJsonObject json{
+        {QStringLiteral("format"), QLatin1String(kFormat)},
+        {QStringLiteral("version"), kSessionVersion},
+        {QStringLiteral("parameters"), params},
+        {QStringLiteral("position"), static_cast<double>(s.position)},
+        {QStringLiteral("noise"), QJsonObject{{QStringLiteral("sigma"), s.noise.sigma},
+                                              {QStringLiteral("seed"), static_cast<double>(s.noise.seed)}}},
+        {QStringLiteral("view"), s.view},
+        {QStringLiteral("views"), views}};
     if (!s.name.isEmpty())
         json.insert(QStringLiteral("name"), s.name);
     if (!s.title.isEmpty())
@@ -285,7 +296,8 @@ bool writeSessionFile(const QString &path, const Session &session, QString *erro
 {
     std::string message;
     const QByteArray bytes = QJsonDocument(sessionToJson(session)).toJson(QJsonDocument::Indented);
-    if (!pe::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+    if (!pe::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
         if (error)
             *error = QString::fromStdString(message);
         return false;
@@ -310,7 +322,8 @@ const std::vector<Session> &presets()
             if (auto s = sessionFromJson(o, &error))
                 out.push_back(*s);
             else
-                qFatal("resources/presets.json: preset '%s': %s", qPrintable(o.value(QStringLiteral("name")).toString()), qPrintable(error));
+                qFatal("resources/presets.json: preset '%s': %s",
+                       qPrintable(o.value(QStringLiteral("name")).toString()), qPrintable(error));
         }
         return out;
     }();

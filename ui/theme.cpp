@@ -8,10 +8,14 @@
 QString themeMenuText(Theme theme)
 {
     switch (theme) {
-    case Theme::System: return QCoreApplication::translate("Theme", "&System");
-    case Theme::Light: return QCoreApplication::translate("Theme", "&Light");
-    case Theme::Dark: return QCoreApplication::translate("Theme", "&Dark");
-    case Theme::Projector: return QCoreApplication::translate("Theme", "&Projector (high contrast)");
+    case Theme::System:
+        return QCoreApplication::translate("Theme", "&System");
+    case Theme::Light:
+        return QCoreApplication::translate("Theme", "&Light");
+    case Theme::Dark:
+        return QCoreApplication::translate("Theme", "&Dark");
+    case Theme::Projector:
+        return QCoreApplication::translate("Theme", "&Projector (high contrast)");
     }
     return {};
 }
@@ -19,8 +23,10 @@ QString themeMenuText(Theme theme)
 QPalette themePalette(Theme theme, const QPalette &system)
 {
     switch (theme) {
-    case Theme::System: return system;
-    case Theme::Light: return QApplication::style()->standardPalette();
+    case Theme::System:
+        return system;
+    case Theme::Light:
+        return QApplication::style()->standardPalette();
     case Theme::Projector: {
         QPalette pal = QApplication::style()->standardPalette();
         for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
@@ -56,7 +62,10 @@ void applyTheme(Theme theme)
     QApplication::setPalette(themePalette(theme, system));
 }
 
-bool projectorThemeOn() { return qApp && qApp->property("projector").toBool(); }
+bool projectorThemeOn()
+{
+    return qApp && qApp->property("projector").toBool();
+}
 
 Theme savedTheme()
 {
@@ -67,4 +76,7 @@ Theme savedTheme()
     return Theme::System;
 }
 
-void saveTheme(Theme theme) { QSettings().setValue(QStringLiteral("theme"), static_cast<int>(theme)); }
+void saveTheme(Theme theme)
+{
+    QSettings().setValue(QStringLiteral("theme"), static_cast<int>(theme));
+}

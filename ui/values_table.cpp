@@ -32,7 +32,10 @@ int ValuesModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(std::min<std::int64_t>(parameters_->values().seqLen, INT_MAX));
 }
 
-int ValuesModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : parameters_->values().dModel; }
+int ValuesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : parameters_->values().dModel;
+}
 
 QVariant ValuesModel::data(const QModelIndex &index, int role) const
 {
@@ -42,7 +45,10 @@ QVariant ValuesModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole)
         return QString::number(parameters_->encoding().value(t, index.column()), 'f', decimals_);
     if (role == Qt::ToolTipRole)
-        return tr("PE(%1, %2) = %3").arg(t).arg(index.column()).arg(parameters_->encoding().value(t, index.column()), 0, 'g', 17);
+        return tr("PE(%1, %2) = %3")
+            .arg(t)
+            .arg(index.column())
+            .arg(parameters_->encoding().value(t, index.column()), 0, 'g', 17);
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::BackgroundRole && t == parameters_->position())
@@ -120,8 +126,10 @@ ValuesTable::ValuesTable(Parameters *parameters, QWidget *parent)
     table_->setSelectionMode(QAbstractItemView::ContiguousSelection);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setDefaultSectionSize(table_->fontMetrics().horizontalAdvance(QStringLiteral("-0.00000000")) + 8);
-    table_->setToolTip(tr("Every value of the window, computed for the cells on screen; Ctrl+C copies the selection as TSV"));
+    table_->horizontalHeader()->setDefaultSectionSize(
+        table_->fontMetrics().horizontalAdvance(QStringLiteral("-0.00000000")) + 8);
+    table_->setToolTip(
+        tr("Every value of the window, computed for the cells on screen; Ctrl+C copies the selection as TSV"));
     decimals_->setObjectName(QStringLiteral("decimals"));
     decimals_->setRange(0, 17);
     decimals_->setValue(model_->decimals());

@@ -14,7 +14,7 @@ class ValuesModel : public QAbstractTableModel
 {
     Q_OBJECT
 
-public:
+  public:
     explicit ValuesModel(Parameters *parameters, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -28,7 +28,7 @@ public:
     // column name the dimensions and positions.
     QString tsv(const QModelIndexList &cells) const;
 
-private:
+  private:
     Parameters *parameters_;
     int decimals_ = 4;
 };
@@ -37,7 +37,7 @@ class ValuesTable : public QWidget
 {
     Q_OBJECT
 
-public:
+  public:
     explicit ValuesTable(Parameters *parameters, QWidget *parent = nullptr);
 
     QTableView *table() const { return table_; }
@@ -45,7 +45,7 @@ public:
     // Puts the selection on the clipboard as TSV (also Ctrl+C in the table).
     void copySelection();
 
-private:
+  private:
     Parameters *parameters_;
     ValuesModel *model_;
     QTableView *table_;

@@ -3,20 +3,19 @@
 #include "clock_grid_view.h"
 #include "distance_view.h"
 #include "frequency_view.h"
-#include "inputs_view.h"
-#include "relative_view.h"
 #include "heatmap_view.h"
+#include "inputs_view.h"
 #include "pair_circle_view.h"
 #include "projection_view.h"
 #include "recovery_view.h"
+#include "relative_view.h"
 #include "similarity_view.h"
 
 #include <QStringList>
 
 namespace {
 
-template <class View>
-PlotView *create(Parameters *parameters, QWidget *parent)
+template <class View> PlotView *create(Parameters *parameters, QWidget *parent)
 {
     return new View(parameters, parent);
 }

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return 0;
     }
     const CommandLine &c = r.command;
-    if (c.mode == CommandLine::Mode::Help || c.mode == CommandLine::Mode::Version || c.mode == CommandLine::Mode::ListPresets)
+    if (c.mode == CommandLine::Mode::Help || c.mode == CommandLine::Mode::Version ||
+        c.mode == CommandLine::Mode::ListPresets)
         return 0;
     if (pe::validate(c.params) || pe::validateNoise(c.noise))
         std::abort();

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (std::int64_t r = 0; r < rows; ++r) {
         table->readRow(r, 0, 1, table->cols(), row.data());
         for (int c = 0; c < table->cols(); ++c)
-            if (!std::isfinite(row[static_cast<std::size_t>(c)]) || std::abs(row[static_cast<std::size_t>(c)]) > table->maxAbs() ||
+            if (!std::isfinite(row[static_cast<std::size_t>(c)]) ||
+                std::abs(row[static_cast<std::size_t>(c)]) > table->maxAbs() ||
                 row[static_cast<std::size_t>(c)] != table->value(r, c))
                 std::abort();
     }

@@ -19,7 +19,7 @@
 // them drawn directly.
 class ClockFaces : public QCPLayerable
 {
-public:
+  public:
     ClockFaces(QCPAxis *x, QCPAxis *y)
         : QCPLayerable(x->parentPlot(), QStringLiteral("main"))
         , x_(x)
@@ -39,7 +39,7 @@ public:
         cache_ = QImage();
     }
 
-protected:
+  protected:
     QRect clipRect() const override { return x_->axisRect()->rect(); }
     void applyDefaultAntialiasingHint(QCPPainter *painter) const override
     {
@@ -54,8 +54,8 @@ protected:
             return;
         }
         const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
-        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper, scale,
-                                         ink().rgba());
+        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower,
+                                         y_->range().upper, scale, ink().rgba());
         if (cache_.isNull() || key != cacheKey_) {
             cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
             cache_.setDevicePixelRatio(scale);
@@ -69,7 +69,7 @@ protected:
         painter->drawImage(rect.topLeft(), cache_);
     }
 
-private:
+  private:
     void paint(QPainter &p) const
     {
         const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
@@ -114,7 +114,10 @@ private:
 namespace {
 const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red
 
-QString wavelengthText(double lambda) { return QString::fromStdString(pe::wavelengthText(lambda)); }
+QString wavelengthText(double lambda)
+{
+    return QString::fromStdString(pe::wavelengthText(lambda));
+}
 
 } // namespace
 
@@ -183,16 +186,32 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     connect(rowsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
-void ClockGridView::setFace(pe::ClockFace face) { faceChoice_->setCurrentIndex(face == pe::ClockFace::CounterClockwise ? 1 : 0); }
-void ClockGridView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
-void ClockGridView::setShownPositions(int positions) { rowsSpin_->setValue(positions); }
-void ClockGridView::setPairChoice(const pe::PairChoice &choice) { pairChoice_->setChoice(choice); }
+void ClockGridView::setFace(pe::ClockFace face)
+{
+    faceChoice_->setCurrentIndex(face == pe::ClockFace::CounterClockwise ? 1 : 0);
+}
+void ClockGridView::setShownPairs(int pairs)
+{
+    pairsSpin_->setValue(pairs);
+}
+void ClockGridView::setShownPositions(int positions)
+{
+    rowsSpin_->setValue(positions);
+}
+void ClockGridView::setPairChoice(const pe::PairChoice &choice)
+{
+    pairChoice_->setChoice(choice);
+}
 
-QPointF ClockGridView::clockCentre(int row, int col) const { return {static_cast<double>(col), static_cast<double>(row)}; }
+QPointF ClockGridView::clockCentre(int row, int col) const
+{
+    return {static_cast<double>(col), static_cast<double>(row)};
+}
 
 QPointF ClockGridView::handTip(int row, int col) const
 {
-    const pe::Point tip = pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face_);
+    const pe::Point tip =
+        pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face_);
     // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
     return {col + kHandLength * tip.x, row - kHandLength * tip.y};
 }
@@ -244,7 +263,8 @@ void ClockGridView::layoutGrid()
     if (noneListed) // a list naming no pair of this d: spread instead, and the title says so
         pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), maxCols);
     cols_ = static_cast<int>(pairs_.size());
-    rows_ = static_cast<int>(std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
+    rows_ = static_cast<int>(
+        std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
     firstRow_ = pageStart();
 
     // Centre the grid: the spare width goes into the margins, so the row labels stay beside it.
@@ -266,7 +286,9 @@ void ClockGridView::layoutGrid()
     xTicker->clear();
     yTicker->clear();
     // A table's pairs have no wavelength: the index alone.
-    const auto lambda = [&enc](int pair) { return enc.hasFrequencies() ? QStringLiteral("λ %1").arg(wavelengthText(enc.pairWavelength(pair))) : QString(); };
+    const auto lambda = [&enc](int pair) {
+        return enc.hasFrequencies() ? QStringLiteral("λ %1").arg(wavelengthText(enc.pairWavelength(pair))) : QString();
+    };
     plt->xAxis2->setLabel(enc.hasFrequencies() ? tr("pair i and its wavelength λ_i") : tr("pair i: columns 2i, 2i+1"));
     int widest = 0;
     for (int pair : pairs_)
@@ -274,7 +296,8 @@ void ClockGridView::layoutGrid()
     const int colEvery = std::max(1, static_cast<int>(std::ceil(widest / cell)));
     // Every column names its pair when the numbers fit (the spread pairs are not evenly numbered);
     // the wavelengths, wider, go on every colEvery-th.
-    const int indexEvery = std::max(1, static_cast<int>(std::ceil((metrics.horizontalAdvance(QString::number(pairs_.back())) + 6) / cell)));
+    const int indexEvery = std::max(
+        1, static_cast<int>(std::ceil((metrics.horizontalAdvance(QString::number(pairs_.back())) + 6) / cell)));
     for (int c = 0; c < cols_; ++c) {
         const int pair = pairs_[static_cast<std::size_t>(c)];
         if (c % colEvery == 0)
@@ -286,11 +309,13 @@ void ClockGridView::layoutGrid()
     for (int r = 0; r < rows_; r += rowEvery)
         yTicker->addTick(r, QString::number(firstRow_ + r));
 
-    const QString faceText = face_ == pe::ClockFace::Clockwise ? tr("hands start at 12 o'clock and turn clockwise")
-                                                               : tr("hands start at 3 o'clock and turn counter-clockwise");
-    QStringList title{enc.hasFrequencies() ? tr("Clocks: hand i at angle t·ω_i")
-                                           : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
-                                                 .arg(QString::fromStdString(pe::tableName(p))),
+    const QString faceText = face_ == pe::ClockFace::Clockwise
+                                 ? tr("hands start at 12 o'clock and turn clockwise")
+                                 : tr("hands start at 3 o'clock and turn counter-clockwise");
+    QStringList title{enc.hasFrequencies()
+                          ? tr("Clocks: hand i at angle t·ω_i")
+                          : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
+                                .arg(QString::fromStdString(pe::tableName(p))),
                       faceText,
                       tr("positions %1–%2 of %3–%4, %5 of %6 pairs")
                           .arg(firstRow_)
@@ -379,4 +404,7 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
     return text;
 }
 
-std::optional<pe::Table> ClockGridView::dataTable(const pe::Encoding &encoding) const { return pe::angleTable(encoding); }
+std::optional<pe::Table> ClockGridView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::angleTable(encoding);
+}

@@ -24,7 +24,7 @@ class ClockGridView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit ClockGridView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -47,11 +47,11 @@ public:
     static constexpr int kMaxPairs = 128;
     static constexpr int kMaxRows = 64;
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override;
 
-private:
+  private:
     void layoutGrid();
     void fitSquareCells();
     void placeHands();
@@ -72,12 +72,18 @@ private:
     pe::ClockFace face_ = pe::ClockFace::Clockwise;
     static constexpr double kRadius = 0.42;
 
-public:
+  public:
     // The hand ends 0.09 of a cell short of the rim; the two pens are capped by the cell's size
     // (0.06 and 0.03 of it), so half the hand's round cap plus half the rim's pen (at most 0.045)
     // leave a visible gap: the tip stays clear of the rim at any size, in lecture mode and with the
     // projector theme's thick lines too.
     static constexpr double kHandLength = 0.33;
-    static double handPenWidth(double lineScale, double cellPixels) { return std::min(2.2 * lineScale, 0.06 * cellPixels); }
-    static double facePenWidth(double lineScale, double cellPixels) { return std::min(1.2 * lineScale, 0.03 * cellPixels); }
+    static double handPenWidth(double lineScale, double cellPixels)
+    {
+        return std::min(2.2 * lineScale, 0.06 * cellPixels);
+    }
+    static double facePenWidth(double lineScale, double cellPixels)
+    {
+        return std::min(1.2 * lineScale, 0.03 * cellPixels);
+    }
 };

@@ -45,7 +45,10 @@ DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
     connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
-void DistanceView::setMetric(pe::Metric metric) { metricChoice_->setCurrentIndex(static_cast<int>(metric)); }
+void DistanceView::setMetric(pe::Metric metric)
+{
+    metricChoice_->setCurrentIndex(static_cast<int>(metric));
+}
 
 void DistanceView::rebuild()
 {
@@ -80,8 +83,9 @@ void DistanceView::rebuild()
     scale_->axis()->setLabel(metricChoice_->currentText());
     QStringList title{tr("%1 of x_t against PE(s)").arg(metricChoice_->currentText()),
                       toeplitz ? tr("pure encoding: Toeplitz, each entry a function of t − s")
-                               : noise.active() ? tr("x = PE + %1·z (seed %2): the diagonals blur").arg(noise.sigma).arg(noise.seed)
-                                                : tr("per-index exponent or odd d: not a function of t − s alone")};
+                      : noise.active()
+                          ? tr("x = PE + %1·z (seed %2): the diagonals blur").arg(noise.sigma).arg(noise.seed)
+                          : tr("per-index exponent or odd d: not a function of t − s alone")};
     if (step_ > 1)
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(rows)));
     setTitle(title_, title);
@@ -102,7 +106,9 @@ QString DistanceView::tooltipAt(QPointF pixel) const
 {
     if (positions_.empty() || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    auto index = [this](double coord) { return pe::nearestSample(coord, parameters()->values().startPos, step_, positions_.size()); };
+    auto index = [this](double coord) {
+        return pe::nearestSample(coord, parameters()->values().startPos, step_, positions_.size());
+    };
     const std::size_t c = index(plot()->xAxis->pixelToCoord(pixel.x()));
     const std::size_t r = index(plot()->yAxis->pixelToCoord(pixel.y()));
     return tr("t = %1, s = %2 (t − s = %3)\n%4 = %5")

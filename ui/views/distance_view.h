@@ -20,7 +20,7 @@ class DistanceView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit DistanceView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -31,11 +31,11 @@ public:
 
     static constexpr int kMaxExactCells = 256;
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override;
 
-private:
+  private:
     QComboBox *metricChoice_;
     QCPTextElement *title_;
     QCPColorMap *map_;

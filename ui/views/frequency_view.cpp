@@ -42,8 +42,9 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     toolRow()->addWidget(quantityChoice_);
     toolRow()->addWidget(logBox_);
     measureBox_->setObjectName(QStringLiteral("measure"));
-    measureBox_->setToolTip(tr("Also plot each column's dominant frequency measured from its values over the window (FFT): "
-                               "the check that the formula is what the columns do"));
+    measureBox_->setToolTip(
+        tr("Also plot each column's dominant frequency measured from its values over the window (FFT): "
+           "the check that the formula is what the columns do"));
     toolRow()->addWidget(measureBox_);
     toolRow()->addWidget(new QLabel(tr("Compare bases:"), this));
     toolRow()->addWidget(compareEdit_, 1);
@@ -73,8 +74,14 @@ void FrequencyView::setQuantity(Quantity quantity)
     quantityChoice_->setCurrentIndex(quantity == Quantity::Wavelength ? 1 : 0);
 }
 
-void FrequencyView::setLogScale(bool on) { logBox_->setChecked(on); }
-void FrequencyView::setMeasured(bool on) { measureBox_->setChecked(on); }
+void FrequencyView::setLogScale(bool on)
+{
+    logBox_->setChecked(on);
+}
+void FrequencyView::setMeasured(bool on)
+{
+    measureBox_->setChecked(on);
+}
 
 bool FrequencyView::setComparisonText(const QString &text)
 {
@@ -87,7 +94,8 @@ bool FrequencyView::setComparisonText(const QString &text)
         if (v)
             probe.base = *v;
         if (!v || pe::validate(probe)) {
-            problem = tr("'%1' is not a valid base: each must be %2.").arg(trimmed, QString::fromStdString(pe::allowedText(pe::Field::Base)));
+            problem = tr("'%1' is not a valid base: each must be %2.")
+                          .arg(trimmed, QString::fromStdString(pe::allowedText(pe::Field::Base)));
             break;
         }
         bases.push_back(*v);
@@ -116,7 +124,8 @@ void FrequencyView::rebuild()
     compareEdit_->setEnabled(!table);
     measureBox_->setEnabled(!table);
     const QString why = tr("A table has no frequency formula: the view shows each column's measured spectrum");
-    compareEdit_->setToolTip(table ? why : tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
+    compareEdit_->setToolTip(
+        table ? why : tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
     if (table) {
         const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
         const std::vector<int> shown = pe::sampledIndices(p.dModel, maxPoints);
@@ -161,7 +170,8 @@ void FrequencyView::rebuild()
         others.push_back(addCurve(other, QPen(color, 1.5 * lineScale(), Qt::DashLine),
                                   tr("base %1").arg(QString::fromStdString(pe::compactNumber(base)))));
     }
-    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5 * lineScale()), tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
+    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5 * lineScale()),
+                                 tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
 
     completed_ = 0;
     for (int i = 0; i < n; ++i)
@@ -171,7 +181,8 @@ void FrequencyView::rebuild()
     spanLabel_->setVisible(wavelength);
     if (wavelength) {
         // Filled markers: a whole period fits between the first and the last position.
-        current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6 * lineScale()));
+        current->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6 * lineScale()));
         QCPGraph *done = plt->addGraph();
         done->setName(tr("completes a period within the window"));
         done->setLineStyle(QCPGraph::lsNone);
@@ -247,7 +258,8 @@ void FrequencyView::rebuild()
         setTitle(title_, {tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
                           tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)});
     else
-        setTitle(title_, {p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)") : tr("Frequency decay: ω_j = base^(−j/d)"),
+        setTitle(title_, {p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)")
+                                                           : tr("Frequency decay: ω_j = base^(−j/d)"),
                           tr("d = %1").arg(p.dModel)});
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -264,11 +276,13 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     QCPGraph *resolved = plt->addGraph();
     resolved->setName(tr("dominant frequency of the column"));
     resolved->setLineStyle(QCPGraph::lsNone);
-    resolved->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), (markers ? 6 : 3) * lineScale()));
+    resolved->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), (markers ? 6 : 3) * lineScale()));
     QCPGraph *unresolved = plt->addGraph();
     unresolved->setName(tr("fewer than 2 periods in the window: not resolved"));
     unresolved->setLineStyle(QCPGraph::lsNone);
-    unresolved->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(150, 150, 150), (markers ? 6 : 3) * lineScale()));
+    unresolved->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(150, 150, 150), (markers ? 6 : 3) * lineScale()));
     QVector<double> x, y, ux, uy;
     int count = 0;
     for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -291,7 +305,8 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     resolved->addToLegend();
     unresolved->addToLegend();
     plt->xAxis->setLabel(tr("dimension j"));
-    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)") : tr("dominant ω of column j (radians per position)"));
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)")
+                                    : tr("dominant ω of column j (radians per position)"));
     const bool logScale = logBox_->isChecked();
     plt->yAxis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logScale) {
@@ -332,7 +347,8 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
         if (it == spectrum_.columns.end())
             return {};
         const auto k = static_cast<std::size_t>(it - spectrum_.columns.begin());
-        return tr("dimension %1\ndominant ω = %2 rad/position\nλ = %3 positions\n%4% of its power within ±2 bins of the peak%5")
+        return tr("dimension %1\ndominant ω = %2 rad/position\nλ = %3 positions\n%4% of its power within ±2 bins of "
+                  "the peak%5")
             .arg(i)
             .arg(spectrum_.omega[k], 0, 'g', 6)
             .arg(pe::wavelengthOf(spectrum_.omega[k]), 0, 'g', 6)
@@ -346,15 +362,20 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
     const int partner = p.layout == pe::Layout::Split ? p.dModel / 2 + i : 2 * i + 1;
     QString name = tr("dimension %1").arg(i);
     if (p.exponent == pe::Exponent::Pair)
-        name = partner < p.dModel ? tr("pair %1 (dimensions %2, %3)").arg(i).arg(p.layout == pe::Layout::Split ? i : 2 * i).arg(partner)
-                                  : tr("pair %1 (dimension %2, a sine with no partner)").arg(i).arg(2 * i);
+        name =
+            partner < p.dModel
+                ? tr("pair %1 (dimensions %2, %3)").arg(i).arg(p.layout == pe::Layout::Split ? i : 2 * i).arg(partner)
+                : tr("pair %1 (dimension %2, a sine with no partner)").arg(i).arg(2 * i);
     return tr("%1\nω = %2 rad/position\nλ = %3 positions\n%4")
         .arg(name)
         .arg(enc.channelFrequency(i), 0, 'g', 8)
         .arg(enc.channelWavelength(i), 0, 'g', 8)
-        .arg(enc.channelWavelength(i) <= span ? tr("completes a period within the window")
-                                              : tr("turns %1 of a period across the window")
-                                                    .arg(span / enc.channelWavelength(i), 0, 'f', 3));
+        .arg(enc.channelWavelength(i) <= span
+                 ? tr("completes a period within the window")
+                 : tr("turns %1 of a period across the window").arg(span / enc.channelWavelength(i), 0, 'f', 3));
 }
 
-std::optional<pe::Table> FrequencyView::dataTable(const pe::Encoding &encoding) const { return pe::frequencyTable(encoding); }
+std::optional<pe::Table> FrequencyView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::frequencyTable(encoding);
+}

@@ -21,7 +21,7 @@ class FrequencyView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     enum class Quantity { Frequency, Wavelength };
 
@@ -40,11 +40,11 @@ public:
     QString tooltipAt(QPointF pixel) const override;
     bool followsPosition() const override { return false; }
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override {}
 
-private:
+  private:
     void rebuildSpectrum(const std::vector<int> &columns);
 
     QComboBox *quantityChoice_;

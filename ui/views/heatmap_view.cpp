@@ -8,10 +8,10 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
-#include <QSpinBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 
 #include <cmath>
 
@@ -37,7 +37,8 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     decimalsSpin_->setObjectName(QStringLiteral("cellDecimals"));
     decimalsSpin_->setRange(0, 6);
     decimalsSpin_->setSpecialValueText(tr("auto"));
-    decimalsSpin_->setToolTip(tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (seed 002 prints 2)"));
+    decimalsSpin_->setToolTip(
+        tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (seed 002 prints 2)"));
     toolRow()->addWidget(new QLabel(tr("Colours:"), this));
     toolRow()->addWidget(mapChoice_);
     toolRow()->addWidget(reverseBox_);
@@ -101,9 +102,18 @@ void HeatmapView::setColorMap(const QString &name, bool reversed)
     applyGradient();
 }
 
-void HeatmapView::setTransposed(bool transposed) { transposeBox_->setChecked(transposed); }
-void HeatmapView::setCellValuesShown(bool shown) { valuesBox_->setChecked(shown); }
-int HeatmapView::cellLabelDecimals() const { return labels_->visible() ? labels_->decimalsInUse() : 0; }
+void HeatmapView::setTransposed(bool transposed)
+{
+    transposeBox_->setChecked(transposed);
+}
+void HeatmapView::setCellValuesShown(bool shown)
+{
+    valuesBox_->setChecked(shown);
+}
+int HeatmapView::cellLabelDecimals() const
+{
+    return labels_->visible() ? labels_->decimalsInUse() : 0;
+}
 
 void HeatmapView::applyGradient()
 {
@@ -137,7 +147,8 @@ void HeatmapView::rebuild()
     clampView();
     // The cells whose centres lie in the visible ranges, at most one per device pixel.
     const std::int64_t firstT = std::max(p.startPos, static_cast<std::int64_t>(std::ceil(posView_.lower)));
-    const std::int64_t lastT = std::min(p.startPos + p.seqLen - 1, static_cast<std::int64_t>(std::floor(posView_.upper)));
+    const std::int64_t lastT =
+        std::min(p.startPos + p.seqLen - 1, static_cast<std::int64_t>(std::floor(posView_.upper)));
     const std::int64_t countT = std::max<std::int64_t>(1, lastT - firstT + 1);
     const int firstJ = std::max(0, static_cast<int>(std::ceil(dimView_.lower)));
     const int lastJ = std::min(p.dModel - 1, static_cast<int>(std::floor(dimView_.upper)));
@@ -151,7 +162,7 @@ void HeatmapView::rebuild()
                             static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), b.firstColumn,
                             b.column(b.cols - 1), transposed,
                             [this, cols](int r, int c) { return values_[static_cast<std::size_t>(r * cols + c)]; });
-        labels_->setCells(&values_, b, transposed);
+    labels_->setCells(&values_, b, transposed);
 
     settingRange_ = true;
     posAxis->setRange(posView_.lower - 0.5, posView_.upper + 0.5);
@@ -166,8 +177,10 @@ void HeatmapView::rebuild()
     const QFontMetrics metrics(posAxis->tickLabelFont());
     const double posLength = transposed ? area.width() : area.height();
     const double dimLength = transposed ? area.height() : area.width();
-    const double posLabel = transposed ? metrics.horizontalAdvance(QString::number(lastT)) + 12 : metrics.height() * 1.3;
-    const double dimLabel = transposed ? metrics.height() * 1.3 : metrics.horizontalAdvance(QString::number(lastJ)) + 12;
+    const double posLabel =
+        transposed ? metrics.horizontalAdvance(QString::number(lastT)) + 12 : metrics.height() * 1.3;
+    const double dimLabel =
+        transposed ? metrics.height() * 1.3 : metrics.horizontalAdvance(QString::number(lastJ)) + 12;
     posAxis->ticker()->setTickCount(std::max(2, static_cast<int>(posLength / posLabel)));
     dimAxis->ticker()->setTickCount(std::max(2, static_cast<int>(dimLength / dimLabel)));
 
@@ -187,8 +200,9 @@ void HeatmapView::rebuild()
 bool HeatmapView::zoomed() const
 {
     const pe::EncodingParams &p = parameters()->values();
-    return posView_.lower > static_cast<double>(p.startPos) || posView_.upper < static_cast<double>(p.startPos + p.seqLen - 1) ||
-           dimView_.lower > 0 || dimView_.upper < p.dModel - 1;
+    return posView_.lower > static_cast<double>(p.startPos) ||
+           posView_.upper < static_cast<double>(p.startPos + p.seqLen - 1) || dimView_.lower > 0 ||
+           dimView_.upper < p.dModel - 1;
 }
 
 void HeatmapView::clampView()
@@ -266,10 +280,13 @@ void HeatmapView::followAxes()
     userZoomed_ = true;
     if (!rebuildQueued_) {
         rebuildQueued_ = true;
-        QMetaObject::invokeMethod(this, [this] {
-            rebuildQueued_ = false;
-            refresh();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                rebuildQueued_ = false;
+                refresh();
+            },
+            Qt::QueuedConnection);
     }
 }
 
@@ -279,9 +296,15 @@ void HeatmapView::keyPressEvent(QKeyEvent *event)
     const bool transposed = transposeBox_->isChecked();
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(0.5); return;
-    case Qt::Key_Minus: zoomBy(2.0); return;
-    case Qt::Key_0: resetZoom(); return;
+    case Qt::Key_Equal:
+        zoomBy(0.5);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(2.0);
+        return;
+    case Qt::Key_0:
+        resetZoom();
+        return;
     case Qt::Key_Left:
     case Qt::Key_Right:
     case Qt::Key_Up:
@@ -295,7 +318,8 @@ void HeatmapView::keyPressEvent(QKeyEvent *event)
             return;
         }
         break;
-    default: break;
+    default:
+        break;
     }
     PlotView::keyPressEvent(event);
 }
@@ -334,10 +358,14 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
     if (t < p.startPos || t >= p.startPos + p.seqLen || j < 0 || j >= p.dModel)
         return {};
     if (enc.table())
-        return tr("position t = %1\ndimension j = %2 (pair %3)\nvalue = %4").arg(t).arg(j).arg(j / 2).arg(enc.value(t, j), 0, 'g', 8);
+        return tr("position t = %1\ndimension j = %2 (pair %3)\nvalue = %4")
+            .arg(t)
+            .arg(j)
+            .arg(j / 2)
+            .arg(enc.value(t, j), 0, 'g', 8);
     const double w = enc.columnFrequency(j);
-    const QString unit = p.exponent == pe::Exponent::Pair ? tr("pair %1").arg(enc.columnChannel(j))
-                                                          : tr("own frequency");
+    const QString unit =
+        p.exponent == pe::Exponent::Pair ? tr("pair %1").arg(enc.columnChannel(j)) : tr("own frequency");
     return tr("position t = %1\ndimension j = %2 (%3, %4)\nangle t·w = %5 rad\nvalue = %6")
         .arg(t)
         .arg(j)
@@ -346,4 +374,7 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
         .arg(enc.value(t, j), 0, 'f', 6);
 }
 
-std::optional<pe::Table> HeatmapView::dataTable(const pe::Encoding &encoding) const { return pe::encodingTable(encoding); }
+std::optional<pe::Table> HeatmapView::dataTable(const pe::Encoding &encoding) const
+{
+    return pe::encodingTable(encoding);
+}

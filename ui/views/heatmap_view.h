@@ -26,7 +26,7 @@ class HeatmapView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit HeatmapView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -48,14 +48,17 @@ public:
     const pe::Block &shownBlock() const { return block_; }
     int cellLabelDecimals() const;
     QString tooltipAt(QPointF pixel) const override;
-    std::int64_t heldValues() const override { return PlotView::heldValues() + static_cast<std::int64_t>(values_.size()); }
+    std::int64_t heldValues() const override
+    {
+        return PlotView::heldValues() + static_cast<std::int64_t>(values_.size());
+    }
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override;
     void keyPressEvent(QKeyEvent *event) override;
 
-private:
+  private:
     void applyGradient();
     void clampView();
     void followAxes();

@@ -73,16 +73,20 @@ void InputsView::rebuild()
     for (int k = 0; k < 3; ++k) {
         const std::vector<double> &values = panels[k];
         colormaps::fillColorMap(maps_[k], static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
-                                static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0, b.column(b.cols - 1),
-                                true, [&](int r, int c) { return values[static_cast<std::size_t>(r * cols + c)]; });
+                                static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), 0,
+                                b.column(b.cols - 1), true,
+                                [&](int r, int c) { return values[static_cast<std::size_t>(r * cols + c)]; });
         maps_[k]->rescaleDataRange(true);
         if (k == 0 && !noise.active())
             maps_[k]->setDataRange(QCPRange(-1, 1));
-        rects_[k]->axis(QCPAxis::atBottom)->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+        rects_[k]
+            ->axis(QCPAxis::atBottom)
+            ->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
         rects_[k]->axis(QCPAxis::atLeft)->setRange(-0.5, p.dModel - 0.5);
     }
-    QStringList title{noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, seed %2").arg(noise.sigma).arg(noise.seed)
-                                     : tr("Seed 001's input, encoding and output: noise is off (tick noise: seed 001 uses σ = 0.5)")};
+    QStringList title{
+        noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, seed %2").arg(noise.sigma).arg(noise.seed)
+                       : tr("Seed 001's input, encoding and output: noise is off (tick noise: seed 001 uses σ = 0.5)")};
     if (b.sampled())
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
     setTitle(title_, title);

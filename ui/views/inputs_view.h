@@ -16,15 +16,15 @@ class InputsView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override;
 
-private:
+  private:
     QCPTextElement *title_;
     QCPAxisRect *rects_[3];
     QCPColorMap *maps_[3];

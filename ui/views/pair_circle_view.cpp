@@ -2,8 +2,8 @@
 
 #include "color_maps.h"
 #include "pair_choice_edit.h"
-#include "parameters.h"
 #include "parallel.h"
+#include "parameters.h"
 
 #include <qcustomplot.h>
 
@@ -17,7 +17,7 @@
 // Points coloured one by one: a QCPGraph has one colour, and a graph per colour would not scale.
 class PositionDots : public QCPLayerable
 {
-public:
+  public:
     PositionDots(QCPAxisRect *rect)
         : QCPLayerable(rect->parentPlot(), QStringLiteral("main"), rect)
         , rect_(rect)
@@ -29,7 +29,7 @@ public:
     QCPRange range;
     double size = 5;
 
-protected:
+  protected:
     QRect clipRect() const override { return rect_->rect(); }
     void applyDefaultAntialiasingHint(QCPPainter *painter) const override
     {
@@ -52,7 +52,7 @@ protected:
         }
     }
 
-private:
+  private:
     QCPAxisRect *rect_;
 };
 
@@ -82,8 +82,14 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
     connect(p, &QCustomPlot::afterLayout, this, &PairCircleView::fitEqualAxes);
 }
 
-void PairCircleView::setShownPairs(int pairs) { pairsSpin_->setValue(pairs); }
-void PairCircleView::setPairChoice(const pe::PairChoice &choice) { pairChoice_->setChoice(choice); }
+void PairCircleView::setShownPairs(int pairs)
+{
+    pairsSpin_->setValue(pairs);
+}
+void PairCircleView::setPairChoice(const pe::PairChoice &choice)
+{
+    pairChoice_->setChoice(choice);
+}
 
 void PairCircleView::buildGrid(int pairs)
 {
@@ -147,7 +153,8 @@ void PairCircleView::rebuild()
     applyFonts(); // new rects: their labels' size shapes the layout the raster is drawn for
 
     rasterised_ = p.seqLen > kMaxDots;
-    const QCPRange range(static_cast<double>(p.startPos), static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
+    const QCPRange range(static_cast<double>(p.startPos),
+                         static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
     const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
     scale_->setDataRange(range);
     // Small circles (a small export, many pairs) keep their circles and a short label, not the
@@ -166,27 +173,43 @@ void PairCircleView::rebuild()
         QCPAxisRect *rect = rects_[i];
         const QString lambda = QString::fromStdString(pe::wavelengthText(enc.pairWavelength(pair)));
         if (enc.hasFrequencies())
-            rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+            rect->axis(QCPAxis::atTop)
+                ->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda)
+                                   : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
         else // each plot at its own pair's scale, stated
-            rect->axis(QCPAxis::atTop)->setLabel(compact ? tr("%1 · r ≤ %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2)
-                                                         : tr("pair %1  ·  largest radius %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 3));
-        rect->axis(QCPAxis::atBottom)->setLabel(compact ? QString() : (enc.hasFrequencies() ? tr("PE[t, %1] (sin)") : tr("PE[t, %1]")).arg(sj));
-        rect->axis(QCPAxis::atLeft)->setLabel(compact ? QString() : cj >= 0 ? (enc.hasFrequencies() ? tr("PE[t, %1] (cos)") : tr("PE[t, %1]")).arg(cj) : tr("(no cosine partner)"));
+            rect->axis(QCPAxis::atTop)
+                ->setLabel(compact ? tr("%1 · r ≤ %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2)
+                                   : tr("pair %1  ·  largest radius %2")
+                                         .arg(pair)
+                                         .arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 3));
+        rect->axis(QCPAxis::atBottom)
+            ->setLabel(compact ? QString() : (enc.hasFrequencies() ? tr("PE[t, %1] (sin)") : tr("PE[t, %1]")).arg(sj));
+        rect->axis(QCPAxis::atLeft)
+            ->setLabel(compact   ? QString()
+                       : cj >= 0 ? (enc.hasFrequencies() ? tr("PE[t, %1] (cos)") : tr("PE[t, %1]")).arg(cj)
+                                 : tr("(no cosine partner)"));
         for (auto side : {QCPAxis::atBottom, QCPAxis::atLeft}) {
             rect->axis(side)->setTickLabels(!compact);
             rect->axis(side)->setSubTicks(!compact);
         }
     }
-    QStringList title{enc.hasFrequencies()
-                          ? tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)
-                          : tr("Each pair of %1: (PE[t, 2i], PE[t, 2i+1]) for positions %2–%3, each plot at its largest radius r")
-                                .arg(QString::fromStdString(pe::tableName(p)))
-                                .arg(p.startPos)
-                                .arg(p.startPos + p.seqLen - 1),
-                      compact ? (enc.hasFrequencies() ? tr("colour = position; x = sin, y = cos") : tr("colour = position; x = PE[t, 2i], y = PE[t, 2i+1]"))
-                              : tr("colour = position")};
+    QStringList title{
+        enc.hasFrequencies()
+            ? tr("Each pair on its unit circle: (PE[t, sin], PE[t, cos]) for positions %1–%2")
+                  .arg(p.startPos)
+                  .arg(p.startPos + p.seqLen - 1)
+            : tr("Each pair of %1: (PE[t, 2i], PE[t, 2i+1]) for positions %2–%3, each plot at its largest radius r")
+                  .arg(QString::fromStdString(pe::tableName(p)))
+                  .arg(p.startPos)
+                  .arg(p.startPos + p.seqLen - 1),
+        compact ? (enc.hasFrequencies() ? tr("colour = position; x = sin, y = cos")
+                                        : tr("colour = position; x = PE[t, 2i], y = PE[t, 2i+1]"))
+                : tr("colour = position")};
     if (shown < enc.pairCount())
-        title << tr("%1 of %2 pairs: %3").arg(shown).arg(enc.pairCount()).arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies()));
+        title << tr("%1 of %2 pairs: %3")
+                     .arg(shown)
+                     .arg(enc.pairCount())
+                     .arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies()));
     if (rasterised_)
         title << tr("every position drawn, a pixel coloured by the mean position of its points");
     setTitle(title_, title);
@@ -343,8 +366,9 @@ void PairCircleView::positionMoved()
     for (std::size_t i = 0; i < markers_.size(); ++i) {
         const QPointF m = markerAt(static_cast<int>(i));
         markers_[i]->setData(QVector<double>{m.x()}, QVector<double>{m.y()}, true);
-        markers_[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(230, 20, 20), 2.5 * lineScale()),
-                                                     Qt::NoBrush, (compact_ ? 9 : 14) * lineScale()));
+        markers_[i]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                     QPen(QColor(230, 20, 20), 2.5 * lineScale()), Qt::NoBrush,
+                                                     (compact_ ? 9 : 14) * lineScale()));
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -358,7 +382,9 @@ void PairCircleView::fitEqualAxes()
         if (w <= 0 || h <= 0)
             continue;
         // A table's pairs are not unit circles: each plot at its pair's largest radius.
-        const double r = i < static_cast<int>(radius_.size()) && radius_[static_cast<std::size_t>(i)] > 0 ? radius_[static_cast<std::size_t>(i)] : 1.0;
+        const double r = i < static_cast<int>(radius_.size()) && radius_[static_cast<std::size_t>(i)] > 0
+                             ? radius_[static_cast<std::size_t>(i)]
+                             : 1.0;
         const double half = 1.25 * r;
         const double xHalf = w >= h ? half * w / h : half;
         const double yHalf = h >= w ? half * h / w : half;

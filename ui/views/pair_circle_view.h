@@ -25,7 +25,7 @@ class PairCircleView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -47,11 +47,11 @@ public:
     // Enough to show every position's colour along a circle a few hundred pixels round.
     static constexpr std::int64_t kMaxDots = 1024;
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override;
 
-private:
+  private:
     void buildGrid(int pairs);
     void fitEqualAxes();
     void rasterise(const std::vector<int> &pairs) const; // fills dots_ for each pair's rect

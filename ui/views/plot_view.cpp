@@ -6,15 +6,15 @@
 
 #include "parameters.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <algorithm>
 #include <cmath>
-#include <typeinfo>
-#include <QSpinBox>
-#include <QLineEdit>
-#include <QDoubleSpinBox>
-#include <QComboBox>
-#include <QCheckBox>
 #include <qcustomplot.h>
+#include <typeinfo>
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -59,9 +59,15 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     });
 }
 
-QString PlotView::tooltipAt(QPointF) const { return {}; }
+QString PlotView::tooltipAt(QPointF) const
+{
+    return {};
+}
 
-std::optional<pe::Table> PlotView::dataTable(const pe::Encoding &) const { return std::nullopt; }
+std::optional<pe::Table> PlotView::dataTable(const pe::Encoding &) const
+{
+    return std::nullopt;
+}
 
 std::int64_t PlotView::heldValues() const
 {
@@ -136,7 +142,8 @@ void PlotView::applyFonts()
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
-            for (auto [get, set] : {std::pair{&QCPAxis::basePen, &QCPAxis::setBasePen}, std::pair{&QCPAxis::tickPen, &QCPAxis::setTickPen},
+            for (auto [get, set] : {std::pair{&QCPAxis::basePen, &QCPAxis::setBasePen},
+                                    std::pair{&QCPAxis::tickPen, &QCPAxis::setTickPen},
                                     std::pair{&QCPAxis::subTickPen, &QCPAxis::setSubTickPen}}) {
                 QPen pen = (axis->*get)();
                 if (pen.style() != Qt::NoPen) {
@@ -179,7 +186,8 @@ void PlotView::spaceTicks()
             const double label = across ? m.horizontalAdvance(widest) + m.height() : 1.3 * m.height();
             if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
                 integer->setMinimumStep(label * range.size() / length);
-            else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) || qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
+            else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
+                     qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
                 axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5));
         }
 }
@@ -244,7 +252,10 @@ double PlotView::fontScale() const
     return std::clamp(std::min(v.width() / 900.0, v.height() / 600.0), 0.72, 1.0);
 }
 
-bool PlotView::projector() { return projectorThemeOn(); }
+bool PlotView::projector()
+{
+    return projectorThemeOn();
+}
 
 void PlotView::refresh()
 {
@@ -430,12 +441,18 @@ std::optional<QString> PlotView::applySettings(const QJsonObject &settings, bool
                     c->setCurrentIndex(static_cast<int>(d));
             } else if (auto *s = qobject_cast<QSpinBox *>(w)) {
                 if (!whole || d < s->minimum() || d > s->maximum())
-                    return tr("'%1' must be a whole number from %2 to %3.").arg(it.key()).arg(s->minimum()).arg(s->maximum());
+                    return tr("'%1' must be a whole number from %2 to %3.")
+                        .arg(it.key())
+                        .arg(s->minimum())
+                        .arg(s->maximum());
                 if (apply)
                     s->setValue(static_cast<int>(d));
             } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
                 if (!v.isDouble() || !std::isfinite(d) || d < ds->minimum() || d > ds->maximum())
-                    return tr("'%1' must be a number from %2 to %3.").arg(it.key()).arg(ds->minimum()).arg(ds->maximum());
+                    return tr("'%1' must be a number from %2 to %3.")
+                        .arg(it.key())
+                        .arg(ds->minimum())
+                        .arg(ds->maximum());
                 if (apply)
                     ds->setValue(d);
             } else if (auto *b = qobject_cast<QCheckBox *>(w)) {

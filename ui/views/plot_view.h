@@ -26,7 +26,7 @@ class PlotView : public QWidget
 {
     Q_OBJECT
 
-public:
+  public:
     PlotView(Parameters *parameters, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return plot_; }
@@ -73,11 +73,11 @@ public:
     bool lectureMode() const { return lecture_; }
     static constexpr double kLectureFontScale = 2.4;
 
-signals:
+  signals:
     // After every recomputation; the window's tests and the benchmark wait on it.
     void rebuilt();
 
-protected:
+  protected:
     // Fills the plot for the current parameters and the plot's current size; then replots.
     virtual void rebuild() = 0;
     // Device pixels per logical pixel of what is being drawn (screen or export).
@@ -123,7 +123,7 @@ protected:
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
-private:
+  private:
     void rebuildNow();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;
     void applyPalette();

@@ -27,7 +27,8 @@ constexpr std::int64_t kMaxLabels = 200;
 // Frames handed to the window while t-SNE runs: at most one per this interval.
 constexpr auto kFrameInterval = std::chrono::milliseconds(40);
 
-QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, double lo, double hi, double value, int decimals, const QString &tip)
+QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, double lo, double hi, double value, int decimals,
+                           const QString &tip)
 {
     auto *s = new QDoubleSpinBox(parent);
     s->setObjectName(QString::fromLatin1(name));
@@ -94,7 +95,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     // a laptop screen beside the parameter panel.
     QHBoxLayout *row = toolRow();
     row->addWidget(method_);
-    for (auto [text, w] : {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_}, {tr("Iterations:"), iterations_}}) {
+    for (auto [text, w] :
+         {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_}, {tr("Iterations:"), iterations_}}) {
         auto *label = new QLabel(text, this);
         label->setBuddy(w);
         row->addWidget(label);
@@ -188,9 +190,15 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     updateControls();
 }
 
-pe::ProjectionMethod ProjectionView::method() const { return static_cast<pe::ProjectionMethod>(method_->currentIndex()); }
+pe::ProjectionMethod ProjectionView::method() const
+{
+    return static_cast<pe::ProjectionMethod>(method_->currentIndex());
+}
 
-void ProjectionView::setMethod(pe::ProjectionMethod method) { method_->setCurrentIndex(static_cast<int>(method)); }
+void ProjectionView::setMethod(pe::ProjectionMethod method)
+{
+    method_->setCurrentIndex(static_cast<int>(method));
+}
 
 pe::TsneSettings ProjectionView::settings() const
 {
@@ -214,7 +222,10 @@ void ProjectionView::setSettings(const pe::TsneSettings &s)
     seed_->setValue(static_cast<int>(s.seed));
 }
 
-bool ProjectionView::running() const { return job_->running() || debounce_->isActive(); }
+bool ProjectionView::running() const
+{
+    return job_->running() || debounce_->isActive();
+}
 
 ProjectionView::Key ProjectionView::currentKey() const
 {
@@ -271,7 +282,7 @@ void ProjectionView::launch()
     const std::shared_ptr<pe::Tsne> resume = slot->tsne;
     paused_ = false;
     job_->start([this, enc, key, slot, resume](const std::atomic<bool> &cancel,
-                                                 const BackgroundJob::Post &post) -> std::function<void()> {
+                                               const BackgroundJob::Post &post) -> std::function<void()> {
         if (key.method == pe::ProjectionMethod::Pca) {
             pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel);
             if (cancel.load())
@@ -283,7 +294,8 @@ void ProjectionView::launch()
             // The start is on screen while the neighbours and affinities are computed.
             std::optional<pe::Tsne> fresh =
                 pe::prepareTsne(*enc, key.noise, key.settings, &cancel, [&](const std::vector<double> &start) {
-                    post([this, frame = pe::Projection{start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}}]() mutable {
+                    post([this, frame = pe::Projection{
+                                    start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}}]() mutable {
                         showFrame(std::move(frame));
                     });
                 });
@@ -294,7 +306,10 @@ void ProjectionView::launch()
         }
         auto last = std::chrono::steady_clock::now() - 2 * kFrameInterval;
         const auto frameOf = [](const pe::Tsne &t) {
-            return pe::Projection{t.embedding(), t.iteration(), t.iteration() > 0 ? t.kl() : std::numeric_limits<double>::quiet_NaN(), {0, 0}};
+            return pe::Projection{t.embedding(),
+                                  t.iteration(),
+                                  t.iteration() > 0 ? t.kl() : std::numeric_limits<double>::quiet_NaN(),
+                                  {0, 0}};
         };
         const bool done = pe::runTsne(
             *tsne,
@@ -361,8 +376,8 @@ void ProjectionView::showFrame(pe::Projection frame)
 void ProjectionView::updateControls()
 {
     const bool tsne = method() == pe::ProjectionMethod::Tsne;
-    for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_, runButton_,
-                                                       restartButton_})
+    for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_,
+                                                       runButton_, restartButton_})
         w->setEnabled(tsne);
     seed_->setEnabled(tsne && init_->currentIndex() == static_cast<int>(pe::TsneInit::Random));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
@@ -397,8 +412,8 @@ void ProjectionView::placeCurrent()
     } else {
         current_->data()->clear();
     }
-    current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(220, 20, 20), 2.0 * lineScale()), Qt::NoBrush,
-                                              14 * lineScale()));
+    current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(220, 20, 20), 2.0 * lineScale()),
+                                              Qt::NoBrush, 14 * lineScale()));
     currentLabel_->setVisible(showCurrent);
 }
 
@@ -447,10 +462,11 @@ void ProjectionView::draw()
     placeCurrent();
 
     const pe::EncodingParams &params = key_ ? key_->params : parameters()->values();
-    const QString what = tr("%1 positions (d_model %2%3)")
-                             .arg(params.seqLen)
-                             .arg(params.dModel)
-                             .arg(key_ && key_->noise.active() ? tr(", x = PE + %1·z").arg(key_->noise.sigma) : QString());
+    const QString what =
+        tr("%1 positions (d_model %2%3)")
+            .arg(params.seqLen)
+            .arg(params.dModel)
+            .arg(key_ && key_->noise.active() ? tr(", x = PE + %1·z").arg(key_->noise.sigma) : QString());
     QStringList title;
     if (!problem_.isEmpty()) {
         title << tr("Projection not computed: %1").arg(problem_);
@@ -461,7 +477,8 @@ void ProjectionView::draw()
             title << tr("iteration %1 of %2%3%4")
                          .arg(shown_.iteration)
                          .arg(s.iterations)
-                         .arg(std::isfinite(shown_.kl) ? tr(", KL %1").arg(shown_.kl, 0, 'f', 3) : tr(", finding neighbours…"))
+                         .arg(std::isfinite(shown_.kl) ? tr(", KL %1").arg(shown_.kl, 0, 'f', 3)
+                                                       : tr(", finding neighbours…"))
                          .arg(paused_ ? tr(" (paused)") : QString());
         } else {
             title << tr("computing neighbours and affinities…");
@@ -566,7 +583,8 @@ std::int64_t ProjectionView::positionAt(QPointF pixel) const
             const int x = cx + dx, y = cy + dy;
             if (x < 0 || x >= rasterWidth_ || y < 0 || y >= rasterHeight_)
                 continue;
-            const std::int32_t i = pixelIndex_[static_cast<std::size_t>(y) * static_cast<std::size_t>(rasterWidth_) + static_cast<std::size_t>(x)];
+            const std::int32_t i = pixelIndex_[static_cast<std::size_t>(y) * static_cast<std::size_t>(rasterWidth_) +
+                                               static_cast<std::size_t>(x)];
             if (i >= 0 && dx * dx + dy * dy < bestD) {
                 bestD = dx * dx + dy * dy;
                 best = i;

@@ -27,7 +27,7 @@ class ProjectionView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit ProjectionView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -56,12 +56,12 @@ public:
     // The position drawn nearest to a pixel of the plot, within a few pixels; -1 for none.
     std::int64_t positionAt(QPointF pixel) const;
 
-protected:
+  protected:
     void changeEvent(QEvent *event) override;
     void rebuild() override;
     void positionMoved() override;
 
-private:
+  private:
     struct Key {
         pe::EncodingParams params;
         pe::NoiseParams noise;
@@ -100,10 +100,10 @@ private:
     struct TsneSlot {
         std::shared_ptr<pe::Tsne> tsne;
     };
-    std::optional<Key> key_;          // what the shown projection (or running job) is of
+    std::optional<Key> key_; // what the shown projection (or running job) is of
     std::shared_ptr<TsneSlot> slot_;
-    std::int64_t shownStart_ = 0;     // the window the shown frame is of
-    bool stale_ = false;              // the shown frame is of an earlier key
+    std::int64_t shownStart_ = 0; // the window the shown frame is of
+    bool stale_ = false;          // the shown frame is of an earlier key
     pe::Projection shown_;
     QString problem_;
     bool paused_ = false;

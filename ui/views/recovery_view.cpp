@@ -46,7 +46,10 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     connect(job_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
 }
 
-bool RecoveryView::computing() const { return job_->running() || debounce_->isActive(); }
+bool RecoveryView::computing() const
+{
+    return job_->running() || debounce_->isActive();
+}
 
 void RecoveryView::finishWork()
 {
@@ -100,8 +103,8 @@ void RecoveryView::draw()
     const pe::NoiseParams &noise = parameters()->noise();
     QCustomPlot *plt = plot();
     QCPGraph *predicted = plt->graph(0);
-    const bool have = !recovery_.predicted.empty() && static_cast<std::int64_t>(recovery_.predicted.size()) == p.seqLen &&
-                      !recovery_.cancelled;
+    const bool have = !recovery_.predicted.empty() &&
+                      static_cast<std::int64_t>(recovery_.predicted.size()) == p.seqLen && !recovery_.cancelled;
     // At most two points a pixel column: the lowest and the highest prediction of its positions,
     // so a wrong prediction anywhere shows (every k-th position would skip most of them).
     const auto columns = std::max<std::int64_t>(2, static_cast<std::int64_t>(plt->axisRect()->width() * pixelScale()));

@@ -16,7 +16,7 @@ class RecoveryView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit RecoveryView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -31,11 +31,11 @@ public:
 
     static constexpr std::int64_t kCurveRows = 300;
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override {}
 
-private:
+  private:
     void draw();
     void launch();
 

@@ -53,8 +53,14 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
     connect(offsetSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
-void RelativeView::setOffset(std::int64_t k) { offsetSpin_->setValue(static_cast<int>(k)); }
-std::int64_t RelativeView::offset() const { return offsetSpin_->value(); }
+void RelativeView::setOffset(std::int64_t k)
+{
+    offsetSpin_->setValue(static_cast<int>(k));
+}
+std::int64_t RelativeView::offset() const
+{
+    return offsetSpin_->value();
+}
 
 void RelativeView::rebuild()
 {
@@ -91,7 +97,8 @@ void RelativeView::rebuild()
     // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
     // A table's rows end with the window.
     const bool table = !enc.hasFrequencies();
-    const bool reachable = table ? t + k >= p.startPos && t + k < p.startPos + p.seqLen : t + k >= 0 && t + k < pe::limits::maxPositionEnd;
+    const bool reachable =
+        table ? t + k >= p.startPos && t + k < p.startPos + p.seqLen : t + k >= 0 && t + k < pe::limits::maxPositionEnd;
     decoded_ = pe::decodeOffset(enc, noise, t, reachable ? t + k : t);
 
     const std::vector<int> shown = pe::sampledIndices(enc.pairCount(), std::max(2, decodeRect_->width()));
@@ -106,33 +113,42 @@ void RelativeView::rebuild()
     readings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), 5 * lineScale()));
     truth_->setVisible(!table);
     placeHorizontal(truth_, static_cast<double>(k));
-    decodeRect_->axis(QCPAxis::atLeft)->setLabel(table ? tr("angle pair i turns from x(t) to x(t+k) (radians)") : tr("offset read from pair i"));
+    decodeRect_->axis(QCPAxis::atLeft)
+        ->setLabel(table ? tr("angle pair i turns from x(t) to x(t+k) (radians)") : tr("offset read from pair i"));
     decodeRect_->axis(QCPAxis::atBottom)->setRange(-0.5, enc.pairCount() - 0.5);
     decodeRect_->axis(QCPAxis::atLeft)->rescale();
     if (!table)
-        decodeRect_->axis(QCPAxis::atLeft)->setRange(decodeRect_->axis(QCPAxis::atLeft)->range().expanded(static_cast<double>(k)));
+        decodeRect_->axis(QCPAxis::atLeft)
+            ->setRange(decodeRect_->axis(QCPAxis::atLeft)->range().expanded(static_cast<double>(k)));
     decodeRect_->axis(QCPAxis::atLeft)->scaleRange(1.15);
 
-    const QString checked = p.seqLen > residualPositions(p.dModel) ? tr("%1 sampled positions").arg(residualPositions(p.dModel))
-                                                                   : tr("every position");
+    const QString checked = p.seqLen > residualPositions(p.dModel)
+                                ? tr("%1 sampled positions").arg(residualPositions(p.dModel))
+                                : tr("every position");
     QStringList title;
     if (table) {
         title << (std::isnan(residual_) ? tr("no two rows %1 apart in the window: nothing to fit").arg(std::abs(k))
-                                        : tr("best rotation per pair from PE(t) to PE(t+%1), fitted over the window: max |T PE(t) − PE(t+%1)| = %2 "
+                                        : tr("best rotation per pair from PE(t) to PE(t+%1), fitted over the window: "
+                                             "max |T PE(t) − PE(t+%1)| = %2 "
                                              "(largest |value| %3)")
                                               .arg(k)
                                               .arg(residual_, 0, 'g', 3)
                                               .arg(enc.table()->maxAbs(), 0, 'g', 3));
-        title << (reachable ? tr("a table has no frequencies: right, the angle each pair turns from x(%1) to x(%2)").arg(t).arg(t + k)
+        title << (reachable ? tr("a table has no frequencies: right, the angle each pair turns from x(%1) to x(%2)")
+                                  .arg(t)
+                                  .arg(t + k)
                             : tr("position %1 + %2 is outside the window: nothing to compare").arg(t).arg(k));
     } else {
-        title << tr("T(%1) maps PE(t) to PE(t+%1): max |T PE(t) − PE(t+%1)| = %2 over %3").arg(k).arg(residual_, 0, 'g', 3).arg(checked);
+        title << tr("T(%1) maps PE(t) to PE(t+%1): max |T PE(t) − PE(t+%1)| = %2 over %3")
+                     .arg(k)
+                     .arg(residual_, 0, 'g', 3)
+                     .arg(checked);
         if (reachable)
             title << tr("offset read from x(%1), x(%2) with atan2: %3 (error %4)")
-                     .arg(t)
-                     .arg(t + k)
-                     .arg(decoded_.offset, 0, 'f', 6)
-                     .arg(std::abs(decoded_.offset - static_cast<double>(k)), 0, 'g', 3);
+                         .arg(t)
+                         .arg(t + k)
+                         .arg(decoded_.offset, 0, 'f', 6)
+                         .arg(std::abs(decoded_.offset - static_cast<double>(k)), 0, 'g', 3);
         else
             title << tr("position %1 + %2 is outside 0 to 999,999,999: nothing to decode").arg(t).arg(k);
     }
@@ -144,7 +160,8 @@ std::optional<pe::Table> RelativeView::dataTable(const pe::Encoding &encoding) c
 {
     const std::int64_t t = parameters()->position(), k = offset();
     const pe::EncodingParams &p = encoding.params();
-    if (t + k < 0 || t + k >= pe::limits::maxPositionEnd || (encoding.table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
+    if (t + k < 0 || t + k >= pe::limits::maxPositionEnd ||
+        (encoding.table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
         return std::nullopt;
     return pe::relativeTable(encoding, parameters()->noise(), t, k);
 }

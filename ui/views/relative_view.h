@@ -20,7 +20,7 @@ class RelativeView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit RelativeView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -31,13 +31,16 @@ public:
 
     static constexpr int kShownPairs = 4;
     // Positions the residual is checked at: as many as keep it to about 4 million values.
-    static std::int64_t residualPositions(int dModel) { return std::max<std::int64_t>(64, (std::int64_t(1) << 22) / dModel); }
+    static std::int64_t residualPositions(int dModel)
+    {
+        return std::max<std::int64_t>(64, (std::int64_t(1) << 22) / dModel);
+    }
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override { rebuild(); }
 
-private:
+  private:
     QSpinBox *offsetSpin_;
     QCPTextElement *title_;
     QCPColorMap *matrix_;

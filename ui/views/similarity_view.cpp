@@ -20,7 +20,8 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     metricChoice_->addItem(tr("dot product"), QStringLiteral("dot"));
     metricChoice_->addItem(tr("cosine"), QStringLiteral("cosine"));
     metricChoice_->addItem(tr("Euclidean distance"), QStringLiteral("euclidean"));
-    metricChoice_->setToolTip(tr("How each position's vector is compared with the reference's encoding (seed 001 uses the dot product)"));
+    metricChoice_->setToolTip(
+        tr("How each position's vector is compared with the reference's encoding (seed 001 uses the dot product)"));
     toolRow()->addWidget(new QLabel(tr("Metric:"), this));
     toolRow()->addWidget(metricChoice_);
     toolRow()->addStretch(1);
@@ -34,8 +35,14 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
-void SimilarityView::setMetric(pe::Metric metric) { metricChoice_->setCurrentIndex(static_cast<int>(metric)); }
-pe::Metric SimilarityView::metric() const { return static_cast<pe::Metric>(metricChoice_->currentIndex()); }
+void SimilarityView::setMetric(pe::Metric metric)
+{
+    metricChoice_->setCurrentIndex(static_cast<int>(metric));
+}
+pe::Metric SimilarityView::metric() const
+{
+    return static_cast<pe::Metric>(metricChoice_->currentIndex());
+}
 
 void SimilarityView::compute()
 {
@@ -43,7 +50,8 @@ void SimilarityView::compute()
     const pe::EncodingParams &p = enc.params();
     const pe::NoiseParams &noise = parameters()->noise();
     const std::int64_t ref = parameters()->position();
-    const auto buckets = std::max<std::int64_t>(2, static_cast<std::int64_t>(plot()->axisRect()->width() * pixelScale()));
+    const auto buckets =
+        std::max<std::int64_t>(2, static_cast<std::int64_t>(plot()->axisRect()->width() * pixelScale()));
     // The kernel costs N d / 2 once per encoding and makes every reference move N look-ups. It
     // is built when the reference first moves (playback, arrow keys), or at once when cheap, so
     // dragging a parameter slider never waits for it.
@@ -54,7 +62,8 @@ void SimilarityView::compute()
     }
     buildKernel_ = false;
     const bool useKernel = pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding();
-    pe::SimilarityCurve curve = pe::similarityCurve(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, buckets);
+    pe::SimilarityCurve curve =
+        pe::similarityCurve(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, buckets);
     positions_ = std::move(curve.positions);
     values_ = std::move(curve.high);
     low_ = std::move(curve.low);
@@ -84,7 +93,8 @@ void SimilarityView::rebuild()
     QCPGraph *g = plt->graph(0);
     g->setData(x, y, true);
     g->setPen(curvePen(QColor(30, 90, 200), 1.6, static_cast<std::int64_t>(positions_.size())));
-    g->setScatterStyle(positions_.size() <= 120 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * lineScale()) : QCPScatterStyle());
+    g->setScatterStyle(positions_.size() <= 120 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4 * lineScale())
+                                                : QCPScatterStyle());
     placeVertical(referenceLine_, static_cast<double>(ref));
     placeVertical(bestLine_, static_cast<double>(best_));
     bestLine_->setVisible(best_ != ref);
@@ -92,7 +102,8 @@ void SimilarityView::rebuild()
     plt->yAxis->rescale();
     plt->yAxis->scaleRange(1.1);
     const QString metricText = metricChoice_->currentText();
-    plt->yAxis->setLabel(metric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref) : tr("%1 with PE(%2)").arg(metricText).arg(ref));
+    plt->yAxis->setLabel(metric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref)
+                                                           : tr("%1 with PE(%2)").arg(metricText).arg(ref));
     const QString input = noise.active() ? tr("x = PE + %1·z (seed %2)").arg(noise.sigma).arg(noise.seed) : tr("PE");
     QStringList title{tr("Similarity of every position's %1 to PE(%2), the reference").arg(input).arg(ref),
                       (pe::higherIsCloser(metric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
@@ -117,7 +128,10 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
             .arg(metricChoice_->currentText())
             .arg(low_[i], 0, 'g', 6)
             .arg(values_[i], 0, 'g', 6);
-    return tr("position t = %1\n%2 = %3").arg(positions_[i]).arg(metricChoice_->currentText()).arg(values_[i], 0, 'g', 10);
+    return tr("position t = %1\n%2 = %3")
+        .arg(positions_[i])
+        .arg(metricChoice_->currentText())
+        .arg(values_[i], 0, 'g', 10);
 }
 
 std::optional<pe::Table> SimilarityView::dataTable(const pe::Encoding &encoding) const

@@ -22,7 +22,7 @@ class SimilarityView : public PlotView
 {
     Q_OBJECT
 
-public:
+  public:
     std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
     explicit SimilarityView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -36,7 +36,7 @@ public:
     std::int64_t bestPosition() const { return best_; }
     QString tooltipAt(QPointF pixel) const override;
 
-protected:
+  protected:
     void rebuild() override;
     void positionMoved() override
     {
@@ -44,7 +44,7 @@ protected:
         rebuild();
     }
 
-private:
+  private:
     void compute();
 
     QComboBox *metricChoice_;
