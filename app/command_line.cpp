@@ -428,10 +428,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
 
     pe::EncodingParams &p = cmd.params;
+    std::shared_ptr<const pe::PositionTable> table;
     if (parser.isSet(QStringLiteral("table"))) {
-        // The table sets d_model and, unless given, seq_len: all its rows from start_pos on.
         try {
-            p.table = pe::PositionTable::open(parser.value(QStringLiteral("table")).toStdString());
+            table = pe::PositionTable::open(parser.value(QStringLiteral("table")).toStdString());
         } catch (const std::exception &e) {
             return fail(QStringLiteral("--table: ") + QString::fromStdString(e.what()));
         }
@@ -439,11 +439,6 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             if (parser.isSet(QLatin1String(flag)))
                 return fail(QStringLiteral("--%1 does not apply to a table: its values are the file's.")
                                 .arg(QLatin1String(flag)));
-        p.dModel = p.table->cols();
-        const std::int64_t start =
-            pe::parseInteger(parser.value(QStringLiteral("start-pos")).toStdString()).value_or(0);
-        if (!parser.isSet(QStringLiteral("seq-len")))
-            p.seqLen = std::clamp<std::int64_t>(p.table->rows() - start, pe::limits::minSeqLen, pe::limits::maxSeqLen);
     }
     std::int64_t dModel = p.dModel;
     for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
@@ -455,6 +450,13 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         return fail(
             QStringLiteral("--d-model: d_model must be %1 (got %2).").arg(allowed(pe::Field::DModel)).arg(dModel));
     p.dModel = static_cast<int>(dModel);
+    if (table) {
+        // The table sets d_model and, unless given, seq_len; a --d-model given stays, for the
+        // validator to hold against the table's columns.
+        p = pe::tableParams(p, table, parser.isSet(QStringLiteral("seq-len")));
+        if (parser.isSet(QStringLiteral("d-model")))
+            p.dModel = static_cast<int>(dModel);
+    }
     if (parser.isSet(QStringLiteral("base"))) {
         const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
         if (!v)

@@ -275,6 +275,16 @@ std::string_view typeName(PositionTable::Type t)
     return "";
 }
 
+EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable> table, bool keepSeqLen)
+{
+    p.dModel = table->cols();
+    p.layout = Layout::Interleaved;
+    if (!keepSeqLen)
+        p.seqLen = std::clamp<std::int64_t>(table->rows() - p.startPos, limits::minSeqLen, limits::maxSeqLen);
+    p.table = std::move(table);
+    return p;
+}
+
 std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path)
 {
     const std::string name = "'" + path + "'";

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "encoding_params.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,9 +40,6 @@ class PositionTable
     const std::string &path() const { return path_; }
     std::int64_t rows() const { return rows_; }
     int cols() const { return cols_; }
-    Type type() const { return type_; }
-    bool bigEndian() const { return bigEndian_; }
-    bool fortranOrder() const { return fortran_; }
     double maxAbs() const { return maxAbs_; }
     // "float32, little endian, C order": for titles and tooltips.
     std::string description() const;
@@ -70,6 +69,12 @@ class PositionTable
     int itemSize_ = 8;
     double maxAbs_ = 0;
 };
+
+// The parameters that show `table` from p: d_model its column count, the interleaved layout (its
+// pairs are columns 2i, 2i+1) and, unless keepSeqLen, every row from p.startPos on (at most
+// seq_len's limit, at least 1: a start past the end is the validator's to refuse). The command
+// line, File > Open table and the tests all start a table here.
+EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable> table, bool keepSeqLen = false);
 
 // "float16", "float32", "float64".
 std::string_view typeName(PositionTable::Type t);

@@ -87,8 +87,13 @@ std::vector<Rotation2> rotationBlocks(const Encoding &encoding, std::int64_t k, 
 
 double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions)
 {
+    return rotationResidual(encoding, k, rotationBlocks(encoding, k, maxPositions), maxPositions);
+}
+
+double rotationResidual(const Encoding &encoding, std::int64_t k, const std::vector<Rotation2> &blocks,
+                        std::int64_t maxPositions)
+{
     const int d = encoding.dModel();
-    const std::vector<Rotation2> blocks = rotationBlocks(encoding, k, maxPositions);
     double worst = 0;
     const std::int64_t visited =
         forEachRowPair(encoding, k, maxPositions, [&](const double *now, const double *later, std::int64_t rows) {

@@ -29,6 +29,10 @@ std::vector<Rotation2> rotationBlocks(const Encoding &encoding, std::int64_t k, 
 // than their sines, and for a table as far as it is not a rotation. NaN when no t qualifies.
 // At most maxPositions evenly spaced positions are checked (all of them by default).
 double rotationResidual(const Encoding &encoding, std::int64_t k, std::int64_t maxPositions = INT64_MAX);
+// The same for blocks already computed (rotationBlocks(encoding, k, maxPositions)): a table's fit is
+// not done twice.
+double rotationResidual(const Encoding &encoding, std::int64_t k, const std::vector<Rotation2> &blocks,
+                        std::int64_t maxPositions);
 
 // Seed 002's question answered with atan2: the offset b - a between two positions, read from their
 // encodings pair by pair. Each pair gives the angle difference, so the offset modulo its

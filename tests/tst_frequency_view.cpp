@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <numbers>
+
 class TestFrequencyView : public QObject
 {
     Q_OBJECT
@@ -21,6 +24,7 @@ class TestFrequencyView : public QObject
     void logScale();
     void tooltip();
     void legendAndTitleInOrder();
+    void measuredOverlaysTheFormula();
 
   private:
     void set(std::int64_t n, int d, double base);
@@ -140,6 +144,35 @@ void TestFrequencyView::legendAndTitleInOrder()
     const QString title = view_->plot()->findChild<QCPTextElement *>()->text();
     QVERIFY2(!title.contains(QStringLiteral(":  ·")) && title.startsWith(QStringLiteral("Frequency decay: ω_i")),
              qPrintable(title));
+}
+
+// Measure (FFT): each pair's frequency measured from its column lies on the formula's curve, the
+// pairs that turn fewer than two periods in the window left out; off again, the overlay is gone.
+void TestFrequencyView::measuredOverlaysTheFormula()
+{
+    set(2000, 32, 1e4);
+    const int before = view_->plot()->graphCount();
+    view_->setMeasured(true);
+    QCustomPlot *p = view_->plot();
+    QCOMPARE(p->graphCount(), before + 1);
+    QCPGraph *measured = nullptr;
+    for (int i = 0; i < p->graphCount(); ++i)
+        if (p->graph(i)->name().startsWith(QStringLiteral("measured")))
+            measured = p->graph(i);
+    QVERIFY(measured);
+    QCOMPARE(view_->spectrum().positions, 2000);
+    const double bin = 2 * std::numbers::pi / 2000;
+    int resolved = 0;
+    for (int k = 0; k < measured->dataCount(); ++k) {
+        const int i = static_cast<int>(measured->data()->at(k)->key);
+        const double formula = std::pow(1e4, -2.0 * i / 32);
+        QVERIFY(formula >= 2 * bin);
+        QVERIFY2(std::abs(measured->data()->at(k)->value - formula) < 0.05 * bin, qPrintable(QString::number(i)));
+        ++resolved;
+    }
+    QVERIFY(resolved >= 8); // pairs 0-8 turn at least two periods in 2,000 positions
+    view_->setMeasured(false);
+    QCOMPARE(p->graphCount(), before);
 }
 
 QTEST_MAIN(TestFrequencyView)

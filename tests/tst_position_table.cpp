@@ -88,11 +88,7 @@ void writeFile(const QString &path, const std::string &bytes)
 
 pe::EncodingParams tableParams(const std::shared_ptr<const pe::PositionTable> &t)
 {
-    pe::EncodingParams p;
-    p.table = t;
-    p.dModel = t->cols();
-    p.seqLen = t->rows();
-    return p;
+    return pe::tableParams(pe::EncodingParams{}, t);
 }
 
 // Every value of a Table as written (row-major), for bit-for-bit comparisons.

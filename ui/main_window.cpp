@@ -245,14 +245,10 @@ bool MainWindow::openTable(const QString &path, QString *error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    // The whole table from its first row (up to seq_len's limit); d_model is its column count.
+    // The whole table from its first row (up to seq_len's limit).
     pe::EncodingParams v = parameters_->values();
-    v.table = table;
-    v.dModel = table->cols();
-    v.layout = pe::Layout::Interleaved;
     v.startPos = 0;
-    v.seqLen = std::min<std::int64_t>(table->rows(), pe::limits::maxSeqLen);
-    if (auto problem = parameters_->set(v)) {
+    if (auto problem = parameters_->set(pe::tableParams(v, table))) {
         if (error)
             *error = QString::fromStdString(problem->message);
         return false;

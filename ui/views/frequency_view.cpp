@@ -232,27 +232,13 @@ void FrequencyView::rebuild()
     plt->xAxis->setLabel(p.exponent == pe::Exponent::Pair ? tr("pair index i") : tr("dimension j"));
     plt->yAxis->setLabel(wavelength ? tr("wavelength λ_%1 = 2π/ω_%1 (positions)").arg(symbol)
                                     : tr("ω_%1 (radians per position)").arg(symbol));
-    if (logScale) {
-        plt->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        plt->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        plt->yAxis->setNumberFormat(QStringLiteral("eb"));
-        plt->yAxis->setNumberPrecision(0);
-    } else {
-        plt->yAxis->setScaleType(QCPAxis::stLinear);
-        plt->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        plt->yAxis->setNumberFormat(QStringLiteral("g"));
-        plt->yAxis->setNumberPrecision(6);
-    }
+    setValueScale(logScale);
     plt->xAxis->setRange(-0.5, std::max(1, n - 1) + 0.5);
     plt->rescaleAxes(true);
     plt->xAxis->setRange(-0.5, std::max(1, n - 1) + 0.5);
     if (wavelength)
         plt->yAxis->setRange(plt->yAxis->range().expanded(std::max(span, 1.0)));
-    QCPRange yr = plt->yAxis->range();
-    if (logScale)
-        plt->yAxis->setRange(yr.lower / 1.5, yr.upper * 1.5);
-    else
-        plt->yAxis->setRange(std::min(0.0, yr.lower), yr.upper + 0.05 * yr.size());
+    padValueRange(logScale);
 
     if (wavelength)
         setTitle(title_, {tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
@@ -262,6 +248,29 @@ void FrequencyView::rebuild()
                                                            : tr("Frequency decay: ω_j = base^(−j/d)"),
                           tr("d = %1").arg(p.dModel)});
     plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FrequencyView::setValueScale(bool logScale)
+{
+    QCPAxis *y = plot()->yAxis;
+    y->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale)
+        y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    y->setNumberFormat(logScale ? QStringLiteral("eb") : QStringLiteral("g"));
+    y->setNumberPrecision(logScale ? 0 : 6);
+}
+
+void FrequencyView::padValueRange(bool logScale)
+{
+    // Room around the values: half a decade-ish on a log axis; from 0 and 5 % above on a linear one.
+    QCPAxis *y = plot()->yAxis;
+    const QCPRange r = y->range();
+    if (logScale)
+        y->setRange(r.lower / 1.5, r.upper * 1.5);
+    else
+        y->setRange(std::min(0.0, r.lower), r.upper + 0.05 * std::max(r.size(), 1e-9));
 }
 
 void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
@@ -308,23 +317,10 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)")
                                     : tr("dominant ω of column j (radians per position)"));
     const bool logScale = logBox_->isChecked();
-    plt->yAxis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logScale) {
-        plt->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        plt->yAxis->setNumberFormat(QStringLiteral("eb"));
-        plt->yAxis->setNumberPrecision(0);
-    } else {
-        plt->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        plt->yAxis->setNumberFormat(QStringLiteral("g"));
-        plt->yAxis->setNumberPrecision(6);
-    }
+    setValueScale(logScale);
     plt->rescaleAxes(true);
     plt->xAxis->setRange(-0.5, std::max(1, p.dModel - 1) + 0.5);
-    const QCPRange yr = plt->yAxis->range();
-    if (logScale)
-        plt->yAxis->setRange(yr.lower / 1.5, yr.upper * 1.5);
-    else
-        plt->yAxis->setRange(0.0, yr.upper + 0.05 * std::max(yr.size(), 1e-9));
+    padValueRange(logScale);
     QStringList title{tr("Spectrum of %1: each column's dominant frequency over positions %2–%3 (FFT, Hann window)")
                           .arg(QString::fromStdString(pe::tableName(p)))
                           .arg(p.startPos)

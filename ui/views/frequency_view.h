@@ -46,6 +46,9 @@ class FrequencyView : public PlotView
 
   private:
     void rebuildSpectrum(const std::vector<int> &columns);
+    // The value axis, linear or logarithmic, and the room left around the values once rescaled.
+    void setValueScale(bool logScale);
+    void padValueRange(bool logScale);
 
     QComboBox *quantityChoice_;
     QCheckBox *logBox_;

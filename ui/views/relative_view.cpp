@@ -74,9 +74,16 @@ void RelativeView::rebuild()
     const int pairs = std::min(kShownPairs, enc.pairCount());
     const int n = 2 * pairs;
     cells_.assign(static_cast<std::size_t>(n * n), 0.0);
-    const std::vector<pe::Rotation2> blocks = pe::rotationBlocks(enc, k, residualPositions(p.dModel));
+    // T(k) and its residual do not depend on the position: computed once per encoding and offset,
+    // not at every step of the position slider or of playback.
+    if (fittedFor_.lock() != parameters()->sharedEncoding() || fittedK_ != k) {
+        blocks_ = pe::rotationBlocks(enc, k, residualPositions(p.dModel));
+        residual_ = pe::rotationResidual(enc, k, blocks_, residualPositions(p.dModel));
+        fittedFor_ = parameters()->sharedEncoding();
+        fittedK_ = k;
+    }
     for (int i = 0; i < pairs; ++i) {
-        const pe::Rotation2 &m = blocks[static_cast<std::size_t>(i)];
+        const pe::Rotation2 &m = blocks_[static_cast<std::size_t>(i)];
         const int a = 2 * i;
         cells_[static_cast<std::size_t>(a * n + a)] = m.a;
         cells_[static_cast<std::size_t>(a * n + a + 1)] = m.b;
@@ -91,8 +98,6 @@ void RelativeView::rebuild()
     labels_->setCells(&cells_, grid, false);
     plot()->xAxis->setRange(-0.5, n - 0.5);
     plot()->yAxis->setRange(-0.5, n - 0.5);
-
-    residual_ = pe::rotationResidual(enc, k, residualPositions(p.dModel));
 
     // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
     // A table's rows end with the window.

@@ -3,6 +3,7 @@
 #include "plot_view.h"
 #include "relative.h"
 
+#include <memory>
 #include <vector>
 
 class CellLabels;
@@ -49,5 +50,8 @@ class RelativeView : public PlotView
     QCPItemStraightLine *truth_;
     std::vector<double> cells_;
     double residual_ = 0;
+    std::vector<pe::Rotation2> blocks_;           // T(k)'s blocks for fittedFor_ and fittedK_
+    std::weak_ptr<const pe::Encoding> fittedFor_; // weak: an old table is not kept mapped
+    std::int64_t fittedK_ = 0;
     pe::OffsetDecode decoded_;
 };
