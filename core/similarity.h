@@ -11,6 +11,7 @@ namespace pe {
 
 // How an embedding x_t is compared with the pure encoding PE(s) (seed 001 uses the dot product).
 enum class Metric { Dot, Cosine, Euclidean };
+inline constexpr Metric kMetrics[] = {Metric::Dot, Metric::Cosine, Metric::Euclidean};
 
 std::optional<Metric> parseMetric(std::string_view name);
 std::string_view metricName(Metric metric);
