@@ -1,18 +1,12 @@
 #include "command_line.h"
 
-#include "clock_grid_view.h"
 #include "data_export.h"
-#include "distance_view.h"
 #include "main_window.h"
-#include "pair_circle_view.h"
 #include "parameters.h"
 #include "plot_view.h"
 #include "position_table.h"
-#include "projection_view.h"
-#include "recovery.h"
-#include "relative_view.h"
-#include "similarity_view.h"
 #include "view_registry.h"
+#include "workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,9 +25,6 @@
 namespace {
 
 constexpr int kMaxFrames = 10000;
-const QStringList kDataKinds = {QStringLiteral("encoding"), QStringLiteral("frequencies"), QStringLiteral("similarity"),
-                                QStringLiteral("recovery"), QStringLiteral("distance"),    QStringLiteral("projection"),
-                                QStringLiteral("angles")};
 
 QString flagFor(pe::Field f)
 {
@@ -56,36 +47,45 @@ QString flagFor(pe::Field f)
     return {};
 }
 
-// The flag that sets a t-SNE setting; the two without one can only come from a session's view.
-QString tsneFlag(pe::TsneField field)
-{
-    switch (field) {
-    case pe::TsneField::Positions:
-        return QStringLiteral("seq-len");
-    case pe::TsneField::Perplexity:
-        return QStringLiteral("perplexity");
-    case pe::TsneField::Iterations:
-        return QStringLiteral("iterations");
-    case pe::TsneField::LearningRate:
-        return QStringLiteral("learning-rate");
-    case pe::TsneField::Exaggeration:
-        return QStringLiteral("exaggeration");
-    case pe::TsneField::ExaggerationIterations:
-    case pe::TsneField::Theta:
-        break;
-    }
-    return QStringLiteral("session");
-}
-
 // What a parameter accepts, as the core says it (pe::allowedText).
 QString allowed(pe::Field field)
 {
     return QString::fromStdString(pe::allowedText(field));
 }
 
+QString dataKindsText(const QString &separator)
+{
+    QStringList kinds;
+    for (const DataKind &k : dataKinds())
+        kinds << k.data->kind;
+    return kinds.join(separator);
+}
+
+// The options the views declare (ViewInfo::settings), each once: two views may share one (--metric).
+QList<QCommandLineOption> viewOptions(const QStringList &taken)
+{
+    QList<QCommandLineOption> out;
+    QStringList seen = taken;
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &s : view.settings) {
+            if (s.flag.isEmpty() || seen.contains(s.flag))
+                continue;
+            seen << s.flag;
+            const QJsonValue d = s.defaultValue;
+            const QString shown = d.isString() ? d.toString()
+                                  : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                  : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
+                                                                                      : QString::number(d.toDouble());
+            out << QCommandLineOption(
+                s.flag, QStringLiteral("%1 (%2): %3 (default %4).").arg(s.help, view.id, allowedText(s), shown),
+                s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
+        }
+    return out;
+}
+
 QList<QCommandLineOption> options()
 {
-    return {
+    QList<QCommandLineOption> fixed = {
         {QStringLiteral("seq-len"),
          QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
         {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)),
@@ -111,8 +111,8 @@ QList<QCommandLineOption> options()
              viewIds().join(QStringLiteral(", ")) + QStringLiteral("; all: every view as PNG into the folder --out."),
          QStringLiteral("VIEW")},
         {QStringLiteral("export-data"),
-         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: encoding, frequencies, similarity, recovery, "
-                        "distance, projection, angles."),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: ") + dataKindsText(QStringLiteral(", ")) +
+             QLatin1Char('.'),
          QStringLiteral("KIND")},
         {QStringLiteral("out"),
          QStringLiteral(
@@ -130,8 +130,6 @@ QList<QCommandLineOption> options()
          QStringLiteral("VIEW")},
         {QStringLiteral("reference"),
          QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."), QStringLiteral("R")},
-        {QStringLiteral("metric"),
-         QStringLiteral("Similarity and distance metric: dot (default), cosine or euclidean."), QStringLiteral("M")},
         {QStringLiteral("noise"),
          QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).")
              .arg(QString::fromStdString(pe::sigmaAllowedText())),
@@ -141,31 +139,6 @@ QList<QCommandLineOption> options()
              "Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
              .arg(QString::fromStdString(pe::seedAllowedText())),
          QStringLiteral("S")},
-        {QStringLiteral("offset"),
-         QStringLiteral("Offset k of the relative-position view, -1000000 to 1000000 (default 5)."),
-         QStringLiteral("K")},
-        {QStringLiteral("method"), QStringLiteral("Projection method: tsne (default) or pca."), QStringLiteral("M")},
-        {QStringLiteral("perplexity"),
-         QStringLiteral("t-SNE perplexity, 1 to 1000 and below seq_len (default 30; seed 004 uses 4)."),
-         QStringLiteral("P")},
-        {QStringLiteral("iterations"),
-         QStringLiteral("t-SNE iterations, 1 to 100000 (default 1000); exports run them all."), QStringLiteral("N")},
-        {QStringLiteral("learning-rate"),
-         QStringLiteral("t-SNE learning rate: auto (default, max(N/48, 50)) or a number up to 1e6."),
-         QStringLiteral("R")},
-        {QStringLiteral("exaggeration"), QStringLiteral("t-SNE early exaggeration, 1 to 1000 (default 12)."),
-         QStringLiteral("E")},
-        {QStringLiteral("init"), QStringLiteral("t-SNE start: pca (default) or random (drawn with --seed)."),
-         QStringLiteral("I")},
-        {QStringLiteral("clock-face"),
-         QStringLiteral("Clock hands: clockwise from 12 o'clock (default, x = sin) or counterclockwise from 3 o'clock "
-                        "(seed 002)."),
-         QStringLiteral("F")},
-        {QStringLiteral("pairs"),
-         QStringLiteral("Pairs the clocks and circles show when not all fit: spread (default: evenly in log "
-                        "wavelength, fastest to slowest), "
-                        "fastest, or a list like 0,5,31 or 10-20."),
-         QStringLiteral("P")},
         {QStringLiteral("lecture"),
          QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
         {QStringLiteral("export-frames"),
@@ -189,6 +162,10 @@ QList<QCommandLineOption> options()
         {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
         {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
     };
+    QStringList taken;
+    for (const QCommandLineOption &o : fixed)
+        taken << o.names();
+    return fixed + viewOptions(taken);
 }
 
 std::optional<QString> integerFlag(const QCommandLineParser &parser, const QString &name, std::int64_t &target,
@@ -203,33 +180,6 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
             .arg(name, text, QString::fromUtf8(pe::fieldName(field).data()), allowed(field));
     target = *v;
     return std::nullopt;
-}
-
-// View settings the command line can give: the clock face, so seed 002's drawing can be exported.
-void applyViewFlags(const CommandLine &cmd, PlotView *view)
-{
-    if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.clockFace)
-        clocks->setFace(*cmd.clockFace);
-    if (auto *clocks = qobject_cast<ClockGridView *>(view); clocks && cmd.pairs)
-        clocks->setPairChoice(*cmd.pairs);
-    if (auto *circles = qobject_cast<PairCircleView *>(view); circles && cmd.pairs)
-        circles->setPairChoice(*cmd.pairs);
-    if (auto *similarity = qobject_cast<SimilarityView *>(view); similarity && cmd.metric)
-        similarity->setMetric(*cmd.metric);
-    if (auto *distance = qobject_cast<DistanceView *>(view); distance && cmd.metric)
-        distance->setMetric(*cmd.metric);
-    if (auto *relative = qobject_cast<RelativeView *>(view); relative && cmd.offset)
-        relative->setOffset(*cmd.offset);
-    if (auto *projection = qobject_cast<ProjectionView *>(view)) {
-        if (cmd.method)
-            projection->setMethod(*cmd.method);
-        if (cmd.tsneGiven)
-            projection->setSettings(cmd.tsne);
-        // A figure or screenshot from the command line is the finished projection, not a frame of it.
-        projection->setWaitForCompletion(cmd.mode == CommandLine::Mode::ExportFigure ||
-                                         cmd.mode == CommandLine::Mode::ExportFrames ||
-                                         cmd.mode == CommandLine::Mode::Screenshot);
-    }
 }
 
 // A long data export says how far it is, on one line of stderr rewritten in place; only on a terminal,
@@ -277,27 +227,58 @@ class TerminalProgress
     bool shown_ = false;
 };
 
-// Why the window cannot be projected with these settings; nothing when it can.
-std::optional<QString> projectionProblem(const CommandLine &cmd)
+// A view's settings as a command asks for them: the session's (or preset's), then the flags, the
+// rest at their defaults.
+QJsonObject viewSettings(const CommandLine &cmd, const ViewInfo &view)
 {
-    const auto problem =
-        pe::projectionProblem(cmd.params, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne);
-    if (problem)
-        return QString::fromStdString(*problem);
-    return std::nullopt;
+    QJsonObject values = cmd.session ? cmd.session->views.value(view.id) : QJsonObject();
+    const QJsonObject flags = cmd.viewSettings.value(view.id);
+    for (auto it = flags.begin(); it != flags.end(); ++it)
+        values.insert(it.key(), it.value());
+    return completeSettings(view.settings, values);
 }
 
-// The view an export draws, offscreen: the session's settings for it (if any), then the flags.
-// Nothing, with the reason on stderr, when the session's settings are refused.
-std::unique_ptr<PlotView> offscreenView(const CommandLine &cmd, Parameters &parameters)
+DataRequest dataRequest(const CommandLine &cmd, const ViewInfo &view)
 {
-    std::unique_ptr<PlotView> view(findView(cmd.view)->create(&parameters, nullptr));
-    if (cmd.session && cmd.session->views.contains(cmd.view))
-        if (auto problem = view->applySettings(cmd.session->views.value(cmd.view), false)) {
-            std::fprintf(stderr, "pe-explorer: --session: view '%s': %s\n", qPrintable(cmd.view), qPrintable(*problem));
-            return nullptr;
+    return {std::make_shared<const pe::Encoding>(cmd.params), cmd.noise, cmd.position, viewSettings(cmd, view)};
+}
+
+// Why the view of an export cannot be drawn with these settings (ViewInfo::cannotDraw).
+std::optional<QString> drawProblem(const CommandLine &cmd)
+{
+    const ViewInfo *view = findView(cmd.view);
+    if (!view->cannotDraw)
+        return std::nullopt;
+    const QString why = view->cannotDraw(dataRequest(cmd, *view));
+    return why.isEmpty() ? std::nullopt : std::optional(why);
+}
+
+// The session's view settings (checked when it was read), then the flags', into the workspace.
+bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &frontView)
+{
+    if (cmd.session) {
+        QString error;
+        Session s = *cmd.session;
+        s.view = frontView;
+        if (!workspace.applySession(s, &error)) {
+            std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
+            return false;
         }
-    applyViewFlags(cmd, view.get());
+    }
+    for (auto it = cmd.viewSettings.begin(); it != cmd.viewSettings.end(); ++it)
+        workspace.setViewSettings(it.key(), it.value()); // checked by the parser
+    return true;
+}
+
+// The one view an export or the frames draw, offscreen; nothing, with the reason on stderr, when
+// it cannot be drawn for these settings (a projection's perplexity at or above seq_len).
+std::unique_ptr<PlotView> drawnView(const CommandLine &cmd, Workspace &workspace, const char *flag)
+{
+    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
+    if (const QString why = view->cannotDraw(); !why.isEmpty()) {
+        std::fprintf(stderr, "pe-explorer: %s %s: %s\n", flag, qPrintable(cmd.view), qPrintable(why));
+        return nullptr;
+    }
     return view;
 }
 
@@ -318,9 +299,10 @@ std::optional<QString> folderProblem(const QString &dir)
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
-int exportFrames(const CommandLine &cmd, Parameters &parameters)
+int exportFrames(const CommandLine &cmd, Workspace &workspace)
 {
-    std::unique_ptr<PlotView> view = offscreenView(cmd, parameters);
+    Parameters &parameters = *workspace.parameters();
+    std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export-frames");
     if (!view)
         return 2;
     if (!QDir().mkpath(cmd.out)) {
@@ -408,23 +390,6 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                 .arg(parser.value(QStringLiteral("preset"))));
             cmd.session = *preset;
         }
-        // The projection's settings as the session holds them (its controls' names), for
-        // --export-data projection; flags given as well override them.
-        const QJsonObject proj = cmd.session->views.value(QStringLiteral("projection"));
-        const auto number = [&proj](const char *key, double fallback) {
-            return proj.value(QLatin1String(key)).toDouble(fallback);
-        };
-        if (proj.contains(QLatin1String("projectionMethod")))
-            cmd.method = number("projectionMethod", 0) == 1 ? pe::ProjectionMethod::Pca : pe::ProjectionMethod::Tsne;
-        cmd.tsne.perplexity = number("perplexity", cmd.tsne.perplexity);
-        // Out-of-range numbers become values the validator refuses, never undefined conversions.
-        const auto whole = [](double v) { return std::isfinite(v) && std::abs(v) < 2e9 ? static_cast<int>(v) : -1; };
-        cmd.tsne.iterations = whole(number("iterations", cmd.tsne.iterations));
-        cmd.tsne.learningRate = number("learningRate", cmd.tsne.learningRate);
-        cmd.tsne.earlyExaggeration = number("exaggeration", cmd.tsne.earlyExaggeration);
-        cmd.tsne.init = number("init", 0) == 1 ? pe::TsneInit::Random : pe::TsneInit::Pca;
-        cmd.tsne.seed =
-            static_cast<std::uint64_t>(std::max(0, whole(number("tsneSeed", static_cast<double>(cmd.tsne.seed)))));
     }
 
     pe::EncodingParams &p = cmd.params;
@@ -514,62 +479,19 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--seed: must be %1 (got '%2').")
                             .arg(QString::fromStdString(pe::seedAllowedText()), parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
-        cmd.tsne.seed = cmd.noise.seed;
     }
-    if (parser.isSet(QStringLiteral("method"))) {
-        cmd.method = pe::parseProjectionMethod(parser.value(QStringLiteral("method")).toStdString());
-        if (!cmd.method)
-            return fail(QStringLiteral("--method: '%1' is not a projection method; use tsne or pca.")
-                            .arg(parser.value(QStringLiteral("method"))));
-    }
-    for (auto [name, target] : {std::pair{QStringLiteral("perplexity"), &cmd.tsne.perplexity},
-                                std::pair{QStringLiteral("exaggeration"), &cmd.tsne.earlyExaggeration}}) {
-        if (!parser.isSet(name))
-            continue;
-        const auto v = pe::parseReal(parser.value(name).toStdString());
-        if (!v)
-            return fail(QStringLiteral("--%1: '%2' is not a number.").arg(name, parser.value(name)));
-        *target = *v;
-    }
-    if (parser.isSet(QStringLiteral("learning-rate"))) {
-        const QString text = parser.value(QStringLiteral("learning-rate"));
-        const auto v = text == QStringLiteral("auto") ? std::optional<double>(0.0) : pe::parseReal(text.toStdString());
-        if (!v || (text != QStringLiteral("auto") && *v <= 0))
-            return fail(QStringLiteral("--learning-rate: must be auto or a number above 0 and at most 1e6 (got '%1').")
-                            .arg(text));
-        cmd.tsne.learningRate = *v;
-    }
-    if (parser.isSet(QStringLiteral("iterations"))) {
-        const auto v = pe::parseInteger(parser.value(QStringLiteral("iterations")).toStdString());
-        if (!v || *v < 1 || *v > pe::limits::maxTsneIterations)
-            return fail(QStringLiteral("--iterations: must be a whole number from 1 to 100000 (got '%1').")
-                            .arg(parser.value(QStringLiteral("iterations"))));
-        cmd.tsne.iterations = static_cast<int>(*v);
-    }
-    if (parser.isSet(QStringLiteral("init"))) {
-        const QString init = parser.value(QStringLiteral("init"));
-        if (init != QStringLiteral("pca") && init != QStringLiteral("random"))
-            return fail(QStringLiteral("--init: '%1' is not a start; use pca or random.").arg(init));
-        cmd.tsne.init = init == QStringLiteral("pca") ? pe::TsneInit::Pca : pe::TsneInit::Random;
-    }
-    for (const char *flag : {"perplexity", "iterations", "learning-rate", "exaggeration", "init", "seed"})
-        cmd.tsneGiven = cmd.tsneGiven || parser.isSet(QLatin1String(flag));
-    // Ranges first, whatever the window; the perplexity against seq_len where a projection is made.
-    if (auto problem = pe::checkTsne(cmd.tsne, std::numeric_limits<std::int64_t>::max()))
-        return fail(QStringLiteral("--%1: %2").arg(tsneFlag(problem->field), QString::fromStdString(problem->message)));
-    if (parser.isSet(QStringLiteral("metric"))) {
-        cmd.metric = pe::parseMetric(parser.value(QStringLiteral("metric")).toStdString());
-        if (!cmd.metric)
-            return fail(QStringLiteral("--metric: '%1' is not a metric; use dot, cosine or euclidean.")
-                            .arg(parser.value(QStringLiteral("metric"))));
-    }
-    if (parser.isSet(QStringLiteral("offset"))) {
-        const auto v = pe::parseInteger(parser.value(QStringLiteral("offset")).toStdString());
-        if (!v || *v < -pe::limits::maxSeqLen || *v > pe::limits::maxSeqLen)
-            return fail(QStringLiteral("--offset: must be a whole number from -1,000,000 to 1,000,000 (got '%1').")
-                            .arg(parser.value(QStringLiteral("offset"))));
-        cmd.offset = *v;
-    }
+    // The views' own settings (ViewInfo::settings): each flag checked as a session's value is, and
+    // kept for every view that declares it.
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &setting : view.settings) {
+            if (setting.flag.isEmpty() || !parser.isSet(setting.flag))
+                continue;
+            QString error;
+            const auto value = settingFromText(setting, parser.value(setting.flag), &error);
+            if (!value)
+                return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));
+            cmd.viewSettings[view.id].insert(setting.key, *value);
+        }
 
     if (cmd.session) {
         cmd.params = cmd.session->params;
@@ -595,23 +517,6 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
         return fail(QStringLiteral("--lecture goes with the window or --screenshot."));
     cmd.lecture = parser.isSet(QStringLiteral("lecture"));
-    if (parser.isSet(QStringLiteral("pairs"))) {
-        std::string error;
-        cmd.pairs = pe::parsePairChoice(parser.value(QStringLiteral("pairs")).trimmed().toStdString(), &error);
-        if (!cmd.pairs)
-            return fail(QStringLiteral("--pairs: %1.").arg(QString::fromStdString(error)));
-    }
-    if (parser.isSet(QStringLiteral("clock-face"))) {
-        const QString face = parser.value(QStringLiteral("clock-face"));
-        if (face == QStringLiteral("clockwise"))
-            cmd.clockFace = pe::ClockFace::Clockwise;
-        else if (face == QStringLiteral("counterclockwise"))
-            cmd.clockFace = pe::ClockFace::CounterClockwise;
-        else
-            return fail(QStringLiteral("--clock-face: '%1' is not a face; use clockwise (from 12 o'clock) or "
-                                       "counterclockwise (from 3 o'clock).")
-                            .arg(face));
-    }
     cmd.out = parser.value(QStringLiteral("out"));
     if ((figure || data) && cmd.out.isEmpty())
         return fail(QStringLiteral("--out FILE is required with --export and --export-data."));
@@ -651,33 +556,27 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--out: with --export all, ") + *problem);
     } else if (figure) {
         cmd.mode = CommandLine::Mode::ExportFigure;
-        if (cmd.view == QStringLiteral("projection"))
-            if (auto problem = projectionProblem(cmd))
-                return fail(QStringLiteral("--export projection: ") + *problem);
+        if (auto problem = drawProblem(cmd))
+            return fail(QStringLiteral("--export %1: %2").arg(cmd.view, *problem));
         if (auto problem = checkFigurePath(cmd.out))
             return fail(QStringLiteral("--out: ") + *problem);
     } else if (data) {
         cmd.mode = CommandLine::Mode::ExportData;
         cmd.dataKind = parser.value(QStringLiteral("export-data"));
-        if (!kDataKinds.contains(cmd.dataKind))
+        const auto kind = findDataKind(cmd.dataKind);
+        if (!kind)
             return fail(QStringLiteral("--export-data: unknown data '%1'; choose %2.")
-                            .arg(cmd.dataKind, kDataKinds.join(QStringLiteral(" or "))));
+                            .arg(cmd.dataKind, dataKindsText(QStringLiteral(", "))));
         if (!pe::dataFormatForPath(cmd.out.toStdString()))
             return fail(QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out));
-        if (cmd.dataKind == QStringLiteral("recovery"))
-            if (auto tooLarge = pe::recoveryTooLarge(p))
-                return fail(QStringLiteral("--export-data recovery: ") + QString::fromStdString(*tooLarge));
-        if (cmd.dataKind == QStringLiteral("projection"))
-            if (auto problem = projectionProblem(cmd))
-                return fail(QStringLiteral("--export-data projection: ") + *problem);
-        if (cmd.dataKind == QStringLiteral("distance") && p.seqLen > pe::kMaxDistanceRows)
-            return fail(
-                QStringLiteral(
-                    "--export-data distance: the matrix is seq_len x seq_len; seq_len must be at most 10,000 (got %1).")
-                    .arg(p.seqLen));
+        if (kind->data->problem)
+            if (const QString problem = kind->data->problem(dataRequest(cmd, *kind->view)); !problem.isEmpty())
+                return fail(QStringLiteral("--export-data %1: %2").arg(cmd.dataKind, problem));
     } else if (frames) {
         cmd.mode = CommandLine::Mode::ExportFrames;
         cmd.out = parser.value(QStringLiteral("export-frames"));
+        if (auto problem = drawProblem(cmd))
+            return fail(QStringLiteral("--view %1: %2").arg(cmd.view, *problem));
         if (auto problem = folderProblem(cmd.out))
             return fail(QStringLiteral("--export-frames: ") + *problem);
         if (!parser.isSet(QStringLiteral("frames")))
@@ -730,18 +629,11 @@ QString helpText()
 int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
 {
     if (cmd.mode == CommandLine::Mode::ExportData) {
-        // No Qt application needed: the core writes the table row block by row block.
-        const pe::Encoding enc(cmd.params);
-        const pe::Metric metric = cmd.metric.value_or(pe::Metric::Dot);
-        const pe::Table table =
-            cmd.dataKind == QStringLiteral("frequencies")  ? pe::frequencyTable(enc)
-            : cmd.dataKind == QStringLiteral("angles")     ? pe::angleTable(enc)
-            : cmd.dataKind == QStringLiteral("similarity") ? pe::similarityTable(enc, cmd.noise, cmd.position, metric)
-            : cmd.dataKind == QStringLiteral("recovery")   ? pe::recoveryTable(enc, cmd.noise)
-            : cmd.dataKind == QStringLiteral("distance")   ? pe::distanceTable(enc, cmd.noise, metric)
-            : cmd.dataKind == QStringLiteral("projection")
-                ? pe::projectionTable(enc, cmd.noise, cmd.method.value_or(pe::ProjectionMethod::Tsne), cmd.tsne)
-                : pe::encodingTable(enc);
+        // No Qt application needed: the view's registered export computes the table from the
+        // state and its settings, and the core writes it row block by row block.
+        const DataKind kind = *findDataKind(cmd.dataKind);
+        const DataRequest request = dataRequest(cmd, *kind.view);
+        const pe::Table table = kind.data->table(request);
         std::string error;
         TerminalProgress progress(cmd.out);
         const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),
@@ -777,31 +669,27 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     parameters.setPosition(cmd.position);
     parameters.setNoise(cmd.noise);
 
-    if (cmd.mode == CommandLine::Mode::ExportFigure && cmd.view == QStringLiteral("all")) {
-        // Every view as PNG into the folder, drawn as the window draws them.
-        MainWindow window(&parameters);
-        if (cmd.session) {
+    const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    if (exporting) {
+        // Figures need no window: the workspace holds the state and draws each view offscreen.
+        Workspace workspace(&parameters);
+        if (!applyState(cmd, workspace, cmd.view == QStringLiteral("all") ? viewIds().first() : cmd.view))
+            return 2;
+        if (cmd.mode == CommandLine::Mode::ExportFrames)
+            return exportFrames(cmd, workspace);
+        if (cmd.view == QStringLiteral("all")) {
             QString error;
-            if (!window.applySession(*cmd.session, &error)) {
-                std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
+            QStringList skipped;
+            if (!workspace.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
+                std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
                 return 2;
             }
+            // A figure that cannot be drawn is not written as an empty one: it is named, with why.
+            for (const QString &line : skipped)
+                std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
+            return 0;
         }
-        for (const ViewInfo &info : viewRegistry())
-            applyViewFlags(cmd, window.view(info.id));
-        QString error;
-        QStringList skipped;
-        if (!window.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
-            std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
-            return 2;
-        }
-        // A figure that cannot be drawn is not written as an empty one: it is named, with why.
-        for (const QString &line : skipped)
-            std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
-        return 0;
-    }
-    if (cmd.mode == CommandLine::Mode::ExportFigure) {
-        std::unique_ptr<PlotView> view = offscreenView(cmd, parameters);
+        std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export");
         if (!view)
             return 2;
         QString error;
@@ -811,24 +699,16 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
-    if (cmd.mode == CommandLine::Mode::ExportFrames)
-        return exportFrames(cmd, parameters);
     MainWindow window(&parameters);
     if (cmd.restoreLast)
         window.restoreLastState();
-    if (cmd.session) {
-        QString error;
-        Session s = *cmd.session;
-        s.view = cmd.view;
-        if (!window.applySession(s, &error)) {
-            std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
-            return 2;
-        }
-    }
-    for (const ViewInfo &info : viewRegistry())
-        applyViewFlags(cmd, window.view(info.id));
-    if (!cmd.restoreLast)
+    if (!applyState(cmd, *window.workspace(), cmd.view))
+        return 2;
+    if (cmd.session || !cmd.restoreLast)
         window.showView(cmd.view);
+    // A screenshot shows finished figures (a projection run to its end), as exports do.
+    for (const QString &id : viewIds())
+        window.view(id)->setCompleteFigures(cmd.mode == CommandLine::Mode::Screenshot);
     if (cmd.lecture)
         window.setLectureMode(true);
     if (cmd.mode == CommandLine::Mode::Screenshot) {

@@ -1,13 +1,12 @@
 #pragma once
 
-#include "clock.h"
 #include "encoding_params.h"
 #include "figure_export.h"
 #include "noise.h"
-#include "projection.h"
 #include "session.h"
-#include "similarity.h"
 
+#include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -20,21 +19,17 @@ struct CommandLine {
 
     Mode mode = Mode::Window;
     pe::EncodingParams params;
-    std::int64_t position = 0;                  // --position, default start_pos
-    QString view;                               // --export, else --view (default: the first view)
-    bool lecture = false;                       // --lecture
-    std::optional<pe::ClockFace> clockFace;     // --clock-face
-    std::optional<pe::PairChoice> pairs;        // --pairs: which pairs the clocks and circles show
-    pe::NoiseParams noise;                      // --noise, --seed
-    std::optional<pe::Metric> metric;           // --metric
-    std::optional<std::int64_t> offset;         // --offset
-    std::optional<pe::ProjectionMethod> method; // --method
-    pe::TsneSettings tsne;  // --perplexity, --iterations, --learning-rate, --exaggeration, --init, --seed
-    bool tsneGiven = false; // any of those flags given (else the view keeps its own)
-    QString dataKind;       // --export-data
-    QString out;            // --out, the --screenshot file or the --export-frames folder
-    int frames = 0;         // --frames
-    std::int64_t step = 1;  // --step
+    std::int64_t position = 0; // --position, default start_pos
+    QString view;              // --export, else --view (default: the first view)
+    bool lecture = false;      // --lecture
+    pe::NoiseParams noise;     // --noise, --seed
+    // The views' own settings given as flags (--metric, --pairs, --perplexity, ...): view id ->
+    // its settings, checked against the registry; applied after a session's.
+    QMap<QString, QJsonObject> viewSettings;
+    QString dataKind;      // --export-data
+    QString out;           // --out, the --screenshot file or the --export-frames folder
+    int frames = 0;        // --frames
+    std::int64_t step = 1; // --step
     FigureOptions figure;
     std::optional<Session> session; // --session FILE or --preset NAME
     bool restoreLast = false;       // a plain launch: the window comes back as it was closed

@@ -118,13 +118,26 @@ void TestCommandLine::parsesParameters()
     const auto face =
         parseCommandLine(argv(QStringLiteral("--clock-face counterclockwise --export clocks --out c.png")));
     QVERIFY(face.error.isEmpty());
-    QCOMPARE(face.command.clockFace, std::optional(pe::ClockFace::CounterClockwise));
+    // View settings given as flags are kept by view, choices by name, for every view declaring them.
+    QCOMPARE(face.command.viewSettings.value(QStringLiteral("clocks")).value(QStringLiteral("clockFace")).toString(),
+             QStringLiteral("counterclockwise"));
     const auto pairs = parseCommandLine(argv(QStringLiteral("--pairs 0,5,10-12 --export clocks --out c.png")));
     QVERIFY(pairs.error.isEmpty());
-    QVERIFY(pairs.command.pairs && pairs.command.pairs->mode == pe::PairChoice::Mode::List);
-    QCOMPARE(pairs.command.pairs->list, (std::vector<int>{0, 5, 10, 11, 12}));
-    const auto fastest = parseCommandLine(argv(QStringLiteral("--pairs fastest")));
-    QVERIFY(fastest.command.pairs && fastest.command.pairs->mode == pe::PairChoice::Mode::Fastest);
+    for (const char *view : {"clocks", "circles"}) {
+        const QJsonObject s = pairs.command.viewSettings.value(QLatin1String(view));
+        QCOMPARE(s.value(view == std::string_view("clocks") ? QStringLiteral("clockPairChoice")
+                                                            : QStringLiteral("circlePairChoice")),
+                 QJsonValue(QStringLiteral("0,5,10-12")));
+    }
+    const auto metric = parseCommandLine(argv(QStringLiteral("--metric cosine --perplexity 4 --seed 7")));
+    QVERIFY2(metric.error.isEmpty(), qPrintable(metric.error));
+    for (const char *view : {"similarity", "distance"})
+        QCOMPARE(metric.command.viewSettings.value(QLatin1String(view)).value(QStringLiteral("metric")),
+                 QJsonValue(QStringLiteral("cosine")));
+    const QJsonObject projection = metric.command.viewSettings.value(QStringLiteral("projection"));
+    QCOMPARE(projection.value(QStringLiteral("perplexity")).toDouble(), 4.0);
+    QCOMPARE(projection.value(QStringLiteral("tsneSeed")).toDouble(), 7.0);
+    QCOMPARE(metric.command.noise.seed, 7u);
 }
 
 void TestCommandLine::refusals_data()
@@ -223,7 +236,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("frames alone") << "--frames 3"
                                   << "go with --export-frames";
     QTest::newRow("bad metric") << "--metric manhattan"
-                                << "--metric: 'manhattan' is not a metric; use dot, cosine or euclidean";
+                                << "--metric: must be dot, cosine or euclidean (got 'manhattan')";
     QTest::newRow("negative noise") << "--noise -1"
                                     << "--noise: sigma must be a number from 0 to 10 (got -1)";
     QTest::newRow("nan noise") << "--noise nan"
@@ -245,7 +258,7 @@ void TestCommandLine::refusals_data()
     QTest::newRow("recovery too big") << "--seq-len 1000000 --d-model 64 --export-data recovery --out r.csv"
                                       << "33,554,432";
     QTest::newRow("bad clock face") << "--clock-face sideways"
-                                    << "--clock-face: 'sideways' is not a face";
+                                    << "--clock-face: must be clockwise or counterclockwise (got 'sideways')";
     QTest::newRow("bad pairs") << "--pairs slowest"
                                << "--pairs: 'slowest' is not a pair or a range of pairs";
     QTest::newRow("backward range") << "--pairs 20-10"
@@ -253,25 +266,26 @@ void TestCommandLine::refusals_data()
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png"
                                     << "--lecture goes with";
     QTest::newRow("bad method") << "--method umap"
-                                << "--method: 'umap' is not a projection method; use tsne or pca";
+                                << "--method: must be tsne or pca (got 'umap')";
     QTest::newRow("perplexity text") << "--perplexity high"
-                                     << "--perplexity: 'high' is not a number";
+                                     << "--perplexity: must be a number from 1 to 1,000 (got 'high')";
     QTest::newRow("perplexity small") << "--perplexity 0.5"
-                                      << "--perplexity: perplexity must be from 1 to 1000";
+                                      << "--perplexity: must be a number from 1 to 1,000 (got '0.5')";
     QTest::newRow("perplexity nan") << "--perplexity nan"
                                     << "--perplexity";
     QTest::newRow("perplexity vs window") << "--seq-len 20 --export-data projection --out p.csv"
                                           << "perplexity must be below the number of positions, 20";
     QTest::newRow("iterations zero") << "--iterations 0"
-                                     << "--iterations: must be a whole number from 1 to 100000";
+                                     << "--iterations: must be a whole number from 1 to 100,000 (got '0')";
     QTest::newRow("iterations huge") << "--iterations 99999999999"
                                      << "--iterations";
-    QTest::newRow("learning rate") << "--learning-rate -3"
-                                   << "--learning-rate: must be auto or a number above 0";
+    QTest::newRow("learning rate")
+        << "--learning-rate -3"
+        << "--learning-rate: must be auto or a number above 0 and at most 1,000,000 (got '-3')";
     QTest::newRow("exaggeration") << "--exaggeration 0"
-                                  << "--exaggeration: early exaggeration must be from 1 to 1000";
+                                  << "--exaggeration: must be a number from 1 to 1,000 (got '0')";
     QTest::newRow("init") << "--init spiral"
-                          << "--init: 'spiral' is not a start; use pca or random";
+                          << "--init: must be pca or random (got 'spiral')";
     QTest::newRow("projection too big") << "--seq-len 200000 --export projection --out p.png"
                                         << "at most 100,000 positions";
     QTest::newRow("noisy projection too big")

@@ -480,7 +480,7 @@ void TestMainWindow::exportDataFromTheWindow()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.currentView()->finishWork();
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentView()->dataTable(p.encoding()).has_value(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentView()->dataTable().has_value(), 20000);
     const QString proj = dir.filePath(QStringLiteral("proj.npy"));
     QVERIFY2(w.saveViewData(proj, &error), qPrintable(error));
     QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));

@@ -225,8 +225,8 @@ void TestProjectionView::settingsControlsDriveTheRun()
     QVERIFY(!f.params.set(params(200, 8)));
     f.view->findChild<QSpinBox *>(QStringLiteral("iterations"))->setValue(300);
     f.view->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->setValue(10);
-    QCOMPARE(f.view->settings().iterations, 300);
-    QCOMPARE(f.view->settings().perplexity, 10.0);
+    QCOMPARE(f.view->tsneSettings().iterations, 300);
+    QCOMPARE(f.view->tsneSettings().perplexity, 10.0);
     QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
     QCOMPARE(f.view->projection().iteration, 300);
     QVERIFY(title(f.view.get()).contains(QStringLiteral("perplexity 10")));

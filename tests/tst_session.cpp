@@ -31,6 +31,7 @@ class TestSession : public QObject
     void refusals_data();
     void refusals();
     void refusedViewSettingChangesNothing();
+    void choicesSavedByNameOlderFilesByIndex();
     void hugeFileIsRefusedUnread();
     void everyPresetReproducesItsParameters();
     void undoAndRedo();
@@ -180,6 +181,52 @@ void TestSession::refusedViewSettingChangesNothing()
         QVERIFY2(error.startsWith(QStringLiteral("view '")), qPrintable(error));
         QCOMPARE(sessionToJson(w.currentSession()), before);
     }
+}
+
+// Choices are saved by name, so reordering a list never changes what a file means; files written
+// before (choices by their index in the list) open as they did.
+void TestSession::choicesSavedByNameOlderFilesByIndex()
+{
+    Parameters p;
+    MainWindow w(&p);
+    const QByteArray older = validJson().replace(
+        R"({"similarity": {"metric": 1}})",
+        R"({"similarity": {"metric": 1}, "heatmap": {"colorMap": 4, "reverseColors": true}, "clocks": {"clockFace": 1},
+            "frequencies": {"quantity": 1}, "projection": {"projectionMethod": 1, "init": 1, "perplexity": 4}})");
+    QString error;
+    const std::optional<Session> s = parseSession(older, &error);
+    QVERIFY2(s && w.applySession(*s, &error), qPrintable(error));
+    const Session now = w.currentSession();
+    QCOMPARE(now.views.value(QStringLiteral("similarity")).value(QStringLiteral("metric")),
+             QJsonValue(QStringLiteral("cosine")));
+    QCOMPARE(now.views.value(QStringLiteral("heatmap")).value(QStringLiteral("colorMap")),
+             QJsonValue(QStringLiteral("pastel blue")));
+    QCOMPARE(now.views.value(QStringLiteral("clocks")).value(QStringLiteral("clockFace")),
+             QJsonValue(QStringLiteral("counterclockwise")));
+    QCOMPARE(now.views.value(QStringLiteral("frequencies")).value(QStringLiteral("quantity")),
+             QJsonValue(QStringLiteral("wavelength")));
+    QCOMPARE(now.views.value(QStringLiteral("projection")).value(QStringLiteral("projectionMethod")),
+             QJsonValue(QStringLiteral("pca")));
+    QCOMPARE(now.views.value(QStringLiteral("projection")).value(QStringLiteral("init")),
+             QJsonValue(QStringLiteral("random")));
+    // What the views draw is what the names say.
+    auto *metric = w.view(QStringLiteral("similarity"))->findChild<QComboBox *>(QStringLiteral("metric"));
+    QCOMPARE(metric->currentData().toString(), QStringLiteral("cosine"));
+    // Written by name, and read back the same.
+    const QString path = dir_.filePath(QStringLiteral("named.json"));
+    QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+    const QByteArray written = testsupport::readFile(path);
+    QVERIFY(written.contains(R"("colorMap": "pastel blue")"));
+    QVERIFY(!written.contains(R"("metric": 1)"));
+    Parameters p2;
+    MainWindow w2(&p2);
+    QVERIFY2(w2.openSession(path, &error), qPrintable(error));
+    QCOMPARE(sessionToJson(w2.currentSession()), sessionToJson(now));
+    // An unknown name is refused with the names allowed.
+    const std::optional<Session> bad = parseSession(
+        validJson().replace(R"({"similarity": {"metric": 1}})", R"({"similarity": {"metric": "manhattan"}})"), &error);
+    QVERIFY(bad && !w.applySession(*bad, &error));
+    QVERIFY2(error.contains(QStringLiteral("dot, cosine or euclidean")), qPrintable(error));
 }
 
 void TestSession::hugeFileIsRefusedUnread()

@@ -3,7 +3,6 @@
 #include "position_table.h"
 
 #include "background_job.h"
-#include "parameter_history.h"
 #include "values_table.h"
 
 #include "control_panel.h"
@@ -14,6 +13,7 @@
 #include "playback.h"
 #include "plot_view.h"
 #include "view_registry.h"
+#include "workspace.h"
 
 #include <qcustomplot.h>
 
@@ -66,7 +66,7 @@ Qt::Key viewDigit(int i)
 MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     : QMainWindow(parent)
     , parameters_(parameters)
-    , history_(new ParameterHistory(parameters, this))
+    , workspace_(new Workspace(parameters, this))
     , playback_(new Playback(parameters, this))
     , controls_(new ControlPanel(parameters, playback_, this))
     , dock_(new QDockWidget(tr("Parameters"), this))
@@ -83,6 +83,7 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     tabs_->setElideMode(Qt::ElideRight);
     for (const ViewInfo &info : viewRegistry()) {
         PlotView *v = info.create(parameters, tabs_);
+        workspace_->attach(v);
         views_.emplace_back(info.id, v);
         tabs_->addTab(v, info.title);
     }
@@ -136,9 +137,9 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undo = history_->stack()->createUndoAction(this, tr("&Undo"));
+    QAction *undo = workspace_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
-    QAction *redo = history_->stack()->createRedoAction(this, tr("&Redo"));
+    QAction *redo = workspace_->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     edit->addAction(undo);
     edit->addAction(redo);
@@ -296,51 +297,13 @@ void MainWindow::addSessionMenus(QMenu *file)
 
 Session MainWindow::currentSession() const
 {
-    Session s;
-    s.params = parameters_->values();
-    s.position = parameters_->position();
-    s.noise = parameters_->noise();
-    s.view = views_[static_cast<std::size_t>(tabs_->currentIndex())].first;
-    for (const auto &[id, view] : views_)
-        s.views.insert(id, view->settings());
-    return s;
+    return workspace_->session(views_[static_cast<std::size_t>(tabs_->currentIndex())].first);
 }
 
 bool MainWindow::applySession(const Session &s, QString *error)
 {
-    // Every part is checked before anything changes.
-    for (auto it = s.views.begin(); it != s.views.end(); ++it) {
-        PlotView *v = view(it.key());
-        if (!v) {
-            *error = tr("unknown view '%1'.").arg(it.key());
-            return false;
-        }
-        if (auto problem = v->applySettings(it.value(), true)) {
-            *error = tr("view '%1': %2").arg(it.key(), *problem);
-            return false;
-        }
-    }
-    if (!findView(s.view)) {
-        *error = tr("unknown view '%1'.").arg(s.view);
+    if (!workspace_->applySession(s, error))
         return false;
-    }
-    if (auto problem = pe::validate(s.params)) {
-        *error = QString::fromStdString(problem->message);
-        return false;
-    }
-    if (auto problem = pe::validateNoise(s.noise)) {
-        *error = QString::fromStdString(*problem);
-        return false;
-    }
-    if (s.position < s.params.startPos || s.position >= s.params.startPos + s.params.seqLen) {
-        *error = tr("the position %1 is outside the window.").arg(s.position);
-        return false;
-    }
-    parameters_->set(s.params);
-    parameters_->setNoise(s.noise);
-    parameters_->setPosition(s.position);
-    for (auto it = s.views.begin(); it != s.views.end(); ++it)
-        view(it.key())->applySettings(it.value(), false);
     showView(s.view);
     return true;
 }
@@ -371,7 +334,7 @@ QStringList MainWindow::recentSessions() const
 
 QUndoStack *MainWindow::undoStack() const
 {
-    return history_->stack();
+    return workspace_->undoStack();
 }
 
 void MainWindow::rememberRecent(const QString &path)
@@ -445,7 +408,7 @@ void MainWindow::restoreLastState()
     // A state this version cannot read is skipped: the window starts from its defaults.
     if (auto s = parseSession(settings.value(QStringLiteral("lastSession")).toByteArray(), &error))
         applySession(*s, &error);
-    history_->stack()->clear();
+    workspace_->undoStack()->clear();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -668,25 +631,7 @@ void MainWindow::copyFigure()
 bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options,
                                 QString *error, QStringList *skipped)
 {
-    if (!QDir().mkpath(folder)) {
-        *error = tr("cannot create the folder '%1'.").arg(folder);
-        return false;
-    }
-    static const char *const suffix[] = {"png", "svg", "pdf"};
-    for (const auto &[id, view] : views_) {
-        if (const QString why = view->cannotDraw(); !why.isEmpty()) {
-            if (skipped)
-                *skipped << tr("%1: %2").arg(id, why);
-            continue;
-        }
-        const QString path =
-            QDir(folder).filePath(id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
-        if (!::exportFigure(view, path, options, error)) {
-            *error = tr("%1: %2").arg(id, *error);
-            return false;
-        }
-    }
-    return true;
+    return workspace_->saveAllFigures(folder, format, options, error, skipped);
 }
 
 void MainWindow::exportAllFigures()
@@ -735,7 +680,7 @@ bool MainWindow::saveData(const QString &path, bool frequencies, QString *errorT
 void MainWindow::exportViewData()
 {
     const ViewInfo &info = viewRegistry()[static_cast<std::size_t>(tabs_->currentIndex())];
-    if (!currentView()->dataTable(parameters_->encoding())) {
+    if (!currentView()->dataTable()) {
         QMessageBox::information(
             this, tr("Export view data"),
             tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
@@ -756,8 +701,9 @@ void MainWindow::exportViewData()
 
 bool MainWindow::saveViewData(const QString &path, QString *errorText)
 {
+    // The table reads the encoding while it is written: kept alive until then.
     const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
-    const std::optional<pe::Table> table = currentView()->dataTable(*enc);
+    const std::optional<pe::Table> table = currentView()->dataTable();
     if (!table) {
         *errorText = tr("this view has no data table for these parameters.");
         return false;

@@ -11,7 +11,7 @@ class ControlPanel;
 class Parameters;
 class Playback;
 class PlotView;
-class ParameterHistory;
+class Workspace;
 class QDockWidget;
 class QUndoStack;
 class QLabel;
@@ -29,6 +29,7 @@ class MainWindow : public QMainWindow
     explicit MainWindow(Parameters *parameters, QWidget *parent = nullptr);
 
     ControlPanel *controlPanel() const { return controls_; }
+    Workspace *workspace() const { return workspace_; }
     PlotView *view(const QString &id) const;
     PlotView *currentView() const;
     void showView(const QString &id);
@@ -104,7 +105,7 @@ class MainWindow : public QMainWindow
     void about();
 
     Parameters *parameters_;
-    ParameterHistory *history_;
+    Workspace *workspace_;
     QMenu *recentMenu_ = nullptr;
     QString sessionPath_;
     Theme theme_ = Theme::System;

@@ -11,6 +11,7 @@ PairChoiceEdit::PairChoiceEdit(const QString &objectName, QWidget *parent)
     setToolTip(helpText_);
     setMaxLength(200);
     setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("fastest, 10-20")));
+    setProperty("appliedText", text());
     connect(this, &QLineEdit::editingFinished, this, &PairChoiceEdit::apply);
 }
 
@@ -29,6 +30,7 @@ void PairChoiceEdit::apply()
         return;
     }
     showProblem(QString());
+    setProperty("appliedText", text().trimmed()); // what sessions save (PlotView::settings)
     const bool changed = parsed->mode != choice_.mode || parsed->list != choice_.list;
     choice_ = *parsed;
     if (changed)
@@ -66,4 +68,18 @@ QString PairChoiceEdit::titleText(const pe::PairChoice &choice, bool noneListed,
         return tr("pairs %1").arg(QString::fromStdString(pe::pairChoiceText(choice)));
     }
     return {};
+}
+
+ViewSetting PairChoiceEdit::setting(const QString &key)
+{
+    ViewSetting s{key, ViewSetting::Kind::Text, QStringLiteral("spread")};
+    s.check = [](const QString &text) {
+        std::string error;
+        return pe::parsePairChoice(text.trimmed().toStdString(), &error) ? QString() : QString::fromStdString(error);
+    };
+    s.flag = QStringLiteral("pairs");
+    s.valueName = QStringLiteral("P");
+    s.help = tr("Pairs the clocks and circles show when not all fit: spread (default: evenly in log wavelength, "
+                "fastest to slowest), fastest, or a list like 0,5,31 or 10-20");
+    return s;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "view_settings.h"
 
 #include <QLineEdit>
 
@@ -14,6 +15,9 @@ class PairChoiceEdit : public QLineEdit
 
   public:
     explicit PairChoiceEdit(const QString &objectName, QWidget *parent = nullptr);
+
+    // The view setting a field of this kind is (saved as the text it applies; --pairs).
+    static ViewSetting setting(const QString &key);
 
     const pe::PairChoice &choice() const { return choice_; }
     void setChoice(const pe::PairChoice &choice);

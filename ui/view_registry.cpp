@@ -13,30 +13,29 @@
 
 #include <QStringList>
 
-namespace {
-
-template <class View> PlotView *create(Parameters *parameters, QWidget *parent)
-{
-    return new View(parameters, parent);
-}
-
-} // namespace
-
 const std::vector<ViewInfo> &viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
-        {QStringLiteral("heatmap"), QObject::tr("Heatmap"), &create<HeatmapView>},
-        {QStringLiteral("frequencies"), QObject::tr("Frequencies"), &create<FrequencyView>},
-        {QStringLiteral("clocks"), QObject::tr("Clocks"), &create<ClockGridView>},
-        {QStringLiteral("circles"), QObject::tr("Circles"), &create<PairCircleView>},
-        {QStringLiteral("similarity"), QObject::tr("Similarity"), &create<SimilarityView>},
-        {QStringLiteral("recovery"), QObject::tr("Recovery"), &create<RecoveryView>},
-        {QStringLiteral("distance"), QObject::tr("Distance"), &create<DistanceView>},
-        {QStringLiteral("relative"), QObject::tr("Relative"), &create<RelativeView>},
-        {QStringLiteral("inputs"), QObject::tr("Inputs"), &create<InputsView>},
-        {QStringLiteral("projection"), QObject::tr("Projection"), &create<ProjectionView>},
+        viewInfo<HeatmapView>(),    viewInfo<FrequencyView>(),  viewInfo<ClockGridView>(), viewInfo<PairCircleView>(),
+        viewInfo<SimilarityView>(), viewInfo<RecoveryView>(),   viewInfo<DistanceView>(),  viewInfo<RelativeView>(),
+        viewInfo<InputsView>(),     viewInfo<ProjectionView>(),
     };
     return views;
+}
+
+PlotView *ViewInfo::create(Parameters *parameters, QWidget *parent) const
+{
+    PlotView *view = construct(parameters, parent);
+    view->bindSettings(*this);
+    return view;
+}
+
+DataExport encodingExport()
+{
+    return {QStringLiteral("encoding"),
+            QObject::tr("the encoding, seq_len x d_model (a table: the chosen rows)"),
+            {},
+            [](const DataRequest &r) { return pe::encodingTable(*r.encoding); }};
 }
 
 const ViewInfo *findView(const QString &id)
@@ -53,4 +52,25 @@ QStringList viewIds()
     for (const ViewInfo &v : viewRegistry())
         ids << v.id;
     return ids;
+}
+
+std::vector<DataKind> dataKinds()
+{
+    std::vector<DataKind> out;
+    QStringList seen;
+    for (const ViewInfo &v : viewRegistry())
+        for (const DataExport &e : v.exports)
+            if (!seen.contains(e.kind)) {
+                seen << e.kind;
+                out.push_back({&v, &e});
+            }
+    return out;
+}
+
+std::optional<DataKind> findDataKind(const QString &kind)
+{
+    for (const DataKind &k : dataKinds())
+        if (k.data->kind == kind)
+            return k;
+    return std::nullopt;
 }

@@ -1,22 +1,80 @@
 #pragma once
 
+#include "data_export.h"
+#include "encoding.h"
+#include "noise.h"
+#include "view_settings.h"
+
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 class Parameters;
 class PlotView;
 class QWidget;
 
-// Every figure view, in tab order. A new view is one class and one line in view_registry.cpp: the
-// window's tabs, the View menu, File > Export figure and the command line's --export all read this.
+// What a data export is computed from: the state, and the view's settings with every key present
+// (completeSettings), so an export needs no widget.
+struct DataRequest {
+    std::shared_ptr<const pe::Encoding> encoding;
+    pe::NoiseParams noise;
+    std::int64_t position = 0;
+    QJsonObject settings;
+};
+
+// A table a view exports: the command line's --export-data KIND and the window's File > Export
+// view data. `problem` says in one sentence why there is none for a request (too large); empty
+// function or empty answer: there is one.
+struct DataExport {
+    QString kind;
+    QString help;
+    std::function<QString(const DataRequest &)> problem;
+    std::function<pe::Table(const DataRequest &)> table;
+};
+
+// Every figure view, in tab order, and everything the window and the command line know of it. A
+// new view is its own pair of files and one line in view_registry.cpp: the window's tabs, the View
+// menu, File > Export figure, sessions, --help, the command line's options, --export and
+// --export-data all read this.
 struct ViewInfo {
     QString id;    // command-line name, e.g. "heatmap"
     QString title; // tab and menu text
-    std::function<PlotView *(Parameters *, QWidget *)> create;
+    std::function<PlotView *(Parameters *, QWidget *)> construct;
+    ViewSettings settings;
+    std::vector<DataExport> exports;
+    // Why the figure cannot be drawn for a request (the projection's limits), one sentence; empty
+    // function or answer: it can. The view says the same (PlotView::cannotDraw), and the command
+    // line refuses such an --export before anything runs.
+    std::function<QString(const DataRequest &)> cannotDraw;
+
+    // The view, its controls given their ranges and defaults from `settings`.
+    PlotView *create(Parameters *parameters, QWidget *parent) const;
 };
+
+// The encoding itself, seq_len x d_model in float64 (a table: the chosen rows, equal to the file's
+// values): the heatmap's and the circles' data.
+DataExport encodingExport();
 
 const std::vector<ViewInfo> &viewRegistry();
 const ViewInfo *findView(const QString &id);
 QStringList viewIds();
+
+// The data kinds of every view, in registry order, each once (a kind two views share is the
+// first one's); and the one with this name.
+struct DataKind {
+    const ViewInfo *view;
+    const DataExport *data;
+};
+std::vector<DataKind> dataKinds();
+std::optional<DataKind> findDataKind(const QString &kind);
+
+// A view's registry entry made from its class: View::describe() gives the id, title, settings and
+// exports; construct is filled here.
+template <class View> ViewInfo viewInfo()
+{
+    ViewInfo info = View::describe();
+    info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };
+    return info;
+}

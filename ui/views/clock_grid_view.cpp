@@ -2,6 +2,7 @@
 
 #include "pair_choice_edit.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -135,12 +136,8 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     faceChoice_->setToolTip(tr("How a hand shows the angle θ = t·ω_i: as a clock (seed 000's circles) or as the "
                                "mathematician's angle (seed 002's clock faces)"));
     pairsSpin_->setObjectName(QStringLiteral("clockPairs"));
-    pairsSpin_->setRange(0, kMaxPairs);
-    pairsSpin_->setSpecialValueText(tr("fit"));
     pairsSpin_->setToolTip(tr("How many pairs: 'fit' shows as many as fit, chosen by the field beside"));
     rowsSpin_->setObjectName(QStringLiteral("clockRows"));
-    rowsSpin_->setRange(0, kMaxRows);
-    rowsSpin_->setSpecialValueText(tr("fit"));
     rowsSpin_->setToolTip(tr("Positions shown, a page holding the current position: 'fit' shows as many as fit"));
     toolRow()->addWidget(new QLabel(tr("Hands:"), this));
     toolRow()->addWidget(faceChoice_);
@@ -404,7 +401,27 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
     return text;
 }
 
-std::optional<pe::Table> ClockGridView::dataTable(const pe::Encoding &encoding) const
+ViewInfo ClockGridView::describe()
 {
-    return pe::angleTable(encoding);
+    return {
+        QStringLiteral("clocks"),
+        tr("Clocks"),
+        {},
+        {{QStringLiteral("clockFace"),
+          ViewSetting::Kind::Choice,
+          QStringLiteral("clockwise"),
+          {QStringLiteral("clockwise"), QStringLiteral("counterclockwise")},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("clock-face"),
+          QStringLiteral("F"),
+          tr("Clock hands: clockwise from 12 o'clock (x = sin) or counterclockwise from 3 o'clock (seed 002)")},
+         {QStringLiteral("clockPairs"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxPairs, tr("fit")},
+         {QStringLiteral("clockRows"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxRows, tr("fit")},
+         PairChoiceEdit::setting(QStringLiteral("clockPairChoice"))},
+        {{QStringLiteral("angles"), tr("each pair's hand angle t·ω_i at every position"), {}, [](const DataRequest &r) {
+              return pe::angleTable(*r.encoding);
+          }}}};
 }

@@ -25,7 +25,7 @@ class ClockGridView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit ClockGridView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setFace(pe::ClockFace face);

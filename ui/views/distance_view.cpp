@@ -3,6 +3,8 @@
 #include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "similarity_view.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -55,7 +57,7 @@ void DistanceView::rebuild()
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
     const pe::NoiseParams &noise = parameters()->noise();
-    const auto metric = static_cast<pe::Metric>(metricChoice_->currentIndex());
+    const auto metric = *pe::parseMetric(metricChoice_->currentData().toString().toStdString());
     const QRect area = plot()->axisRect()->rect();
     const bool toeplitz = pe::OffsetKernel::applies(p, noise);
     std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
@@ -119,9 +121,23 @@ QString DistanceView::tooltipAt(QPointF pixel) const
         .arg(values_[r * positions_.size() + c], 0, 'g', 10);
 }
 
-std::optional<pe::Table> DistanceView::dataTable(const pe::Encoding &encoding) const
+ViewInfo DistanceView::describe()
 {
-    if (encoding.params().seqLen > pe::kMaxDistanceRows)
-        return std::nullopt;
-    return pe::distanceTable(encoding, parameters()->noise(), static_cast<pe::Metric>(metricChoice_->currentIndex()));
+    return {QStringLiteral("distance"),
+            tr("Distance"),
+            {},
+            {SimilarityView::metricSetting()},
+            {{QStringLiteral("distance"), tr("the seq_len x seq_len matrix of the metric"),
+              [](const DataRequest &r) {
+                  const std::int64_t n = r.encoding->params().seqLen;
+                  return n > pe::kMaxDistanceRows ? tr("the matrix is seq_len x seq_len; seq_len must be at most "
+                                                       "10,000 (got %1).")
+                                                        .arg(n)
+                                                  : QString();
+              },
+              [](const DataRequest &r) {
+                  return pe::distanceTable(
+                      *r.encoding, r.noise,
+                      *pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString()));
+              }}}};
 }

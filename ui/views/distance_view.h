@@ -21,7 +21,7 @@ class DistanceView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit DistanceView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);

@@ -2,6 +2,7 @@
 
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -36,7 +37,6 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     logBox_->setObjectName(QStringLiteral("logScale"));
     logBox_->setToolTip(tr("Logarithmic value axis: a geometric decay becomes a straight line"));
     compareEdit_->setObjectName(QStringLiteral("compareBases"));
-    compareEdit_->setText(QStringLiteral("1e2, 1e4, 1e8"));
     compareEdit_->setToolTip(tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
     toolRow()->addWidget(new QLabel(tr("Show:"), this));
     toolRow()->addWidget(quantityChoice_);
@@ -371,7 +371,20 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
                  : tr("turns %1 of a period across the window").arg(span / enc.channelWavelength(i), 0, 'f', 3));
 }
 
-std::optional<pe::Table> FrequencyView::dataTable(const pe::Encoding &encoding) const
+ViewInfo FrequencyView::describe()
 {
-    return pe::frequencyTable(encoding);
+    return {QStringLiteral("frequencies"),
+            tr("Frequencies"),
+            {},
+            {{QStringLiteral("quantity"),
+              ViewSetting::Kind::Choice,
+              QStringLiteral("frequency"),
+              {QStringLiteral("frequency"), QStringLiteral("wavelength")}},
+             {QStringLiteral("logScale"), ViewSetting::Kind::Bool, false},
+             {QStringLiteral("measure"), ViewSetting::Kind::Bool, false},
+             {QStringLiteral("compareBases"), ViewSetting::Kind::Text, QStringLiteral("1e2, 1e4, 1e8")}},
+            {{QStringLiteral("frequencies"),
+              tr("each pair's frequency ω_i and wavelength; for a table each column's measured spectrum"),
+              {},
+              [](const DataRequest &r) { return pe::frequencyTable(*r.encoding); }}}};
 }

@@ -22,7 +22,7 @@ class FrequencyView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     enum class Quantity { Frequency, Wavelength };
 
     explicit FrequencyView(Parameters *parameters, QWidget *parent = nullptr);

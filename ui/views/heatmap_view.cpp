@@ -4,6 +4,7 @@
 #include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -33,10 +34,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     transposeBox_->setToolTip(tr("Positions across and dimensions up, as seed 001 draws them"));
     valuesBox_->setObjectName(QStringLiteral("cellValues"));
     valuesBox_->setToolTip(tr("Print each value in its cell when the cells are large enough"));
-    valuesBox_->setChecked(true);
     decimalsSpin_->setObjectName(QStringLiteral("cellDecimals"));
-    decimalsSpin_->setRange(0, 6);
-    decimalsSpin_->setSpecialValueText(tr("auto"));
     decimalsSpin_->setToolTip(
         tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (seed 002 prints 2)"));
     toolRow()->addWidget(new QLabel(tr("Colours:"), this));
@@ -374,7 +372,25 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
         .arg(enc.value(t, j), 0, 'f', 6);
 }
 
-std::optional<pe::Table> HeatmapView::dataTable(const pe::Encoding &encoding) const
+ViewInfo HeatmapView::describe()
 {
-    return pe::encodingTable(encoding);
+    return {QStringLiteral("heatmap"),
+            tr("Heatmap"),
+            {},
+            {{QStringLiteral("colorMap"),
+              ViewSetting::Kind::Choice,
+              colormaps::defaultName(),
+              colormaps::names(),
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("colormap"),
+              QStringLiteral("NAME"),
+              tr("The heatmap's colour map")},
+             {QStringLiteral("reverseColors"), ViewSetting::Kind::Bool, false},
+             {QStringLiteral("transpose"), ViewSetting::Kind::Bool, false},
+             {QStringLiteral("cellValues"), ViewSetting::Kind::Bool, true},
+             {QStringLiteral("cellDecimals"), ViewSetting::Kind::Integer, 0, {}, 0, 6, tr("auto")}},
+            {encodingExport()}};
 }

@@ -27,7 +27,7 @@ class HeatmapView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit HeatmapView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setColorMap(const QString &name, bool reversed = false);

@@ -4,6 +4,7 @@
 #include "integer_ticker.h"
 #include "noise.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -103,7 +104,14 @@ void InputsView::positionMoved()
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-std::optional<pe::Table> InputsView::dataTable(const pe::Encoding &encoding) const
+ViewInfo InputsView::describe()
 {
-    return pe::encodingTable(encoding, parameters()->noise()); // the output x = PE + sigma z
+    return {QStringLiteral("inputs"),
+            tr("Inputs"),
+            {},
+            {},
+            {{QStringLiteral("embeddings"),
+              tr("the inputs x = PE + σ·z (--noise, --seed), seq_len x d_model"),
+              {},
+              [](const DataRequest &r) { return pe::encodingTable(*r.encoding, r.noise); }}}};
 }

@@ -17,7 +17,7 @@ class InputsView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
 
   protected:

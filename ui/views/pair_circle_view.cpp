@@ -4,6 +4,7 @@
 #include "pair_choice_edit.h"
 #include "parallel.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -63,8 +64,6 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
 {
     setObjectName(QStringLiteral("pairCircleView"));
     pairsSpin_->setObjectName(QStringLiteral("circlePairs"));
-    pairsSpin_->setRange(1, 36);
-    pairsSpin_->setValue(9);
     pairsSpin_->setToolTip(tr("How many pairs (seed 000 shows 9 in a 3 x 3 grid), chosen by the field beside"));
     toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
     toolRow()->addWidget(pairsSpin_);
@@ -426,7 +425,12 @@ QString PairCircleView::tooltipAt(QPointF pixel) const
     return {};
 }
 
-std::optional<pe::Table> PairCircleView::dataTable(const pe::Encoding &encoding) const
+ViewInfo PairCircleView::describe()
 {
-    return pe::encodingTable(encoding); // each circle is a (sin, cos) pair of columns
+    return {QStringLiteral("circles"),
+            tr("Circles"),
+            {},
+            {{QStringLiteral("circlePairs"), ViewSetting::Kind::Integer, 9, {}, 1, 36},
+             PairChoiceEdit::setting(QStringLiteral("circlePairChoice"))},
+            {encodingExport()}}; // each circle is a (sin, cos) pair of columns
 }

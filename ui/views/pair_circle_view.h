@@ -26,7 +26,7 @@ class PairCircleView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setShownPairs(int pairs);

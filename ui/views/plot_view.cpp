@@ -3,6 +3,7 @@
 #include "integer_ticker.h"
 #include "session.h"
 #include "theme.h"
+#include "view_registry.h"
 
 #include "parameters.h"
 
@@ -62,11 +63,6 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 QString PlotView::tooltipAt(QPointF) const
 {
     return {};
-}
-
-std::optional<pe::Table> PlotView::dataTable(const pe::Encoding &) const
-{
-    return std::nullopt;
 }
 
 std::int64_t PlotView::heldValues() const
@@ -381,94 +377,104 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         rebuildNow();
 }
 
-namespace {
-
-// The controls a view's settings are made of: named, and not Qt's own inner widgets.
-QList<QWidget *> settingControls(const QWidget *view)
+void PlotView::bindSettings(const ViewInfo &info)
 {
-    QList<QWidget *> out;
-    for (QWidget *w : view->findChildren<QWidget *>()) {
-        const QString name = w->objectName();
-        if (name.isEmpty() || name.startsWith(QLatin1String("qt_")))
-            continue;
-        if (qobject_cast<QComboBox *>(w) || qobject_cast<QSpinBox *>(w) || qobject_cast<QDoubleSpinBox *>(w) ||
-            qobject_cast<QCheckBox *>(w) || qobject_cast<QLineEdit *>(w))
-            out << w;
+    info_ = &info;
+    for (const ViewSetting &s : info.settings) {
+        QWidget *w = findChild<QWidget *>(s.key);
+        if (!w)
+            qFatal("view '%s' declares the setting '%s' but has no control of that name", qPrintable(info.id),
+                   qPrintable(s.key));
+        const QSignalBlocker quiet(w); // the defaults are the state the view starts in
+        if (auto *c = qobject_cast<QComboBox *>(w)) {
+            if (c->count() != s.choices.size())
+                qFatal("view '%s': '%s' lists %d items for %d names", qPrintable(info.id), qPrintable(s.key),
+                       int(c->count()), int(s.choices.size()));
+            for (int i = 0; i < c->count(); ++i)
+                c->setItemData(i, s.choices[i]);
+            c->setCurrentIndex(choiceIndex(s, s.defaultValue));
+        } else if (auto *sb = qobject_cast<QSpinBox *>(w)) {
+            sb->setRange(static_cast<int>(s.minimum), static_cast<int>(s.maximum));
+            sb->setSpecialValueText(s.special);
+            sb->setValue(s.defaultValue.toInt());
+        } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
+            ds->setRange(s.minimum, s.maximum);
+            ds->setSpecialValueText(s.special);
+            ds->setValue(s.defaultValue.toDouble());
+        } else if (auto *b = qobject_cast<QCheckBox *>(w)) {
+            b->setChecked(s.defaultValue.toBool());
+        } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
+            e->setText(s.defaultValue.toString());
+        }
     }
-    return out;
 }
-
-} // namespace
 
 QJsonObject PlotView::settings() const
 {
     QJsonObject out;
-    for (QWidget *w : settingControls(this)) {
-        if (auto *c = qobject_cast<QComboBox *>(w))
-            out.insert(w->objectName(), c->currentIndex());
-        else if (auto *s = qobject_cast<QSpinBox *>(w))
-            out.insert(w->objectName(), s->value());
-        else if (auto *d = qobject_cast<QDoubleSpinBox *>(w))
-            out.insert(w->objectName(), d->value());
-        else if (auto *b = qobject_cast<QCheckBox *>(w))
-            out.insert(w->objectName(), b->isChecked());
-        else if (auto *e = qobject_cast<QLineEdit *>(w))
-            out.insert(w->objectName(), e->text());
+    if (!info_)
+        return out; // before the registry binds the view: every setting at its default
+    for (const ViewSetting &s : info_->settings) {
+        const QWidget *w = findChild<QWidget *>(s.key);
+        if (auto *c = qobject_cast<const QComboBox *>(w))
+            out.insert(s.key, s.choices.value(c->currentIndex()));
+        else if (auto *sb = qobject_cast<const QSpinBox *>(w))
+            out.insert(s.key, sb->value());
+        else if (auto *d = qobject_cast<const QDoubleSpinBox *>(w))
+            out.insert(s.key, d->value());
+        else if (auto *b = qobject_cast<const QCheckBox *>(w))
+            out.insert(s.key, b->isChecked());
+        else if (auto *e = qobject_cast<const QLineEdit *>(w))
+            // A field may hold a typed text it refused (framed in red): the text it applies is saved.
+            out.insert(s.key, e->property("appliedText").isValid() ? e->property("appliedText").toString() : e->text());
     }
     return out;
 }
 
-std::optional<QString> PlotView::applySettings(const QJsonObject &settings, bool dryRun)
+std::optional<QString> PlotView::applySettings(const QJsonObject &values, bool dryRun)
 {
-    QMap<QString, QWidget *> controls;
-    for (QWidget *w : settingControls(this))
-        controls.insert(w->objectName(), w);
-    // First every entry is checked, then (unless dryRun) all are applied.
-    const int passes = dryRun ? 1 : 2;
-    for (int pass = 0; pass < passes; ++pass) {
-        const bool apply = pass == 1;
-        for (auto it = settings.begin(); it != settings.end(); ++it) {
-            QWidget *w = controls.value(it.key());
-            const QJsonValue v = it.value();
-            if (!w)
-                return tr("'%1' is not a setting of this view.").arg(oneLine(it.key().left(40)));
-            const double d = v.toDouble(std::nan(""));
-            const bool whole = v.isDouble() && std::isfinite(d) && d == std::floor(d);
-            if (auto *c = qobject_cast<QComboBox *>(w)) {
-                if (!whole || d < 0 || d >= c->count())
-                    return tr("'%1' must be a choice from 0 to %2.").arg(it.key()).arg(c->count() - 1);
-                if (apply)
-                    c->setCurrentIndex(static_cast<int>(d));
-            } else if (auto *s = qobject_cast<QSpinBox *>(w)) {
-                if (!whole || d < s->minimum() || d > s->maximum())
-                    return tr("'%1' must be a whole number from %2 to %3.")
-                        .arg(it.key())
-                        .arg(s->minimum())
-                        .arg(s->maximum());
-                if (apply)
-                    s->setValue(static_cast<int>(d));
-            } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
-                if (!v.isDouble() || !std::isfinite(d) || d < ds->minimum() || d > ds->maximum())
-                    return tr("'%1' must be a number from %2 to %3.")
-                        .arg(it.key())
-                        .arg(ds->minimum())
-                        .arg(ds->maximum());
-                if (apply)
-                    ds->setValue(d);
-            } else if (auto *b = qobject_cast<QCheckBox *>(w)) {
-                if (!v.isBool())
-                    return tr("'%1' must be true or false.").arg(it.key());
-                if (apply)
-                    b->setChecked(v.toBool());
-            } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
-                if (!v.isString() || v.toString().size() > 1000)
-                    return tr("'%1' must be a text of at most 1,000 characters.").arg(it.key());
-                if (apply) {
-                    e->setText(v.toString());
-                    emit e->editingFinished(); // as if typed: the view reads it then
-                }
-            }
+    if (auto problem = checkSettings(info_->settings, values))
+        return problem;
+    if (dryRun)
+        return std::nullopt;
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        const ViewSetting &s = *findSetting(info_->settings, it.key());
+        QWidget *w = findChild<QWidget *>(s.key);
+        const QJsonValue v = it.value();
+        if (auto *c = qobject_cast<QComboBox *>(w))
+            c->setCurrentIndex(choiceIndex(s, v));
+        else if (auto *sb = qobject_cast<QSpinBox *>(w))
+            sb->setValue(v.toInt());
+        else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w))
+            ds->setValue(v.toDouble());
+        else if (auto *b = qobject_cast<QCheckBox *>(w))
+            b->setChecked(v.toBool());
+        else if (auto *e = qobject_cast<QLineEdit *>(w)) {
+            e->setText(v.toString());
+            emit e->editingFinished(); // as if typed: the view reads it then
         }
     }
     return std::nullopt;
+}
+
+DataRequest PlotView::dataRequest() const
+{
+    return {parameters_->sharedEncoding(), parameters_->noise(), parameters_->position(),
+            completeSettings(info_->settings, settings())};
+}
+
+QString PlotView::cannotDraw() const
+{
+    return info_ && info_->cannotDraw ? info_->cannotDraw(dataRequest()) : QString();
+}
+
+std::optional<pe::Table> PlotView::dataTable() const
+{
+    if (info_->exports.empty())
+        return std::nullopt;
+    const DataExport &e = info_->exports.front();
+    const DataRequest request = dataRequest();
+    if (e.problem && !e.problem(request).isEmpty())
+        return std::nullopt;
+    return e.table(request);
 }

@@ -11,6 +11,8 @@
 #include <optional>
 
 class Parameters;
+struct DataRequest;
+struct ViewInfo;
 class QCPAxisRect;
 class QCPPainter;
 class QCPItemStraightLine;
@@ -46,20 +48,34 @@ class PlotView : public QWidget
     // calls it, so exports are always complete.
     virtual void finishWork() {}
 
-    // The numbers behind the figure as a table for CSV/NPY (File > Export view data), computed from
-    // `encoding`, which the caller keeps alive while it writes; nothing for views without one.
-    virtual std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const;
+    // The registry entry the view was created from: its id, settings and exports. ViewInfo::create
+    // binds it, giving each declared setting's control its range, choices and default.
+    const ViewInfo &info() const { return *info_; }
+    void bindSettings(const ViewInfo &info);
 
-    // The view's settings for sessions and presets: every named control of the view (combo boxes by
-    // item index, spin boxes, check boxes, line edits) under its object name.
+    // The view's settings for sessions and presets: each setting its registry entry declares, by
+    // key, a choice by its name.
     QJsonObject settings() const;
-    // Checks settings (dryRun) or applies them; a problem names the control and what it allows.
-    // Nothing is applied unless every entry is valid; values are never clamped.
+    // Checks settings (dryRun) or applies them; a problem names the setting and what it allows.
+    // Nothing is applied unless every entry is valid; values are never clamped. Older files'
+    // choices by index are read too.
     std::optional<QString> applySettings(const QJsonObject &settings, bool dryRun);
+
+    // The state and this view's settings, as the registry's data exports take them.
+    DataRequest dataRequest() const;
+    // The numbers behind the figure (File > Export view data): the registry's first export for the
+    // current state, the same table --export-data writes; views that computed theirs on a worker
+    // hand over that result. Nothing when the view has no table for these parameters.
+    virtual std::optional<pe::Table> dataTable() const;
+
+    // Figures exported from the command line are finished ones (a projection run to its end); the
+    // window draws what it has.
+    void setCompleteFigures(bool on) { completeFigures_ = on; }
+    bool completeFigures() const { return completeFigures_; }
 
     // Why the figure cannot be drawn for the current parameters (the projection's limits); empty
     // when it can. Export all skips such a view and says why instead of writing an empty figure.
-    virtual QString cannotDraw() const { return {}; }
+    QString cannotDraw() const;
 
     // What the hover tooltip says at a pixel of the plot; empty for nothing.
     virtual QString tooltipAt(QPointF pixel) const;
@@ -130,6 +146,8 @@ class PlotView : public QWidget
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
 
     Parameters *parameters_;
+    const ViewInfo *info_ = nullptr;
+    bool completeFigures_ = false;
 
     QCustomPlot *plot_;
     QCPLayoutGrid *content_ = nullptr;

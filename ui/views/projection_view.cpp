@@ -3,6 +3,7 @@
 #include "background_job.h"
 #include "color_maps.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -27,14 +28,12 @@ constexpr std::int64_t kMaxLabels = 200;
 // Frames handed to the window while t-SNE runs: at most one per this interval.
 constexpr auto kFrameInterval = std::chrono::milliseconds(40);
 
-QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, double lo, double hi, double value, int decimals,
-                           const QString &tip)
+// Range and default come from the view's declared settings (bindSettings).
+QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, int decimals, const QString &tip)
 {
     auto *s = new QDoubleSpinBox(parent);
     s->setObjectName(QString::fromLatin1(name));
-    s->setRange(lo, hi);
     s->setDecimals(decimals);
-    s->setValue(value);
     s->setKeyboardTracking(false);
     s->setToolTip(tip);
     return s;
@@ -47,13 +46,12 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , job_(new BackgroundJob(this))
     , debounce_(new QTimer(this))
     , method_(new QComboBox(this))
-    , perplexity_(doubleSpin(this, "perplexity", 1, pe::limits::maxPerplexity, 30, 1,
+    , perplexity_(doubleSpin(this, "perplexity", 1,
                              tr("Effective number of neighbours each point keeps close (seed 004 uses 4)")))
-    , learningRate_(doubleSpin(this, "learningRate", 0, pe::limits::maxLearningRate, 0, 0,
+    , learningRate_(doubleSpin(this, "learningRate", 0,
                                tr("Step size; auto is max(N / exaggeration / 4, 50), as scikit-learn's")))
     , iterations_(new QSpinBox(this))
-    , exaggeration_(doubleSpin(this, "exaggeration", 1, pe::limits::maxExaggeration, 12, 1,
-                               tr("Early exaggeration of P during the first 250 iterations")))
+    , exaggeration_(doubleSpin(this, "exaggeration", 1, tr("Early exaggeration of P during the first 250 iterations")))
     , init_(new QComboBox(this))
     , seed_(new QSpinBox(this))
     , runButton_(new QPushButton(tr("Pause"), this))
@@ -68,11 +66,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     method_->addItem(tr("t-SNE"));
     method_->addItem(tr("PCA"));
     method_->setToolTip(tr("t-SNE keeps neighbourhoods; PCA shows the two directions of largest variance"));
-    learningRate_->setSpecialValueText(tr("auto"));
     iterations_->setObjectName(QStringLiteral("iterations"));
-    iterations_->setRange(1, pe::limits::maxTsneIterations);
     iterations_->setSingleStep(250);
-    iterations_->setValue(1000);
     iterations_->setKeyboardTracking(false);
     iterations_->setToolTip(tr("Gradient steps in all, the exaggerated ones included"));
     init_->setObjectName(QStringLiteral("init"));
@@ -80,8 +75,6 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     init_->addItem(tr("random"));
     init_->setToolTip(tr("Start from the PCA projection (deterministic) or from random points drawn with the seed"));
     seed_->setObjectName(QStringLiteral("tsneSeed"));
-    seed_->setRange(0, static_cast<int>(pe::limits::maxSeed));
-    seed_->setValue(42);
     seed_->setKeyboardTracking(false);
     seed_->setToolTip(tr("Seed of the random start: the same seed gives the same picture"));
     runButton_->setObjectName(QStringLiteral("runPause"));
@@ -190,26 +183,26 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     updateControls();
 }
 
+// The view's settings as declared: read in the constructor too, before the registry binds them.
+const ViewSettings &ProjectionView::declared()
+{
+    static const ViewSettings settings = describe().settings;
+    return settings;
+}
+
 pe::ProjectionMethod ProjectionView::method() const
 {
-    return static_cast<pe::ProjectionMethod>(method_->currentIndex());
+    return methodFrom(completeSettings(declared(), settings()));
 }
 
 void ProjectionView::setMethod(pe::ProjectionMethod method)
 {
-    method_->setCurrentIndex(static_cast<int>(method));
+    method_->setCurrentIndex(method_->findData(QString::fromUtf8(pe::projectionMethodName(method).data())));
 }
 
-pe::TsneSettings ProjectionView::settings() const
+pe::TsneSettings ProjectionView::tsneSettings() const
 {
-    pe::TsneSettings s;
-    s.perplexity = perplexity_->value();
-    s.learningRate = learningRate_->value();
-    s.iterations = iterations_->value();
-    s.earlyExaggeration = exaggeration_->value();
-    s.init = static_cast<pe::TsneInit>(init_->currentIndex());
-    s.seed = static_cast<std::uint64_t>(seed_->value());
-    return s;
+    return tsneSettingsFrom(completeSettings(declared(), settings()));
 }
 
 void ProjectionView::setSettings(const pe::TsneSettings &s)
@@ -229,7 +222,7 @@ bool ProjectionView::running() const
 
 ProjectionView::Key ProjectionView::currentKey() const
 {
-    return {parameters()->values(), parameters()->noise(), method(), settings()};
+    return {parameters()->values(), parameters()->noise(), method(), tsneSettings()};
 }
 
 void ProjectionView::finishWork()
@@ -238,7 +231,7 @@ void ProjectionView::finishWork()
         debounce_->stop();
         launch();
     }
-    if (waitForCompletion_ || method() == pe::ProjectionMethod::Pca)
+    if (completeFigures() || method() == pe::ProjectionMethod::Pca)
         job_->wait();
 }
 
@@ -471,7 +464,7 @@ void ProjectionView::draw()
     if (!problem_.isEmpty()) {
         title << tr("Projection not computed: %1").arg(problem_);
     } else if (tsne) {
-        const pe::TsneSettings s = key_ ? key_->settings : settings();
+        const pe::TsneSettings s = key_ ? key_->settings : tsneSettings();
         title << tr("t-SNE of %1, perplexity %2").arg(what).arg(s.perplexity);
         if (n > 0) {
             title << tr("iteration %1 of %2%3%4")
@@ -553,12 +546,6 @@ void ProjectionView::raster()
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString ProjectionView::cannotDraw() const
-{
-    const auto problem = pe::projectionProblem(parameters()->values(), parameters()->noise(), method(), settings());
-    return problem ? QString::fromStdString(*problem) : QString();
-}
-
 void ProjectionView::changeEvent(QEvent *event)
 {
     PlotView::changeEvent(event);
@@ -607,10 +594,124 @@ std::int64_t ProjectionView::heldValues() const
     return static_cast<std::int64_t>(shown_.xy.size()) + static_cast<std::int64_t>(pixelIndex_.size()) * 2;
 }
 
-std::optional<pe::Table> ProjectionView::dataTable(const pe::Encoding &) const
+std::optional<pe::Table> ProjectionView::dataTable() const
 {
     // The coordinates on screen: the frame shown, finished or not.
     if (shown_.xy.empty() || stale_)
         return std::nullopt;
     return pe::coordinateTable(shownStart_, shown_.xy);
+}
+
+pe::ProjectionMethod ProjectionView::methodFrom(const QJsonObject &settings)
+{
+    return *pe::parseProjectionMethod(choiceName(settings, QStringLiteral("projectionMethod")).toStdString());
+}
+
+pe::TsneSettings ProjectionView::tsneSettingsFrom(const QJsonObject &settings)
+{
+    pe::TsneSettings s;
+    s.perplexity = settings.value(QStringLiteral("perplexity")).toDouble();
+    s.learningRate = settings.value(QStringLiteral("learningRate")).toDouble();
+    s.iterations = settings.value(QStringLiteral("iterations")).toInt();
+    s.earlyExaggeration = settings.value(QStringLiteral("exaggeration")).toDouble();
+    s.init = choiceName(settings, QStringLiteral("init")) == QLatin1String("random") ? pe::TsneInit::Random
+                                                                                     : pe::TsneInit::Pca;
+    s.seed = static_cast<std::uint64_t>(settings.value(QStringLiteral("tsneSeed")).toDouble());
+    return s;
+}
+
+ViewInfo ProjectionView::describe()
+{
+    using Kind = ViewSetting::Kind;
+    const pe::TsneSettings d;
+    const auto problem = [](const DataRequest &r) {
+        const auto why =
+            pe::projectionProblem(r.encoding->params(), r.noise, methodFrom(r.settings), tsneSettingsFrom(r.settings));
+        return why ? QString::fromStdString(*why) : QString();
+    };
+    return {QStringLiteral("projection"),
+            tr("Projection"),
+            {},
+            {{QStringLiteral("projectionMethod"),
+              Kind::Choice,
+              QStringLiteral("tsne"),
+              {QStringLiteral("tsne"), QStringLiteral("pca")},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("method"),
+              QStringLiteral("M"),
+              tr("Projection method")},
+             {QStringLiteral("perplexity"),
+              Kind::Real,
+              d.perplexity,
+              {},
+              1,
+              pe::limits::maxPerplexity,
+              {},
+              {},
+              QStringLiteral("perplexity"),
+              QStringLiteral("P"),
+              tr("t-SNE perplexity, below seq_len (seed 004 uses 4)")},
+             {QStringLiteral("learningRate"),
+              Kind::Real,
+              0.0,
+              {},
+              0,
+              pe::limits::maxLearningRate,
+              QStringLiteral("auto"),
+              {},
+              QStringLiteral("learning-rate"),
+              QStringLiteral("R"),
+              tr("t-SNE learning rate (auto: max(N / exaggeration / 4, 50))")},
+             {QStringLiteral("iterations"),
+              Kind::Integer,
+              d.iterations,
+              {},
+              1,
+              pe::limits::maxTsneIterations,
+              {},
+              {},
+              QStringLiteral("iterations"),
+              QStringLiteral("N"),
+              tr("t-SNE iterations; exports run them all")},
+             {QStringLiteral("exaggeration"),
+              Kind::Real,
+              d.earlyExaggeration,
+              {},
+              1,
+              pe::limits::maxExaggeration,
+              {},
+              {},
+              QStringLiteral("exaggeration"),
+              QStringLiteral("E"),
+              tr("t-SNE early exaggeration")},
+             {QStringLiteral("init"),
+              Kind::Choice,
+              QStringLiteral("pca"),
+              {QStringLiteral("pca"), QStringLiteral("random")},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("init"),
+              QStringLiteral("I"),
+              tr("t-SNE start (random: drawn with --seed)")},
+             // --seed sets the noise's seed and this one (the command line's own option).
+             {QStringLiteral("tsneSeed"),
+              Kind::Integer,
+              42,
+              {},
+              0,
+              static_cast<double>(pe::limits::maxSeed),
+              {},
+              {},
+              QStringLiteral("seed")}},
+            {{QStringLiteral("projection"), tr("each position's 2-D coordinates (t-SNE or PCA)"), problem,
+              [](const DataRequest &r) {
+                  return pe::projectionTable(*r.encoding, r.noise, methodFrom(r.settings),
+                                             tsneSettingsFrom(r.settings));
+              }}},
+            problem};
 }

@@ -2,6 +2,7 @@
 
 #include "plot_view.h"
 #include "projection.h"
+#include "view_settings.h"
 
 #include <memory>
 
@@ -28,21 +29,23 @@ class ProjectionView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
+    // The method and the t-SNE settings of completed settings (completeSettings): what a data export
+    // and the view itself run.
+    static pe::ProjectionMethod methodFrom(const QJsonObject &settings);
+    static pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+    std::optional<pe::Table> dataTable() const override;
     explicit ProjectionView(Parameters *parameters, QWidget *parent = nullptr);
 
     pe::ProjectionMethod method() const;
     void setMethod(pe::ProjectionMethod method);
-    pe::TsneSettings settings() const;
-    QString cannotDraw() const override;
+    pe::TsneSettings tsneSettings() const;
     void setSettings(const pe::TsneSettings &settings);
 
     // The last frame shown: n x 2 coordinates (empty while the first is computed).
     const pe::Projection &projection() const { return shown_; }
     bool running() const;
     bool paused() const { return paused_; }
-    // Exports from the command line wait for t-SNE to finish; the window exports what it shows.
-    void setWaitForCompletion(bool on) { waitForCompletion_ = on; }
     void finishWork() override;
 
     void pause();
@@ -69,6 +72,7 @@ class ProjectionView : public PlotView
         pe::TsneSettings settings;
         bool operator==(const Key &) const = default;
     };
+    static const ViewSettings &declared();
     Key currentKey() const;
     void launch();
     void showFrame(pe::Projection frame);
@@ -108,7 +112,6 @@ class ProjectionView : public PlotView
     QString problem_;
     bool paused_ = false;
     bool userRange_ = false;
-    bool waitForCompletion_ = false;
     bool settingRange_ = false;
     std::vector<std::int32_t> pixelIndex_; // point drawn at each raster cell, -1 for none
     int rasterWidth_ = 0, rasterHeight_ = 0;

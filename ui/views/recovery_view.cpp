@@ -3,6 +3,7 @@
 #include "background_job.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -163,11 +164,26 @@ void RecoveryView::draw()
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 
-std::optional<pe::Table> RecoveryView::dataTable(const pe::Encoding &encoding) const
+std::optional<pe::Table> RecoveryView::dataTable() const
 {
     // What the view computed on its worker, not a second computation on the GUI thread.
+    const pe::Encoding &encoding = parameters()->encoding();
     if (recovery_.predicted.empty() || recovery_.cancelled ||
         static_cast<std::int64_t>(recovery_.predicted.size()) != encoding.params().seqLen)
         return std::nullopt;
     return pe::recoveryTable(recovery_, encoding.params().startPos);
+}
+
+ViewInfo RecoveryView::describe()
+{
+    return {QStringLiteral("recovery"),
+            tr("Recovery"),
+            {},
+            {},
+            {{QStringLiteral("recovery"), tr("each position's predicted position, argmax_s x_t·PE(s)"),
+              [](const DataRequest &r) {
+                  const auto tooLarge = pe::recoveryTooLarge(r.encoding->params());
+                  return tooLarge ? QString::fromStdString(*tooLarge) : QString();
+              },
+              [](const DataRequest &r) { return pe::recoveryTable(*r.encoding, r.noise); }}}};
 }

@@ -17,7 +17,8 @@ class RecoveryView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
+    std::optional<pe::Table> dataTable() const override;
     explicit RecoveryView(Parameters *parameters, QWidget *parent = nullptr);
 
     // The last complete result; empty while the first is computed or when the window is too large.

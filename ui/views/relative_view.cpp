@@ -5,6 +5,7 @@
 #include "integer_ticker.h"
 #include "noise.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -20,8 +21,6 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
 {
     setObjectName(QStringLiteral("relativeView"));
     offsetSpin_->setObjectName(QStringLiteral("offset"));
-    offsetSpin_->setRange(-static_cast<int>(pe::limits::maxSeqLen), static_cast<int>(pe::limits::maxSeqLen));
-    offsetSpin_->setValue(5);
     offsetSpin_->setKeyboardTracking(false);
     offsetSpin_->setToolTip(tr("The offset k: T(k) maps PE(t) to PE(t+k)"));
     toolRow()->addWidget(new QLabel(tr("Offset k:"), this));
@@ -161,12 +160,37 @@ void RelativeView::rebuild()
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-std::optional<pe::Table> RelativeView::dataTable(const pe::Encoding &encoding) const
+ViewInfo RelativeView::describe()
 {
-    const std::int64_t t = parameters()->position(), k = offset();
-    const pe::EncodingParams &p = encoding.params();
-    if (t + k < 0 || t + k >= pe::limits::maxPositionEnd ||
-        (encoding.table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
-        return std::nullopt;
-    return pe::relativeTable(encoding, parameters()->noise(), t, k);
+    const auto offset = [](const DataRequest &r) {
+        return static_cast<std::int64_t>(r.settings.value(QStringLiteral("offset")).toDouble());
+    };
+    return {
+        QStringLiteral("relative"),
+        tr("Relative"),
+        {},
+        {{QStringLiteral("offset"),
+          ViewSetting::Kind::Integer,
+          5,
+          {},
+          -static_cast<double>(pe::limits::maxSeqLen),
+          static_cast<double>(pe::limits::maxSeqLen),
+          {},
+          {},
+          QStringLiteral("offset"),
+          QStringLiteral("K"),
+          tr("Offset k of the relative-position view")}},
+        {{QStringLiteral("relative"),
+          tr("T(k) per pair (a table: the best rotation) from --position to --position + k"),
+          [offset](const DataRequest &r) {
+              const std::int64_t t = r.position, k = offset(r);
+              const pe::EncodingParams &p = r.encoding->params();
+              if (t + k < 0 || t + k >= pe::limits::maxPositionEnd ||
+                  (r.encoding->table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
+                  return tr("the position t + k = %1 is outside the %2.")
+                      .arg(t + k)
+                      .arg(r.encoding->table() ? tr("table's rows") : tr("positions allowed"));
+              return QString();
+          },
+          [offset](const DataRequest &r) { return pe::relativeTable(*r.encoding, r.noise, r.position, offset(r)); }}}};
 }

@@ -22,7 +22,7 @@ class RelativeView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
     explicit RelativeView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setOffset(std::int64_t k);

@@ -2,6 +2,7 @@
 
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "view_registry.h"
 
 #include <qcustomplot.h>
 
@@ -41,7 +42,7 @@ void SimilarityView::setMetric(pe::Metric metric)
 }
 pe::Metric SimilarityView::metric() const
 {
-    return static_cast<pe::Metric>(metricChoice_->currentIndex());
+    return *pe::parseMetric(metricChoice_->currentData().toString().toStdString());
 }
 
 void SimilarityView::compute()
@@ -134,7 +135,36 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
         .arg(values_[i], 0, 'g', 10);
 }
 
-std::optional<pe::Table> SimilarityView::dataTable(const pe::Encoding &encoding) const
+ViewSetting SimilarityView::metricSetting()
 {
-    return pe::similarityTable(encoding, parameters()->noise(), parameters()->position(), metric());
+    QStringList names;
+    for (pe::Metric m : pe::kMetrics)
+        names << QString::fromUtf8(pe::metricName(m).data(), static_cast<qsizetype>(pe::metricName(m).size()));
+    return {QStringLiteral("metric"),
+            ViewSetting::Kind::Choice,
+            names.first(),
+            names,
+            0,
+            0,
+            {},
+            {},
+            QStringLiteral("metric"),
+            QStringLiteral("M"),
+            tr("Similarity and distance metric")};
+}
+
+ViewInfo SimilarityView::describe()
+{
+    return {QStringLiteral("similarity"),
+            tr("Similarity"),
+            {},
+            {metricSetting()},
+            {{QStringLiteral("similarity"),
+              tr("every position's metric against the current position (--position)"),
+              {},
+              [](const DataRequest &r) {
+                  return pe::similarityTable(
+                      *r.encoding, r.noise, r.position,
+                      *pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString()));
+              }}}};
 }

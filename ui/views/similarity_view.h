@@ -2,6 +2,7 @@
 
 #include "plot_view.h"
 #include "similarity.h"
+#include "view_settings.h"
 
 #include <memory>
 #include <optional>
@@ -23,7 +24,9 @@ class SimilarityView : public PlotView
     Q_OBJECT
 
   public:
-    std::optional<pe::Table> dataTable(const pe::Encoding &encoding) const override;
+    static ViewInfo describe();
+    // The metric setting, which the distance view shares.
+    static ViewSetting metricSetting();
     explicit SimilarityView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);
