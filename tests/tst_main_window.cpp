@@ -1,12 +1,11 @@
+// The window's tabs, keys, lecture mode, themes and tooltips, at scale and as the real window under
+// xvfb-run. Its files (exports, the clipboard, a table opened): tst_main_window_files.
 #include "control_panel.h"
-#include "data_export.h"
-#include "figure_export.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "pair_circle_view.h"
 #include "parameters.h"
 #include "playback.h"
-#include "session.h"
 #include "test_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
@@ -16,19 +15,13 @@
 #include <QAbstractButton>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
-#include <QClipboard>
 #include <QComboBox>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileInfo>
-#include <QImageReader>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QProcess>
 #include <QScrollBar>
-#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -42,15 +35,9 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
   private slots:
-    void positionTableInTheWindow();
     void everyRegisteredViewIsATab();
     void sliderStepRepaintsTheVisibleView();
     void hiddenViewCatchesUpWhenShown();
-    void exportFigureWritesPng();
-    void exportFigureRefusesBadPaths();
-    void smallExportsKeepTheirLayout();
-    void exportDataFromTheWindow();
-    void copyFigureAndExportAll();
     void darkThemeReachesThePlots();
     void everyControlHasATooltip();
     void positionKeysOnTheViews();
@@ -119,41 +106,6 @@ void TestMainWindow::hiddenViewCatchesUpWhenShown()
     w.showView(QStringLiteral("frequencies"));
     QTRY_COMPARE(rebuilt.count(), 1);
     QCOMPARE(freq->plot()->graph(freq->plot()->graphCount() - 1)->dataCount(), 32);
-}
-
-void TestMainWindow::exportFigureWritesPng()
-{
-    QTemporaryDir dir;
-    Parameters p;
-    MainWindow w(&p);
-    for (const ViewInfo &info : viewRegistry()) {
-        const QString path = dir.filePath(info.id + QStringLiteral(".png"));
-        QString error;
-        QVERIFY2(exportFigure(w.view(info.id), path, {QSize(640, 480), 1.5}, &error), qPrintable(error));
-        QImageReader reader(path);
-        QCOMPARE(reader.size(), QSize(960, 720));
-        const QImage img = reader.read();
-        QVERIFY(!img.isNull());
-        QSet<QRgb> colours;
-        for (int y = 0; y < img.height(); y += 5)
-            for (int x = 0; x < img.width(); x += 5)
-                colours.insert(img.pixel(x, y));
-        QVERIFY2(colours.size() > 20, qPrintable(info.id)); // a drawn figure, not a blank page
-    }
-}
-
-void TestMainWindow::exportFigureRefusesBadPaths()
-{
-    QTemporaryDir dir;
-    Parameters p;
-    MainWindow w(&p);
-    QString error;
-    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("nope/x.png")), {}, &error));
-    QVERIFY2(error.contains(QStringLiteral("No such file or directory")), qPrintable(error));
-    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("x.jpg")), {}, &error));
-    QVERIFY(error.contains(QStringLiteral(".png")));
-    QVERIFY(!exportFigure(w.currentView(), dir.filePath(QStringLiteral("x.png")), {QSize(10, 10), 1}, &error));
-    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 0);
 }
 
 void TestMainWindow::positionKeysOnTheViews()
@@ -408,120 +360,6 @@ void TestMainWindow::realWindowLectureScreenshot()
     QVERIFY2(red > 200, qPrintable(QString::number(red)));
 }
 
-void TestMainWindow::smallExportsKeepTheirLayout()
-{
-    // Down to 400 x 300 every view keeps plots of a usable size and a title that leaves them room
-    // (seed000-circles at 500 x 500 once ran its tick labels together and its titles into the scale).
-    Parameters p;
-    QVERIFY(!p.set(testsupport::params(100, 18, 1e4)));
-    MainWindow w(&p);
-    for (const ViewInfo &info : viewRegistry()) {
-        PlotView *v = w.view(info.id);
-        for (QSize size : {QSize(400, 300), QSize(500, 500)}) {
-            QVERIFY(!v->render(size, 1).isNull());
-            auto *title = v->plot()->findChild<QCPTextElement *>();
-            QVERIFY2(!title || title->outerRect().height() <= 0.3 * size.height(),
-                     qPrintable(QStringLiteral("%1 at %2 px: title %3 px high")
-                                    .arg(info.id)
-                                    .arg(size.height())
-                                    .arg(title->outerRect().height())));
-            for (QCPAxisRect *rect : v->plot()->axisRects())
-                QVERIFY2(rect->width() >= 40 && rect->height() >= 30,
-                         qPrintable(QStringLiteral("%1 at %2x%3: a plot of %4 x %5 px")
-                                        .arg(info.id)
-                                        .arg(size.width())
-                                        .arg(size.height())
-                                        .arg(rect->width())
-                                        .arg(rect->height())));
-            if (info.id == QLatin1String("inputs")) // stacked panels: one position is one x on all three
-                for (QCPAxisRect *rect : v->plot()->axisRects())
-                    QVERIFY2(rect->left() == v->plot()->axisRect()->left() &&
-                                 rect->right() == v->plot()->axisRect()->right(),
-                             qPrintable(QStringLiteral("inputs at %1x%2: panel %3-%4, first %5-%6")
-                                            .arg(size.width())
-                                            .arg(size.height())
-                                            .arg(rect->left())
-                                            .arg(rect->right())
-                                            .arg(v->plot()->axisRect()->left())
-                                            .arg(v->plot()->axisRect()->right())));
-        }
-    }
-}
-
-void TestMainWindow::exportDataFromTheWindow()
-{
-    QTemporaryDir dir;
-    Parameters p;
-    QVERIFY(!p.set(testsupport::params(3000, 64, 1e4, 7)));
-    MainWindow w(&p);
-    QString error;
-    const QString npy = dir.filePath(QStringLiteral("e.npy"));
-    QVERIFY2(w.saveData(npy, false, &error), qPrintable(error));
-    QCOMPARE(QFileInfo(npy).size(), qint64(pe::npyHeader({3000, 64}).size() + 3000 * 64 * 8));
-    QVERIFY(w.saveData(dir.filePath(QStringLiteral("f.csv")), true, &error));
-    QVERIFY(!w.saveData(dir.filePath(QStringLiteral("x.txt")), false, &error));
-    QVERIFY(error.contains(QStringLiteral(".csv or .npy")));
-    QVERIFY(!w.saveData(dir.filePath(QStringLiteral("missing/x.csv")), false, &error));
-    QVERIFY(error.contains(QStringLiteral("No such file")));
-
-    // The current view's own data: similarity to the current position, then the projection's
-    // coordinates once it has drawn them; the relative view's pairs; the clocks' angles.
-    QVERIFY(!p.set(testsupport::params(128, 8)));
-    QVERIFY(p.setPosition(30));
-    w.showView(QStringLiteral("similarity"));
-    const QString sim = dir.filePath(QStringLiteral("sim.csv"));
-    QVERIFY2(w.saveViewData(sim, &error), qPrintable(error));
-    const QStringList simLines =
-        QString::fromUtf8(testsupport::readFile(sim)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(simLines.size(), 129);
-    QCOMPARE(simLines[0], QStringLiteral("position,similarity"));
-    QCOMPARE(simLines[31], QStringLiteral("30,4")); // PE(30) . PE(30) = d / 2
-    w.showView(QStringLiteral("projection"));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.currentView()->finishWork();
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentView()->dataTable().has_value(), 20000);
-    const QString proj = dir.filePath(QStringLiteral("proj.npy"));
-    QVERIFY2(w.saveViewData(proj, &error), qPrintable(error));
-    QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));
-    w.showView(QStringLiteral("relative"));
-    QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("relative.csv")), &error), qPrintable(error));
-    const QStringList rel = QString::fromUtf8(testsupport::readFile(dir.filePath(QStringLiteral("relative.csv"))))
-                                .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(rel.size(), 1 + 4); // d 8: four pairs
-    QCOMPARE(rel[0], QStringLiteral("pair,omega,wavelength,T11,T12,T21,T22,reading"));
-    w.showView(QStringLiteral("clocks"));
-    QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("clocks.csv")), &error), qPrintable(error));
-    QVERIFY(testsupport::readFile(dir.filePath(QStringLiteral("clocks.csv")))
-                .startsWith("position,pair0,pair1,pair2,pair3\n"));
-}
-
-void TestMainWindow::copyFigureAndExportAll()
-{
-    Parameters p;
-    QVERIFY(!p.set(testsupport::params(40, 16)));
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QAction *copy = nullptr;
-    for (QAction *a : w.findChildren<QAction *>())
-        if (a->text() == QStringLiteral("&Copy figure"))
-            copy = a;
-    QVERIFY(copy);
-    QApplication::clipboard()->clear();
-    copy->trigger();
-    const QImage image = QApplication::clipboard()->image();
-    const qreal dpr = w.currentView()->devicePixelRatioF();
-    QCOMPARE(image.size(), (QSizeF(w.currentView()->plot()->size()) * dpr).toSize());
-    QTemporaryDir dir;
-    QString error;
-    QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg,
-                              FigureOptions{QSize(400, 300), 1.0}, &error),
-             qPrintable(error));
-    QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(),
-             static_cast<int>(viewIds().size()));
-}
-
 void TestMainWindow::darkThemeReachesThePlots()
 {
     Parameters p;
@@ -624,61 +462,6 @@ void TestMainWindow::realWindowScreenshot()
             red += qRed(c) > 150 && qGreen(c) < 60 && qBlue(c) < 80;
         }
     QVERIFY2(red > 500, qPrintable(QString::number(red)));
-}
-
-// File > Open table: a refused file changes nothing; a good one sets d_model and the window, disables
-// what does not apply (saying why), draws on every view, is undoable and kept by the session.
-void TestMainWindow::positionTableInTheWindow()
-{
-    QTemporaryDir dir;
-    Parameters p;
-    QVERIFY(!p.set(testsupport::params(200, 16)));
-    MainWindow w(&p);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    const pe::EncodingParams before = p.values();
-    QString error;
-    QVERIFY(!w.openTable(dir.filePath(QStringLiteral("missing.npy")), &error));
-    QVERIFY(error.contains(QStringLiteral("No such file")));
-    QVERIFY(p.values() == before);
-
-    const QString path = dir.filePath(QStringLiteral("sin.npy"));
-    pe::EncodingParams source = testsupport::params(300, 12);
-    std::string why;
-    QVERIFY(pe::writeTable(pe::encodingTable(pe::Encoding(source)), path.toStdString(), pe::DataFormat::Npy, why));
-    QVERIFY2(w.openTable(path, &error), qPrintable(error));
-    QVERIFY(p.values().table);
-    QCOMPARE(p.values().dModel, 12);
-    QCOMPARE(p.values().seqLen, 300);
-    auto *dModel = w.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin"));
-    auto *base = w.findChild<QAbstractSlider *>(QStringLiteral("baseSlider"));
-    QVERIFY(dModel && base);
-    QVERIFY(!dModel->isEnabled() && !base->isEnabled());
-    QVERIFY(dModel->toolTip().contains(QStringLiteral("column count of sin.npy")));
-    for (const ViewInfo &info : viewRegistry()) {
-        w.showView(info.id);
-        w.currentView()->finishWork();
-        QVERIFY2(w.currentView()->cannotDraw().isEmpty(), qPrintable(info.id));
-        p.stepPosition(7);
-    }
-    // Past the table's last row the position stops: rows end there.
-    p.stepPosition(1000);
-    QCOMPARE(p.position(), 299);
-    const Session s = w.currentSession();
-    QVERIFY(sessionToJson(s)
-                .value(QStringLiteral("parameters"))
-                .toObject()
-                .value(QStringLiteral("table"))
-                .toString()
-                .endsWith(QStringLiteral("sin.npy")));
-    w.undoStack()->undo();
-    QVERIFY(!p.values().table);
-    QVERIFY(dModel->isEnabled());
-    QVERIFY(w.applySession(s, &error));
-    QVERIFY(p.values().table);
-    w.closeTable();
-    QVERIFY(!p.values().table);
-    QCOMPARE(p.values().dModel, 12);
 }
 
 QTEST_MAIN(TestMainWindow)

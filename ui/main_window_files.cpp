@@ -1,0 +1,407 @@
+#include "main_window.h"
+
+#include "position_table.h"
+
+#include "background_job.h"
+
+#include "data_export.h"
+#include "export_dialog.h"
+#include "figure_export.h"
+#include "parameters.h"
+#include "plot_view.h"
+#include "view_registry.h"
+#include "workspace.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QUrl>
+
+#include <algorithm>
+#include <atomic>
+
+bool MainWindow::openTable(const QString &path, QString *error)
+{
+    std::shared_ptr<const pe::PositionTable> table;
+    try {
+        table = pe::PositionTable::open(path.toStdString());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    // The whole table from its first row (up to seq_len's limit).
+    pe::EncodingParams v = parameters_->values();
+    v.startPos = 0;
+    if (auto problem = parameters_->set(pe::tableParams(v, table))) {
+        if (error)
+            *error = QString::fromStdString(problem->message);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::closeTable()
+{
+    pe::EncodingParams v = parameters_->values();
+    v.table.reset();
+    v.scheme = pe::SchemeId::Sinusoidal;
+    v.seqLen = std::min<std::int64_t>(v.seqLen, 1000); // the sinusoids at the table's size, d_model kept
+    parameters_->set(v);
+}
+
+void MainWindow::openTableDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tr("NumPy arrays (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = openTable(path, &error);
+    report(ok, tr("Open table"), tr("The table was not opened: %1"), error, tr("Opened %1").arg(path));
+}
+
+void MainWindow::addSessionMenus(QMenu *file)
+{
+    QAction *open = file->addAction(tr("&Open session…"), this, &MainWindow::openSessionDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    fillRecentMenu();
+    QAction *save = file->addAction(tr("&Save session…"), this, &MainWindow::saveSessionDialog);
+    save->setShortcut(QKeySequence::Save);
+    save->setToolTip(tr("Every parameter and view setting as a JSON file; open it later, or drop it on the window"));
+    file->addSeparator();
+    QAction *table = file->addAction(tr("Open &table…"), this, &MainWindow::openTableDialog);
+    table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or "
+                         "drop it on the window"));
+    closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
+    closeTableAction_->setEnabled(false);
+    connect(parameters_, &Parameters::changed, closeTableAction_,
+            [this] { closeTableAction_->setEnabled(parameters_->values().table != nullptr); });
+}
+
+Session MainWindow::currentSession() const
+{
+    return workspace_->session(views_[static_cast<std::size_t>(tabs_->currentIndex())].first);
+}
+
+bool MainWindow::applySession(const Session &s, QString *error)
+{
+    if (!workspace_->applySession(s, error))
+        return false;
+    showView(s.view);
+    return true;
+}
+
+bool MainWindow::openSession(const QString &path, QString *error)
+{
+    const std::optional<Session> s = readSessionFile(path, error);
+    if (!s || !applySession(*s, error))
+        return false;
+    sessionPath_ = path;
+    rememberRecent(path);
+    return true;
+}
+
+bool MainWindow::saveSession(const QString &path, QString *error)
+{
+    if (!writeSessionFile(path, currentSession(), error))
+        return false;
+    sessionPath_ = path;
+    rememberRecent(path);
+    return true;
+}
+
+QStringList MainWindow::recentSessions() const
+{
+    return QSettings().value(QStringLiteral("recentSessions")).toStringList();
+}
+
+QUndoStack *MainWindow::undoStack() const
+{
+    return workspace_->undoStack();
+}
+
+void MainWindow::rememberRecent(const QString &path)
+{
+    QStringList recent = recentSessions();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 8)
+        recent.removeLast();
+    QSettings().setValue(QStringLiteral("recentSessions"), recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = recentSessions();
+    for (const QString &path : recent)
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            QString error;
+                            const bool ok = openSession(path, &error);
+                            report(ok, tr("Open session"), tr("The session was not opened: %1"), error,
+                                   tr("Opened %1").arg(path));
+                        })
+            ->setToolTip(path);
+    recentMenu_->setToolTipsVisible(true);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::report(bool ok, const QString &title, const QString &failure, const QString &error,
+                        const QString &success)
+{
+    if (ok)
+        statusBar()->showMessage(success, 5000);
+    else
+        QMessageBox::warning(this, title, failure.arg(error));
+}
+
+void MainWindow::openSessionDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open session"), sessionPath_, tr("Sessions (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = openSession(path, &error);
+    report(ok, tr("Open session"), tr("The session was not opened: %1"), error, tr("Opened %1").arg(path));
+}
+
+void MainWindow::saveSessionDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save session"), sessionPath_.isEmpty() ? QStringLiteral("session.json") : sessionPath_,
+        tr("Sessions (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = saveSession(path, &error);
+    report(ok, tr("Save session"), tr("The session was not saved: %1"), error, tr("Saved %1").arg(path));
+}
+
+void MainWindow::restoreLastState()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    QString error;
+    // A state this version cannot read is skipped: the window starts from its defaults.
+    if (auto s = parseSession(settings.value(QStringLiteral("lastSession")).toByteArray(), &error))
+        applySession(*s, &error);
+    workspace_->undoStack()->clear();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (lectureMode())
+        setLectureMode(false);
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("lastSession"),
+                      QJsonDocument(sessionToJson(currentSession())).toJson(QJsonDocument::Compact));
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    QString error;
+    const QString path = urls.first().toLocalFile();
+    if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive)) {
+        const bool ok = openTable(path, &error);
+        report(ok, tr("Open table"), tr("The dropped table was not opened: %1"), error, tr("Opened %1").arg(path));
+        return;
+    }
+    const bool ok = openSession(urls.first().toLocalFile(), &error);
+    report(ok, tr("Open session"), tr("The dropped file was not opened: %1"), error,
+           tr("Opened %1").arg(urls.first().toLocalFile()));
+}
+
+void MainWindow::exportFigure()
+{
+    QStringList titles;
+    for (const ViewInfo &info : viewRegistry())
+        titles << info.title;
+    ExportDialog dialog(titles, tabs_->currentIndex(), currentView()->plot()->size(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        QString error;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const bool ok = ::exportFigure(views_[static_cast<std::size_t>(dialog.viewIndex())].second, dialog.path(),
+                                       dialog.options(), &error);
+        QApplication::restoreOverrideCursor();
+        if (ok) {
+            statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);
+            return;
+        }
+        QMessageBox::warning(this, tr("Export figure"), tr("The figure was not saved: %1").arg(error));
+    }
+}
+
+void MainWindow::copyFigure()
+{
+    PlotView *v = currentView();
+    QApplication::clipboard()->setImage(v->render(v->plot()->size(), v->devicePixelRatioF()));
+    statusBar()->showMessage(tr("Copied the figure"), 3000);
+}
+
+bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options,
+                                QString *error, QStringList *skipped)
+{
+    return workspace_->saveAllFigures(folder, format, options, error, skipped);
+}
+
+void MainWindow::exportAllFigures()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export all figures into"));
+    if (folder.isEmpty())
+        return;
+    bool ok = false;
+    const QString format =
+        QInputDialog::getItem(this, tr("Export all figures"), tr("Format:"),
+                              {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF")}, 0, false, &ok);
+    if (!ok)
+        return;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const FigureFormat f = format == QLatin1String("SVG")   ? FigureFormat::Svg
+                           : format == QLatin1String("PDF") ? FigureFormat::Pdf
+                                                            : FigureFormat::Png;
+    QStringList skipped;
+    ok = saveAllFigures(folder, f, FigureOptions{QSize(1200, 800), 2.0}, &error, &skipped);
+    QApplication::restoreOverrideCursor();
+    report(ok, tr("Export all figures"), tr("Not every figure was saved: %1"), error,
+           tr("Saved %1 figures in %2").arg(views_.size() - skipped.size()).arg(folder) +
+               (skipped.isEmpty() ? QString() : tr("; not drawn: %1").arg(skipped.join(QStringLiteral("; ")))));
+}
+
+void MainWindow::exportData(bool frequencies)
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, frequencies ? tr("Export frequency data") : tr("Export encoding data"),
+                                     frequencies ? QStringLiteral("frequencies.csv") : QStringLiteral("encoding.npy"),
+                                     tr("CSV (*.csv);;NumPy array (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = saveData(path, frequencies, &error);
+    report(ok, tr("Export data"), tr("The data was not saved: %1"), error, tr("Saved %1").arg(path));
+}
+
+bool MainWindow::saveData(const QString &path, bool frequencies, QString *errorText)
+{
+    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
+    return writeTableWithProgress(path, frequencies ? pe::frequencyTable(*enc) : pe::encodingTable(*enc), errorText);
+}
+
+void MainWindow::exportViewData()
+{
+    const ViewInfo &info = viewRegistry()[static_cast<std::size_t>(tabs_->currentIndex())];
+    if (!currentView()->dataTable()) {
+        QMessageBox::information(
+            this, tr("Export view data"),
+            tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
+               "recovery at 33,554,432 values, a projection until its first frame); "
+               "File > Export figure saves its picture.")
+                .arg(info.title));
+        return;
+    }
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export %1 data").arg(info.title), info.id + QStringLiteral(".csv"),
+                                     tr("CSV (*.csv);;NumPy array (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = saveViewData(path, &error);
+    report(ok, tr("Export data"), tr("The data was not saved: %1"), error, tr("Saved %1").arg(path));
+}
+
+bool MainWindow::saveViewData(const QString &path, QString *errorText)
+{
+    // The table reads the encoding while it is written: kept alive until then.
+    const std::shared_ptr<const pe::Encoding> enc = parameters_->sharedEncoding();
+    const std::optional<pe::Table> table = currentView()->dataTable();
+    if (!table) {
+        *errorText = tr("this view has no data table for these parameters.");
+        return false;
+    }
+    return writeTableWithProgress(path, *table, errorText);
+}
+
+bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &table, QString *errorText)
+{
+    const auto format = pe::dataFormatForPath(path.toStdString());
+    if (!format) {
+        *errorText = tr("the file name must end in .csv or .npy.");
+        return false;
+    }
+    // A million rows of 4,096 values take minutes: written on a worker thread, with progress and
+    // a Cancel button, while the window keeps painting. The tables' encoding is kept alive by
+    // the caller; the dialog is modal, so nothing changes it meanwhile.
+    QProgressDialog progress(tr("Writing %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    std::string error;
+    bool ok = false;
+    BackgroundJob job;
+    QEventLoop loop; // quits when the job delivers, or at Cancel once the worker has stopped
+    connect(&job, &BackgroundJob::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, [&] {
+        job.cancel(); // the write sees it at its next block and removes its temporary file
+        job.wait();
+        error = "the export was cancelled; nothing was written.";
+        loop.quit();
+    });
+    job.start([&table, &progress, &ok, &error, file = path.toStdString(), format = *format](
+                  const std::atomic<bool> &cancel, const BackgroundJob::Post &post) -> std::function<void()> {
+        std::string why;
+        int shown = -1;
+        const bool written = pe::writeTable(table, file, format, why, [&](double fraction) {
+            const int value = static_cast<int>(fraction * 1000);
+            if (value != shown) // at most 1,000 updates, whatever the number of blocks
+                post([&progress, value] { progress.setValue(value); });
+            shown = value;
+            return !cancel.load();
+        });
+        return [&ok, &error, written, why] {
+            ok = written;
+            error = why;
+        };
+    });
+    loop.exec();
+    progress.reset();
+    *errorText = QString::fromStdString(error);
+    return ok;
+}
