@@ -5,6 +5,7 @@
 #include "parameters.h"
 #include "plot_view.h"
 #include "position_table.h"
+#include "scheme.h"
 #include "view_registry.h"
 #include "workspace.h"
 
@@ -29,6 +30,8 @@ constexpr int kMaxFrames = 10000;
 QString flagFor(pe::Field f)
 {
     switch (f) {
+    case pe::Field::Scheme:
+        return QStringLiteral("--scheme");
     case pe::Field::SeqLen:
         return QStringLiteral("--seq-len");
     case pe::Field::DModel:
@@ -71,14 +74,20 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
             if (s.flag.isEmpty() || seen.contains(s.flag))
                 continue;
             seen << s.flag;
+            QStringList views; // every view that declares it
+            for (const ViewInfo &other : viewRegistry())
+                for (const ViewSetting &o : other.settings)
+                    if (o.flag == s.flag)
+                        views << other.id;
             const QJsonValue d = s.defaultValue;
             const QString shown = d.isString() ? d.toString()
                                   : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                                   : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
                                                                                       : QString::number(d.toDouble());
-            out << QCommandLineOption(
-                s.flag, QStringLiteral("%1 (%2): %3 (default %4).").arg(s.help, view.id, allowedText(s), shown),
-                s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
+            out << QCommandLineOption(s.flag,
+                                      QStringLiteral("%1 (%2): %3 (default %4).")
+                                          .arg(s.help, views.join(QStringLiteral(", ")), allowedText(s), shown),
+                                      s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
         }
     return out;
 }
@@ -86,6 +95,9 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
 QList<QCommandLineOption> options()
 {
     QList<QCommandLineOption> fixed = {
+        {QStringLiteral("scheme"),
+         QStringLiteral("Encoding scheme: %1 (default sinusoidal).").arg(allowed(pe::Field::Scheme)),
+         QStringLiteral("NAME")},
         {QStringLiteral("seq-len"),
          QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
         {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)),
@@ -365,9 +377,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     // A session or preset gives the parameters, the position and the noise: not also the flags.
     static const QStringList stateFlags{
-        QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),     QStringLiteral("start-pos"),
-        QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"), QStringLiteral("reference"),
-        QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table")};
+        QStringLiteral("scheme"),    QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),
+        QStringLiteral("start-pos"), QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"),
+        QStringLiteral("reference"), QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table")};
     const bool fromSession = parser.isSet(QStringLiteral("session")),
                fromPreset = parser.isSet(QStringLiteral("preset"));
     if (fromSession && fromPreset)
@@ -400,10 +412,15 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         } catch (const std::exception &e) {
             return fail(QStringLiteral("--table: ") + QString::fromStdString(e.what()));
         }
-        for (const char *flag : {"base", "exponent"})
-            if (parser.isSet(QLatin1String(flag)))
-                return fail(QStringLiteral("--%1 does not apply to a table: its values are the file's.")
-                                .arg(QLatin1String(flag)));
+        if (parser.isSet(QStringLiteral("scheme")))
+            return fail(QStringLiteral("--scheme: a table is its own scheme; give --scheme or --table, not both."));
+    }
+    if (parser.isSet(QStringLiteral("scheme"))) {
+        const auto scheme = pe::parseScheme(parser.value(QStringLiteral("scheme")).toStdString());
+        if (!scheme)
+            return fail(QStringLiteral("--scheme: '%1' is not a scheme; use %2.")
+                            .arg(parser.value(QStringLiteral("scheme")), allowed(pe::Field::Scheme)));
+        p.scheme = *scheme;
     }
     std::int64_t dModel = p.dModel;
     for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
@@ -422,6 +439,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (parser.isSet(QStringLiteral("d-model")))
             p.dModel = static_cast<int>(dModel);
     }
+    // A flag for a parameter the scheme does not take is refused with the scheme's reason
+    // (d_model of a table is held against its columns by the validator instead).
+    for (const pe::Field f : {pe::Field::Base, pe::Field::Layout, pe::Field::Exponent})
+        if (const QString flag = flagFor(f); parser.isSet(flag.mid(2)) && !pe::takes(p, f))
+            return fail(QStringLiteral("%1: %2").arg(flag, QString::fromStdString(pe::notApplicable(p, f))));
     if (parser.isSet(QStringLiteral("base"))) {
         const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
         if (!v)

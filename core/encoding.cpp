@@ -31,8 +31,12 @@ double frequencyForExponent(double base, int e, int d)
 
 int channelCount(const EncodingParams &p)
 {
-    if (p.table)
+    switch (p.scheme) {
+    case SchemeId::Table:
         return 0;
+    case SchemeId::Sinusoidal:
+        break;
+    }
     return p.exponent == Exponent::Index ? p.dModel : (p.dModel + 1) / 2;
 }
 
@@ -48,7 +52,7 @@ Encoding::Encoding(const EncodingParams &params)
     if (auto err = validate(params))
         throw std::invalid_argument(err->message);
     const int d = params.dModel;
-    if (params.table) {
+    if (params.scheme == SchemeId::Table) {
         columnFreq_.assign(static_cast<std::size_t>(d), std::numeric_limits<double>::quiet_NaN());
         columnSine_.resize(static_cast<std::size_t>(d));
         for (int j = 0; j < d; ++j)
@@ -73,7 +77,7 @@ double Encoding::channelWavelength(int channel) const
 
 int Encoding::columnChannel(int column) const
 {
-    if (params_.table)
+    if (params_.scheme == SchemeId::Table)
         return column / 2;
     if (params_.exponent == Exponent::Index)
         return column;
@@ -103,19 +107,27 @@ int Encoding::pairCosineColumn(int pair) const
 
 void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c) const
 {
-    if (params_.table) {
+    switch (params_.scheme) {
+    case SchemeId::Table: {
         const int cj = pairCosineColumn(pair);
         s = params_.table->value(position, pairSineColumn(pair));
         c = cj >= 0 ? params_.table->value(position, cj) : 0.0;
         return;
+    }
+    case SchemeId::Sinusoidal:
+        break;
     }
     sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
 }
 
 double Encoding::value(std::int64_t position, int column) const
 {
-    if (params_.table)
+    switch (params_.scheme) {
+    case SchemeId::Table:
         return params_.table->value(position, column);
+    case SchemeId::Sinusoidal:
+        break;
+    }
     double s, c;
     sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
     return columnSine_[column] ? s : c;

@@ -73,7 +73,7 @@ class Encoding
     int dModel() const { return params_.dModel; }
     const PositionTable *table() const { return params_.table.get(); }
     // False for a table: no column turns at a known frequency.
-    bool hasFrequencies() const { return !params_.table; }
+    bool hasFrequencies() const { return params_.scheme != SchemeId::Table; }
 
     // A channel is one distinct frequency: a (sin, cos) pair for the pair exponent (ceil(d/2) of
     // them), a single column for the per-index exponent (d of them).

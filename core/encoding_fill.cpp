@@ -64,17 +64,23 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     const int n = block.cols;
     if (n <= 0 || block.rows <= 0)
         return;
-    if (const PositionTable *table = params_.table.get()) {
+    // Each scheme fills its own way; a new scheme is a new case (no default: the compiler says where).
+    switch (params_.scheme) {
+    case SchemeId::Table: {
+        const PositionTable &table = *params_.table;
         for (std::int64_t r = 0; r < block.rows; ++r) {
             double *o = out + r * outRowStride;
             const std::int64_t t = block.position(r);
             if (block.columnGroup == 1)
-                table->readRow(t, block.firstColumn, block.columnStep, n, o);
+                table.readRow(t, block.firstColumn, block.columnStep, n, o);
             else
                 for (int k = 0; k < n; ++k)
-                    o[k] = table->value(t, block.column(k));
+                    o[k] = table.value(t, block.column(k));
         }
         return;
+    }
+    case SchemeId::Sinusoidal:
+        break;
     }
     std::vector<double> buf(4 * static_cast<std::size_t>(n));
     double *s = buf.data();

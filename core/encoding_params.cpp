@@ -62,6 +62,8 @@ std::string allowedText(Field f)
         return "a finite number greater than 1 and at most " + compactNumber(maxBase);
     case Field::StartPos:
         return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
+    case Field::Scheme:
+        return "sinusoidal; a table is opened from its file";
     case Field::Layout:
         return oneOf(kLayouts, layoutName);
     case Field::Exponent:
@@ -92,6 +94,9 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return failure(Field::SeqLen, withThousands(p.seqLen));
     if (p.dModel < minDModel || p.dModel > maxDModel)
         return failure(Field::DModel, withThousands(p.dModel));
+    if ((p.scheme == SchemeId::Table) != (p.table != nullptr))
+        return ValidationError{Field::Scheme, p.table ? "a table's scheme is the table."
+                                                      : "the table scheme needs its file: open one (--table FILE)."};
     if (p.table && p.layout != Layout::Interleaved)
         return ValidationError{Field::Layout,
                                "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
@@ -127,6 +132,8 @@ std::optional<ValidationError> validate(const EncodingParams &p)
 std::string_view fieldName(Field f)
 {
     switch (f) {
+    case Field::Scheme:
+        return "scheme";
     case Field::SeqLen:
         return "seq_len";
     case Field::DModel:
@@ -143,6 +150,25 @@ std::string_view fieldName(Field f)
         break;
     }
     return "";
+}
+
+std::string_view schemeName(SchemeId s)
+{
+    switch (s) {
+    case SchemeId::Sinusoidal:
+        return "sinusoidal";
+    case SchemeId::Table:
+        return "table";
+    }
+    return "";
+}
+
+std::optional<SchemeId> parseScheme(std::string_view s)
+{
+    for (SchemeId id : kSchemes)
+        if (id != SchemeId::Table && schemeName(id) == s)
+            return id;
+    return std::nullopt;
 }
 
 std::string_view layoutName(Layout l)

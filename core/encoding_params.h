@@ -16,6 +16,14 @@ enum class Layout {
     Split,       // first d/2 columns sin, last d/2 cos (tensor2tensor)
 };
 
+// The encoding scheme chosen by name (--scheme, sessions, the window's chooser); a position table
+// is a scheme of its own, chosen by opening a file (params.table). What each scheme is and which
+// parameters it takes: scheme.h.
+enum class SchemeId {
+    Sinusoidal, // Vaswani et al. 2017, with the layouts and exponents below
+    Table,      // a position table from a .npy file
+};
+
 // Which exponent the frequency of column j uses.
 enum class Exponent {
     Pair,  // w = base^(-2i/d) with i = pair index: the paper's
@@ -23,6 +31,7 @@ enum class Exponent {
 };
 
 struct EncodingParams {
+    SchemeId scheme = SchemeId::Sinusoidal; // Table exactly when `table` is set
     std::int64_t seqLen = 50;
     int dModel = 128;
     double base = 10000.0;
@@ -46,7 +55,7 @@ inline constexpr double maxBase = 1e15;
 inline constexpr std::int64_t maxPositionEnd = 1'000'000'000;
 } // namespace limits
 
-enum class Field { None, SeqLen, DModel, Base, StartPos, Layout, Exponent };
+enum class Field { None, Scheme, SeqLen, DModel, Base, StartPos, Layout, Exponent };
 
 struct ValidationError {
     Field field = Field::None;
@@ -66,6 +75,10 @@ std::string allowedText(Field f);
 // Each enum's values in order, and one name each (the names sessions and the command line use).
 inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
 inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};
+inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Table};
+std::string_view schemeName(SchemeId s);
+// A scheme chosen by name: not the table, which a file gives.
+std::optional<SchemeId> parseScheme(std::string_view s);
 std::string_view layoutName(Layout l);
 std::string_view exponentName(Exponent e);
 std::optional<Layout> parseLayout(std::string_view s);

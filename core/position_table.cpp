@@ -90,6 +90,7 @@ std::string_view typeName(PositionTable::Type t)
 
 EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable> table, bool keepSeqLen)
 {
+    p.scheme = SchemeId::Table;
     p.dModel = table->cols();
     p.layout = Layout::Interleaved;
     if (!keepSeqLen)

@@ -1,5 +1,7 @@
 #include "similarity.h"
 
+#include "scheme.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -46,7 +48,7 @@ double metricFromDot(Metric metric, double dot, double xNorm2, double pNorm2)
 
 bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &noise)
 {
-    return !noise.active() && !params.table && params.exponent == Exponent::Pair && params.dModel % 2 == 0;
+    return !noise.active() && dotDependsOnOffsetOnly(params);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "control_panel.h"
 
+#include "scheme.h"
+
 #include "formula_text.h"
 
 #include "parameters.h"
@@ -14,6 +16,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QStandardItemModel>
 
 #include <algorithm>
 #include <cmath>
@@ -156,6 +159,7 @@ std::optional<std::string> speedProblem(double speed)
 ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *parent)
     : QWidget(parent)
     , parameters_(parameters)
+    , schemeChoice_(new QComboBox(this))
     , layoutChoice_(new QComboBox(this))
     , exponentChoice_(new QComboBox(this))
     , formula_(new QLabel(this))
@@ -164,6 +168,22 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     setObjectName(QStringLiteral("controlPanel"));
     auto *grid = new QGridLayout(this);
     grid->setColumnStretch(1, 1);
+
+    // The schemes of the core's catalogue; one opened from a file (a table) is shown, not chosen.
+    schemeChoice_->setObjectName(QStringLiteral("scheme"));
+    for (pe::SchemeId id : pe::kSchemes) {
+        const pe::SchemeInfo &info = pe::schemeInfo(id);
+        schemeChoice_->addItem(QString::fromUtf8(info.title.data(), static_cast<qsizetype>(info.title.size())),
+                               QString::fromUtf8(pe::schemeName(id).data()));
+        schemeChoice_->setItemData(
+            schemeChoice_->count() - 1,
+            QString::fromUtf8(info.reference.data(), static_cast<qsizetype>(info.reference.size())), Qt::ToolTipRole);
+        if (!info.byName)
+            if (auto *model = qobject_cast<QStandardItemModel *>(schemeChoice_->model()))
+                model->item(schemeChoice_->count() - 1)->setEnabled(false);
+    }
+    grid->addWidget(new QLabel(tr("scheme"), this), 0, 0);
+    grid->addWidget(schemeChoice_, 0, 1, 1, 2);
 
     using namespace pe::limits;
     addControl(pe::Field::SeqLen, tr("seq_len"),
@@ -219,10 +239,13 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
         if (following_)
             return;
         pe::EncodingParams p = parameters_->values();
+        if (const auto scheme = pe::parseScheme(schemeChoice_->currentData().toString().toStdString()))
+            p.scheme = *scheme;
         p.layout = *pe::parseLayout(layoutChoice_->currentData().toString().toStdString());
         p.exponent = *pe::parseExponent(exponentChoice_->currentData().toString().toStdString());
         apply(p);
     };
+    connect(schemeChoice_, &QComboBox::currentIndexChanged, this, onChoice);
     connect(layoutChoice_, &QComboBox::currentIndexChanged, this, onChoice);
     connect(exponentChoice_, &QComboBox::currentIndexChanged, this, onChoice);
     connect(parameters_, &Parameters::changed, this, &ControlPanel::followState);
@@ -527,25 +550,28 @@ void ControlPanel::apply(pe::EncodingParams candidate)
 
 void ControlPanel::followScheme(const pe::EncodingParams &p)
 {
-    const QString name = QString::fromStdString(pe::tableName(p));
+    // What applies is the scheme's to say (pe::notApplicable): disabled controls tell why.
+    const auto why = [&p](pe::Field f) { return QString::fromStdString(pe::notApplicable(p, f)); };
     for (const Control &c : controls_) {
-        QString why;
-        if (p.table && c.field == pe::Field::DModel)
-            why = tr("d_model is the column count of %1: %2").arg(name).arg(p.table->cols());
-        else if (p.table && c.field == pe::Field::Base)
-            why = tr("base does not apply to %1: its values are the file's").arg(name);
+        const QString reason = why(c.field);
         for (QWidget *w : {static_cast<QWidget *>(c.slider), c.spin}) {
-            w->setEnabled(why.isEmpty());
-            w->setToolTip(why.isEmpty() ? c.tip : why);
+            w->setEnabled(reason.isEmpty());
+            w->setToolTip(reason.isEmpty() ? c.tip : reason);
         }
     }
-    layoutChoice_->setEnabled(!p.table);
-    layoutChoice_->setToolTip(p.table ? tr("A table's pairs are its columns (2i, 2i+1), as the interleaved layout's")
-                                      : tr("Interleaved as in the paper; split halves as in tensor2tensor"));
-    exponentChoice_->setEnabled(!p.table);
-    exponentChoice_->setToolTip(p.table
-                                    ? tr("The exponent does not apply to %1: its values are the file's").arg(name)
-                                    : tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
+    layoutChoice_->setEnabled(why(pe::Field::Layout).isEmpty());
+    layoutChoice_->setToolTip(layoutChoice_->isEnabled()
+                                  ? tr("Interleaved as in the paper; split halves as in tensor2tensor")
+                                  : why(pe::Field::Layout));
+    exponentChoice_->setEnabled(why(pe::Field::Exponent).isEmpty());
+    exponentChoice_->setToolTip(exponentChoice_->isEnabled()
+                                    ? tr("Pair exponent as in the paper; per-index exponent as in seed 002's article")
+                                    : why(pe::Field::Exponent));
+    const bool byName = pe::schemeInfo(p.scheme).byName;
+    schemeChoice_->setEnabled(byName);
+    schemeChoice_->setToolTip(byName ? tr("The encoding shown; each view asks it what its columns hold")
+                                     : tr("A table from %1: File > Close table returns to the formulas")
+                                           .arg(QString::fromStdString(pe::tableName(p))));
 }
 
 void ControlPanel::followState()
@@ -554,6 +580,7 @@ void ControlPanel::followState()
     const pe::EncodingParams &p = parameters_->values();
     for (const Control &c : controls_)
         c.slider->setValue(nearestStop(c.stops, fieldValue(p, c.field)));
+    schemeChoice_->setCurrentIndex(schemeChoice_->findData(QString::fromUtf8(pe::schemeName(p.scheme).data())));
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     followScheme(p);

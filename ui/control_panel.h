@@ -79,6 +79,7 @@ class ControlPanel : public QWidget
     Parameters *parameters_;
     std::vector<Control> controls_;
     std::vector<Typed> typed_;
+    QComboBox *schemeChoice_;
     QComboBox *layoutChoice_;
     QComboBox *exponentChoice_;
     QLabel *formula_;

@@ -1,5 +1,7 @@
 #include "parameters.h"
 
+#include "scheme.h"
+
 #include "position_table.h"
 
 #include <algorithm>
@@ -52,7 +54,7 @@ bool Parameters::setPosition(std::int64_t t)
 void Parameters::stepPosition(std::int64_t k)
 {
     // A table's positions end with its rows.
-    const std::int64_t last = values_.table ? values_.table->rows() - 1 : pe::limits::maxPositionEnd - 1;
+    const std::int64_t last = pe::positionEnd(values_) - 1;
     const std::int64_t target = std::clamp<std::int64_t>(position_ + k, 0, last);
     if (setPosition(target))
         return;

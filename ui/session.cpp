@@ -146,6 +146,19 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
     }
     s.params.layout = *l;
     s.params.exponent = *e;
+    // The scheme by name (older sessions have none: the sinusoids); a table is its file, below.
+    if (p.contains(QLatin1String("scheme"))) {
+        QString scheme;
+        if (!r.string(p, "scheme", scheme))
+            return std::nullopt;
+        const auto id = pe::parseScheme(scheme.toStdString());
+        if (!id && !(scheme == QLatin1String("table") && p.contains(QLatin1String("table")))) {
+            r.fail(QStringLiteral("scheme must be %1 (got '%2').")
+                       .arg(QString::fromStdString(pe::allowedText(pe::Field::Scheme)), oneLine(scheme.left(40))));
+            return std::nullopt;
+        }
+        s.params.scheme = id.value_or(pe::SchemeId::Sinusoidal);
+    }
     // A position table is kept by its path (older sessions have none: the sinusoids).
     if (p.contains(QLatin1String("table"))) {
         QString path;
@@ -153,6 +166,7 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             return std::nullopt;
         try {
             s.params.table = pe::PositionTable::open(path.toStdString());
+            s.params.scheme = pe::SchemeId::Table;
         } catch (const std::exception &ex) {
             r.fail(QStringLiteral("table: %1").arg(QString::fromStdString(ex.what())));
             return std::nullopt;
@@ -239,7 +253,8 @@ std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
 
 QJsonObject sessionToJson(const Session &s)
 {
-    QJsonObject params{{QStringLiteral("seq_len"), static_cast<double>(s.params.seqLen)},
+    QJsonObject params{{QStringLiteral("scheme"), QString::fromUtf8(pe::schemeName(s.params.scheme).data())},
+                       {QStringLiteral("seq_len"), static_cast<double>(s.params.seqLen)},
                        {QStringLiteral("d_model"), s.params.dModel},
                        {QStringLiteral("base"), s.params.base},
                        {QStringLiteral("start_pos"), static_cast<double>(s.params.startPos)},

@@ -31,10 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 row[static_cast<std::size_t>(c)] != table->value(r, c))
                 std::abort();
     }
-    pe::EncodingParams p;
-    p.table = table;
-    p.dModel = table->cols();
-    p.seqLen = std::min<std::int64_t>(table->rows(), pe::limits::maxSeqLen);
+    const pe::EncodingParams p = pe::tableParams({}, table);
     if (pe::validate(p))
         return 0;
     const pe::Encoding enc(p);

@@ -354,14 +354,13 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
     if (i < 0 || i >= enc.channelCount())
         return {};
     const double span = static_cast<double>(enc.params().seqLen - 1);
-    const pe::EncodingParams &p = enc.params();
-    const int partner = p.layout == pe::Layout::Split ? p.dModel / 2 + i : 2 * i + 1;
+    // A channel is a pair when each pair has one frequency (the pair exponent), else a column.
     QString name = tr("dimension %1").arg(i);
-    if (p.exponent == pe::Exponent::Pair)
-        name =
-            partner < p.dModel
-                ? tr("pair %1 (dimensions %2, %3)").arg(i).arg(p.layout == pe::Layout::Split ? i : 2 * i).arg(partner)
-                : tr("pair %1 (dimension %2, a sine with no partner)").arg(i).arg(2 * i);
+    if (enc.channelCount() == enc.pairCount()) {
+        const int sine = enc.pairSineColumn(i), cosine = enc.pairCosineColumn(i);
+        name = cosine >= 0 ? tr("pair %1 (dimensions %2, %3)").arg(i).arg(sine).arg(cosine)
+                           : tr("pair %1 (dimension %2, a sine with no partner)").arg(i).arg(sine);
+    }
     return tr("%1\nω = %2 rad/position\nλ = %3 positions\n%4")
         .arg(name)
         .arg(enc.channelFrequency(i), 0, 'g', 8)

@@ -4,6 +4,7 @@
 #include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "scheme.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -130,7 +131,7 @@ void HeatmapView::rebuild()
     QCPAxis *posAxis = transposed ? plt->xAxis : plt->yAxis;
     QCPAxis *dimAxis = transposed ? plt->yAxis : plt->xAxis;
     // Sinusoids lie in [-1, 1]; a table's colours are symmetric about 0 up to its largest |value|.
-    const double range = enc.table() ? enc.table()->maxAbs() : 1.0;
+    const double range = pe::valueBound(enc.params());
     if (map_->dataRange().upper != range) {
         map_->setDataRange(QCPRange(-range, range));
         scale_->setDataRange(QCPRange(-range, range));
