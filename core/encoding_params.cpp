@@ -1,5 +1,7 @@
 #include "encoding_params.h"
 
+#include "scheme.h"
+
 #include "position_table.h"
 
 #include <charconv>
@@ -62,8 +64,13 @@ std::string allowedText(Field f)
         return "a finite number greater than 1 and at most " + compactNumber(maxBase);
     case Field::StartPos:
         return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
-    case Field::Scheme:
-        return "sinusoidal; a table is opened from its file";
+    case Field::Scheme: {
+        std::string names;
+        for (SchemeId id : kSchemes)
+            if (schemeInfo(id).byName)
+                names += (names.empty() ? "" : ", ") + std::string(schemeName(id));
+        return names + "; a table is opened from its file";
+    }
     case Field::Layout:
         return oneOf(kLayouts, layoutName);
     case Field::Exponent:
@@ -265,24 +272,6 @@ std::string tableName(const EncodingParams &p)
 std::string sourceText(const EncodingParams &p)
 {
     return p.table ? tableName(p) : "base " + compactNumber(p.base);
-}
-
-std::string formulaText(const EncodingParams &p)
-{
-    if (p.table)
-        return "PE(t, j) = row t, column j of " + tableName(p) + " (" + withThousands(p.table->rows()) + " x " +
-               withThousands(p.table->cols()) + ", " + p.table->description() + ")";
-    const std::string b = compactNumber(p.base);
-    const std::string w = p.exponent == Exponent::Pair ? "w_i = " + b + "^(-2i/d)" : "w_j = " + b + "^(-j/d)";
-    const std::string arg = p.exponent == Exponent::Pair ? "t·w_i" : "t·w_j";
-    std::string cols;
-    if (p.layout == Layout::Interleaved)
-        cols = p.exponent == Exponent::Pair ? "PE(t,2i) = sin(" + arg + "),  PE(t,2i+1) = cos(" + arg + ")"
-                                            : "PE(t,j) = sin(" + arg + ") for even j, cos(" + arg + ") for odd j";
-    else
-        cols = p.exponent == Exponent::Pair ? "PE(t,i) = sin(" + arg + "),  PE(t,d/2+i) = cos(" + arg + ")"
-                                            : "PE(t,j) = sin(t·w_j) for j < d/2, cos(t·w_j) for j ≥ d/2";
-    return cols + ",  " + w;
 }
 
 } // namespace pe

@@ -108,7 +108,4 @@ std::string tableName(const EncodingParams &p);
 // What the values come from, for titles: "base 10000", or the table's file name.
 std::string sourceText(const EncodingParams &p);
 
-// Human description of the variant's formula, e.g. "PE(t,2i) = sin(t·w_i), ...".
-std::string formulaText(const EncodingParams &p);
-
 } // namespace pe

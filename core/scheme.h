@@ -35,4 +35,10 @@ double valueBound(const EncodingParams &p);
 // One past the last position the scheme has values for.
 std::int64_t positionEnd(const EncodingParams &p);
 
+// The formula of p's scheme in plain text, e.g. "PE(t,2i) = sin(t·w_i), ..." (status bar, titles)...
+std::string formulaText(const EncodingParams &p);
+// ...and as rich text (HTML) for a label: ω with sub- and superscripts, one equation a line, the
+// base written out.
+std::string formulaHtml(const EncodingParams &p);
+
 } // namespace pe

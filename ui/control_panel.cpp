@@ -2,8 +2,6 @@
 
 #include "scheme.h"
 
-#include "formula_text.h"
-
 #include "parameters.h"
 #include "playback.h"
 #include "scientific_spin_box.h"
@@ -584,7 +582,7 @@ void ControlPanel::followState()
     layoutChoice_->setCurrentIndex(p.layout == pe::Layout::Split ? 1 : 0);
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     followScheme(p);
-    formula_->setText(formulaHtml(p));
+    formula_->setText(QString::fromStdString(pe::formulaHtml(p)));
     const pe::NoiseParams &noise = parameters_->noise();
     noiseBox_->setChecked(noise.active());
     if (noise.active())

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "scheme.h"
+
 #include "values_table.h"
 
 #include "control_panel.h"
