@@ -1,184 +1,34 @@
 #include "command_line.h"
 
+#include "command_line_options.h"
+
 #include "data_export.h"
-#include "main_window.h"
-#include "parameters.h"
-#include "plot_view.h"
 #include "position_table.h"
 #include "scheme.h"
 #include "view_registry.h"
-#include "workspace.h"
 
-#include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
 #include <QFileInfo>
-#include <QIcon>
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <limits>
-#include <unistd.h>
+
+QJsonObject viewSettings(const CommandLine &cmd, const ViewInfo &view)
+{
+    QJsonObject values = cmd.session ? cmd.session->views.value(view.id) : QJsonObject();
+    const QJsonObject flags = cmd.viewSettings.value(view.id);
+    for (auto it = flags.begin(); it != flags.end(); ++it)
+        values.insert(it.key(), it.value());
+    return completeSettings(view.settings, values);
+}
+
+DataRequest dataRequest(const CommandLine &cmd, const ViewInfo &view)
+{
+    return {std::make_shared<const pe::Encoding>(cmd.params), cmd.noise, cmd.position, viewSettings(cmd, view)};
+}
 
 namespace {
-
-constexpr int kMaxFrames = 10000;
-
-QString flagFor(pe::Field f)
-{
-    switch (f) {
-    case pe::Field::Scheme:
-        return QStringLiteral("--scheme");
-    case pe::Field::SeqLen:
-        return QStringLiteral("--seq-len");
-    case pe::Field::DModel:
-        return QStringLiteral("--d-model");
-    case pe::Field::Base:
-        return QStringLiteral("--base");
-    case pe::Field::StartPos:
-        return QStringLiteral("--start-pos");
-    case pe::Field::Layout:
-        return QStringLiteral("--layout");
-    case pe::Field::Exponent:
-        return QStringLiteral("--exponent");
-    case pe::Field::None:
-        break;
-    }
-    return {};
-}
-
-// What a parameter accepts, as the core says it (pe::allowedText).
-QString allowed(pe::Field field)
-{
-    return QString::fromStdString(pe::allowedText(field));
-}
-
-QString dataKindsText(const QString &separator)
-{
-    QStringList kinds;
-    for (const DataKind &k : dataKinds())
-        kinds << k.data->kind;
-    return kinds.join(separator);
-}
-
-// The options the views declare (ViewInfo::settings), each once: two views may share one (--metric).
-QList<QCommandLineOption> viewOptions(const QStringList &taken)
-{
-    QList<QCommandLineOption> out;
-    QStringList seen = taken;
-    for (const ViewInfo &view : viewRegistry())
-        for (const ViewSetting &s : view.settings) {
-            if (s.flag.isEmpty() || seen.contains(s.flag))
-                continue;
-            seen << s.flag;
-            QStringList views; // every view that declares it
-            for (const ViewInfo &other : viewRegistry())
-                for (const ViewSetting &o : other.settings)
-                    if (o.flag == s.flag)
-                        views << other.id;
-            const QJsonValue d = s.defaultValue;
-            const QString shown = d.isString() ? d.toString()
-                                  : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                  : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
-                                                                                      : QString::number(d.toDouble());
-            out << QCommandLineOption(s.flag,
-                                      QStringLiteral("%1 (%2): %3 (default %4).")
-                                          .arg(s.help, views.join(QStringLiteral(", ")), allowedText(s), shown),
-                                      s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
-        }
-    return out;
-}
-
-QList<QCommandLineOption> options()
-{
-    QList<QCommandLineOption> fixed = {
-        {QStringLiteral("scheme"),
-         QStringLiteral("Encoding scheme: %1 (default sinusoidal).").arg(allowed(pe::Field::Scheme)),
-         QStringLiteral("NAME")},
-        {QStringLiteral("seq-len"),
-         QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
-        {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)),
-         QStringLiteral("D")},
-        {QStringLiteral("base"), QStringLiteral("Frequency base: %1 (default 10000).").arg(allowed(pe::Field::Base)),
-         QStringLiteral("B")},
-        {QStringLiteral("start-pos"),
-         QStringLiteral("First position: %1, with start_pos + seq_len at most %2 (default 0).")
-             .arg(allowed(pe::Field::StartPos), QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd))),
-         QStringLiteral("P")},
-        {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)),
-         QStringLiteral("L")},
-        {QStringLiteral("exponent"),
-         QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
-         QStringLiteral("E")},
-        {QStringLiteral("table"),
-         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 "
-                        "array, rows are "
-                        "positions, d_model is its column count (seq_len defaults to all its rows)."),
-         QStringLiteral("FILE")},
-        {QStringLiteral("export"),
-         QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
-             viewIds().join(QStringLiteral(", ")) + QStringLiteral("; all: every view as PNG into the folder --out."),
-         QStringLiteral("VIEW")},
-        {QStringLiteral("export-data"),
-         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: ") + dataKindsText(QStringLiteral(", ")) +
-             QLatin1Char('.'),
-         QStringLiteral("KIND")},
-        {QStringLiteral("out"),
-         QStringLiteral(
-             "Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."),
-         QStringLiteral("FILE")},
-        {QStringLiteral("size"), QStringLiteral("Figure size in pixels, 64 to 8192 per side (default 1200x800)."),
-         QStringLiteral("WxH")},
-        {QStringLiteral("scale"), QStringLiteral("Device pixels per pixel, 0.25 to 8 (default 1)."),
-         QStringLiteral("S")},
-        {QStringLiteral("position"),
-         QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
-         QStringLiteral("T")},
-        {QStringLiteral("view"),
-         QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
-         QStringLiteral("VIEW")},
-        {QStringLiteral("reference"),
-         QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."), QStringLiteral("R")},
-        {QStringLiteral("noise"),
-         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).")
-             .arg(QString::fromStdString(pe::sigmaAllowedText())),
-         QStringLiteral("SIGMA")},
-        {QStringLiteral("seed"),
-         QStringLiteral(
-             "Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
-             .arg(QString::fromStdString(pe::seedAllowedText())),
-         QStringLiteral("S")},
-        {QStringLiteral("lecture"),
-         QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
-        {QStringLiteral("export-frames"),
-         QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
-         QStringLiteral("DIR")},
-        {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to 10000."), QStringLiteral("N")},
-        {QStringLiteral("step"),
-         QStringLiteral(
-             "Positions advanced per frame, 1 to 1000000 (default 1); past the window's end it slides along."),
-         QStringLiteral("K")},
-        {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."),
-         QStringLiteral("FILE")},
-        {QStringLiteral("session"),
-         QStringLiteral(
-             "Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
-         QStringLiteral("FILE")},
-        {QStringLiteral("preset"),
-         QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."),
-         QStringLiteral("NAME")},
-        {QStringLiteral("list-presets"), QStringLiteral("List the presets' names and titles, and exit.")},
-        {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
-        {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
-    };
-    QStringList taken;
-    for (const QCommandLineOption &o : fixed)
-        taken << o.names();
-    return fixed + viewOptions(taken);
-}
 
 std::optional<QString> integerFlag(const QCommandLineParser &parser, const QString &name, std::int64_t &target,
                                    pe::Field field)
@@ -194,67 +44,6 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
     return std::nullopt;
 }
 
-// A long data export says how far it is, on one line of stderr rewritten in place; only on a terminal,
-// so scripts and logs still get one line or nothing.
-class TerminalProgress
-{
-  public:
-    explicit TerminalProgress(const QString &path)
-        : path_(path)
-        , tty_(::isatty(STDERR_FILENO) == 1)
-        , start_(std::chrono::steady_clock::now())
-    {
-    }
-
-    std::function<bool(double)> callback()
-    {
-        if (!tty_)
-            return {};
-        return [this](double fraction) {
-            using namespace std::chrono_literals;
-            const auto now = std::chrono::steady_clock::now();
-            if (now - start_ < 1s || now - last_ < 250ms)
-                return true;
-            last_ = now;
-            shown_ = true;
-            std::fprintf(stderr, "\rpe-explorer: writing '%s': %d%%", qPrintable(path_),
-                         static_cast<int>(fraction * 100));
-            std::fflush(stderr);
-            return true;
-        };
-    }
-
-    // Clears the line, so what follows (an error) starts on a clean one.
-    void finish()
-    {
-        if (shown_)
-            std::fputs("\r\033[K", stderr);
-    }
-
-  private:
-    QString path_;
-    bool tty_;
-    std::chrono::steady_clock::time_point start_;
-    std::chrono::steady_clock::time_point last_{};
-    bool shown_ = false;
-};
-
-// A view's settings as a command asks for them: the session's (or preset's), then the flags, the
-// rest at their defaults.
-QJsonObject viewSettings(const CommandLine &cmd, const ViewInfo &view)
-{
-    QJsonObject values = cmd.session ? cmd.session->views.value(view.id) : QJsonObject();
-    const QJsonObject flags = cmd.viewSettings.value(view.id);
-    for (auto it = flags.begin(); it != flags.end(); ++it)
-        values.insert(it.key(), it.value());
-    return completeSettings(view.settings, values);
-}
-
-DataRequest dataRequest(const CommandLine &cmd, const ViewInfo &view)
-{
-    return {std::make_shared<const pe::Encoding>(cmd.params), cmd.noise, cmd.position, viewSettings(cmd, view)};
-}
-
 // Why the view of an export cannot be drawn with these settings (ViewInfo::cannotDraw).
 std::optional<QString> drawProblem(const CommandLine &cmd)
 {
@@ -263,35 +52,6 @@ std::optional<QString> drawProblem(const CommandLine &cmd)
         return std::nullopt;
     const QString why = view->cannotDraw(dataRequest(cmd, *view));
     return why.isEmpty() ? std::nullopt : std::optional(why);
-}
-
-// The session's view settings (checked when it was read), then the flags', into the workspace.
-bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &frontView)
-{
-    if (cmd.session) {
-        QString error;
-        Session s = *cmd.session;
-        s.view = frontView;
-        if (!workspace.applySession(s, &error)) {
-            std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
-            return false;
-        }
-    }
-    for (auto it = cmd.viewSettings.begin(); it != cmd.viewSettings.end(); ++it)
-        workspace.setViewSettings(it.key(), it.value()); // checked by the parser
-    return true;
-}
-
-// The one view an export or the frames draw, offscreen; nothing, with the reason on stderr, when
-// it cannot be drawn for these settings (a projection's perplexity at or above seq_len).
-std::unique_ptr<PlotView> drawnView(const CommandLine &cmd, Workspace &workspace, const char *flag)
-{
-    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
-    if (const QString why = view->cannotDraw(); !why.isEmpty()) {
-        std::fprintf(stderr, "pe-explorer: %s %s: %s\n", flag, qPrintable(cmd.view), qPrintable(why));
-        return nullptr;
-    }
-    return view;
 }
 
 // A folder an export writes into: one that exists, or a new one whose name does not end like a
@@ -308,30 +68,6 @@ std::optional<QString> folderProblem(const QString &dir)
                               "created if missing).")
             .arg(dir, info.suffix());
     return std::nullopt;
-}
-
-// Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
-int exportFrames(const CommandLine &cmd, Workspace &workspace)
-{
-    Parameters &parameters = *workspace.parameters();
-    std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export-frames");
-    if (!view)
-        return 2;
-    if (!QDir().mkpath(cmd.out)) {
-        std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
-        return 2;
-    }
-    for (int k = 0; k < cmd.frames; ++k) {
-        if (k > 0)
-            parameters.stepPosition(cmd.step);
-        const QString path = QDir(cmd.out).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0')));
-        QString error;
-        if (!exportFigure(view.get(), path, cmd.figure, &error)) {
-            std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k, qPrintable(error));
-            return 2;
-        }
-    }
-    return 0;
 }
 
 } // namespace
@@ -562,8 +298,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (parser.isSet(QStringLiteral("scale"))) {
             const auto v = pe::parseReal(parser.value(QStringLiteral("scale")).toStdString());
             if (!v)
-                return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from 0.25 to 8.")
-                                .arg(parser.value(QStringLiteral("scale"))));
+                return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from %2 to %3.")
+                                .arg(parser.value(QStringLiteral("scale")))
+                                .arg(figurelimits::minScale)
+                                .arg(figurelimits::maxScale));
             cmd.figure.scale = *v;
         }
         if (auto problem = checkFigureOptions(cmd.figure))
@@ -612,15 +350,16 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (parser.isSet(QStringLiteral("step"))) {
             const auto k = pe::parseInteger(parser.value(QStringLiteral("step")).toStdString());
             if (!k || *k < 1 || *k > pe::limits::maxSeqLen)
-                return fail(
-                    QStringLiteral("--step: must be a whole number of positions from 1 to 1,000,000 (got '%1').")
-                        .arg(parser.value(QStringLiteral("step"))));
+                return fail(QStringLiteral("--step: must be a whole number of positions from 1 to %1 (got '%2').")
+                                .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen)),
+                                     parser.value(QStringLiteral("step"))));
             cmd.step = *k;
         }
         if (cmd.position + (cmd.frames - 1) * cmd.step > pe::limits::maxPositionEnd - 1)
-            return fail(QStringLiteral(
-                            "--frames: the last frame's position %1 would pass the last allowed position 999,999,999.")
-                            .arg(cmd.position + (cmd.frames - 1) * cmd.step));
+            return fail(
+                QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position %2.")
+                    .arg(cmd.position + (cmd.frames - 1) * cmd.step)
+                    .arg(QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd - 1))));
     } else if (shot) {
         cmd.mode = CommandLine::Mode::Screenshot;
         cmd.out = parser.value(QStringLiteral("screenshot"));
@@ -633,115 +372,4 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         anyState = anyState || parser.isSet(flag);
     cmd.restoreLast = cmd.mode == CommandLine::Mode::Window && !anyState && !parser.isSet(QStringLiteral("view"));
     return result;
-}
-
-QString helpText()
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Positional Encoding Explorer: see how a transformer's sinusoidal positional encoding works.\n"
-                       "Without --export, --export-data or --screenshot the window opens with the given parameters.\n"
-                       "Bad input exits with code 2 and writes nothing."));
-    parser.addOptions(options());
-    QString text = parser.helpText();
-    // Without an application object Qt does not know the program's name.
-    return text.replace(QStringLiteral("<executable_name>"), QStringLiteral("pe-explorer"));
-}
-
-int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
-{
-    if (cmd.mode == CommandLine::Mode::ExportData) {
-        // No Qt application needed: the view's registered export computes the table from the
-        // state and its settings, and the core writes it row block by row block.
-        const DataKind kind = *findDataKind(cmd.dataKind);
-        const DataRequest request = dataRequest(cmd, *kind.view);
-        const pe::Table table = kind.data->table(request);
-        std::string error;
-        TerminalProgress progress(cmd.out);
-        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),
-                                       error, progress.callback());
-        progress.finish();
-        if (!ok) {
-            std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
-            return 2;
-        }
-        return 0;
-    }
-    const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
-    if (offscreen) {
-        // A figure export needs no display: draw offscreen unless the caller chose a platform.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        // Its stderr is one line on failure; Qt's own notes (runtime folder, fonts) are not errors.
-        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
-            if (type == QtCriticalMsg || type == QtFatalMsg)
-                std::fprintf(stderr, "pe-explorer: %s\n", qPrintable(message));
-        });
-    }
-    QApplication app(argc, argv);
-    // QSettings' file: ~/.config/PositionalEncodingExplorer/pe-explorer.conf
-    QApplication::setOrganizationName(QStringLiteral("PositionalEncodingExplorer"));
-    QApplication::setApplicationName(QStringLiteral("pe-explorer"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Positional Encoding Explorer"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/pe-explorer.svg")));
-    QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
-    QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
-    Parameters parameters;
-    parameters.set(cmd.params);
-    parameters.setPosition(cmd.position);
-    parameters.setNoise(cmd.noise);
-
-    const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
-    if (exporting) {
-        // Figures need no window: the workspace holds the state and draws each view offscreen.
-        Workspace workspace(&parameters);
-        if (!applyState(cmd, workspace, cmd.view == QStringLiteral("all") ? viewIds().first() : cmd.view))
-            return 2;
-        if (cmd.mode == CommandLine::Mode::ExportFrames)
-            return exportFrames(cmd, workspace);
-        if (cmd.view == QStringLiteral("all")) {
-            QString error;
-            QStringList skipped;
-            if (!workspace.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
-                std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
-                return 2;
-            }
-            // A figure that cannot be drawn is not written as an empty one: it is named, with why.
-            for (const QString &line : skipped)
-                std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
-            return 0;
-        }
-        std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export");
-        if (!view)
-            return 2;
-        QString error;
-        if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
-            std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
-            return 2;
-        }
-        return 0;
-    }
-    MainWindow window(&parameters);
-    if (cmd.restoreLast)
-        window.restoreLastState();
-    if (!applyState(cmd, *window.workspace(), cmd.view))
-        return 2;
-    if (cmd.session || !cmd.restoreLast)
-        window.showView(cmd.view);
-    // A screenshot shows finished figures (a projection run to its end), as exports do.
-    for (const QString &id : viewIds())
-        window.view(id)->setCompleteFigures(cmd.mode == CommandLine::Mode::Screenshot);
-    if (cmd.lecture)
-        window.setLectureMode(true);
-    if (cmd.mode == CommandLine::Mode::Screenshot) {
-        QString error;
-        if (!window.saveFirstPaint(cmd.out, &error)) {
-            std::fprintf(stderr, "pe-explorer: --screenshot: %s\n", qPrintable(error));
-            return 2;
-        }
-        return 0;
-    }
-    if (!cmd.lecture)
-        window.show();
-    return app.exec();
 }

@@ -4,6 +4,7 @@
 #include "figure_export.h"
 #include "noise.h"
 #include "session.h"
+#include "view_registry.h"
 
 #include <QJsonObject>
 #include <QMap>
@@ -43,6 +44,11 @@ struct ParsedCommandLine {
 // args[0] is the program name.
 ParsedCommandLine parseCommandLine(const QStringList &args);
 QString helpText();
+
+// A view's settings as the command asks for them: the session's (or preset's), then the flags,
+// the rest at their defaults; and the request its data export computes from.
+QJsonObject viewSettings(const CommandLine &command, const ViewInfo &view);
+DataRequest dataRequest(const CommandLine &command, const ViewInfo &view);
 
 // Runs a parsed command: exports and screenshots, or the window. Returns the exit code
 // (0 success, 2 bad input or unwritable output).

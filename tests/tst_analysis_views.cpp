@@ -92,13 +92,13 @@ void TestAnalysisViews::recoveryRestartsOnChangeAndLeavesNoThread()
     auto f = std::make_unique<ViewFixture<RecoveryView>>(QSize(900, 500));
     QVERIFY(f->exposed());
     QVERIFY(!f->params.setNoise({1.0, 1}));
-    for (int d : {256, 254, 252}) { // each change cancels the job before and starts another
-        QVERIFY(!f->params.set(params(3000, d, 1e4)));
-        QTest::qWait(80); // past the debounce: a job starts each time
-    }
-    QVERIFY(f->view->computing());
     auto *job = f->view->findChild<BackgroundJob *>();
     QVERIFY(job);
+    for (int d : {256, 254, 252}) { // each change cancels the job before and starts another
+        QVERIFY(!f->params.set(params(3000, d, 1e4)));
+        QTRY_VERIFY(job->running()); // past the debounce: a job starts each time
+    }
+    QVERIFY(f->view->computing());
     f->view->finishWork();
     QVERIFY(!f->view->computing());
     QCOMPARE(static_cast<int>(f->view->recovery().predicted.size()), 3000);

@@ -259,8 +259,9 @@ void TestMainWindow::lectureModeOnEveryView()
         v.dModel = v.dModel == 64 ? 48 : 64;
         v.seqLen = v.seqLen == 50 ? 120 : 50;
         QVERIFY(!f.params.set(v));
+        const std::int64_t before = f.params.position();
         w.playback()->play();
-        QTest::qWait(120);
+        QTRY_VERIFY(f.params.position() != before); // playback has moved the position in lecture mode
         w.playback()->pause();
         QVERIFY(!w.currentView()->grab().isNull());
         w.setLectureMode(false);

@@ -80,14 +80,10 @@ void TestProjectionView::framesArriveWhileItRuns()
     QVERIFY(f.exposed());
     QVERIFY(!f.params.set(params(5000, 64)));
     std::set<int> seen;
-    QElapsedTimer t;
-    t.start();
-    while (f.view->running() && t.elapsed() < 60000) {
-        QTest::qWait(20);
-        if (!f.view->projection().xy.empty())
-            seen.insert(f.view->projection().iteration);
-    }
-    QVERIFY(!f.view->running());
+    // Every frame shown on the way is noted (QTRY_ runs the events between its checks).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (f.view->projection().xy.empty() || seen.insert(f.view->projection().iteration).second, !f.view->running()),
+        60000);
     QCOMPARE(f.view->projection().iteration, 1000);
     // The start and several frames between it and the end were shown: the plot animates.
     QVERIFY2(seen.size() >= 4, qPrintable(QString::number(seen.size())));
@@ -130,7 +126,7 @@ void TestProjectionView::changeRestartsAndLeavesNoThread()
     QVERIFY(job);
     for (std::int64_t n : {20'000, 19'000, 18'000}) {
         QVERIFY(!f->params.set(params(n, 64)));
-        QTest::qWait(150); // past the debounce: a job runs each time, and the next cancels it
+        QTRY_VERIFY(job->running()); // past the debounce: a job runs each time, and the next cancels it
     }
     QVERIFY(!f->params.set(params(300, 16)));
     QTRY_VERIFY_WITH_TIMEOUT(!f->view->running(), 30000);
@@ -147,8 +143,7 @@ void TestProjectionView::changeRestartsAndLeavesNoThread()
     QTRY_VERIFY_WITH_TIMEOUT(!f->view->running() && f->view->projection().xy.size() == 800, 30000);
     // Destroyed while running: the destructor cancels and joins.
     QVERIFY(!f->params.set(params(20'000, 64)));
-    QTest::qWait(150);
-    QVERIFY(f->view->running());
+    QTRY_VERIFY(job->running());
     f.reset();
 }
 

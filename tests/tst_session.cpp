@@ -5,6 +5,7 @@
 #include "session.h"
 #include "test_support.h"
 #include "view_registry.h"
+#include "workspace.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -32,6 +33,8 @@ class TestSession : public QObject
     void refusals();
     void refusedViewSettingChangesNothing();
     void choicesSavedByNameOlderFilesByIndex();
+    void olderFilesDrawTheirFigures_data();
+    void olderFilesDrawTheirFigures();
     void hugeFileIsRefusedUnread();
     void everyPresetReproducesItsParameters();
     void undoAndRedo();
@@ -227,6 +230,52 @@ void TestSession::choicesSavedByNameOlderFilesByIndex()
         validJson().replace(R"({"similarity": {"metric": 1}})", R"({"similarity": {"metric": "manhattan"}})"), &error);
     QVERIFY(bad && !w.applySession(*bad, &error));
     QVERIFY2(error.contains(QStringLiteral("dot, cosine or euclidean")), qPrintable(error));
+}
+
+void TestSession::olderFilesDrawTheirFigures_data()
+{
+    // Presets as session files held them before choices were saved by name (resources/presets.json
+    // of that time, choices by index), each drawn as the command line draws it: through a Workspace,
+    // no window.
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QByteArray>("views");
+    QTest::newRow("seed002-table")
+        << "seed002-table"
+        << QByteArray(R"({"heatmap": {"colorMap": 4, "reverseColors": false, "transpose": false, "cellValues": true,
+                          "cellDecimals": 2}})");
+    QTest::newRow("seed002-clocks") << "seed002-clocks"
+                                    << QByteArray(R"({"clocks": {"clockFace": 1, "clockPairs": 5, "clockRows": 5}})");
+    QTest::newRow("seed004-heatmap")
+        << "seed004-heatmap"
+        << QByteArray(R"({"heatmap": {"colorMap": 2, "reverseColors": false, "transpose": false}})");
+    QTest::newRow("seed001-similarity") << "seed001-similarity" << QByteArray(R"({"similarity": {"metric": 0}})");
+}
+
+void TestSession::olderFilesDrawTheirFigures()
+{
+    QFETCH(QString, preset);
+    QFETCH(QByteArray, views);
+    const Session *now = findPreset(preset);
+    QVERIFY(now);
+    Session older = *now;
+    older.views.clear();
+    const QJsonObject v = QJsonDocument::fromJson(views).object();
+    for (auto it = v.begin(); it != v.end(); ++it)
+        older.views.insert(it.key(), it.value().toObject());
+    QString error;
+    const std::optional<Session> read = parseSession(QJsonDocument(sessionToJson(older)).toJson(), &error);
+    QVERIFY2(read, qPrintable(error));
+    const auto draw = [&](const Session &s) {
+        Parameters p;
+        Workspace workspace(&p);
+        QString why;
+        if (!workspace.applySession(s, &why))
+            qWarning("%s", qPrintable(why));
+        return workspace.offscreenView(s.view)->render(QSize(800, 500), 1.0);
+    };
+    const QImage a = draw(*read), b = draw(*now);
+    QVERIFY(!a.isNull());
+    QCOMPARE(a, b);
 }
 
 void TestSession::hugeFileIsRefusedUnread()

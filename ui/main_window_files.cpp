@@ -330,12 +330,15 @@ void MainWindow::exportViewData()
 {
     const ViewInfo &info = viewRegistry()[static_cast<std::size_t>(tabs_->currentIndex())];
     if (!currentView()->dataTable()) {
+        // The view's own reason (its registered export says why), else: nothing computed yet.
+        QString why = info.exports.empty() ? tr("it has no data table") : tr("nothing is computed yet");
+        if (!info.exports.empty() && info.exports.front().problem)
+            if (const QString problem = info.exports.front().problem(currentView()->dataRequest()); !problem.isEmpty())
+                why = problem;
         QMessageBox::information(
             this, tr("Export view data"),
-            tr("The %1 view has no data table here (the distance matrix stops at 10,000 positions, "
-               "recovery at 33,554,432 values, a projection until its first frame); "
-               "File > Export figure saves its picture.")
-                .arg(info.title));
+            tr("The %1 view has no data to export here: %2 File > Export figure saves its picture.")
+                .arg(info.title, why.endsWith(QLatin1Char('.')) ? why : why + QLatin1Char('.')));
         return;
     }
     const QString path =

@@ -1,0 +1,179 @@
+#include "command_line_options.h"
+
+#include "command_line.h"
+#include "figure_export.h"
+#include "noise.h"
+#include "view_registry.h"
+
+#include <QCommandLineParser>
+
+QString flagFor(pe::Field f)
+{
+    switch (f) {
+    case pe::Field::Scheme:
+        return QStringLiteral("--scheme");
+    case pe::Field::SeqLen:
+        return QStringLiteral("--seq-len");
+    case pe::Field::DModel:
+        return QStringLiteral("--d-model");
+    case pe::Field::Base:
+        return QStringLiteral("--base");
+    case pe::Field::StartPos:
+        return QStringLiteral("--start-pos");
+    case pe::Field::Layout:
+        return QStringLiteral("--layout");
+    case pe::Field::Exponent:
+        return QStringLiteral("--exponent");
+    case pe::Field::None:
+        break;
+    }
+    return {};
+}
+
+QString allowed(pe::Field field)
+{
+    return QString::fromStdString(pe::allowedText(field));
+}
+
+QString dataKindsText(const QString &separator)
+{
+    QStringList kinds;
+    for (const DataKind &k : dataKinds())
+        kinds << k.data->kind;
+    return kinds.join(separator);
+}
+
+// The options the views declare (ViewInfo::settings), each once: two views may share one (--metric).
+QList<QCommandLineOption> viewOptions(const QStringList &taken)
+{
+    QList<QCommandLineOption> out;
+    QStringList seen = taken;
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &s : view.settings) {
+            if (s.flag.isEmpty() || seen.contains(s.flag))
+                continue;
+            seen << s.flag;
+            QStringList views; // every view that declares it
+            for (const ViewInfo &other : viewRegistry())
+                for (const ViewSetting &o : other.settings)
+                    if (o.flag == s.flag)
+                        views << other.id;
+            const QJsonValue d = s.defaultValue;
+            const QString shown = d.isString() ? d.toString()
+                                  : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                  : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
+                                                                                      : QString::number(d.toDouble());
+            out << QCommandLineOption(s.flag,
+                                      QStringLiteral("%1 (%2): %3 (default %4).")
+                                          .arg(s.help, views.join(QStringLiteral(", ")), allowedText(s), shown),
+                                      s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
+        }
+    return out;
+}
+
+QList<QCommandLineOption> options()
+{
+    QList<QCommandLineOption> fixed = {
+        {QStringLiteral("scheme"),
+         QStringLiteral("Encoding scheme: %1 (default sinusoidal).").arg(allowed(pe::Field::Scheme)),
+         QStringLiteral("NAME")},
+        {QStringLiteral("seq-len"),
+         QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},
+        {QStringLiteral("d-model"), QStringLiteral("Embedding size: %1 (default 128).").arg(allowed(pe::Field::DModel)),
+         QStringLiteral("D")},
+        {QStringLiteral("base"), QStringLiteral("Frequency base: %1 (default 10000).").arg(allowed(pe::Field::Base)),
+         QStringLiteral("B")},
+        {QStringLiteral("start-pos"),
+         QStringLiteral("First position: %1, with start_pos + seq_len at most %2 (default 0).")
+             .arg(allowed(pe::Field::StartPos), QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd))),
+         QStringLiteral("P")},
+        {QStringLiteral("layout"), QStringLiteral("%1 (default interleaved).").arg(allowed(pe::Field::Layout)),
+         QStringLiteral("L")},
+        {QStringLiteral("exponent"),
+         QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
+         QStringLiteral("E")},
+        {QStringLiteral("table"),
+         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 "
+                        "array, rows are "
+                        "positions, d_model is its column count (seq_len defaults to all its rows)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("export"),
+         QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
+             viewIds().join(QStringLiteral(", ")) + QStringLiteral("; all: every view as PNG into the folder --out."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("export-data"),
+         QStringLiteral("Write KIND to --out (.csv or .npy) and exit: ") + dataKindsText(QStringLiteral(", ")) +
+             QLatin1Char('.'),
+         QStringLiteral("KIND")},
+        {QStringLiteral("out"),
+         QStringLiteral(
+             "Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("size"),
+         QStringLiteral("Figure size in pixels, %1 to %2 per side (default 1200x800).")
+             .arg(figurelimits::minSide)
+             .arg(figurelimits::maxSide),
+         QStringLiteral("WxH")},
+        {QStringLiteral("scale"),
+         QStringLiteral("Device pixels per pixel, %1 to %2 (default 1).")
+             .arg(figurelimits::minScale)
+             .arg(figurelimits::maxScale),
+         QStringLiteral("S")},
+        {QStringLiteral("position"),
+         QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
+         QStringLiteral("T")},
+        {QStringLiteral("view"),
+         QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
+         QStringLiteral("VIEW")},
+        {QStringLiteral("reference"),
+         QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."), QStringLiteral("R")},
+        {QStringLiteral("noise"),
+         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).")
+             .arg(QString::fromStdString(pe::sigmaAllowedText())),
+         QStringLiteral("SIGMA")},
+        {QStringLiteral("seed"),
+         QStringLiteral(
+             "Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
+             .arg(QString::fromStdString(pe::seedAllowedText())),
+         QStringLiteral("S")},
+        {QStringLiteral("lecture"),
+         QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
+        {QStringLiteral("export-frames"),
+         QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to %1.").arg(kMaxFrames), QStringLiteral("N")},
+        {QStringLiteral("step"),
+         QStringLiteral("Positions advanced per frame, 1 to %1 (default 1); past the window's end it slides along.")
+             .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen))),
+         QStringLiteral("K")},
+        {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("session"),
+         QStringLiteral(
+             "Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("preset"),
+         QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("list-presets"), QStringLiteral("List the presets' names and titles, and exit.")},
+        {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},
+        {QStringLiteral("version"), QStringLiteral("Show the version and exit.")},
+    };
+    QStringList taken;
+    for (const QCommandLineOption &o : fixed)
+        taken << o.names();
+    return fixed + viewOptions(taken);
+}
+
+QString helpText()
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Positional Encoding Explorer: see how a transformer's sinusoidal positional encoding works.\n"
+                       "Without --export, --export-data or --screenshot the window opens with the given parameters.\n"
+                       "Bad input exits with code 2 and writes nothing."));
+    parser.addOptions(options());
+    QString text = parser.helpText();
+    // Without an application object Qt does not know the program's name.
+    return text.replace(QStringLiteral("<executable_name>"), QStringLiteral("pe-explorer"));
+}

@@ -1,0 +1,219 @@
+#include "command_line.h"
+
+#include "data_export.h"
+#include "main_window.h"
+#include "parameters.h"
+#include "plot_view.h"
+#include "view_registry.h"
+#include "workspace.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QIcon>
+
+#include <chrono>
+#include <cstdio>
+#include <unistd.h>
+
+// Running a parsed command: data exports without a Qt application, figures and frames through a
+// Workspace without a window, the window itself.
+
+namespace {
+
+// A long data export says how far it is, on one line of stderr rewritten in place; only on a terminal,
+// so scripts and logs still get one line or nothing.
+class TerminalProgress
+{
+  public:
+    explicit TerminalProgress(const QString &path)
+        : path_(path)
+        , tty_(::isatty(STDERR_FILENO) == 1)
+        , start_(std::chrono::steady_clock::now())
+    {
+    }
+
+    std::function<bool(double)> callback()
+    {
+        if (!tty_)
+            return {};
+        return [this](double fraction) {
+            using namespace std::chrono_literals;
+            const auto now = std::chrono::steady_clock::now();
+            if (now - start_ < 1s || now - last_ < 250ms)
+                return true;
+            last_ = now;
+            shown_ = true;
+            std::fprintf(stderr, "\rpe-explorer: writing '%s': %d%%", qPrintable(path_),
+                         static_cast<int>(fraction * 100));
+            std::fflush(stderr);
+            return true;
+        };
+    }
+
+    // Clears the line, so what follows (an error) starts on a clean one.
+    void finish()
+    {
+        if (shown_)
+            std::fputs("\r\033[K", stderr);
+    }
+
+  private:
+    QString path_;
+    bool tty_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_{};
+    bool shown_ = false;
+};
+
+// The session's view settings (checked when it was read), then the flags', into the workspace.
+bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &frontView)
+{
+    if (cmd.session) {
+        QString error;
+        Session s = *cmd.session;
+        s.view = frontView;
+        if (!workspace.applySession(s, &error)) {
+            std::fprintf(stderr, "pe-explorer: --session: %s\n", qPrintable(error));
+            return false;
+        }
+    }
+    for (auto it = cmd.viewSettings.begin(); it != cmd.viewSettings.end(); ++it)
+        workspace.setViewSettings(it.key(), it.value()); // checked by the parser
+    return true;
+}
+
+// The one view an export or the frames draw, offscreen; nothing, with the reason on stderr, when
+// it cannot be drawn for these settings (a projection's perplexity at or above seq_len).
+std::unique_ptr<PlotView> drawnView(const CommandLine &cmd, Workspace &workspace, const char *flag)
+{
+    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
+    if (const QString why = view->cannotDraw(); !why.isEmpty()) {
+        std::fprintf(stderr, "pe-explorer: %s %s: %s\n", flag, qPrintable(cmd.view), qPrintable(why));
+        return nullptr;
+    }
+    return view;
+}
+
+// Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
+int exportFrames(const CommandLine &cmd, Workspace &workspace)
+{
+    Parameters &parameters = *workspace.parameters();
+    std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export-frames");
+    if (!view)
+        return 2;
+    if (!QDir().mkpath(cmd.out)) {
+        std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
+        return 2;
+    }
+    for (int k = 0; k < cmd.frames; ++k) {
+        if (k > 0)
+            parameters.stepPosition(cmd.step);
+        const QString path = QDir(cmd.out).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0')));
+        QString error;
+        if (!exportFigure(view.get(), path, cmd.figure, &error)) {
+            std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k, qPrintable(error));
+            return 2;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
+{
+    if (cmd.mode == CommandLine::Mode::ExportData) {
+        // No Qt application needed: the view's registered export computes the table from the
+        // state and its settings, and the core writes it row block by row block.
+        const DataKind kind = *findDataKind(cmd.dataKind);
+        const DataRequest request = dataRequest(cmd, *kind.view);
+        const pe::Table table = kind.data->table(request);
+        std::string error;
+        TerminalProgress progress(cmd.out);
+        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),
+                                       error, progress.callback());
+        progress.finish();
+        if (!ok) {
+            std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
+            return 2;
+        }
+        return 0;
+    }
+    const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    if (offscreen) {
+        // A figure export needs no display: draw offscreen unless the caller chose a platform.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        // Its stderr is one line on failure; Qt's own notes (runtime folder, fonts) are not errors.
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &message) {
+            if (type == QtCriticalMsg || type == QtFatalMsg)
+                std::fprintf(stderr, "pe-explorer: %s\n", qPrintable(message));
+        });
+    }
+    QApplication app(argc, argv);
+    // QSettings' file: ~/.config/PositionalEncodingExplorer/pe-explorer.conf
+    QApplication::setOrganizationName(QStringLiteral("PositionalEncodingExplorer"));
+    QApplication::setApplicationName(QStringLiteral("pe-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Positional Encoding Explorer"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/pe-explorer.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
+    QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
+    Parameters parameters;
+    parameters.set(cmd.params);
+    parameters.setPosition(cmd.position);
+    parameters.setNoise(cmd.noise);
+
+    const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    if (exporting) {
+        // Figures need no window: the workspace holds the state and draws each view offscreen.
+        Workspace workspace(&parameters);
+        if (!applyState(cmd, workspace, cmd.view == QStringLiteral("all") ? viewIds().first() : cmd.view))
+            return 2;
+        if (cmd.mode == CommandLine::Mode::ExportFrames)
+            return exportFrames(cmd, workspace);
+        if (cmd.view == QStringLiteral("all")) {
+            QString error;
+            QStringList skipped;
+            if (!workspace.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
+                std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
+                return 2;
+            }
+            // A figure that cannot be drawn is not written as an empty one: it is named, with why.
+            for (const QString &line : skipped)
+                std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
+            return 0;
+        }
+        std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export");
+        if (!view)
+            return 2;
+        QString error;
+        if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
+            std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    MainWindow window(&parameters);
+    if (cmd.restoreLast)
+        window.restoreLastState();
+    if (!applyState(cmd, *window.workspace(), cmd.view))
+        return 2;
+    if (cmd.session || !cmd.restoreLast)
+        window.showView(cmd.view);
+    // A screenshot shows finished figures (a projection run to its end), as exports do.
+    for (const QString &id : viewIds())
+        window.view(id)->setCompleteFigures(cmd.mode == CommandLine::Mode::Screenshot);
+    if (cmd.lecture)
+        window.setLectureMode(true);
+    if (cmd.mode == CommandLine::Mode::Screenshot) {
+        QString error;
+        if (!window.saveFirstPaint(cmd.out, &error)) {
+            std::fprintf(stderr, "pe-explorer: --screenshot: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    if (!cmd.lecture)
+        window.show();
+    return app.exec();
+}
