@@ -1,0 +1,27 @@
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+// What pe-bench's main (bench_main.cpp) and its t-SNE and PCA benchmarks (bench_projection.cpp) share.
+namespace bench {
+
+inline double seconds(const std::function<void()> &f)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// t-SNE and PCA, and scikit-learn's t-SNE for comparison unless quick (bench_projection.cpp).
+void projectionBenchmarks(bool quick);
+
+} // namespace bench
