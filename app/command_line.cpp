@@ -177,7 +177,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     // A flag for a parameter the scheme does not take is refused with the scheme's reason
     // (d_model of a table is held against its columns by the validator instead).
-    for (const pe::Field f : {pe::Field::Base, pe::Field::Layout, pe::Field::Exponent})
+    // The layout is left to the validator: a table's is interleaved, and only split is refused.
+    for (const pe::Field f : {pe::Field::Base, pe::Field::Exponent})
         if (const QString flag = flagFor(f); parser.isSet(flag.mid(2)) && !pe::takes(p, f))
             return fail(QStringLiteral("%1: %2").arg(flag, QString::fromStdString(pe::notApplicable(p, f))));
     if (parser.isSet(QStringLiteral("base"))) {
@@ -355,11 +356,12 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                      parser.value(QStringLiteral("step"))));
             cmd.step = *k;
         }
-        if (cmd.position + (cmd.frames - 1) * cmd.step > pe::limits::maxPositionEnd - 1)
+        // Against the scheme's last position: a table's last row, not the sinusoids' limit.
+        if (cmd.position + (cmd.frames - 1) * cmd.step > pe::positionEnd(cmd.params) - 1)
             return fail(
                 QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position %2.")
                     .arg(cmd.position + (cmd.frames - 1) * cmd.step)
-                    .arg(QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd - 1))));
+                    .arg(QString::fromStdString(pe::withThousands(pe::positionEnd(cmd.params) - 1))));
     } else if (shot) {
         cmd.mode = CommandLine::Mode::Screenshot;
         cmd.out = parser.value(QStringLiteral("screenshot"));

@@ -127,7 +127,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         // state and its settings, and the core writes it row block by row block.
         const DataKind kind = *findDataKind(cmd.dataKind);
         const DataRequest request = dataRequest(cmd, *kind.view);
-        const pe::Table table = kind.data->table(request);
+        const pe::Table table = kind.data->make(request);
         std::string error;
         TerminalProgress progress(cmd.out);
         const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),

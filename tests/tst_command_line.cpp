@@ -2,6 +2,8 @@
 // through the program (exit 2, nothing written). What it writes: tst_command_line_exports.
 #include "command_line.h"
 #include "command_line_support.h"
+#include "data_export.h"
+#include "encoding.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -32,6 +34,7 @@ class TestCommandLine : public QObject
     void help();
     void emptyValuesAreRefused_data();
     void emptyValuesAreRefused();
+    void stateFromFilesIsChecked();
 };
 
 static QStringList argv(const QString &line)
@@ -209,10 +212,12 @@ void TestCommandLine::refusals_data()
                                     << "--lecture goes with";
     QTest::newRow("bad method") << "--method umap"
                                 << "--method: must be tsne or pca (got 'umap')";
-    QTest::newRow("perplexity text") << "--perplexity high"
-                                     << "--perplexity: must be a number from 1 to 1,000 (got 'high')";
-    QTest::newRow("perplexity small") << "--perplexity 0.5"
-                                      << "--perplexity: must be a number from 1 to 1,000 (got '0.5')";
+    QTest::newRow("perplexity text")
+        << "--perplexity high"
+        << "--perplexity: must be a number from 1 to 1,000 with at most 2 decimals (got 'high')";
+    QTest::newRow("perplexity small")
+        << "--perplexity 0.5"
+        << "--perplexity: must be a number from 1 to 1,000 with at most 2 decimals (got '0.5')";
     QTest::newRow("perplexity nan") << "--perplexity nan"
                                     << "--perplexity";
     QTest::newRow("perplexity vs window") << "--seq-len 20 --export-data projection --out p.csv"
@@ -221,11 +226,14 @@ void TestCommandLine::refusals_data()
                                      << "--iterations: must be a whole number from 1 to 100,000 (got '0')";
     QTest::newRow("iterations huge") << "--iterations 99999999999"
                                      << "--iterations";
-    QTest::newRow("learning rate")
-        << "--learning-rate -3"
-        << "--learning-rate: must be auto or a number above 0 and at most 1,000,000 (got '-3')";
-    QTest::newRow("exaggeration") << "--exaggeration 0"
-                                  << "--exaggeration: must be a number from 1 to 1,000 (got '0')";
+    QTest::newRow("learning rate") << "--learning-rate -3"
+                                   << "--learning-rate: must be auto or a number above 0 and at most 1,000,000, with "
+                                      "at most 2 decimals (got '-3')";
+    QTest::newRow("perplexity decimals") << "--perplexity 5.004"
+                                         << "--perplexity: must be a number from 1 to 1,000 with at most 2 decimals";
+    QTest::newRow("exaggeration")
+        << "--exaggeration 0"
+        << "--exaggeration: must be a number from 1 to 1,000 with at most 2 decimals (got '0')";
     QTest::newRow("init") << "--init spiral"
                           << "--init: must be pca or random (got 'spiral')";
     QTest::newRow("projection too big") << "--seq-len 200000 --export projection --out p.png"
@@ -400,6 +408,53 @@ void TestCommandLine::emptyValuesAreRefused()
         QVERIFY2(r.error.startsWith(QStringLiteral("--%1: the value is empty").arg(flag)), qPrintable(r.error));
         QCOMPARE(r.error.count(QLatin1Char('\n')), 0);
     }
+}
+
+// What a session or a table brings is held to the same rules as the flags (found in review: a
+// session's view setting reached --export-data unchecked; frames ran past a table's last row).
+void TestCommandLine::stateFromFilesIsChecked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString session = dir.filePath(QStringLiteral("bad.json"));
+    {
+        QFile f(session);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "positional-encoding-explorer-session", "version": 1,
+            "parameters": {"seq_len": 30, "d_model": 8, "base": 10000, "start_pos": 0, "layout": "interleaved",
+                           "exponent": "pair"},
+            "view": "similarity", "views": {"similarity": {"metric": "bogus"}}})");
+    }
+    for (const char *line : {"--export-data similarity --out s.csv", "--export similarity --out s.png", ""}) {
+        const auto r = parseCommandLine(argv(QStringLiteral("--session %1 %2").arg(session, QLatin1String(line))));
+        QVERIFY2(
+            r.error.contains(QStringLiteral("--session: view 'similarity': 'metric' must be dot, cosine or euclidean")),
+            qPrintable(r.error));
+    }
+    // A table's last row bounds the frames; interleaved is the table's own layout, split is refused.
+    const QString table = dir.filePath(QStringLiteral("t.npy"));
+    std::string error;
+    QVERIFY(pe::writeTable(pe::encodingTable(pe::Encoding(testsupport::params(60, 8))), table.toStdString(),
+                           pe::DataFormat::Npy, error));
+    auto r = parseCommandLine(argv(QStringLiteral("--table %1 --position 57 --export-frames %2 --frames 5")
+                                       .arg(table, dir.filePath(QStringLiteral("f")))));
+    QVERIFY2(r.error.contains(QStringLiteral("would pass the last allowed position 59")), qPrintable(r.error));
+    r = parseCommandLine(argv(QStringLiteral("--table %1 --position 55 --export-frames %2 --frames 5")
+                                  .arg(table, dir.filePath(QStringLiteral("f")))));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    r = parseCommandLine(argv(QStringLiteral("--table %1 --layout interleaved").arg(table)));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    r = parseCommandLine(argv(QStringLiteral("--table %1 --layout split").arg(table)));
+    QVERIFY2(r.error.contains(QStringLiteral("interleaved")), qPrintable(r.error));
+    // A long list of pairs is kept whole (the field once cut it at 200 characters).
+    QStringList many;
+    for (int i = 0; i < 80; ++i)
+        many << QString::number(i);
+    r = parseCommandLine(argv(QStringLiteral("--d-model 256 --pairs %1").arg(many.join(QLatin1Char(',')))));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(
+        r.command.viewSettings.value(QStringLiteral("circles")).value(QStringLiteral("circlePairChoice")).toString(),
+        many.join(QLatin1Char(',')));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

@@ -254,6 +254,10 @@ void MainWindow::addLectureKeys()
     add(QKeySequence(Qt::Key_Escape), [this] { setLectureMode(false); });
     auto scaleBase = [this](double factor) {
         pe::EncodingParams v = parameters_->values();
+        if (const std::string why = pe::notApplicable(v, pe::Field::Base); !why.empty()) {
+            statusBar()->showMessage(QString::fromStdString(why), 4000); // a table has no base to change
+            return;
+        }
         v.base *= factor;
         parameters_->set(v); // refused beyond the limits: the base stays
     };

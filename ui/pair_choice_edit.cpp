@@ -9,7 +9,6 @@ PairChoiceEdit::PairChoiceEdit(const QString &objectName, QWidget *parent)
 {
     setObjectName(objectName);
     setToolTip(helpText_);
-    setMaxLength(200);
     setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("fastest, 10-20")));
     setProperty("appliedText", text());
     connect(this, &QLineEdit::editingFinished, this, &PairChoiceEdit::apply);

@@ -152,7 +152,16 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         if (!r.string(p, "scheme", scheme))
             return std::nullopt;
         const auto id = pe::parseScheme(scheme.toStdString());
-        if (!id && !(scheme == QLatin1String("table") && p.contains(QLatin1String("table")))) {
+        const bool table = p.contains(QLatin1String("table"));
+        if (scheme == QLatin1String("table") && !table) {
+            r.fail(QStringLiteral("scheme 'table' needs its file: the field 'table' (the .npy path) is missing."));
+            return std::nullopt;
+        }
+        if (id && table) {
+            r.fail(QStringLiteral("scheme '%1' does not go with a table; a table's scheme is 'table'.").arg(scheme));
+            return std::nullopt;
+        }
+        if (!id && !(scheme == QLatin1String("table") && table)) {
             r.fail(QStringLiteral("scheme must be %1 (got '%2').")
                        .arg(QString::fromStdString(pe::allowedText(pe::Field::Scheme)), oneLine(scheme.left(40))));
             return std::nullopt;
@@ -219,7 +228,18 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
                 r.fail(QStringLiteral("the settings of view '%1' must be an object.").arg(it.key()));
                 return std::nullopt;
             }
-            s.views.insert(it.key(), it.value().toObject());
+            // Checked against what the view declares, so every path (window, figures, data) gets
+            // checked values; choices kept by name (an older file's indices become names).
+            const ViewInfo &view = *findView(it.key());
+            const QJsonObject settings = it.value().toObject();
+            if (auto problem = checkSettings(view.settings, settings)) {
+                r.fail(QStringLiteral("view '%1': %2").arg(it.key(), *problem));
+                return std::nullopt;
+            }
+            QJsonObject saved;
+            for (auto v = settings.begin(); v != settings.end(); ++v)
+                saved.insert(v.key(), savedSetting(*findSetting(view.settings, v.key()), v.value()));
+            s.views.insert(it.key(), saved);
         }
     }
     if (!r.string(json, "name", s.name, false) || !r.string(json, "title", s.title, false) ||

@@ -35,7 +35,8 @@ inline constexpr qint64 kMaxSessionBytes = 1 << 20;
 
 // A session from JSON: nothing when malformed, of another format or version, with a field of the
 // wrong type or missing, or a value the validators refuse; `error` then says which in one line.
-// View settings are checked by the views themselves (PlotView::applySettings with dryRun).
+// View settings are checked against what each view declares in the registry (checkSettings) and
+// kept with choices by name.
 std::optional<Session> sessionFromJson(const QJsonObject &json, QString *error);
 std::optional<Session> parseSession(const QByteArray &bytes, QString *error);
 QJsonObject sessionToJson(const Session &session);

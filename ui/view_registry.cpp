@@ -30,6 +30,15 @@ PlotView *ViewInfo::create(Parameters *parameters, QWidget *parent) const
     return view;
 }
 
+pe::Table DataExport::make(const DataRequest &request) const
+{
+    pe::Table t = table(request);
+    t.fill = [keep = request.encoding, fill = std::move(t.fill)](std::int64_t first, std::int64_t count, double *out) {
+        fill(first, count, out);
+    };
+    return t;
+}
+
 DataExport encodingExport()
 {
     return {QStringLiteral("encoding"),

@@ -30,8 +30,12 @@ struct DataRequest {
 struct DataExport {
     QString kind;
     QString help;
-    std::function<QString(const DataRequest &)> problem;
-    std::function<pe::Table(const DataRequest &)> table;
+    std::function<QString(const DataRequest &)> problem{};
+    std::function<pe::Table(const DataRequest &)> table{};
+
+    // The table for a request, holding the request's encoding for as long as the table is read:
+    // tables are filled while they are written, after the request is gone.
+    pe::Table make(const DataRequest &request) const;
 };
 
 // Every figure view, in tab order, and everything the window and the command line know of it. A
@@ -41,13 +45,13 @@ struct DataExport {
 struct ViewInfo {
     QString id;    // command-line name, e.g. "heatmap"
     QString title; // tab and menu text
-    std::function<PlotView *(Parameters *, QWidget *)> construct;
-    ViewSettings settings;
-    std::vector<DataExport> exports;
+    std::function<PlotView *(Parameters *, QWidget *)> construct{};
+    ViewSettings settings{};
+    std::vector<DataExport> exports{};
     // Why the figure cannot be drawn for a request (the projection's limits), one sentence; empty
     // function or answer: it can. The view says the same (PlotView::cannotDraw), and the command
     // line refuses such an --export before anything runs.
-    std::function<QString(const DataRequest &)> cannotDraw;
+    std::function<QString(const DataRequest &)> cannotDraw{};
 
     // The view, its controls given their ranges and defaults from `settings`.
     PlotView *create(Parameters *parameters, QWidget *parent) const;

@@ -56,12 +56,16 @@ QString allowedText(const ViewSetting &s)
         return tr("a whole number from %1 to %2").arg(number(s.minimum), number(s.maximum));
     case ViewSetting::Kind::Real:
         if (!s.special.isEmpty())
-            return tr("%1 or a number above %2 and at most %3").arg(s.special, number(s.minimum), number(s.maximum));
-        return tr("a number from %1 to %2").arg(number(s.minimum), number(s.maximum));
+            return tr("%1 or a number above %2 and at most %3, with at most %4 decimals")
+                .arg(s.special, number(s.minimum), number(s.maximum))
+                .arg(s.decimals);
+        return tr("a number from %1 to %2 with at most %3 decimals")
+            .arg(number(s.minimum), number(s.maximum))
+            .arg(s.decimals);
     case ViewSetting::Kind::Bool:
         return tr("true or false");
     case ViewSetting::Kind::Text:
-        return tr("a text of at most 1,000 characters");
+        return tr("a text of at most %1 characters").arg(kMaxSettingText);
     }
     return {};
 }
@@ -81,20 +85,23 @@ std::optional<QString> checkSetting(const ViewSetting &s, const QJsonValue &v)
         if (!v.isDouble() || !isWhole(d) || d < s.minimum || d > s.maximum)
             return refuse();
         return std::nullopt;
-    case ViewSetting::Kind::Real:
+    case ViewSetting::Kind::Real: {
         if (!v.isDouble() || !std::isfinite(d) || d < s.minimum || d > s.maximum)
             return refuse();
+        const double scaled = d * std::pow(10.0, s.decimals);
+        if (std::abs(scaled - std::round(scaled)) > 1e-6 * std::max(1.0, std::abs(scaled)))
+            return refuse();
         return std::nullopt;
+    }
     case ViewSetting::Kind::Bool:
         if (!v.isBool())
             return refuse();
         return std::nullopt;
     case ViewSetting::Kind::Text:
-        if (!v.isString() || v.toString().size() > 1000)
+        // A session restores a field's text as it was (the window frames a refused one in red and
+        // says why); the command line refuses it (settingFromText).
+        if (!v.isString() || v.toString().size() > kMaxSettingText)
             return refuse();
-        if (s.check)
-            if (const QString why = s.check(v.toString()); !why.isEmpty())
-                return tr("'%1': %2").arg(s.key, why);
         return std::nullopt;
     }
     return refuse();
@@ -156,7 +163,9 @@ std::optional<QJsonValue> settingFromText(const ViewSetting &s, const QString &t
         v = text.trimmed();
         break;
     }
-    if (!v.isUndefined() && !checkSetting(s, v))
+    const bool textRefused =
+        s.kind == ViewSetting::Kind::Text && s.check && !v.isUndefined() && !s.check(v.toString()).isEmpty();
+    if (!v.isUndefined() && !checkSetting(s, v) && !textRefused)
         return v;
     if (error)
         *error = s.kind == ViewSetting::Kind::Text && s.check && !v.isUndefined() && !s.check(v.toString()).isEmpty()

@@ -18,20 +18,26 @@
 struct ViewSetting {
     enum class Kind { Choice, Integer, Real, Bool, Text };
 
-    QString key;
+    QString key{};
     Kind kind = Kind::Integer;
-    QJsonValue defaultValue;
-    QStringList choices; // Choice: the value names, in the control's order
-    double minimum = 0;  // Integer and Real
+    QJsonValue defaultValue{};
+    QStringList choices{}; // Choice: the value names, in the control's order
+    double minimum = 0;    // Integer and Real
     double maximum = 0;
-    QString special; // Integer and Real: the word shown and typed for the minimum ("fit", "auto")
+    QString special{}; // Integer and Real: the word shown and typed for the minimum ("fit", "auto")
     // Text: why a text is refused (one sentence), empty when it applies.
-    std::function<QString(const QString &)> check;
-    QString flag;      // command-line option without "--"; empty: sessions and the window only
-    QString valueName; // the option's value in --help: "NAME", "N"
-    QString help;      // --help's sentence; what the setting allows is added to it
+    std::function<QString(const QString &)> check{};
+    QString flag{};      // command-line option without "--"; empty: sessions and the window only
+    QString valueName{}; // the option's value in --help: "NAME", "N"
+    QString help{};      // --help's sentence; what the setting allows is added to it
+    // Real: the decimals its control shows and keeps; a value with more is refused, so the window
+    // and an export from the command line never round it differently.
+    int decimals = 2;
 };
 using ViewSettings = std::vector<ViewSetting>;
+
+// The longest text a Text setting holds (its line edit's maximum length too).
+inline constexpr int kMaxSettingText = 1000;
 
 const ViewSetting *findSetting(const ViewSettings &settings, const QString &key);
 

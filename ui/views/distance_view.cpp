@@ -57,7 +57,8 @@ void DistanceView::rebuild()
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
     const pe::NoiseParams &noise = parameters()->noise();
-    const auto metric = *pe::parseMetric(metricChoice_->currentData().toString().toStdString());
+    const auto metric =
+        pe::parseMetric(metricChoice_->currentData().toString().toStdString()).value_or(pe::Metric::Dot);
     const QRect area = plot()->axisRect()->rect();
     const bool toeplitz = pe::OffsetKernel::applies(p, noise);
     std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
@@ -138,6 +139,7 @@ ViewInfo DistanceView::describe()
               [](const DataRequest &r) {
                   return pe::distanceTable(
                       *r.encoding, r.noise,
-                      *pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString()));
+                      pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString())
+                          .value_or(pe::Metric::Dot));
               }}}};
 }

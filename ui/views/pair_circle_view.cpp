@@ -4,6 +4,7 @@
 #include "pair_choice_edit.h"
 #include "parallel.h"
 #include "parameters.h"
+#include "reduction.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -256,65 +257,32 @@ void PairCircleView::rebuild()
 
 void PairCircleView::rasterise(const std::vector<int> &pairs) const
 {
-    // Every position lands on one device pixel of its circle; each lit pixel becomes one dot at its
-    // centre, coloured by the mean position of its points. O(seq_len) a pair and bounded by the
-    // pixels; the pairs are independent, so they share the cores.
+    // Every position lands on one device pixel of its circle (pe::rasterisePair); each lit pixel
+    // becomes one dot at its centre, coloured by the mean position of its points. The pairs are
+    // independent, so they share the cores.
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
     const double s = pixelScale();
-    struct Raster {
-        int w = 1, h = 1;
-        double ax = 0, bx = 0, ay = 0, by = 0; // linear maps from values to device pixels in the rect
-        std::vector<std::uint32_t> hits;
-        std::vector<double> sum; // positions relative to start_pos: exact in double
-    };
-    std::vector<Raster> rasters(pairs.size());
+    std::vector<pe::PixelMap> maps(pairs.size());
+    std::vector<QSize> sizes(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const QRect r = rects_[static_cast<int>(i)]->rect();
         QCPAxis *kx = rects_[static_cast<int>(i)]->axis(QCPAxis::atBottom);
         QCPAxis *ky = rects_[static_cast<int>(i)]->axis(QCPAxis::atLeft);
-        Raster &g = rasters[i];
-        g.w = std::max(1, static_cast<int>(std::ceil(r.width() * s)));
-        g.h = std::max(1, static_cast<int>(std::ceil(r.height() * s)));
-        g.ax = (kx->coordToPixel(1) - kx->coordToPixel(0)) * s;
-        g.bx = (kx->coordToPixel(0) - r.left()) * s;
-        g.ay = (ky->coordToPixel(1) - ky->coordToPixel(0)) * s;
-        g.by = (ky->coordToPixel(0) - r.top()) * s;
+        sizes[i] = QSize(static_cast<int>(std::ceil(r.width() * s)), static_cast<int>(std::ceil(r.height() * s)));
+        maps[i] = {(kx->coordToPixel(1) - kx->coordToPixel(0)) * s, (kx->coordToPixel(0) - r.left()) * s,
+                   (ky->coordToPixel(1) - ky->coordToPixel(0)) * s, (ky->coordToPixel(0) - r.top()) * s};
     }
+    std::vector<pe::PairRaster> rasters(pairs.size());
     pe::parallelFor(static_cast<std::int64_t>(pairs.size()), [&](std::int64_t begin, std::int64_t end) {
-        constexpr std::int64_t kChunk = 1 << 15;
-        std::vector<double> xs(kChunk), ys(kChunk, 0.0);
         for (std::int64_t i = begin; i < end; ++i) {
-            Raster &g = rasters[static_cast<std::size_t>(i)];
-            g.hits.assign(static_cast<std::size_t>(g.w) * g.h, 0);
-            g.sum.assign(g.hits.size(), 0.0);
-            const int sj = enc.pairSineColumn(pairs[static_cast<std::size_t>(i)]);
-            const int cj = enc.pairCosineColumn(pairs[static_cast<std::size_t>(i)]);
-            for (std::int64_t first = 0; first < p.seqLen; first += kChunk) {
-                pe::Block b;
-                b.firstPosition = p.startPos + first;
-                b.rows = std::min(kChunk, p.seqLen - first);
-                b.firstColumn = sj;
-                b.cols = 1;
-                enc.fill(b, xs.data());
-                if (cj >= 0) {
-                    b.firstColumn = cj;
-                    enc.fill(b, ys.data());
-                }
-                for (std::int64_t k = 0; k < b.rows; ++k) {
-                    const auto px = static_cast<int>(std::floor(g.ax * xs[static_cast<std::size_t>(k)] + g.bx));
-                    const auto py = static_cast<int>(std::floor(g.ay * ys[static_cast<std::size_t>(k)] + g.by));
-                    if (px < 0 || py < 0 || px >= g.w || py >= g.h)
-                        continue;
-                    const std::size_t at = static_cast<std::size_t>(py) * g.w + px;
-                    ++g.hits[at];
-                    g.sum[at] += static_cast<double>(first + k);
-                }
-            }
+            const auto k = static_cast<std::size_t>(i);
+            rasters[k] =
+                pe::rasterisePair(enc, pairs[k], p.startPos, p.seqLen, sizes[k].width(), sizes[k].height(), maps[k]);
         }
     });
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const Raster &g = rasters[i];
+        const pe::PairRaster &g = rasters[i];
         const QRect r = rects_[static_cast<int>(i)]->rect();
         QCPAxis *kx = rects_[static_cast<int>(i)]->axis(QCPAxis::atBottom);
         QCPAxis *ky = rects_[static_cast<int>(i)]->axis(QCPAxis::atLeft);
@@ -322,14 +290,14 @@ void PairCircleView::rasterise(const std::vector<int> &pairs) const
         dots->x.clear();
         dots->y.clear();
         dots->position.clear();
-        for (int py = 0; py < g.h; ++py)
-            for (int px = 0; px < g.w; ++px) {
-                const std::size_t at = static_cast<std::size_t>(py) * g.w + px;
+        for (int py = 0; py < g.height; ++py)
+            for (int px = 0; px < g.width; ++px) {
+                const std::size_t at = static_cast<std::size_t>(py) * g.width + px;
                 if (g.hits[at] == 0)
                     continue;
                 dots->x.push_back(kx->pixelToCoord(r.left() + (px + 0.5) / s));
                 dots->y.push_back(ky->pixelToCoord(r.top() + (py + 0.5) / s));
-                dots->position.push_back(static_cast<double>(p.startPos) + g.sum[at] / g.hits[at]);
+                dots->position.push_back(g.meanPosition(at, p.startPos));
             }
     }
 }

@@ -398,12 +398,14 @@ void PlotView::bindSettings(const ViewInfo &info)
             sb->setSpecialValueText(s.special);
             sb->setValue(s.defaultValue.toInt());
         } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
+            ds->setDecimals(s.decimals);
             ds->setRange(s.minimum, s.maximum);
             ds->setSpecialValueText(s.special);
             ds->setValue(s.defaultValue.toDouble());
         } else if (auto *b = qobject_cast<QCheckBox *>(w)) {
             b->setChecked(s.defaultValue.toBool());
         } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
+            e->setMaxLength(kMaxSettingText);
             e->setText(s.defaultValue.toString());
         }
     }
@@ -476,5 +478,5 @@ std::optional<pe::Table> PlotView::dataTable() const
     const DataRequest request = dataRequest();
     if (e.problem && !e.problem(request).isEmpty())
         return std::nullopt;
-    return e.table(request);
+    return e.make(request);
 }

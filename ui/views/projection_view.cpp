@@ -26,12 +26,11 @@ namespace {
 // Frames handed to the window while t-SNE runs: at most one per this interval.
 constexpr auto kFrameInterval = std::chrono::milliseconds(40);
 
-// Range and default come from the view's declared settings (bindSettings).
-QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, int decimals, const QString &tip)
+// Range, decimals and default come from the view's declared settings (bindSettings).
+QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, const QString &tip)
 {
     auto *s = new QDoubleSpinBox(parent);
     s->setObjectName(QString::fromLatin1(name));
-    s->setDecimals(decimals);
     s->setKeyboardTracking(false);
     s->setToolTip(tip);
     return s;
@@ -44,12 +43,12 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , job_(new BackgroundJob(this))
     , debounce_(new QTimer(this))
     , method_(new QComboBox(this))
-    , perplexity_(doubleSpin(this, "perplexity", 1,
-                             tr("Effective number of neighbours each point keeps close (seed 004 uses 4)")))
-    , learningRate_(doubleSpin(this, "learningRate", 0,
-                               tr("Step size; auto is max(N / exaggeration / 4, 50), as scikit-learn's")))
+    , perplexity_(
+          doubleSpin(this, "perplexity", tr("Effective number of neighbours each point keeps close (seed 004 uses 4)")))
+    , learningRate_(
+          doubleSpin(this, "learningRate", tr("Step size; auto is max(N / exaggeration / 4, 50), as scikit-learn's")))
     , iterations_(new QSpinBox(this))
-    , exaggeration_(doubleSpin(this, "exaggeration", 1, tr("Early exaggeration of P during the first 250 iterations")))
+    , exaggeration_(doubleSpin(this, "exaggeration", tr("Early exaggeration of P during the first 250 iterations")))
     , init_(new QComboBox(this))
     , seed_(new QSpinBox(this))
     , runButton_(new QPushButton(tr("Pause"), this))
@@ -377,7 +376,8 @@ void ProjectionView::updateControls()
 
 pe::ProjectionMethod ProjectionView::methodFrom(const QJsonObject &settings)
 {
-    return *pe::parseProjectionMethod(choiceName(settings, QStringLiteral("projectionMethod")).toStdString());
+    return pe::parseProjectionMethod(choiceName(settings, QStringLiteral("projectionMethod")).toStdString())
+        .value_or(pe::ProjectionMethod::Tsne);
 }
 
 pe::TsneSettings ProjectionView::tsneSettingsFrom(const QJsonObject &settings)

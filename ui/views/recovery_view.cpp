@@ -3,6 +3,7 @@
 #include "background_job.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "reduction.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -112,15 +113,14 @@ void RecoveryView::draw()
     const std::int64_t stride = pe::sampleStride(p.seqLen, columns);
     QVector<double> x, y;
     if (have)
-        for (std::int64_t r0 = 0; r0 < p.seqLen; r0 += stride) {
-            const auto first = recovery_.predicted.begin() + r0;
-            const auto [lo, hi] = std::minmax_element(first, first + std::min(stride, p.seqLen - r0));
+        for (std::int64_t r0 = 0; const pe::Extent &e : pe::runExtents(recovery_.predicted, stride)) {
             x << static_cast<double>(p.startPos + r0);
-            y << static_cast<double>(*lo);
-            if (*hi != *lo) {
+            y << static_cast<double>(e.low);
+            if (e.high != e.low) {
                 x << static_cast<double>(p.startPos + r0);
-                y << static_cast<double>(*hi);
+                y << static_cast<double>(e.high);
             }
+            r0 += stride;
         }
     predicted->setData(x, y, true);
     predicted->setPen(curvePen(QColor(30, 60, 220), 0.8, x.size()));

@@ -5,6 +5,7 @@
 #include "integer_ticker.h"
 #include "noise.h"
 #include "parameters.h"
+#include "scheme.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -137,7 +138,7 @@ void RelativeView::rebuild()
                                              "(largest |value| %3)")
                                               .arg(k)
                                               .arg(residual_, 0, 'g', 3)
-                                              .arg(enc.table()->maxAbs(), 0, 'g', 3));
+                                              .arg(pe::valueBound(enc.params()), 0, 'g', 3));
         title << (reachable ? tr("a table has no frequencies: right, the angle each pair turns from x(%1) to x(%2)")
                                   .arg(t)
                                   .arg(t + k)
@@ -187,9 +188,15 @@ ViewInfo RelativeView::describe()
               const pe::EncodingParams &p = r.encoding->params();
               if (t + k < 0 || t + k >= pe::limits::maxPositionEnd ||
                   (r.encoding->table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
-                  return tr("the position t + k = %1 is outside the %2.")
-                      .arg(t + k)
-                      .arg(r.encoding->table() ? tr("table's rows") : tr("positions allowed"));
+                  return r.encoding->table()
+                             ? tr("the position t + k = %1 is outside the window, %2 to %3 (a table's rows "
+                                  "are its only positions).")
+                                   .arg(t + k)
+                                   .arg(p.startPos)
+                                   .arg(p.startPos + p.seqLen - 1)
+                             : tr("the position t + k = %1 is outside the positions allowed, 0 to %2.")
+                                   .arg(t + k)
+                                   .arg(pe::limits::maxPositionEnd - 1);
               return QString();
           },
           [offset](const DataRequest &r) { return pe::relativeTable(*r.encoding, r.noise, r.position, offset(r)); }}}};

@@ -42,7 +42,7 @@ void SimilarityView::setMetric(pe::Metric metric)
 }
 pe::Metric SimilarityView::metric() const
 {
-    return *pe::parseMetric(metricChoice_->currentData().toString().toStdString());
+    return pe::parseMetric(metricChoice_->currentData().toString().toStdString()).value_or(pe::Metric::Dot);
 }
 
 void SimilarityView::compute()
@@ -165,6 +165,7 @@ ViewInfo SimilarityView::describe()
               [](const DataRequest &r) {
                   return pe::similarityTable(
                       *r.encoding, r.noise, r.position,
-                      *pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString()));
+                      pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString())
+                          .value_or(pe::Metric::Dot));
               }}}};
 }
