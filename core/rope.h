@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pe {
+
+// Rotary position embedding (Su et al., RoFormer 2021): pair i of a query and a key turns by t·θ_i,
+// θ_i = base^(-2i/d) for i < d/2, so (R_t q)·(R_s k) depends on t - s alone. The context extensions
+// change θ; each follows its reference implementation, cited where it is computed (rope.cpp).
+enum class RopeScaling {
+    None,
+    Linear,     // position interpolation (Chen et al. 2023): θ_i / s
+    Ntk,        // NTK-aware: base' = base·s^(d/(d-2))
+    DynamicNtk, // transformers "dynamic": NTK-aware with s·len/L - (s-1) once len > L
+    Yarn,       // YaRN (Peng et al. 2023), as transformers computes it
+    Llama3,     // Meta's apply_scaling for Llama 3.1, transformers "llama3"
+};
+inline constexpr RopeScaling kRopeScalings[] = {RopeScaling::None,       RopeScaling::Linear, RopeScaling::Ntk,
+                                                RopeScaling::DynamicNtk, RopeScaling::Yarn,   RopeScaling::Llama3};
+std::string_view ropeScalingName(RopeScaling s); // "none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3"
+std::optional<RopeScaling> parseRopeScaling(std::string_view name);
+
+struct RopeScalingParams {
+    RopeScaling scaling = RopeScaling::None;
+    double factor = 1.0;                 // s
+    std::int64_t originalContext = 4096; // L, the context the model was trained on
+    double betaFast = 32.0;              // YaRN
+    double betaSlow = 1.0;
+    double lowFreqFactor = 1.0; // Llama 3
+    double highFreqFactor = 4.0;
+};
+// One sentence naming what is wrong, or nothing: s >= 1, L >= 1, beta_fast > beta_slow > 0,
+// high_freq_factor > low_freq_factor > 0.
+std::optional<std::string> validateRopeScaling(const RopeScalingParams &params);
+
+// θ'_i for i < d/2 (d even, at least 2) under the scaling; `length` is the sequence length the
+// dynamic scaling sees (start_pos + seq_len); the others ignore it.
+std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &params, std::int64_t length);
+// The factor on cos and sin: YaRN's 0.1·ln s + 1 (1 for s <= 1), else 1.
+double ropeAttentionFactor(const RopeScalingParams &params);
+
+// What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), or a blend.
+enum class PairRegime { Kept, Interpolated, Blended };
+std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams &params, std::int64_t length);
+
+// RoFormer section 3.4.3 at offset k, for q = k = all ones: the relative score Σ_{i<d/2} 2·cos(k·θ_i)
+// and the paper's bound (1/(d/2))·Σ_{j=1..d/2} |Σ_{l<j} e^{i·k·θ_l}|.
+struct RopeDecay {
+    double score = 0;
+    double bound = 0;
+};
+RopeDecay ropeDecay(const std::vector<double> &theta, std::int64_t k);
+
+// ALiBi (Press et al. 2022): each head's slope m_h, h = 1..heads, as the reference get_slopes
+// computes them (ofirpress/attention_with_linear_biases, fairseq/models/transformer.py): 2^(-8h/n)
+// for a power of two; otherwise the slopes of the largest power of two below, then every other
+// slope of twice that. The paper's text (a geometric sequence from 2^(-8/n)) differs there.
+std::vector<double> alibiSlopes(int heads);
+
+} // namespace pe
