@@ -82,25 +82,12 @@ bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &fro
     return true;
 }
 
-// The one view an export or the frames draw, offscreen; nothing, with the reason on stderr, when
-// it cannot be drawn for these settings (a projection's perplexity at or above seq_len).
-std::unique_ptr<PlotView> drawnView(const CommandLine &cmd, Workspace &workspace, const char *flag)
-{
-    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
-    if (const QString why = view->cannotDraw(); !why.isEmpty()) {
-        std::fprintf(stderr, "pe-explorer: %s %s: %s\n", flag, qPrintable(cmd.view), qPrintable(why));
-        return nullptr;
-    }
-    return view;
-}
-
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
 int exportFrames(const CommandLine &cmd, Workspace &workspace)
 {
     Parameters &parameters = *workspace.parameters();
-    std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export-frames");
-    if (!view)
-        return 2;
+    // Parsing refused a view that cannot draw these settings (ViewInfo::cannotDraw).
+    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
     if (!QDir().mkpath(cmd.out)) {
         std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
         return 2;
@@ -183,9 +170,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
                 std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
             return 0;
         }
-        std::unique_ptr<PlotView> view = drawnView(cmd, workspace, "--export");
-        if (!view)
-            return 2;
+        std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
         QString error;
         if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));

@@ -172,10 +172,8 @@ std::string_view schemeName(SchemeId s)
 
 std::optional<SchemeId> parseScheme(std::string_view s)
 {
-    for (SchemeId id : kSchemes)
-        if (id != SchemeId::Table && schemeName(id) == s)
-            return id;
-    return std::nullopt;
+    const auto id = parseName(kSchemes, schemeName, s);
+    return id == SchemeId::Table ? std::nullopt : id; // a table is opened from its file
 }
 
 std::string_view layoutName(Layout l)
@@ -202,18 +200,12 @@ std::string_view exponentName(Exponent e)
 
 std::optional<Layout> parseLayout(std::string_view s)
 {
-    for (Layout l : kLayouts)
-        if (layoutName(l) == s)
-            return l;
-    return std::nullopt;
+    return parseName(kLayouts, layoutName, s);
 }
 
 std::optional<Exponent> parseExponent(std::string_view s)
 {
-    for (Exponent e : kExponents)
-        if (exponentName(e) == s)
-            return e;
-    return std::nullopt;
+    return parseName(kExponents, exponentName, s);
 }
 
 std::optional<std::int64_t> parseInteger(std::string_view s)

@@ -72,6 +72,16 @@ std::string_view fieldName(Field f);
 // and the window's tooltips all read it, so a range is written once (here and in limits).
 std::string allowedText(Field f);
 
+// The value of `values` whose name is `text`, or nothing: every enum's parser.
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseName(const Enum (&values)[N], std::string_view (*name)(Enum), std::string_view text)
+{
+    for (Enum v : values)
+        if (name(v) == text)
+            return v;
+    return std::nullopt;
+}
+
 // Each enum's values in order, and one name each (the names sessions and the command line use).
 inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
 inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};

@@ -6,11 +6,7 @@ namespace pe {
 
 std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
 {
-    if (name == "tsne")
-        return ProjectionMethod::Tsne;
-    if (name == "pca")
-        return ProjectionMethod::Pca;
-    return std::nullopt;
+    return parseName(kProjectionMethods, projectionMethodName, name);
 }
 
 std::string_view projectionMethodName(ProjectionMethod method)

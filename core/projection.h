@@ -10,6 +10,7 @@ namespace pe {
 
 // Seed 004's picture: every position's vector placed in 2-D.
 enum class ProjectionMethod { Tsne, Pca };
+inline constexpr ProjectionMethod kProjectionMethods[] = {ProjectionMethod::Tsne, ProjectionMethod::Pca};
 
 std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name);
 std::string_view projectionMethodName(ProjectionMethod method);

@@ -1,5 +1,7 @@
 #include "rope.h"
 
+#include "encoding_params.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -28,10 +30,7 @@ std::string_view ropeScalingName(RopeScaling s)
 
 std::optional<RopeScaling> parseRopeScaling(std::string_view name)
 {
-    for (RopeScaling s : kRopeScalings)
-        if (ropeScalingName(s) == name)
-            return s;
-    return std::nullopt;
+    return parseName(kRopeScalings, ropeScalingName, name);
 }
 
 std::optional<std::string> validateRopeScaling(const RopeScalingParams &p)

@@ -11,13 +11,7 @@ namespace pe {
 
 std::optional<Metric> parseMetric(std::string_view name)
 {
-    if (name == "dot")
-        return Metric::Dot;
-    if (name == "cosine")
-        return Metric::Cosine;
-    if (name == "euclidean")
-        return Metric::Euclidean;
-    return std::nullopt;
+    return parseName(kMetrics, metricName, name);
 }
 
 std::string_view metricName(Metric metric)

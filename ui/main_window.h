@@ -57,9 +57,8 @@ class MainWindow : public QMainWindow
     // The last session, geometry and dock layout (QSettings), as the window was closed.
     void restoreLastState();
 
-    // Every view's figure into a folder as <view>.<format>; false with the first failure.
-    // Every view's figure into the folder; a view that cannot be drawn for these parameters is
-    // skipped, and `skipped` gets one line for it ("projection: why").
+    // Every view's figure into the folder as <view>.<format> (Workspace::saveAllFigures); a view
+    // that cannot be drawn is skipped with a line in `skipped`; false with the first failure.
     bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
                         QStringList *skipped = nullptr);
 

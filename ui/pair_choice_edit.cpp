@@ -3,14 +3,13 @@
 #include <QKeyEvent>
 
 PairChoiceEdit::PairChoiceEdit(const QString &objectName, QWidget *parent)
-    : QLineEdit(QStringLiteral("spread"), parent)
+    : QLineEdit(parent) // its text, "spread" by default, comes from the view's declared setting
     , helpText_(tr("Which pairs to show when not all fit: spread (evenly in log wavelength from the fastest to the "
                    "slowest), fastest, or a list like 0,5,31 or 10-20; Enter applies, Esc restores"))
 {
     setObjectName(objectName);
     setToolTip(helpText_);
     setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("fastest, 10-20")));
-    setProperty("appliedText", text());
     connect(this, &QLineEdit::editingFinished, this, &PairChoiceEdit::apply);
 }
 

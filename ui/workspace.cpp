@@ -32,7 +32,7 @@ void Workspace::attach(PlotView *view)
             views_.remove(id);
     });
     if (kept_.contains(id))
-        view->applySettings(kept_.take(id), false); // checked when kept
+        view->applySettings(kept_.take(id)); // checked when kept
 }
 
 void Workspace::detach(PlotView *view)
@@ -43,11 +43,6 @@ void Workspace::detach(PlotView *view)
     kept_.insert(id, view->settings());
     views_.remove(id);
     disconnect(view, &QObject::destroyed, this, nullptr);
-}
-
-PlotView *Workspace::view(const QString &id) const
-{
-    return views_.value(id);
 }
 
 QJsonObject Workspace::viewSettings(const QString &id) const
@@ -66,7 +61,7 @@ std::optional<QString> Workspace::setViewSettings(const QString &id, const QJson
     if (auto problem = checkSettings(info->settings, settings))
         return tr("view '%1': %2").arg(id, *problem);
     if (PlotView *v = views_.value(id)) {
-        v->applySettings(settings, false);
+        v->applySettings(settings);
         return std::nullopt;
     }
     QJsonObject merged = kept_.value(id);

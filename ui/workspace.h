@@ -33,7 +33,6 @@ class Workspace : public QObject
     // settings for the next one of that id.
     void attach(PlotView *view);
     void detach(PlotView *view);
-    PlotView *view(const QString &id) const;
 
     // A view's settings as a session saves them: the attached view's, else those kept for it.
     QJsonObject viewSettings(const QString &id) const;

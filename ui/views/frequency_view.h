@@ -57,7 +57,7 @@ class FrequencyView : public PlotView
     QCPTextElement *title_;
     QCPItemStraightLine *spanLine_;
     QCPItemText *spanLabel_;
-    std::vector<double> comparison_{1e2, 1e4, 1e8};
+    std::vector<double> comparison_; // from the compare field (its default is declared)
     int completed_ = 0;
     pe::ColumnSpectrum spectrum_;
 };

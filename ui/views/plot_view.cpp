@@ -380,11 +380,13 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
 void PlotView::bindSettings(const ViewInfo &info)
 {
     info_ = &info;
+    controls_.clear();
     for (const ViewSetting &s : info.settings) {
         QWidget *w = findChild<QWidget *>(s.key);
         if (!w)
             qFatal("view '%s' declares the setting '%s' but has no control of that name", qPrintable(info.id),
                    qPrintable(s.key));
+        controls_.push_back(w);
         const QSignalBlocker quiet(w); // the defaults are the state the view starts in
         if (auto *c = qobject_cast<QComboBox *>(w)) {
             if (c->count() != s.choices.size())
@@ -409,15 +411,19 @@ void PlotView::bindSettings(const ViewInfo &info)
             e->setText(s.defaultValue.toString());
         }
     }
+    // A text is read by its view when editing finishes: the view takes the declared default so.
+    for (QWidget *w : controls_)
+        if (auto *e = qobject_cast<QLineEdit *>(w))
+            emit e->editingFinished();
+    settingsBound();
 }
 
 QJsonObject PlotView::settings() const
 {
     QJsonObject out;
-    if (!info_)
-        return out; // before the registry binds the view: every setting at its default
-    for (const ViewSetting &s : info_->settings) {
-        const QWidget *w = findChild<QWidget *>(s.key);
+    for (std::size_t i = 0; i < controls_.size(); ++i) {
+        const ViewSetting &s = info_->settings[i];
+        const QWidget *w = controls_[i];
         if (auto *c = qobject_cast<const QComboBox *>(w))
             out.insert(s.key, s.choices.value(c->currentIndex()));
         else if (auto *sb = qobject_cast<const QSpinBox *>(w))
@@ -433,16 +439,16 @@ QJsonObject PlotView::settings() const
     return out;
 }
 
-std::optional<QString> PlotView::applySettings(const QJsonObject &values, bool dryRun)
+std::optional<QString> PlotView::applySettings(const QJsonObject &values)
 {
     if (auto problem = checkSettings(info_->settings, values))
         return problem;
-    if (dryRun)
-        return std::nullopt;
-    for (auto it = values.begin(); it != values.end(); ++it) {
-        const ViewSetting &s = *findSetting(info_->settings, it.key());
-        QWidget *w = findChild<QWidget *>(s.key);
-        const QJsonValue v = it.value();
+    for (std::size_t i = 0; i < controls_.size(); ++i) {
+        const ViewSetting &s = info_->settings[i];
+        if (!values.contains(s.key))
+            continue;
+        QWidget *w = controls_[i];
+        const QJsonValue v = values.value(s.key);
         if (auto *c = qobject_cast<QComboBox *>(w))
             c->setCurrentIndex(choiceIndex(s, v));
         else if (auto *sb = qobject_cast<QSpinBox *>(w))

@@ -56,10 +56,10 @@ class PlotView : public QWidget
     // The view's settings for sessions and presets: each setting its registry entry declares, by
     // key, a choice by its name.
     QJsonObject settings() const;
-    // Checks settings (dryRun) or applies them; a problem names the setting and what it allows.
-    // Nothing is applied unless every entry is valid; values are never clamped. Older files'
-    // choices by index are read too.
-    std::optional<QString> applySettings(const QJsonObject &settings, bool dryRun);
+    // Checks settings and applies them; a problem names the setting and what it allows. Nothing
+    // is applied unless every entry is valid; values are never clamped. Older files' choices by
+    // index are read too.
+    std::optional<QString> applySettings(const QJsonObject &settings);
 
     // The state and this view's settings, as the registry's data exports take them.
     DataRequest dataRequest() const;
@@ -99,6 +99,9 @@ class PlotView : public QWidget
     // Device pixels per logical pixel of what is being drawn (screen or export).
     double pixelScale() const { return pixelScale_; }
     QHBoxLayout *toolRow() const { return toolRow_; }
+    // After bindSettings: the controls hold their declared defaults (a view that reads them to set
+    // up its own state does it here, not in its constructor).
+    virtual void settingsBound() {}
     // Called when only the current position moved; the default recomputes everything.
     virtual void positionMoved() { rebuild(); }
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
@@ -147,6 +150,7 @@ class PlotView : public QWidget
 
     Parameters *parameters_;
     const ViewInfo *info_ = nullptr;
+    std::vector<QWidget *> controls_; // the control of each of info_->settings, in order
     bool completeFigures_ = false;
 
     QCustomPlot *plot_;

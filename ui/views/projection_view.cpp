@@ -177,19 +177,16 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     });
     connect(restartButton_, &QPushButton::clicked, this, &ProjectionView::restart);
     connect(fitButton, &QPushButton::clicked, this, &ProjectionView::fit);
-    updateControls();
 }
 
-// The view's settings as declared: read in the constructor too, before the registry binds them.
-const ViewSettings &ProjectionView::declared()
+void ProjectionView::settingsBound()
 {
-    static const ViewSettings settings = describe().settings;
-    return settings;
+    updateControls(); // the seed's and the learning rate's state follow the declared defaults
 }
 
 pe::ProjectionMethod ProjectionView::method() const
 {
-    return methodFrom(completeSettings(declared(), settings()));
+    return methodFrom(completeSettings(info().settings, settings()));
 }
 
 void ProjectionView::setMethod(pe::ProjectionMethod method)
@@ -199,7 +196,7 @@ void ProjectionView::setMethod(pe::ProjectionMethod method)
 
 pe::TsneSettings ProjectionView::tsneSettings() const
 {
-    return tsneSettingsFrom(completeSettings(declared(), settings()));
+    return tsneSettingsFrom(completeSettings(info().settings, settings()));
 }
 
 void ProjectionView::setSettings(const pe::TsneSettings &s)

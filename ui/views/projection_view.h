@@ -63,6 +63,7 @@ class ProjectionView : public PlotView
     void changeEvent(QEvent *event) override;
     void rebuild() override;
     void positionMoved() override;
+    void settingsBound() override;
 
   private:
     struct Key {
@@ -72,7 +73,6 @@ class ProjectionView : public PlotView
         pe::TsneSettings settings;
         bool operator==(const Key &) const = default;
     };
-    static const ViewSettings &declared();
     Key currentKey() const;
     void launch();
     void showFrame(pe::Projection frame);
