@@ -1,5 +1,7 @@
 #include "command_line.h"
 
+#include "scheme_parameters.h"
+
 #include "command_line_options.h"
 
 #include "data_export.h"
@@ -116,12 +118,15 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         QStringLiteral("scheme"),    QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),
         QStringLiteral("start-pos"), QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"),
         QStringLiteral("reference"), QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table")};
+    QStringList schemeFlags;
+    for (const pe::SchemeParameter &sp : pe::schemeParameters())
+        schemeFlags << QString::fromStdString(sp.flag());
     const bool fromSession = parser.isSet(QStringLiteral("session")),
                fromPreset = parser.isSet(QStringLiteral("preset"));
     if (fromSession && fromPreset)
         return fail(QStringLiteral("--session and --preset exclude each other; give one."));
     if (fromSession || fromPreset) {
-        for (const QString &flag : stateFlags)
+        for (const QString &flag : stateFlags + schemeFlags)
             if (parser.isSet(flag))
                 return fail(QStringLiteral("--%1: the %2 already gives the parameters, position and noise; give them "
                                            "there or here, not both.")
@@ -202,6 +207,19 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                             .arg(parser.value(QStringLiteral("exponent")), allowed(pe::Field::Exponent)));
         p.exponent = *v;
     }
+    // The scheme's own parameters in the table's order, so a scaling is known before its factor.
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const QString flag = QString::fromStdString(sp.flag());
+        if (!parser.isSet(flag))
+            continue;
+        if (!pe::takes(p, sp.field))
+            return fail(QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(pe::notApplicable(p, sp.field))));
+        std::string error;
+        const auto v = pe::parseParameter(sp, parser.value(flag).toStdString(), &error);
+        if (!v)
+            return fail(QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(error)));
+        sp.set(p, *v);
+    }
     if (auto error = pe::validate(p))
         return fail(flagFor(error->field) + QStringLiteral(": ") + QString::fromStdString(error->message));
 
@@ -246,7 +264,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             if (setting.flag.isEmpty() || !parser.isSet(setting.flag))
                 continue;
             QString error;
-            const auto value = settingFromText(setting, parser.value(setting.flag), &error);
+            const auto value = setting.kind == ViewSetting::Kind::Bool
+                                   ? std::optional<QJsonValue>(true)
+                                   : settingFromText(setting, parser.value(setting.flag), &error);
             if (!value)
                 return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));
             cmd.viewSettings[view.id].insert(setting.key, *value);

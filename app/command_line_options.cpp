@@ -3,6 +3,7 @@
 #include "command_line.h"
 #include "figure_export.h"
 #include "noise.h"
+#include "scheme_parameters.h"
 #include "view_registry.h"
 
 #include <QCommandLineParser>
@@ -24,6 +25,16 @@ QString flagFor(pe::Field f)
         return QStringLiteral("--layout");
     case pe::Field::Exponent:
         return QStringLiteral("--exponent");
+    case pe::Field::Scaling:
+    case pe::Field::Factor:
+    case pe::Field::OriginalContext:
+    case pe::Field::BetaFast:
+    case pe::Field::BetaSlow:
+    case pe::Field::LowFreqFactor:
+    case pe::Field::HighFreqFactor:
+    case pe::Field::Heads:
+    case pe::Field::Head:
+        return QStringLiteral("--") + QString::fromStdString(pe::schemeParameter(f)->flag());
     case pe::Field::None:
         break;
     }
@@ -63,10 +74,15 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
                                   : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                                   : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
                                                                                       : QString::number(d.toDouble());
-            out << QCommandLineOption(s.flag,
-                                      QStringLiteral("%1 (%2): %3 (default %4).")
-                                          .arg(s.help, views.join(QStringLiteral(", ")), allowedText(s), shown),
-                                      s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
+            // A true-or-false setting is a switch: given, it is on.
+            if (s.kind == ViewSetting::Kind::Bool)
+                out << QCommandLineOption(s.flag, QStringLiteral("%1 (%2); default off.")
+                                                      .arg(s.help, views.join(QStringLiteral(", "))));
+            else
+                out << QCommandLineOption(s.flag,
+                                          QStringLiteral("%1 (%2): %3 (default %4).")
+                                              .arg(s.help, views.join(QStringLiteral(", ")), allowedText(s), shown),
+                                          s.valueName.isEmpty() ? QStringLiteral("V") : s.valueName);
         }
     return out;
 }
@@ -92,6 +108,19 @@ QList<QCommandLineOption> options()
         {QStringLiteral("exponent"),
          QStringLiteral("%1 (default pair: base^(2i/d); index: base^(j/d)).").arg(allowed(pe::Field::Exponent)),
          QStringLiteral("E")},
+    };
+    // The parameters a scheme adds (pe::schemeParameters()): RoPE's scaling, ALiBi's heads.
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const pe::EncodingParams defaults;
+        fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
+                                    QStringLiteral("%1: %2 (default %3).")
+                                        .arg(QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size())),
+                                             allowed(sp.field),
+                                             QString::fromStdString(pe::parameterText(sp, sp.get(defaults)))),
+                                    sp.kind == pe::SchemeParameter::Kind::Choice ? QStringLiteral("NAME")
+                                                                                 : QStringLiteral("V"));
+    }
+    fixed << QList<QCommandLineOption>{
         {QStringLiteral("table"),
          QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 "
                         "array, rows are "

@@ -1,5 +1,8 @@
 #include "data_export.h"
 
+#include "rope.h"
+#include "scheme.h"
+
 #include "atomic_file.h"
 #include "recovery.h"
 #include "relative.h"
@@ -278,6 +281,44 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
     return t;
 }
 
+Table ropeDecayTable(const Encoding &rope)
+{
+    return lazyValuesTable("offset", {"score", "bound"}, 0, rope.params().seqLen, [&rope] {
+        const RopeDecayCurves curves = ropeDecayCurves(rope, rope.params().seqLen, 0, 0);
+        std::vector<double> values;
+        for (std::size_t k = 0; k < curves.score.size(); ++k)
+            values.insert(values.end(), {curves.score[k], curves.bound[k]});
+        return values;
+    });
+}
+
+Table slopesTable(int heads)
+{
+    return valuesTable("head", {"slope"}, 1, alibiSlopes(heads));
+}
+
+Table attentionTable(const Encoding &encoding, const AttentionSettings &settings)
+{
+    const EncodingParams &p = encoding.params();
+    Table t;
+    t.indexHeader = "position";
+    for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
+        t.columnHeaders.push_back(std::to_string(s));
+    t.rows = p.seqLen;
+    t.cols = static_cast<int>(p.seqLen);
+    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
+    // Built when the first block is asked for: the table is made before it is written.
+    auto attention = std::make_shared<std::shared_ptr<PositionalAttention>>();
+    t.fill = [&encoding, settings, attention, start = p.startPos, n = p.seqLen](std::int64_t firstRow,
+                                                                                std::int64_t count, double *out) {
+        if (!*attention)
+            *attention = std::make_shared<PositionalAttention>(encoding, settings);
+        for (std::int64_t r = 0; r < count; ++r)
+            (*attention)->row(start + firstRow + r, start, n, out + r * n);
+    };
+    return t;
+}
+
 Table angleTable(const Encoding &encoding)
 {
     Table t;
@@ -346,8 +387,22 @@ Table frequencyTable(const Encoding &encoding)
 {
     if (!encoding.hasFrequencies())
         return spectrumTable(encoding);
+    const EncodingParams &p = encoding.params();
+    if (p.scheme == SchemeId::Rope) {
+        const std::vector<double> plain = ropeFrequencies(p.base, p.dModel, {}, 0);
+        const std::vector<PairRegime> regimes = ropeRegimes(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
+        std::vector<double> values;
+        for (int i = 0; i < encoding.channelCount(); ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            const double w = encoding.channelFrequency(i);
+            values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), w / plain[k],
+                                         static_cast<double>(regimes[k])});
+        }
+        return valuesTable("pair", {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime"},
+                           0, std::move(values));
+    }
     Table t;
-    t.indexHeader = encoding.params().exponent == Exponent::Pair ? "pair" : "dimension";
+    t.indexHeader = p.exponent == Exponent::Pair ? "pair" : "dimension";
     t.columnHeaders = {"omega", "wavelength"};
     t.rows = encoding.channelCount();
     t.cols = 2;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attention.h"
 #include "encoding.h"
 #include "noise.h"
 #include "projection.h"
@@ -54,11 +55,21 @@ Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int
 // The clock hands: each pair's angle t w_i reduced to [0, 2 pi), one column per pair.
 Table angleTable(const Encoding &encoding);
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.
+// RoPE adds the unscaled omega and wavelength, the ratio omega'/omega and the pair's regime under
+// the scaling (0 kept: extrapolates past L; 1 interpolated: omega/s; 2 blended).
 // A table has no channels: its spectrum instead.
 Table frequencyTable(const Encoding &encoding);
 // Each column's measured dominant frequency (columnSpectrum): CSV
 // "dimension,omega,wavelength,peak_share,resolved" (resolved 1 when at least two periods fit).
 Table spectrumTable(const Encoding &encoding);
+
+// RoFormer's decay of a RoPE encoding for offsets 0..seq_len-1: CSV "offset,score,bound".
+Table ropeDecayTable(const Encoding &rope);
+// ALiBi's slopes, head 1..heads: CSV "head,slope".
+Table slopesTable(int heads);
+// The softmaxed positional attention of the window, N x N: CSV "position,<s>,...". seq_len at most
+// kMaxDistanceRows.
+Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);
 
 // metric(x_t, PE(reference)) for every position: CSV "position,similarity".
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);

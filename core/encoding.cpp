@@ -1,5 +1,7 @@
 #include "encoding.h"
 
+#include "rope.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -33,7 +35,10 @@ int channelCount(const EncodingParams &p)
 {
     switch (p.scheme) {
     case SchemeId::Table:
+    case SchemeId::Alibi:
         return 0;
+    case SchemeId::Rope:
+        return p.dModel / 2;
     case SchemeId::Sinusoidal:
         break;
     }
@@ -42,6 +47,8 @@ int channelCount(const EncodingParams &p)
 
 double channelFrequency(const EncodingParams &p, int channel)
 {
+    if (p.scheme == SchemeId::Rope)
+        return ropeFrequencies(p.base, p.dModel, p.rope, p.startPos + p.seqLen)[static_cast<std::size_t>(channel)];
     const int e = p.exponent == Exponent::Index ? channel : 2 * channel;
     return frequencyForExponent(p.base, e, p.dModel);
 }
@@ -52,7 +59,19 @@ Encoding::Encoding(const EncodingParams &params)
     if (auto err = validate(params))
         throw std::invalid_argument(err->message);
     const int d = params.dModel;
-    if (params.scheme == SchemeId::Table) {
+    if (params.scheme == SchemeId::Rope) {
+        // The dynamic scaling sees the sequence length start_pos + seq_len, as Llama's freqs_cis[start_pos:...].
+        channelFreq_ = ropeFrequencies(params.base, d, params.rope, params.startPos + params.seqLen);
+        amplitude_ = ropeAttentionFactor(params.rope);
+        columnFreq_.resize(d);
+        columnSine_.resize(d);
+        for (int j = 0; j < d; ++j) {
+            columnFreq_[j] = channelFreq_[columnChannel(j)];
+            columnSine_[j] = params.layout == Layout::Split ? j >= d / 2 : j % 2 == 1;
+        }
+        return;
+    }
+    if (params.scheme == SchemeId::Table || params.scheme == SchemeId::Alibi) {
         columnFreq_.assign(static_cast<std::size_t>(d), std::numeric_limits<double>::quiet_NaN());
         columnSine_.resize(static_cast<std::size_t>(d));
         for (int j = 0; j < d; ++j)
@@ -77,8 +96,10 @@ double Encoding::channelWavelength(int channel) const
 
 int Encoding::columnChannel(int column) const
 {
-    if (params_.scheme == SchemeId::Table)
+    if (params_.scheme == SchemeId::Table || params_.scheme == SchemeId::Alibi)
         return column / 2;
+    if (params_.scheme == SchemeId::Rope)
+        return params_.layout == Layout::Split ? column % (params_.dModel / 2) : column / 2;
     if (params_.exponent == Exponent::Index)
         return column;
     return columnExponent(params_, column) / 2;
@@ -99,8 +120,17 @@ void sinCosOfProduct(double position, double w, double &s, double &c)
     c = c0 - err * s0;
 }
 
+int Encoding::pairSineColumn(int pair) const
+{
+    if (params_.scheme == SchemeId::Rope)
+        return params_.layout == Layout::Split ? params_.dModel / 2 + pair : 2 * pair + 1;
+    return params_.layout == Layout::Split ? pair : 2 * pair;
+}
+
 int Encoding::pairCosineColumn(int pair) const
 {
+    if (params_.scheme == SchemeId::Rope)
+        return params_.layout == Layout::Split ? pair : 2 * pair;
     const int column = params_.layout == Layout::Split ? params_.dModel / 2 + pair : 2 * pair + 1;
     return column < params_.dModel ? column : -1;
 }
@@ -114,10 +144,16 @@ void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c)
         c = cj >= 0 ? params_.table->value(position, cj) : 0.0;
         return;
     }
+    case SchemeId::Alibi:
+        s = c = 0;
+        return;
     case SchemeId::Sinusoidal:
+    case SchemeId::Rope:
         break;
     }
     sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
+    s *= amplitude_;
+    c *= amplitude_;
 }
 
 double Encoding::value(std::int64_t position, int column) const
@@ -125,12 +161,15 @@ double Encoding::value(std::int64_t position, int column) const
     switch (params_.scheme) {
     case SchemeId::Table:
         return params_.table->value(position, column);
+    case SchemeId::Alibi:
+        return 0.0;
     case SchemeId::Sinusoidal:
+    case SchemeId::Rope:
         break;
     }
     double s, c;
     sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
-    return columnSine_[column] ? s : c;
+    return amplitude_ * (columnSine_[column] ? s : c);
 }
 
 Block Encoding::windowBlock() const

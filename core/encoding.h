@@ -58,6 +58,7 @@ inline double wavelengthOf(double omega)
 // column holds as a function of position (value, fill), which columns form rotating pairs and at
 // what frequency, and whether dot products depend on the offset alone (OffsetKernel::applies).
 //
+// RoPE: the sinusoids' machinery with θ'_i (ropeFrequencies) and the cosine first in each pair.
 // The sinusoids (both layouts, both exponents): angles are computed in double with the rounding
 // error of t*w folded back in, so every value matches a long-double evaluation of sin/cos(t * w) to
 // about 1e-15 for positions up to 1e9.
@@ -72,8 +73,14 @@ class Encoding
     const EncodingParams &params() const { return params_; }
     int dModel() const { return params_.dModel; }
     const PositionTable *table() const { return params_.table.get(); }
-    // False for a table: no column turns at a known frequency.
-    bool hasFrequencies() const { return params_.scheme != SchemeId::Table; }
+    // False for a table (no column turns at a known frequency) and for ALiBi (no vector at all).
+    bool hasFrequencies() const { return params_.scheme != SchemeId::Table && params_.scheme != SchemeId::Alibi; }
+    // False for ALiBi: it adds nothing to the tokens (its values are all 0); its positions are a
+    // bias on the attention scores (attention.h).
+    bool hasVectors() const { return params_.scheme != SchemeId::Alibi; }
+    // The length of every pair's (cos, sin): YaRN's attention factor for RoPE under YaRN, else 1
+    // (a table's pairs have none).
+    double amplitude() const { return amplitude_; }
 
     // A channel is one distinct frequency: a (sin, cos) pair for the pair exponent (ceil(d/2) of
     // them), a single column for the per-index exponent (d of them).
@@ -90,7 +97,8 @@ class Encoding
     // A pair is a sine column and its cosine partner: ceil(d/2) pairs when interleaved (with odd d
     // the last sine has no partner), d/2 when split. Each pair is one clock hand.
     int pairCount() const { return params_.layout == Layout::Split ? params_.dModel / 2 : (params_.dModel + 1) / 2; }
-    int pairSineColumn(int pair) const { return params_.layout == Layout::Split ? pair : 2 * pair; }
+    // RoPE keeps Meta's freqs_cis order, cosine first: (cos, sin) in columns (2i, 2i+1), or (i, d/2+i).
+    int pairSineColumn(int pair) const;
     int pairCosineColumn(int pair) const; // -1 when the pair has no partner
     // The hand's speed: the sine column's frequency (with the per-index exponent the cosine column
     // turns at its own, slightly slower speed; seed 002's clock faces follow the sine column too).
@@ -113,6 +121,7 @@ class Encoding
     std::vector<double> channelFreq_;
     std::vector<double> columnFreq_;
     std::vector<unsigned char> columnSine_;
+    double amplitude_ = 1.0;
 };
 
 // Frequency of a channel for any valid parameters, without building the whole Encoding.

@@ -79,7 +79,12 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
         }
         return;
     }
+    case SchemeId::Alibi: // no vector: ALiBi adds nothing to the tokens
+        for (std::int64_t r = 0; r < block.rows; ++r)
+            std::fill(out + r * outRowStride, out + r * outRowStride + n, 0.0);
+        return;
     case SchemeId::Sinusoidal:
+    case SchemeId::Rope:
         break;
     }
     std::vector<double> buf(4 * static_cast<std::size_t>(n));
@@ -115,6 +120,8 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
             const int j = block.column(k);
             double sv, cv;
             sinCosOfProduct(t, columnFreq_[j], sv, cv);
+            sv *= amplitude_; // rotations keep the length: YaRN's factor seeds it
+            cv *= amplitude_;
             // A cosine column carries (cos, -sin): the same rotation then turns it correctly.
             if (columnSine_[j]) {
                 s[k] = sv;

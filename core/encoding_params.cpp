@@ -1,6 +1,7 @@
 #include "encoding_params.h"
 
 #include "scheme.h"
+#include "scheme_parameters.h"
 
 #include "position_table.h"
 
@@ -75,6 +76,16 @@ std::string allowedText(Field f)
         return oneOf(kLayouts, layoutName);
     case Field::Exponent:
         return oneOf(kExponents, exponentName);
+    case Field::Scaling:
+    case Field::Factor:
+    case Field::OriginalContext:
+    case Field::BetaFast:
+    case Field::BetaSlow:
+    case Field::LowFreqFactor:
+    case Field::HighFreqFactor:
+    case Field::Heads:
+    case Field::Head:
+        return parameterAllowedText(*schemeParameter(f));
     case Field::None:
         break;
     }
@@ -119,6 +130,26 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
                                                     " (got " + withThousands(p.startPos) + " + " +
                                                     withThousands(p.seqLen) + ")."};
+    for (const SchemeParameter &sp : schemeParameters())
+        if (const double v = sp.get(p); !inRange(sp, v))
+            return failure(sp.field, shortReal(v));
+    if (p.scheme == SchemeId::Rope && p.dModel % 2 != 0)
+        return ValidationError{Field::DModel, "RoPE turns pairs of columns: d_model must be even (got " +
+                                                  std::to_string(p.dModel) + ")."};
+    if (p.scheme == SchemeId::Rope && p.dModel < 4 &&
+        (p.rope.scaling == RopeScaling::Ntk || p.rope.scaling == RopeScaling::DynamicNtk))
+        return ValidationError{Field::DModel, "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
+                                                  std::to_string(p.dModel) + ")."};
+    if (!(p.rope.betaFast > p.rope.betaSlow))
+        return ValidationError{Field::BetaFast, "beta_fast must be above beta_slow (got " + shortReal(p.rope.betaFast) +
+                                                    " and " + shortReal(p.rope.betaSlow) + ")."};
+    if (!(p.rope.highFreqFactor > p.rope.lowFreqFactor))
+        return ValidationError{Field::HighFreqFactor, "high_freq_factor must be above low_freq_factor (got " +
+                                                          shortReal(p.rope.highFreqFactor) + " and " +
+                                                          shortReal(p.rope.lowFreqFactor) + ")."};
+    if (p.head > p.heads)
+        return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
+                                                " (got " + std::to_string(p.head) + ")."};
     if (p.table) {
         const PositionTable &t = *p.table;
         if (p.dModel != t.cols())
@@ -153,6 +184,16 @@ std::string_view fieldName(Field f)
         return "layout";
     case Field::Exponent:
         return "exponent";
+    case Field::Scaling:
+    case Field::Factor:
+    case Field::OriginalContext:
+    case Field::BetaFast:
+    case Field::BetaSlow:
+    case Field::LowFreqFactor:
+    case Field::HighFreqFactor:
+    case Field::Heads:
+    case Field::Head:
+        return schemeParameter(f)->key;
     case Field::None:
         break;
     }
@@ -164,6 +205,10 @@ std::string_view schemeName(SchemeId s)
     switch (s) {
     case SchemeId::Sinusoidal:
         return "sinusoidal";
+    case SchemeId::Rope:
+        return "rope";
+    case SchemeId::Alibi:
+        return "alibi";
     case SchemeId::Table:
         return "table";
     }

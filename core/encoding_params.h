@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rope.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,6 +23,8 @@ enum class Layout {
 // parameters it takes: scheme.h.
 enum class SchemeId {
     Sinusoidal, // Vaswani et al. 2017, with the layouts and exponents below
+    Rope,       // rotary position embedding (Su et al. 2021): cos and sin of t·θ_i, and its scalings
+    Alibi,      // attention with linear biases (Press et al. 2022): no vector, a bias on the scores
     Table,      // a position table from a .npy file
 };
 
@@ -41,6 +45,12 @@ struct EncodingParams {
     // A position table from a file instead of the sinusoids (--table): rows are positions, d_model
     // is its column count, base and exponent do not apply, pairs are its columns (2i, 2i+1).
     std::shared_ptr<const PositionTable> table;
+    // RoPE's context extension (scheme rope); originalContext is the context the model was trained
+    // on, which the views mark under every scaling.
+    RopeScalingParams rope;
+    // ALiBi (scheme alibi): the number of heads and the head the views show (1-based).
+    int heads = 8;
+    int head = 1;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -55,7 +65,26 @@ inline constexpr double maxBase = 1e15;
 inline constexpr std::int64_t maxPositionEnd = 1'000'000'000;
 } // namespace limits
 
-enum class Field { None, Scheme, SeqLen, DModel, Base, StartPos, Layout, Exponent };
+enum class Field {
+    None,
+    Scheme,
+    SeqLen,
+    DModel,
+    Base,
+    StartPos,
+    Layout,
+    Exponent,
+    // The parameters a scheme adds, described as data in scheme_parameters.h.
+    Scaling,
+    Factor,
+    OriginalContext,
+    BetaFast,
+    BetaSlow,
+    LowFreqFactor,
+    HighFreqFactor,
+    Heads,
+    Head,
+};
 
 struct ValidationError {
     Field field = Field::None;
@@ -85,7 +114,7 @@ std::optional<Enum> parseName(const Enum (&values)[N], std::string_view (*name)(
 // Each enum's values in order, and one name each (the names sessions and the command line use).
 inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
 inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};
-inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Table};
+inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Rope, SchemeId::Alibi, SchemeId::Table};
 std::string_view schemeName(SchemeId s);
 // A scheme chosen by name: not the table, which a file gives.
 std::optional<SchemeId> parseScheme(std::string_view s);

@@ -56,4 +56,18 @@ std::vector<Extent> runExtents(const std::vector<std::int64_t> &values, std::int
     return out;
 }
 
+CurveEnvelope curveEnvelope(const std::vector<double> &values, std::int64_t buckets)
+{
+    CurveEnvelope out;
+    const auto n = static_cast<std::int64_t>(values.size());
+    out.stride = sampleStride(n, std::max<std::int64_t>(buckets, 1));
+    for (std::int64_t r0 = 0; r0 < n; r0 += out.stride) {
+        const auto begin = values.begin() + r0;
+        const auto [lo, hi] = std::minmax_element(begin, begin + std::min(out.stride, n - r0));
+        out.low.push_back(*lo);
+        out.high.push_back(*hi);
+    }
+    return out;
+}
+
 } // namespace pe

@@ -38,4 +38,13 @@ struct Extent {
 };
 std::vector<Extent> runExtents(const std::vector<std::int64_t> &values, std::int64_t stride);
 
+// A curve of n values for a plot `buckets` pixel columns wide: runs of stride = ceil(n / buckets)
+// values, each run's lowest and highest (a spike one value wide still shows; every stride-th value
+// would miss it). stride 1: the values themselves (low == high).
+struct CurveEnvelope {
+    std::int64_t stride = 1;
+    std::vector<double> low, high; // one a run; run r starts at value r * stride
+};
+CurveEnvelope curveEnvelope(const std::vector<double> &values, std::int64_t buckets);
+
 } // namespace pe

@@ -94,6 +94,11 @@ double llama3Kept(double lambda, const RopeScalingParams &p)
 
 } // namespace
 
+double ntkBase(double base, int d, double s)
+{
+    return base * std::pow(s, d / (d - 2.0));
+}
+
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &p, std::int64_t length)
 {
     const double s = p.factor;
@@ -107,12 +112,12 @@ std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams 
         return theta;
     }
     case RopeScaling::Ntk: // NTK-aware (bloc97): base' = base·s^(d/(d-2)); pair 0 unchanged
-        return plainFrequencies(base * std::pow(s, d / (d - 2.0)), d);
+        return plainFrequencies(ntkBase(base, d, s), d);
     case RopeScaling::DynamicNtk: { // transformers _compute_dynamic_ntk_parameters, seq_len = length
         if (length <= p.originalContext)
             return plainFrequencies(base, d);
         const double grown = s * static_cast<double>(length) / static_cast<double>(p.originalContext) - (s - 1);
-        return plainFrequencies(base * std::pow(grown, d / (d - 2.0)), d);
+        return plainFrequencies(ntkBase(base, d, grown), d);
     }
     case RopeScaling::Yarn: {
         std::vector<double> theta = plainFrequencies(base, d);

@@ -32,6 +32,8 @@ struct RopeScalingParams {
     double betaSlow = 1.0;
     double lowFreqFactor = 1.0; // Llama 3
     double highFreqFactor = 4.0;
+
+    bool operator==(const RopeScalingParams &) const = default;
 };
 // One sentence naming what is wrong, or nothing: s >= 1, L >= 1, beta_fast > beta_slow > 0,
 // high_freq_factor > low_freq_factor > 0.
@@ -40,6 +42,8 @@ std::optional<std::string> validateRopeScaling(const RopeScalingParams &params);
 // θ'_i for i < d/2 (d even, at least 2) under the scaling; `length` is the sequence length the
 // dynamic scaling sees (start_pos + seq_len); the others ignore it.
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &params, std::int64_t length);
+// NTK-aware's base for a factor s: base·s^(d/(d-2)) (d at least 4).
+double ntkBase(double base, int d, double s);
 // The factor on cos and sin: YaRN's 0.1·ln s + 1 (1 for s <= 1), else 1.
 double ropeAttentionFactor(const RopeScalingParams &params);
 

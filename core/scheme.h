@@ -35,6 +35,9 @@ double valueBound(const EncodingParams &p);
 // One past the last position the scheme has values for.
 std::int64_t positionEnd(const EncodingParams &p);
 
+// What RoPE's scaling does, one line: "YaRN ×4 from L = 4,096: ..." (titles, the formula).
+std::string scalingText(const EncodingParams &p);
+
 // The formula of p's scheme in plain text, e.g. "PE(t,2i) = sin(t·w_i), ..." (status bar, titles)...
 std::string formulaText(const EncodingParams &p);
 // ...and as rich text (HTML) for a label: ω with sub- and superscripts, one equation a line, the

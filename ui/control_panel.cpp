@@ -174,6 +174,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     grid->addWidget(layoutChoice_, row, 1, 1, 2);
     grid->addWidget(new QLabel(tr("exponent"), this), row + 1, 0);
     grid->addWidget(exponentChoice_, row + 1, 1, 1, 2);
+    addSchemeControls(grid);
 
     addPositionControls(playback);
     addNoiseControls();
@@ -388,6 +389,7 @@ void ControlPanel::followScheme(const pe::EncodingParams &p)
     exponentChoice_->setToolTip(exponentChoice_->isEnabled()
                                     ? tr("Pair exponent as in the paper; per-index exponent as in seed 002's article")
                                     : why(pe::Field::Exponent));
+    followSchemeControls(p);
     const bool byName = pe::schemeInfo(p.scheme).byName;
     schemeChoice_->setEnabled(byName);
     schemeChoice_->setToolTip(byName ? tr("The encoding shown; each view asks it what its columns hold")

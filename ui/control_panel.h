@@ -1,6 +1,7 @@
 #pragma once
 
 #include "encoding_params.h"
+#include "scheme_parameters.h"
 
 #include <QWidget>
 
@@ -14,6 +15,7 @@ class Playback;
 class QCheckBox;
 class QPushButton;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QSlider;
 class ScientificSpinBox;
@@ -75,10 +77,19 @@ class ControlPanel : public QWidget
     void followPosition();
     void addPositionControls(Playback *playback);
     void addNoiseControls();
+    // A row for each parameter a scheme adds (control_panel_scheme.cpp), shown while it applies.
+    struct SchemeControl {
+        const pe::SchemeParameter *parameter;
+        QLabel *label;
+        QWidget *widget;
+    };
+    void addSchemeControls(QGridLayout *grid);
+    void followSchemeControls(const pe::EncodingParams &p);
 
     Parameters *parameters_;
     std::vector<Control> controls_;
     std::vector<Typed> typed_;
+    std::vector<SchemeControl> schemeControls_;
     QComboBox *schemeChoice_;
     QComboBox *layoutChoice_;
     QComboBox *exponentChoice_;

@@ -140,6 +140,8 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
     std::optional<QString> problem = checkFigureOptions(options);
     if (!problem)
         problem = checkFigurePath(path);
+    if (const QString why = view->cannotDraw(); !problem && !why.isEmpty())
+        problem = why;
     if (problem) {
         *error = *problem;
         return false;

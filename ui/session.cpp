@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "scheme_parameters.h"
+
 #include "atomic_file.h"
 #include "position_table.h"
 #include "view_registry.h"
@@ -181,6 +183,30 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             return std::nullopt;
         }
     }
+    // The parameters a scheme adds, each by its key (older files have none: the defaults); a
+    // choice by its name.
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const QJsonValue v = p.value(QLatin1String(sp.key.data(), static_cast<qsizetype>(sp.key.size())));
+        if (v.isUndefined())
+            continue;
+        const bool choice = sp.kind == pe::SchemeParameter::Kind::Choice;
+        std::optional<double> value;
+        if (choice && v.isString())
+            value = pe::parseParameter(sp, v.toString().toStdString(), nullptr);
+        else if (!choice && v.isDouble() && pe::inRange(sp, v.toDouble()))
+            value = v.toDouble();
+        if (!value) {
+            r.fail(QStringLiteral("%1 must be %2 (got %3).")
+                       .arg(QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size())),
+                            QString::fromStdString(pe::parameterAllowedText(sp)),
+                            oneLine(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
+                                        .mid(1)
+                                        .chopped(1)
+                                        .left(40))));
+            return std::nullopt;
+        }
+        sp.set(s.params, *value);
+    }
     if (auto problem = pe::validate(s.params)) {
         r.fail(QString::fromStdString(problem->message));
         return std::nullopt;
@@ -280,6 +306,14 @@ QJsonObject sessionToJson(const Session &s)
                        {QStringLiteral("start_pos"), static_cast<double>(s.params.startPos)},
                        {QStringLiteral("layout"), QString::fromUtf8(pe::layoutName(s.params.layout).data())},
                        {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const QString key = QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size()));
+        const double v = sp.get(s.params);
+        if (sp.kind == pe::SchemeParameter::Kind::Choice)
+            params.insert(key, QString::fromStdString(pe::parameterText(sp, v)));
+        else
+            params.insert(key, v);
+    }
     if (s.params.table)
         params.insert(QStringLiteral("table"),
                       QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());

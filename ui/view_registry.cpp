@@ -1,5 +1,7 @@
 #include "view_registry.h"
 
+#include "alibi_view.h"
+#include "attention_view.h"
 #include "clock_grid_view.h"
 #include "distance_view.h"
 #include "frequency_view.h"
@@ -9,18 +11,64 @@
 #include "projection_view.h"
 #include "recovery_view.h"
 #include "relative_view.h"
+#include "rope_decay_view.h"
+#include "scaling_view.h"
 #include "similarity_view.h"
 
 #include <QStringList>
+
+#include <algorithm>
 
 const std::vector<ViewInfo> &viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
         viewInfo<HeatmapView>(),    viewInfo<FrequencyView>(),  viewInfo<ClockGridView>(), viewInfo<PairCircleView>(),
         viewInfo<SimilarityView>(), viewInfo<RecoveryView>(),   viewInfo<DistanceView>(),  viewInfo<RelativeView>(),
-        viewInfo<InputsView>(),     viewInfo<ProjectionView>(),
+        viewInfo<InputsView>(),     viewInfo<ProjectionView>(), viewInfo<ScalingView>(),
+        viewInfo<RopeDecayView>(),  viewInfo<AttentionView>(),  viewInfo<AlibiView>(),
     };
     return views;
+}
+
+namespace {
+
+QString schemeProblemOf(const std::vector<pe::SchemeId> &schemes, const QString &title, const pe::EncodingParams &p)
+{
+    if (schemes.empty() ? p.scheme != pe::SchemeId::Alibi
+                        : std::find(schemes.begin(), schemes.end(), p.scheme) != schemes.end())
+        return {};
+    if (schemes.empty())
+        return QObject::tr("ALiBi adds no vector to the tokens: its positions are a bias −m_h·|t − s| on the "
+                           "attention scores. The Attention and ALiBi views show it.");
+    QStringList names;
+    for (pe::SchemeId id : schemes)
+        names << QString::fromUtf8(pe::schemeName(id).data());
+    return QObject::tr("The %1 view shows the %2 scheme: choose it (--scheme %3).")
+        .arg(title, names.join(QObject::tr(" or ")), names.first());
+}
+
+} // namespace
+
+QString ViewInfo::schemeProblem(const pe::EncodingParams &p) const
+{
+    return schemeProblemOf(schemes, title, p);
+}
+
+ViewInfo withSchemeCheck(ViewInfo info)
+{
+    const auto why = [schemes = info.schemes, title = info.title](const DataRequest &r) {
+        return schemeProblemOf(schemes, title, r.encoding->params());
+    };
+    info.cannotDraw = [why, own = info.cannotDraw](const DataRequest &r) {
+        const QString problem = why(r);
+        return !problem.isEmpty() || !own ? problem : own(r);
+    };
+    for (DataExport &e : info.exports)
+        e.problem = [why, own = e.problem](const DataRequest &r) {
+            const QString problem = why(r);
+            return !problem.isEmpty() || !own ? problem : own(r);
+        };
+    return info;
 }
 
 PlotView *ViewInfo::create(Parameters *parameters, QWidget *parent) const

@@ -52,6 +52,13 @@ struct ViewInfo {
     // function or answer: it can. The view says the same (PlotView::cannotDraw), and the command
     // line refuses such an --export before anything runs.
     std::function<QString(const DataRequest &)> cannotDraw{};
+    // The schemes the view draws; empty: every scheme with position vectors (all but ALiBi).
+    std::vector<pe::SchemeId> schemes{};
+
+    // Why the view does not draw p's scheme, one sentence; empty when it does. cannotDraw and
+    // every export's problem say it first (viewInfo() adds it), so the window shows it in place of
+    // the figure and the command line refuses with it.
+    QString schemeProblem(const pe::EncodingParams &p) const;
 
     // The view, its controls given their ranges and defaults from `settings`.
     PlotView *create(Parameters *parameters, QWidget *parent) const;
@@ -74,11 +81,14 @@ struct DataKind {
 std::vector<DataKind> dataKinds();
 std::optional<DataKind> findDataKind(const QString &kind);
 
+// The entry with its schemeProblem() said first by cannotDraw and by every export's problem.
+ViewInfo withSchemeCheck(ViewInfo info);
+
 // A view's registry entry made from its class: View::describe() gives the id, title, settings and
 // exports; construct is filled here.
 template <class View> ViewInfo viewInfo()
 {
     ViewInfo info = View::describe();
     info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };
-    return info;
+    return withSchemeCheck(std::move(info));
 }

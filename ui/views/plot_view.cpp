@@ -19,6 +19,7 @@
 
 #include <QApplication>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -26,6 +27,7 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     : QWidget(parent)
     , parameters_(parameters)
     , plot_(new QCustomPlot(this))
+    , notice_(new QLabel(this))
     , toolArea_(new QWidget(this))
     , toolRow_(new QHBoxLayout(toolArea_))
 {
@@ -36,13 +38,19 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     toolRow_->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(toolArea_);
     layout->addWidget(plot_, 1);
+    notice_->setObjectName(QStringLiteral("schemeNotice"));
+    notice_->setWordWrap(true);
+    notice_->setAlignment(Qt::AlignCenter);
+    notice_->setMargin(24);
+    notice_->hide();
+    layout->addWidget(notice_, 1);
     connect(parameters_, &Parameters::changed, this, &PlotView::refresh);
     connect(plot_, &QCustomPlot::afterLayout, this, &PlotView::spaceTicks);
     connect(parameters_, &Parameters::positionChanged, this, [this] {
         // A parameter change that moved the position has just rebuilt with it: nothing to do.
         if (parameters_->position() == drawnPosition_ && !dirty_)
             return;
-        if (isVisible() && !dirty_) {
+        if (isVisible() && !dirty_ && !notice_->isVisibleTo(this)) {
             drawnPosition_ = parameters_->position();
             positionMoved();
             emit rebuilt();
@@ -320,10 +328,42 @@ void PlotView::rebuildNow()
     builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
+    if (!showScheme()) {
+        emit rebuilt();
+        return;
+    }
     applyFonts(); // before: a rebuild measures its labels
     rebuild();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
+}
+
+void PlotView::setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0)
+{
+    QVector<double> x, y;
+    x.reserve(static_cast<int>(2 * curve.low.size()));
+    y.reserve(static_cast<int>(2 * curve.low.size()));
+    for (std::size_t i = 0; i < curve.low.size(); ++i) {
+        const double at = x0 + static_cast<double>(static_cast<std::int64_t>(i) * curve.stride);
+        x << at;
+        y << curve.low[i];
+        if (curve.high[i] != curve.low[i]) {
+            x << at;
+            y << curve.high[i];
+        }
+    }
+    graph->setData(x, y, true);
+}
+
+bool PlotView::showScheme()
+{
+    const QString why = info_ ? info_->schemeProblem(parameters_->values()) : QString();
+    notice_->setText(why);
+    notice_->setFont(QFont(font().family(), static_cast<int>(std::lround(font().pointSizeF() * (lecture_ ? 2.0 : 1.3)))));
+    notice_->setVisible(!why.isEmpty());
+    plot_->setVisible(why.isEmpty());
+    toolArea_->setEnabled(why.isEmpty());
+    return why.isEmpty();
 }
 
 void PlotView::showEvent(QShowEvent *event)
@@ -364,7 +404,10 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
     applyFonts();
-    rebuild();
+    if (info_ && !info_->schemeProblem(parameters_->values()).isEmpty())
+        plot_->clearPlottables(); // exportFigure refuses such a view; nothing of an older scheme is drawn
+    else
+        rebuild();
     finishWork();
     applyPalette();
     for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data_export.h"
+#include "reduction.h"
 
 #include <QColor>
 #include <QImage>
@@ -14,12 +15,14 @@ class Parameters;
 struct DataRequest;
 struct ViewInfo;
 class QCPAxisRect;
+class QCPGraph;
 class QCPPainter;
 class QCPItemStraightLine;
 class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
 class QHBoxLayout;
+class QLabel;
 
 // Base of every figure view: a tool row above a QCustomPlot. A view listens to Parameters and
 // recomputes only when it is visible (or rendered for export), at the resolution it is drawn at.
@@ -132,6 +135,9 @@ class PlotView : public QWidget
     void setTitle(QCPTextElement *title, const QStringList &parts) const;
     // Tick spacing for the labels' size on every axis (after each layout, and before an export).
     void spaceTicks();
+    // A curve reduced to its envelope (pe::curveEnvelope): each run drawn from its lowest to its
+    // highest value at x = x0 + its first index, so a spike between samples still shows.
+    static void setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0);
     // "1 position", "50 positions".
     static QString countText(std::int64_t n, const QString &one, const QString &many);
 
@@ -144,6 +150,8 @@ class PlotView : public QWidget
 
   private:
     void rebuildNow();
+    // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
+    bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;
     void applyPalette();
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
@@ -154,6 +162,8 @@ class PlotView : public QWidget
     bool completeFigures_ = false;
 
     QCustomPlot *plot_;
+    // In place of the plot when the view does not draw the scheme (ViewInfo::schemeProblem).
+    QLabel *notice_;
     QCPLayoutGrid *content_ = nullptr;
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;

@@ -1,0 +1,304 @@
+#include "attention.h"
+
+#include "rope.h"
+#include "scheme.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numbers>
+#include <random>
+
+namespace pe {
+
+namespace {
+
+constexpr std::int64_t kBlockRows = 4096;
+// The N x N path (a table, the per-index exponent, odd d): at most this many positions, and
+// N·N·d multiply-adds.
+constexpr std::int64_t kMaxMatrixPositions = 4096;
+constexpr double kMaxMatrixWork = 2.2e9;
+
+// Standard normal numbers from a 64-bit Mersenne Twister and Box-Muller written out, so a seed
+// gives the same vectors with every standard library.
+class Gaussian
+{
+  public:
+    explicit Gaussian(std::uint64_t seed)
+        : engine_(seed)
+    {
+    }
+    double operator()()
+    {
+        if (spare_) {
+            spare_ = false;
+            return next_;
+        }
+        const double u1 = (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
+        const double u2 = static_cast<double>(engine_() >> 11) * 0x1.0p-53;         // [0, 1)
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        next_ = r * std::sin(2 * std::numbers::pi * u2);
+        spare_ = true;
+        return r * std::cos(2 * std::numbers::pi * u2);
+    }
+
+  private:
+    std::mt19937_64 engine_;
+    bool spare_ = false;
+    double next_ = 0;
+};
+
+// Re and Im of q̃_i·conj(k̃_i) for every pair, q̃_i = q[cos column] + i·q[sin column]: RoPE's score
+// at offset k = t - s is Σ_i Re[(c_i + i b_i) e^{i k θ_i}].
+void pairProducts(const Encoding &rope, const std::vector<double> &q, const std::vector<double> &k,
+                  std::vector<double> &c, std::vector<double> &b)
+{
+    const int pairs = rope.pairCount();
+    c.resize(static_cast<std::size_t>(pairs));
+    b.resize(static_cast<std::size_t>(pairs));
+    for (int i = 0; i < pairs; ++i) {
+        const auto re = static_cast<std::size_t>(rope.pairCosineColumn(i));
+        const auto im = static_cast<std::size_t>(rope.pairSineColumn(i));
+        c[static_cast<std::size_t>(i)] = q[re] * k[re] + q[im] * k[im];
+        b[static_cast<std::size_t>(i)] = q[im] * k[re] - q[re] * k[im];
+    }
+}
+
+// Calls visit(m, row) for positions m = 0..count-1 of the encoding, a block of rows at a time
+// through the fast fill.
+template <typename Visit> void forEachRow(const Encoding &encoding, std::int64_t count, Visit visit)
+{
+    const int d = encoding.dModel();
+    std::vector<double> buf;
+    for (std::int64_t m0 = 0; m0 < count; m0 += kBlockRows) {
+        Block block;
+        block.firstPosition = m0;
+        block.rows = std::min(kBlockRows, count - m0);
+        block.cols = d;
+        buf.resize(static_cast<std::size_t>(block.size()));
+        encoding.fill(block, buf.data());
+        for (std::int64_t r = 0; r < block.rows; ++r)
+            visit(m0 + r, buf.data() + r * d);
+    }
+}
+
+} // namespace
+
+std::string_view queryKeyName(QueryKey q)
+{
+    switch (q) {
+    case QueryKey::Ones:
+        return "ones";
+    case QueryKey::Random:
+        return "random";
+    }
+    return "";
+}
+
+std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which)
+{
+    std::vector<double> v(static_cast<std::size_t>(d), 1.0);
+    if (qk == QueryKey::Random) {
+        Gaussian g(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(which) + 1);
+        for (double &x : v)
+            x = g();
+    }
+    return v;
+}
+
+bool PositionalAttention::offsetOnly(const EncodingParams &p)
+{
+    switch (p.scheme) {
+    case SchemeId::Sinusoidal:
+        return dotDependsOnOffsetOnly(p);
+    case SchemeId::Rope:
+    case SchemeId::Alibi:
+        return true;
+    case SchemeId::Table:
+        return false;
+    }
+    return false;
+}
+
+std::string PositionalAttention::tooLarge(const EncodingParams &p)
+{
+    if (offsetOnly(p))
+        return {};
+    const double work = static_cast<double>(p.seqLen) * static_cast<double>(p.seqLen) * p.dModel;
+    if (p.seqLen <= kMaxMatrixPositions && work <= kMaxMatrixWork)
+        return {};
+    return "Here attention does not depend on t - s alone, so all N x N scores are computed: at most " +
+           withThousands(kMaxMatrixPositions) + " positions and N²·d up to 2.2e9 (this window: " +
+           withThousands(p.seqLen) + " positions, d " + withThousands(p.dModel) + ").";
+}
+
+PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings)
+    : first_(encoding.params().startPos)
+    , n_(encoding.params().seqLen)
+    , causal_(settings.causal)
+    , offset_(offsetOnly(encoding.params()))
+{
+    const EncodingParams &p = encoding.params();
+    const int d = p.dModel;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+    if (!offset_) {
+        // Every score of the window: X Xᵀ/√d.
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> x(n_, d);
+        encoding.fill(encoding.windowBlock(), x.data());
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> g = (x * x.transpose()) * scale;
+        scores_.assign(g.data(), g.data() + g.size());
+        sums_.resize(static_cast<std::size_t>(2 * n_));
+        for (std::int64_t r = 0; r < n_; ++r) {
+            const double *row = scores_.data() + r * n_;
+            const std::int64_t end = causal_ ? r + 1 : n_;
+            const double top = *std::max_element(row, row + end);
+            double sum = 0;
+            for (std::int64_t c = 0; c < end; ++c)
+                sum += std::exp(row[c] - top);
+            sums_[static_cast<std::size_t>(2 * r)] = top;
+            sums_[static_cast<std::size_t>(2 * r + 1)] = sum;
+        }
+        return;
+    }
+    // One score per offset k = t - s in [-(N-1), N-1].
+    f_.assign(static_cast<std::size_t>(2 * n_ - 1), 0.0);
+    const auto at = [this](std::int64_t k) -> double & { return f_[static_cast<std::size_t>(k + n_ - 1)]; };
+    switch (p.scheme) {
+    case SchemeId::Alibi: {
+        const double slope = alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)];
+        for (std::int64_t k = -(n_ - 1); k < n_; ++k)
+            at(k) = -slope * static_cast<double>(k < 0 ? -k : k);
+        break;
+    }
+    case SchemeId::Rope: {
+        std::vector<double> c, b;
+        pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
+                     queryKeyVector(settings.qk, d, settings.seed, 1), c, b);
+        // The fill's cos and sin carry the attention factor once; q and k each get it, so once more here.
+        const double factor = encoding.amplitude() * scale;
+        forEachRow(encoding, n_, [&](std::int64_t m, const double *v) {
+            double even = 0, odd = 0;
+            for (int i = 0; i < encoding.pairCount(); ++i) {
+                even += c[static_cast<std::size_t>(i)] * v[encoding.pairCosineColumn(i)];
+                odd += b[static_cast<std::size_t>(i)] * v[encoding.pairSineColumn(i)];
+            }
+            at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
+            at(-m) = factor * (even + odd);
+        });
+        break;
+    }
+    case SchemeId::Sinusoidal: {
+        // PE(t)·PE(s) = PE(0)·PE(t - s) here (dotDependsOnOffsetOnly), and even in k.
+        std::vector<double> zero(static_cast<std::size_t>(d));
+        for (int j = 0; j < d; ++j)
+            zero[static_cast<std::size_t>(j)] = encoding.value(0, j);
+        forEachRow(encoding, n_, [&](std::int64_t m, const double *v) {
+            double dot = 0;
+            for (int j = 0; j < d; ++j)
+                dot += zero[static_cast<std::size_t>(j)] * v[j];
+            at(m) = at(-m) = dot * scale;
+        });
+        break;
+    }
+    case SchemeId::Table:
+        break;
+    }
+    // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,
+    // so a row's sum keeps its digits next to the whole window's.
+    max_ = *std::max_element(f_.begin(), f_.end());
+    prefix_.resize(f_.size() + 1);
+    prefix_[0] = 0;
+    for (std::size_t j = 0; j < f_.size(); ++j)
+        prefix_[j + 1] = prefix_[j] + static_cast<long double>(std::exp(f_[j] - max_));
+}
+
+double PositionalAttention::logit(std::int64_t t, std::int64_t s) const
+{
+    if (masked(t, s))
+        return -std::numeric_limits<double>::infinity();
+    if (offset_)
+        return offsetScore(t - s);
+    return scores_[static_cast<std::size_t>((t - first_) * n_ + (s - first_))];
+}
+
+double PositionalAttention::rowSum(std::int64_t t) const
+{
+    const std::int64_t r = t - first_;
+    const std::int64_t lo = (causal_ ? 0 : r - (n_ - 1)) + n_ - 1;
+    const std::int64_t hi = r + n_ - 1;
+    return static_cast<double>(prefix_[static_cast<std::size_t>(hi + 1)] - prefix_[static_cast<std::size_t>(lo)]);
+}
+
+double PositionalAttention::weight(std::int64_t t, std::int64_t s) const
+{
+    if (masked(t, s))
+        return 0.0;
+    if (offset_)
+        return std::exp(offsetScore(t - s) - max_) / rowSum(t);
+    const auto r = static_cast<std::size_t>(t - first_);
+    return std::exp(logit(t, s) - sums_[2 * r]) / sums_[2 * r + 1];
+}
+
+void PositionalAttention::row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const
+{
+    if (offset_) {
+        const double sum = rowSum(t);
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t s = firstS + i;
+            out[i] = masked(t, s) ? 0.0 : std::exp(offsetScore(t - s) - max_) / sum;
+        }
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = weight(t, firstS + i);
+}
+
+RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed)
+{
+    RopeDecayCurves out;
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(offsets, 0));
+    out.score.resize(n);
+    out.bound.resize(n);
+    out.mean.assign(n, 0.0);
+    out.sd.assign(n, 0.0);
+    const int pairs = rope.pairCount();
+    const int d = rope.dModel();
+    // Each sample's Re and Im of q̃·conj(k̃), a column per sample.
+    Eigen::MatrixXd c(pairs, std::max(samples, 0)), b(pairs, std::max(samples, 0));
+    for (int j = 0; j < samples; ++j) {
+        std::vector<double> cj, bj;
+        pairProducts(rope, queryKeyVector(QueryKey::Random, d, seed, 2 * j),
+                     queryKeyVector(QueryKey::Random, d, seed, 2 * j + 1), cj, bj);
+        c.col(j) = Eigen::Map<Eigen::VectorXd>(cj.data(), pairs);
+        b.col(j) = Eigen::Map<Eigen::VectorXd>(bj.data(), pairs);
+    }
+    // θ alone: the decay is RoFormer's, without YaRN's factor on cos and sin.
+    const double unit = 1.0 / rope.amplitude();
+    Eigen::VectorXd cosines(pairs), sines(pairs);
+    forEachRow(rope, offsets, [&](std::int64_t m, const double *v) {
+        std::complex<double> partial = 0;
+        double score = 0, sumAbs = 0;
+        for (int i = 0; i < pairs; ++i) {
+            const double cv = v[rope.pairCosineColumn(i)] * unit, sv = v[rope.pairSineColumn(i)] * unit;
+            cosines[i] = cv;
+            sines[i] = sv;
+            score += 2 * cv;
+            partial += std::complex<double>(cv, sv);
+            sumAbs += std::abs(partial);
+        }
+        const auto k = static_cast<std::size_t>(m);
+        out.score[k] = score;
+        out.bound[k] = pairs > 0 ? sumAbs / pairs : 0.0;
+        if (samples > 0) {
+            const Eigen::VectorXd values = c.transpose() * cosines - b.transpose() * sines;
+            out.mean[k] = values.mean();
+            out.sd[k] = samples > 1 ? std::sqrt((values.array() - out.mean[k]).square().sum() / (samples - 1)) : 0.0;
+        }
+    });
+    return out;
+}
+
+} // namespace pe

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "encoding.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pe {
+
+// The query and key content the positional attention assumes, since no learned weights are shown:
+// all ones (RoFormer section 3.4.3's choice), or seeded standard Gaussian vectors.
+enum class QueryKey { Ones, Random };
+inline constexpr QueryKey kQueryKeys[] = {QueryKey::Ones, QueryKey::Random};
+std::string_view queryKeyName(QueryKey q); // "ones", "random"
+
+struct AttentionSettings {
+    QueryKey qk = QueryKey::Ones; // RoPE's q and k
+    std::uint64_t seed = 0;       // of the random q and k
+    bool causal = false;          // position t sees s <= t only
+};
+
+// q and k of d components (seeded Gaussian or ones), the same for every view and export.
+std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which);
+
+// Attention from position t to s over the window, positional part only, rows softmaxed:
+// - sinusoidal and a table: PE(t)·PE(s)/√d (seed 003: "attend to the word 5 after");
+// - RoPE: (R_t q)·(R_s k)/√d, the YaRN factor on both cos and sin (so its square on the score);
+// - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out).
+// Schemes whose score depends on t - s alone keep one score per offset and each row's softmax sum
+// from prefix sums, so any window size costs O(N d) once and O(1) a cell; the others (a table, the
+// per-index exponent, odd d) compute the window's N x N scores, up to tooLarge()'s limit.
+class PositionalAttention
+{
+  public:
+    PositionalAttention(const Encoding &encoding, const AttentionSettings &settings);
+
+    // Why the scores cannot be computed for this window (the N x N path's limit); "" when they can.
+    static std::string tooLarge(const EncodingParams &params);
+    static bool offsetOnly(const EncodingParams &params);
+
+    std::int64_t firstPosition() const { return first_; }
+    std::int64_t size() const { return n_; }
+    // The score before the softmax; -infinity where the causal mask hides s.
+    double logit(std::int64_t t, std::int64_t s) const;
+    // The softmaxed weight: each row sums to 1 over the window.
+    double weight(std::int64_t t, std::int64_t s) const;
+    // Weights of row t for s = firstS, firstS + 1, ... (count of them).
+    void row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const;
+
+  private:
+    double offsetScore(std::int64_t k) const { return f_[static_cast<std::size_t>(k + n_ - 1)]; }
+    bool masked(std::int64_t t, std::int64_t s) const { return causal_ && s > t; }
+    double rowSum(std::int64_t t) const;
+
+    std::int64_t first_ = 0;
+    std::int64_t n_ = 0;
+    bool causal_ = false;
+    bool offset_ = false;
+    double max_ = 0;
+    std::vector<double> f_;              // offset path: score at k = t - s, index k + n - 1
+    std::vector<long double> prefix_;    // Σ exp(f - max) up to index j (exclusive)
+    std::vector<double> scores_, sums_;  // N x N path: scores row-major, each row's Σ exp(score - max)
+};
+
+// RoFormer section 3.4.3 for every offset k = 0..offsets-1 of a RoPE encoding (its θ', scaled or
+// not): the score and bound of ropeDecay() for q = k = ones, and for `samples` seeded Gaussian
+// (q, k) pairs the mean and standard deviation of Σ_i Re[q̃_i conj(k̃_i) e^{i k θ_i}]. Computed
+// from the encoding's fast fill, O(offsets · d · samples).
+struct RopeDecayCurves {
+    std::vector<double> score, bound, mean, sd;
+};
+RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed);
+
+} // namespace pe

@@ -1,0 +1,286 @@
+#include "attention_view.h"
+
+#include "color_maps.h"
+#include "integer_ticker.h"
+#include "parameters.h"
+#include "view_registry.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace {
+
+const QColor kRowColor(30, 90, 200);
+const QColor kOtherColor(230, 120, 20);
+const QColor kMarkColor(220, 30, 30);
+
+pe::AttentionSettings settingsOf(const QJsonObject &s)
+{
+    pe::AttentionSettings out;
+    out.qk = s.value(QStringLiteral("attentionQk")).toString() == QLatin1String("random") ? pe::QueryKey::Random
+                                                                                           : pe::QueryKey::Ones;
+    out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
+    out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
+    return out;
+}
+
+// The other of sinusoidal and RoPE, with the same window, d and base: the comparison row.
+std::optional<pe::EncodingParams> otherScheme(const pe::EncodingParams &p)
+{
+    if (p.scheme != pe::SchemeId::Sinusoidal && p.scheme != pe::SchemeId::Rope)
+        return std::nullopt;
+    pe::EncodingParams q = p;
+    q.scheme = p.scheme == pe::SchemeId::Rope ? pe::SchemeId::Sinusoidal : pe::SchemeId::Rope;
+    q.exponent = pe::Exponent::Pair;
+    if (pe::validate(q))
+        return std::nullopt;
+    return q;
+}
+
+} // namespace
+
+AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , qkChoice_(new QComboBox(this))
+    , causalBox_(new QCheckBox(tr("causal"), this))
+    , seedSpin_(new QSpinBox(this))
+    , cellsSpin_(new QSpinBox(this))
+    , compareBox_(new QCheckBox(tr("compare"), this))
+{
+    setObjectName(QStringLiteral("attentionView"));
+    qkChoice_->setObjectName(QStringLiteral("attentionQk"));
+    qkChoice_->addItem(tr("q = k = ones"));
+    qkChoice_->addItem(tr("random q, k"));
+    qkChoice_->setToolTip(tr("RoPE's query and key: all ones (RoFormer's decay) or seeded Gaussian vectors"));
+    causalBox_->setObjectName(QStringLiteral("attentionCausal"));
+    causalBox_->setToolTip(tr("Position t attends to s ≤ t only, as a decoder does"));
+    seedSpin_->setObjectName(QStringLiteral("attentionSeed"));
+    seedSpin_->setToolTip(tr("Seed of the random q and k"));
+    cellsSpin_->setObjectName(QStringLiteral("attentionCells"));
+    cellsSpin_->setToolTip(tr("Positions the heatmap shows around the current one, a cell each: 'fit' as many as "
+                              "there are pixels"));
+    compareBox_->setObjectName(QStringLiteral("attentionCompare"));
+    compareBox_->setToolTip(tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
+    toolRow()->addWidget(new QLabel(tr("RoPE q, k:"), this));
+    toolRow()->addWidget(qkChoice_);
+    toolRow()->addWidget(new QLabel(tr("seed:"), this));
+    toolRow()->addWidget(seedSpin_);
+    toolRow()->addWidget(causalBox_);
+    toolRow()->addWidget(new QLabel(tr("Cells:"), this));
+    toolRow()->addWidget(cellsSpin_);
+    toolRow()->addWidget(compareBox_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    map_ = new QCPColorMap(p->xAxis, p->yAxis);
+    map_->setInterpolate(false);
+    map_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
+    scale_ = new QCPColorScale(p);
+    content()->addElement(0, 1, scale_);
+    map_->setColorScale(scale_);
+    scale_->axis()->setLabel(tr("attention weight"));
+    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
+        axis->setTicker(QSharedPointer<IntegerTicker>::create());
+        axis->grid()->setVisible(false);
+    }
+    p->xAxis->setLabel(tr("key position s"));
+    p->yAxis->setLabel(tr("query position t"));
+    p->yAxis->setRangeReversed(true);
+    rowRect_ = new QCPAxisRect(p);
+    content()->addElement(1, 0, rowRect_);
+    content()->setRowStretchFactors({2.0, 1.0});
+    rowRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
+    rowRect_->axis(QCPAxis::atBottom)->setLabel(tr("key position s"));
+    QCPGraph *row = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
+    row->setName(tr("this scheme"));
+    QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
+    other->setName(tr("other"));
+    rowLine_ = addMarkerLine(kMarkColor);
+    columnLine_ = addMarkerLine(kMarkColor, rowRect_);
+    p->legend->setVisible(false);
+
+    connect(qkChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
+    connect(causalBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+    connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(cellsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(compareBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+}
+
+pe::AttentionSettings AttentionView::attentionSettings() const
+{
+    return settingsOf(settings());
+}
+
+const pe::PositionalAttention &AttentionView::attention()
+{
+    // Built once per encoding and settings: moving the position only reads it.
+    const pe::AttentionSettings s = attentionSettings();
+    if (!attention_ || attentionFor_.lock() != parameters()->sharedEncoding() || s.qk != attentionSettings_.qk ||
+        s.seed != attentionSettings_.seed || s.causal != attentionSettings_.causal) {
+        attention_ = std::make_shared<pe::PositionalAttention>(parameters()->encoding(), s);
+        attentionFor_ = parameters()->sharedEncoding();
+        attentionSettings_ = s;
+    }
+    return *attention_;
+}
+
+QString AttentionView::formula() const
+{
+    const pe::EncodingParams &p = parameters()->values();
+    const pe::AttentionSettings s = attentionSettings();
+    switch (p.scheme) {
+    case pe::SchemeId::Sinusoidal:
+    case pe::SchemeId::Table:
+        return tr("softmax over s of PE(t)·PE(s)/√d");
+    case pe::SchemeId::Rope:
+        return s.qk == pe::QueryKey::Ones
+                   ? tr("softmax over s of (R_t q)·(R_s k)/√d, q = k = ones")
+                   : tr("softmax over s of (R_t q)·(R_s k)/√d, q, k Gaussian (seed %1)").arg(s.seed);
+    case pe::SchemeId::Alibi:
+        return tr("softmax over s of −m·|t − s|, head %1 of %2, m = %3")
+            .arg(p.head)
+            .arg(p.heads)
+            .arg(pe::alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)], 0, 'g', 6);
+    }
+    return {};
+}
+
+void AttentionView::rebuild()
+{
+    const pe::EncodingParams &p = parameters()->values();
+    QCustomPlot *plt = plot();
+    if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
+        map_->data()->clear();
+        plt->graph(0)->data()->clear();
+        plt->graph(1)->data()->clear();
+        attention_.reset();
+        cells_ = 0;
+        setTitle(title_, {tr("Attention from positions alone: %1").arg(formula()), QString::fromStdString(why)});
+        plt->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const pe::PositionalAttention &a = attention();
+    const std::int64_t t = parameters()->position();
+    const std::int64_t n = p.seqLen;
+
+    // The heatmap: a cell a position, the positions around t when they do not all fit.
+    const int fit = std::max(8, std::min(plt->axisRect()->width(), plt->axisRect()->height()));
+    const std::int64_t cells =
+        std::min<std::int64_t>(n, cellsSpin_->value() > 0 ? cellsSpin_->value() : std::min(fit, kMaxCells));
+    firstCell_ = std::clamp(t - cells / 2, p.startPos, p.startPos + n - cells);
+    cells_ = cells;
+    std::vector<double> weights(static_cast<std::size_t>(cells * cells));
+    for (std::int64_t r = 0; r < cells; ++r)
+        a.row(firstCell_ + r, firstCell_, cells, weights.data() + r * cells);
+    const double top = *std::max_element(weights.begin(), weights.end());
+    colormaps::fillColorMap(map_, static_cast<int>(cells), static_cast<int>(cells), static_cast<double>(firstCell_),
+                            static_cast<double>(firstCell_ + cells - 1), static_cast<double>(firstCell_),
+                            static_cast<double>(firstCell_ + cells - 1), false, [&](int r, int c) {
+                                return weights[static_cast<std::size_t>(r * cells + c)];
+                            });
+    map_->setDataRange(QCPRange(0, top > 0 ? top : 1));
+    plt->xAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
+    plt->yAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
+    placeHorizontal(rowLine_, static_cast<double>(t));
+
+    // Row t, every key of the window, reduced to its envelope per pixel column.
+    const auto rowOf = [n, first = p.startPos, t](const pe::PositionalAttention &att) {
+        std::vector<double> row(static_cast<std::size_t>(n));
+        att.row(t, first, n, row.data());
+        return row;
+    };
+    const std::vector<double> row = rowOf(a);
+    const int buckets = std::max(2, rowRect_->width());
+    const pe::CurveEnvelope curve = pe::curveEnvelope(row, buckets);
+    setEnvelope(plt->graph(0), curve, static_cast<double>(p.startPos));
+    plt->graph(0)->setPen(curvePen(kRowColor, 1.8, static_cast<std::int64_t>(curve.low.size())));
+    const auto best = std::max_element(row.begin(), row.end()) - row.begin();
+    QString compared;
+    plt->graph(1)->data()->clear();
+    plt->graph(1)->setVisible(false);
+    if (const auto other = otherScheme(p); other && compareBox_->isChecked() && pe::PositionalAttention::offsetOnly(*other)) {
+        const pe::Encoding otherEncoding(*other);
+        const pe::PositionalAttention otherAttention(otherEncoding, attentionSettings());
+        const pe::CurveEnvelope otherCurve = pe::curveEnvelope(rowOf(otherAttention), buckets);
+        setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
+        plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
+        plt->graph(1)->setVisible(true);
+        compared = other->scheme == pe::SchemeId::Rope ? tr("orange: RoPE, same d and base")
+                                                       : tr("orange: sinusoidal, same d and base");
+    }
+    placeVertical(columnLine_, static_cast<double>(t));
+    QCPAxis *x = rowRect_->axis(QCPAxis::atBottom);
+    QCPAxis *y = rowRect_->axis(QCPAxis::atLeft);
+    x->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + n) - 0.5);
+    y->setLabel(tr("weight in row t = %1").arg(t));
+    bool found = false;
+    const QCPRange values = plt->graph(0)->data()->valueRange(found);
+    bool foundOther = false;
+    const QCPRange otherValues = plt->graph(1)->visible() ? plt->graph(1)->data()->valueRange(foundOther) : values;
+    y->setRange(0, std::max({found ? values.upper : 1.0, foundOther ? otherValues.upper : 0.0, 1e-12}) * 1.08);
+
+    QStringList title{tr("Attention from positions alone: %1").arg(formula()),
+                      attentionSettings().causal ? tr("causal (s ≤ t), rows softmaxed")
+                                                 : tr("rows softmaxed over the window")};
+    if (cells < n)
+        title << tr("cells: positions %1–%2 of %3–%4 around t, one a position")
+                     .arg(firstCell_)
+                     .arg(firstCell_ + cells - 1)
+                     .arg(p.startPos)
+                     .arg(p.startPos + n - 1);
+    title << tr("row t = %1: largest weight %2 at s = %3").arg(t).arg(row[static_cast<std::size_t>(best)], 0, 'g', 4).arg(p.startPos + best);
+    if (curve.stride > 1)
+        title << tr("row: lowest to highest of each %1 keys per pixel column").arg(curve.stride);
+    if (!compared.isEmpty())
+        title << compared;
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ViewInfo AttentionView::describe()
+{
+    using Kind = ViewSetting::Kind;
+    const auto tooLarge = [](const DataRequest &r) {
+        return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
+    };
+    return {QStringLiteral("attention"),
+            tr("Attention"),
+            {},
+            {{QStringLiteral("attentionQk"),
+              Kind::Choice,
+              QStringLiteral("ones"),
+              {QStringLiteral("ones"), QStringLiteral("random")},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("qk"),
+              QStringLiteral("Q"),
+              tr("RoPE's query and key: all ones or seeded Gaussian")},
+             {QStringLiteral("attentionSeed"), Kind::Integer, 0, {}, 0, 1'000'000, {}, {}, QStringLiteral("qk-seed"),
+              QStringLiteral("S"), tr("Seed of the random q and k")},
+             {QStringLiteral("attentionCausal"), Kind::Bool, false, {}, 0, 0, {}, {}, QStringLiteral("causal"), {},
+              tr("Mask the keys after the query (s > t)")},
+             {QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")},
+             {QStringLiteral("attentionCompare"), Kind::Bool, false, {}, 0, 0, {}, {}, QStringLiteral("compare"), {},
+              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one")}},
+            {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
+              [tooLarge](const DataRequest &r) {
+                  if (r.encoding->params().seqLen > pe::kMaxDistanceRows)
+                      return tr("the matrix holds seq_len² numbers: at most %1 positions (got %2).")
+                          .arg(QString::fromStdString(pe::withThousands(pe::kMaxDistanceRows)),
+                               QString::fromStdString(pe::withThousands(r.encoding->params().seqLen)));
+                  return tooLarge(r);
+              },
+              [](const DataRequest &r) { return pe::attentionTable(*r.encoding, settingsOf(r.settings)); }}},
+            tooLarge,
+            {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
+}

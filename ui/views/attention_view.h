@@ -1,0 +1,61 @@
+#pragma once
+
+#include "attention.h"
+#include "plot_view.h"
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QCPAxisRect;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemStraightLine;
+class QCPTextElement;
+class QSpinBox;
+
+// Attention from the positions alone, for every scheme (attention.h): the softmaxed weights of the
+// window as a heatmap, query t down, key s across, one cell a position (at large N the positions
+// around the current one), and below it the current position's whole row as a curve, reduced per
+// pixel column to its envelope. Optionally the row of the other of sinusoidal and RoPE with the
+// same d and base beside it (seed 003's "attend to the words 5 after" against RoPE's decay).
+class AttentionView : public PlotView
+{
+    Q_OBJECT
+
+  public:
+    static ViewInfo describe();
+    explicit AttentionView(Parameters *parameters, QWidget *parent = nullptr);
+
+    pe::AttentionSettings attentionSettings() const;
+    // The positions the heatmap shows: first and count (one cell each).
+    std::int64_t firstCell() const { return firstCell_; }
+    std::int64_t cellCount() const { return cells_; }
+
+    static constexpr int kMaxCells = 1024;
+
+  protected:
+    void rebuild() override;
+    void positionMoved() override { rebuild(); }
+
+  private:
+    const pe::PositionalAttention &attention();
+    QString formula() const;
+
+    QComboBox *qkChoice_;
+    QCheckBox *causalBox_;
+    QSpinBox *seedSpin_;
+    QSpinBox *cellsSpin_;
+    QCheckBox *compareBox_;
+    QCPTextElement *title_;
+    QCPColorMap *map_;
+    QCPColorScale *scale_;
+    QCPAxisRect *rowRect_;
+    QCPItemStraightLine *rowLine_;
+    QCPItemStraightLine *columnLine_;
+    std::shared_ptr<const pe::PositionalAttention> attention_;
+    std::weak_ptr<const pe::Encoding> attentionFor_;
+    pe::AttentionSettings attentionSettings_;
+    std::int64_t firstCell_ = 0;
+    std::int64_t cells_ = 0;
+};

@@ -1,0 +1,157 @@
+#include "rope_decay_view.h"
+
+#include "integer_ticker.h"
+#include "parameters.h"
+#include "scheme.h"
+#include "view_registry.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace {
+
+const QColor kScore(30, 90, 200);
+const QColor kBound(20, 20, 20);
+const QColor kRandom(230, 120, 20);
+constexpr double kWork = 2e8; // offsets x pairs x samples the view computes at most
+
+} // namespace
+
+RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , samplesSpin_(new QSpinBox(this))
+    , seedSpin_(new QSpinBox(this))
+{
+    setObjectName(QStringLiteral("ropeDecayView"));
+    samplesSpin_->setObjectName(QStringLiteral("decaySamples"));
+    samplesSpin_->setToolTip(tr("Random (q, k) pairs for the mean and band: 'none' draws none"));
+    seedSpin_->setObjectName(QStringLiteral("decaySeed"));
+    seedSpin_->setToolTip(tr("Seed of the random q and k"));
+    toolRow()->addWidget(new QLabel(tr("Random q, k samples:"), this));
+    toolRow()->addWidget(samplesSpin_);
+    toolRow()->addWidget(new QLabel(tr("seed:"), this));
+    toolRow()->addWidget(seedSpin_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->xAxis->setLabel(tr("relative distance k = t − s"));
+    p->yAxis->setLabel(tr("score"));
+    QCPGraph *bandLow = p->addGraph();
+    QCPGraph *bandHigh = p->addGraph();
+    QColor fill = kRandom;
+    fill.setAlpha(60);
+    bandHigh->setBrush(fill);
+    bandHigh->setChannelFillGraph(bandLow);
+    bandLow->setPen(Qt::NoPen);
+    bandHigh->setPen(Qt::NoPen);
+    bandLow->removeFromLegend();
+    bandHigh->setName(tr("random q, k: mean ± 1 sd"));
+    QCPGraph *mean = p->addGraph();
+    mean->removeFromLegend();
+    QCPGraph *score = p->addGraph();
+    score->setName(tr("q = k = ones: Σ 2·cos(k·θ_i)"));
+    QCPGraph *bound = p->addGraph();
+    bound->setName(tr("bound (1/(d/2))·Σ_j |S_j|"));
+    contextLine_ = addMarkerLine(QColor(220, 30, 30));
+    p->legend->setVisible(true);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    connect(samplesSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+    connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
+}
+
+void RopeDecayView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const double perSample = static_cast<double>(p.seqLen) * enc.pairCount();
+    samplesUsed_ = std::min(samplesSpin_->value(), static_cast<int>(std::max(1.0, kWork / perSample)));
+    if (samplesSpin_->value() == 0)
+        samplesUsed_ = 0;
+    if (!curves_ || curvesFor_.lock() != parameters()->sharedEncoding() || curvesSamples_ != samplesUsed_ ||
+        curvesSeed_ != seedSpin_->value()) {
+        curves_ = std::make_shared<pe::RopeDecayCurves>(
+            pe::ropeDecayCurves(enc, p.seqLen, samplesUsed_, static_cast<std::uint64_t>(seedSpin_->value())));
+        curvesFor_ = parameters()->sharedEncoding();
+        curvesSamples_ = samplesUsed_;
+        curvesSeed_ = seedSpin_->value();
+    }
+    const pe::RopeDecayCurves &c = *curves_;
+    QCustomPlot *plt = plot();
+    const int buckets = std::max(2, plt->axisRect()->width());
+    std::vector<double> low(c.mean.size()), high(c.mean.size());
+    for (std::size_t k = 0; k < c.mean.size(); ++k) {
+        low[k] = c.mean[k] - c.sd[k];
+        high[k] = c.mean[k] + c.sd[k];
+    }
+    // Each curve reduced to its envelope per pixel column; the band to its outer edges.
+    const pe::CurveEnvelope lowCurve = pe::curveEnvelope(low, buckets), highCurve = pe::curveEnvelope(high, buckets);
+    QVector<double> x, lo, hi;
+    for (std::size_t i = 0; i < lowCurve.low.size(); ++i) {
+        x << static_cast<double>(static_cast<std::int64_t>(i) * lowCurve.stride);
+        lo << lowCurve.low[i];
+        hi << highCurve.high[i];
+    }
+    const bool random = samplesUsed_ > 0;
+    plt->graph(0)->setData(x, lo, true);
+    plt->graph(1)->setData(x, hi, true);
+    setEnvelope(plt->graph(2), pe::curveEnvelope(c.mean, buckets), 0);
+    setEnvelope(plt->graph(3), pe::curveEnvelope(c.score, buckets), 0);
+    setEnvelope(plt->graph(4), pe::curveEnvelope(c.bound, buckets), 0);
+    for (int g : {0, 1, 2})
+        plt->graph(g)->setVisible(random);
+    if (random)
+        plt->graph(1)->addToLegend();
+    else
+        plt->graph(1)->removeFromLegend();
+    const auto points = static_cast<std::int64_t>(std::min<std::size_t>(c.score.size(), 2 * buckets));
+    plt->graph(2)->setPen(curvePen(kRandom, 1.2, points));
+    plt->graph(3)->setPen(curvePen(kScore, 1.2, points));
+    plt->graph(4)->setPen(curvePen(kBound, 2.2, points));
+    placeVertical(contextLine_, static_cast<double>(p.rope.originalContext));
+    contextLine_->setVisible(p.rope.originalContext < p.seqLen);
+    plt->xAxis->setRange(-0.5, static_cast<double>(p.seqLen) - 0.5);
+    plt->yAxis->rescale();
+    plt->yAxis->scaleRange(1.1);
+
+    const std::int64_t stride = pe::curveEnvelope(c.score, buckets).stride;
+    QStringList title{tr("RoPE's long-term decay (RoFormer 3.4.3): d = %1, base %2")
+                          .arg(p.dModel)
+                          .arg(QString::fromStdString(pe::compactNumber(p.base)))};
+    if (p.rope.scaling != pe::RopeScaling::None)
+        title << tr("θ' under %1").arg(QString::fromStdString(pe::scalingText(p)));
+    title << (random ? tr("random: %1 seeded Gaussian (q, k) pairs (seed %2)%3; their mean stays near 0: the decay "
+                          "needs q and k that agree")
+                           .arg(samplesUsed_)
+                           .arg(seedSpin_->value())
+                           .arg(samplesUsed_ < samplesSpin_->value()
+                                    ? tr(", fewer than the %1 asked at this size").arg(samplesSpin_->value())
+                                    : QString())
+                     : tr("no random samples"));
+    if (p.rope.originalContext < p.seqLen)
+        title << tr("red: the trained context L = %1").arg(p.rope.originalContext);
+    if (stride > 1)
+        title << tr("lowest to highest of each %1 offsets per pixel column").arg(stride);
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ViewInfo RopeDecayView::describe()
+{
+    using Kind = ViewSetting::Kind;
+    return {QStringLiteral("rope-decay"),
+            tr("RoPE decay"),
+            {},
+            {{QStringLiteral("decaySamples"), Kind::Integer, 32, {}, 0, 256, tr("none"), {}, QStringLiteral("samples"),
+              QStringLiteral("N"), tr("Random (q, k) pairs of the decay's band")},
+             {QStringLiteral("decaySeed"), Kind::Integer, 0, {}, 0, 1'000'000, {}, {}, QStringLiteral("qk-seed"),
+              QStringLiteral("S"), tr("Seed of the random q and k")}},
+            {{QStringLiteral("rope-decay"), tr("RoFormer's decay for q = k = ones: offset, score, bound"), {},
+              [](const DataRequest &r) { return pe::ropeDecayTable(*r.encoding); }}},
+            {},
+            {pe::SchemeId::Rope}};
+}

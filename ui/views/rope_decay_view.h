@@ -1,0 +1,43 @@
+#pragma once
+
+#include "attention.h"
+#include "plot_view.h"
+
+#include <memory>
+
+class QCPItemStraightLine;
+class QCPTextElement;
+class QSpinBox;
+
+// RoFormer's long-term decay (section 3.4.3) of the RoPE shown, its θ' under any scaling: against
+// the offset k, the score Σ 2·cos(k·θ_i) for q = k = ones and the paper's bound, and the mean and
+// a band of ±1 standard deviation of the score for seeded Gaussian q, k, whose mean stays near
+// zero: the decay needs q and k that agree. L is marked when the window passes it.
+class RopeDecayView : public PlotView
+{
+    Q_OBJECT
+
+  public:
+    static ViewInfo describe();
+    explicit RopeDecayView(Parameters *parameters, QWidget *parent = nullptr);
+
+    // The random samples drawn: the setting, fewer when offsets x pairs x samples would pass about
+    // 2e8 (the title says so).
+    int samplesUsed() const { return samplesUsed_; }
+
+  protected:
+    void rebuild() override;
+    bool followsPosition() const override { return false; }
+    void positionMoved() override {}
+
+  private:
+    QSpinBox *samplesSpin_;
+    QSpinBox *seedSpin_;
+    QCPTextElement *title_;
+    QCPItemStraightLine *contextLine_;
+    std::shared_ptr<const pe::RopeDecayCurves> curves_;
+    std::weak_ptr<const pe::Encoding> curvesFor_;
+    int curvesSamples_ = -1;
+    int curvesSeed_ = -1;
+    int samplesUsed_ = 0;
+};

@@ -1,0 +1,193 @@
+#include "scaling_view.h"
+
+#include "integer_ticker.h"
+#include "parameters.h"
+#include "rope.h"
+#include "scheme.h"
+#include "view_registry.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+
+namespace {
+
+const QColor kUnscaled(150, 150, 150);
+// Kept, interpolated, blended: the order of pe::PairRegime.
+const std::array<QColor, 3> kRegimeColors{QColor(30, 90, 200), QColor(230, 120, 20), QColor(40, 160, 70)};
+const QColor kMark(220, 30, 30);
+
+} // namespace
+
+ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , quantityChoice_(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("scalingView"));
+    quantityChoice_->setObjectName(QStringLiteral("scalingQuantity"));
+    quantityChoice_->addItem(tr("wavelength 2π/ω"));
+    quantityChoice_->addItem(tr("frequency ω"));
+    toolRow()->addWidget(new QLabel(tr("Show:"), this));
+    toolRow()->addWidget(quantityChoice_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->xAxis->setLabel(tr("pair i"));
+    QCPGraph *unscaled = p->addGraph();
+    unscaled->setName(tr("unscaled θ_i = base^(−2i/d)"));
+    unscaled->setPen(QPen(kUnscaled, 1.5, Qt::DashLine));
+    const QStringList names{tr("kept: extrapolates past L"), tr("interpolated: θ_i / s"), tr("blended")};
+    for (int r = 0; r < 3; ++r) {
+        QCPGraph *g = p->addGraph();
+        g->setName(names[r]);
+        g->setLineStyle(QCPGraph::lsNone);
+    }
+    ratioRect_ = new QCPAxisRect(p);
+    content()->addElement(1, 0, ratioRect_);
+    content()->setRowStretchFactors({2.0, 1.0});
+    ratioRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
+    ratioRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
+    ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("ω'_i / ω_i"));
+    for (int r = 0; r < 3; ++r) {
+        QCPGraph *g = p->addGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->removeFromLegend();
+    }
+    contextLine_ = addMarkerLine(kMark);
+    extendedLine_ = addMarkerLine(QColor(120, 60, 200));
+    contextLabel_ = new QCPItemText(p);
+    extendedLabel_ = new QCPItemText(p);
+    for (QCPItemText *label : {contextLabel_, extendedLabel_}) {
+        label->setClipToAxisRect(true);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    }
+    contextLabel_->setColor(kMark);
+    extendedLabel_->setColor(QColor(120, 60, 200));
+    oneLine_ = addMarkerLine(kUnscaled, ratioRect_);
+    inverseLine_ = addMarkerLine(kRegimeColors[1], ratioRect_);
+    p->legend->setVisible(true);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    connect(quantityChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
+}
+
+void ScalingView::rebuild()
+{
+    const pe::Encoding &enc = parameters()->encoding();
+    const pe::EncodingParams &p = enc.params();
+    const pe::RopeScalingParams &r = p.rope;
+    const bool wavelength = quantityChoice_->currentIndex() == 0;
+    const std::int64_t length = p.startPos + p.seqLen;
+    const std::vector<double> plain = pe::ropeFrequencies(p.base, p.dModel, {}, 0);
+    const std::vector<pe::PairRegime> regimes = pe::ropeRegimes(p.base, p.dModel, r, length);
+    const auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
+
+    QCustomPlot *plt = plot();
+    QVector<double> x, y;
+    for (int i = 0; i < enc.pairCount(); ++i) {
+        x << i;
+        y << quantity(plain[static_cast<std::size_t>(i)]);
+    }
+    plt->graph(0)->setData(x, y, true);
+    std::array<int, 3> counts{};
+    const double dot = std::clamp(600.0 / std::max(1, enc.pairCount()), 2.5, 7.0) * lineScale();
+    for (int k = 0; k < 3; ++k) {
+        QVector<double> xs, ys, ratio;
+        for (int i = 0; i < enc.pairCount(); ++i)
+            if (static_cast<int>(regimes[static_cast<std::size_t>(i)]) == k) {
+                xs << i;
+                ys << quantity(enc.pairFrequency(i));
+                ratio << enc.pairFrequency(i) / plain[static_cast<std::size_t>(i)];
+            }
+        counts[static_cast<std::size_t>(k)] = static_cast<int>(xs.size());
+        const auto style = QCPScatterStyle(QCPScatterStyle::ssDisc, kRegimeColors[static_cast<std::size_t>(k)], dot);
+        plt->graph(1 + k)->setData(xs, ys, true);
+        plt->graph(1 + k)->setScatterStyle(style);
+        plt->graph(4 + k)->setData(xs, ratio, true);
+        plt->graph(4 + k)->setScatterStyle(style);
+        // The legend lists what this scaling has.
+        if (xs.isEmpty())
+            plt->graph(1 + k)->removeFromLegend();
+        else
+            plt->graph(1 + k)->addToLegend();
+    }
+
+    // L and s·L: as wavelengths, or as the frequencies that turn once in them.
+    const double context = static_cast<double>(r.originalContext);
+    const bool scaled = r.scaling != pe::RopeScaling::None;
+    const double markL = wavelength ? context : 2 * std::numbers::pi / context;
+    const double markSL = wavelength ? r.factor * context : 2 * std::numbers::pi / (r.factor * context);
+    placeHorizontal(contextLine_, markL);
+    placeHorizontal(extendedLine_, markSL);
+    extendedLine_->setVisible(scaled && r.factor > 1);
+    extendedLabel_->setVisible(extendedLine_->visible());
+    contextLabel_->position->setCoords(0.01, markL);
+    contextLabel_->setText(wavelength ? tr("L = %1").arg(r.originalContext) : tr("2π/L, L = %1").arg(r.originalContext));
+    extendedLabel_->position->setCoords(0.01, markSL);
+    extendedLabel_->setText(wavelength ? tr("s·L = %1").arg(r.factor * context, 0, 'g', 8)
+                                       : tr("2π/(s·L)"));
+    for (QCPItemText *label : {contextLabel_, extendedLabel_})
+        label->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
+
+    plt->xAxis->setRange(-0.5, enc.pairCount() - 0.5);
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω_i (positions)") : tr("ω_i (radians per position)"));
+    plt->yAxis->rescale();
+    QCPRange range = plt->yAxis->range();
+    range.lower = std::min({range.lower, markL, scaled ? markSL : markL}) / 1.6;
+    range.upper = std::max({range.upper, markL, scaled ? markSL : markL}) * 1.6;
+    plt->yAxis->setRange(range);
+    QCPAxis *rx = ratioRect_->axis(QCPAxis::atBottom);
+    QCPAxis *ry = ratioRect_->axis(QCPAxis::atLeft);
+    rx->setRange(-0.5, enc.pairCount() - 0.5);
+    double lowest = 1;
+    for (int i = 0; i < enc.pairCount(); ++i)
+        lowest = std::min(lowest, enc.pairFrequency(i) / plain[static_cast<std::size_t>(i)]);
+    const double highest = 1; // no scaling speeds a pair up
+    ry->setRange(std::min(lowest, scaled ? 1 / r.factor : 1.0) - 0.05, highest + 0.05);
+    placeHorizontal(oneLine_, 1.0);
+    placeHorizontal(inverseLine_, 1 / r.factor);
+    inverseLine_->setVisible(scaled && r.factor > 1);
+
+    QStringList title{tr("RoPE frequencies under %1").arg(QString::fromStdString(pe::scalingText(p)))};
+    if (scaled)
+        title << tr("%1 kept (extrapolate past L), %2 interpolated (θ/s), %3 blended, of %4 pairs")
+                     .arg(counts[0])
+                     .arg(counts[1])
+                     .arg(counts[2])
+                     .arg(enc.pairCount());
+    else
+        title << tr("no scaling: a pair whose wavelength exceeds L = %1 never turned fully in training")
+                     .arg(r.originalContext);
+    if (r.scaling == pe::RopeScaling::Yarn)
+        title << tr("YaRN's ramp follows transformers' code (linear in i), not the paper's (linear in L/λ)");
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ViewInfo ScalingView::describe()
+{
+    return {QStringLiteral("scaling"),
+            tr("RoPE scaling"),
+            {},
+            {{QStringLiteral("scalingQuantity"),
+              ViewSetting::Kind::Choice,
+              QStringLiteral("wavelength"),
+              {QStringLiteral("wavelength"), QStringLiteral("frequency")}}},
+            {{QStringLiteral("frequencies"),
+              tr("each pair's ω and wavelength; RoPE: scaled and unscaled, their ratio and the pair's regime"),
+              {},
+              [](const DataRequest &r) { return pe::frequencyTable(*r.encoding); }}},
+            {},
+            {pe::SchemeId::Rope}};
+}
