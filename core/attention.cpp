@@ -123,10 +123,22 @@ bool PositionalAttention::offsetOnly(const EncodingParams &p)
     return false;
 }
 
+std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what)
+{
+    if (static_cast<double>(p.seqLen) * p.dModel <= kMaxOffsetWork)
+        return {};
+    return std::string(what) + " needs a score for every offset 0..N-1, O(d) each: N·d up to " +
+           withThousands(static_cast<std::int64_t>(kMaxOffsetWork)) + " (this window: " + withThousands(p.seqLen) +
+           " x " + withThousands(p.dModel) + " = " + withThousands(p.seqLen * p.dModel) +
+           "). Fewer positions or a smaller d_model draw it.";
+}
+
 std::string PositionalAttention::tooLarge(const EncodingParams &p)
 {
-    if (offsetOnly(p))
+    if (p.scheme == SchemeId::Alibi)
         return {};
+    if (offsetOnly(p))
+        return offsetWorkTooLarge(p, "Attention over the whole window");
     const double work = static_cast<double>(p.seqLen) * static_cast<double>(p.seqLen) * p.dModel;
     if (p.seqLen <= kMaxMatrixPositions && work <= kMaxMatrixWork)
         return {};

@@ -21,6 +21,11 @@ struct AttentionSettings {
     bool causal = false;          // position t sees s <= t only
 };
 
+// The views compute a score for every offset 0..N-1 at O(d) each: up to N·d = 2^28 (about a
+// quarter of a second), so a slider stays live. One sentence when p's window is larger.
+inline constexpr double kMaxOffsetWork = 268'435'456.0;
+std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what);
+
 // q and k of d components (seeded Gaussian or ones), the same for every view and export.
 std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which);
 

@@ -7,6 +7,7 @@
 #include "parameters.h"
 #include "playback.h"
 #include "test_support.h"
+#include "scheme_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
 
@@ -281,8 +282,10 @@ void TestMainWindow::realWindowLectureOnEveryView()
         QSKIP("xvfb-run is not installed");
     for (const ViewInfo &info : viewRegistry()) {
         const QImage img =
-            runScreenshot({QStringLiteral("--lecture"), QStringLiteral("--view"), info.id, QStringLiteral("--seq-len"),
-                           QStringLiteral("100"), QStringLiteral("--d-model"), QStringLiteral("64")});
+            runScreenshot(QStringList{QStringLiteral("--lecture"), QStringLiteral("--view"), info.id,
+                                      QStringLiteral("--seq-len"), QStringLiteral("100"), QStringLiteral("--d-model"),
+                                      QStringLiteral("64")} +
+                          schemeArgs(info));
         QVERIFY2(!img.isNull(), qPrintable(info.id + QStringLiteral(": no lecture-mode screenshot (crash or error)")));
     }
 }
@@ -295,6 +298,7 @@ void TestMainWindow::noViewHoldsTheMatrix()
     QVERIFY(f.exposed());
     QVERIFY(!f.params.set(testsupport::params(100'000, 1024, 1e4)));
     for (const ViewInfo &info : viewRegistry()) {
+        QVERIFY(showScheme(f.params, info));
         f.view->showView(info.id);
         PlotView *v = f.view->view(info.id);
         QTRY_VERIFY(v->isVisible());
@@ -389,6 +393,7 @@ void TestMainWindow::darkThemeReachesThePlots()
     w.setTheme(Theme::Projector);
     QCoreApplication::processEvents();
     for (const ViewInfo &info : viewRegistry()) {
+        QVERIFY(showScheme(p, info));
         w.showView(info.id);
         QCoreApplication::processEvents();
         QCustomPlot *plot = w.currentView()->plot();

@@ -6,6 +6,7 @@
 #include "parameters.h"
 #include "plot_view.h"
 #include "session.h"
+#include "scheme_support.h"
 #include "test_support.h"
 #include "view_registry.h"
 
@@ -43,6 +44,7 @@ void TestMainWindowFiles::exportFigureWritesPng()
     for (const ViewInfo &info : viewRegistry()) {
         const QString path = dir.filePath(info.id + QStringLiteral(".png"));
         QString error;
+        QVERIFY(showScheme(p, info));
         QVERIFY2(exportFigure(w.view(info.id), path, {QSize(640, 480), 1.5}, &error), qPrintable(error));
         QImageReader reader(path);
         QCOMPARE(reader.size(), QSize(960, 720));
@@ -78,6 +80,7 @@ void TestMainWindowFiles::smallExportsKeepTheirLayout()
     QVERIFY(!p.set(testsupport::params(100, 18, 1e4)));
     MainWindow w(&p);
     for (const ViewInfo &info : viewRegistry()) {
+        QVERIFY(showScheme(p, info));
         PlotView *v = w.view(info.id);
         for (QSize size : {QSize(400, 300), QSize(500, 500)}) {
             QVERIFY(!v->render(size, 1).isNull());
@@ -180,8 +183,11 @@ void TestMainWindowFiles::copyFigureAndExportAll()
     QVERIFY2(w.saveAllFigures(dir.filePath(QStringLiteral("figs")), FigureFormat::Svg,
                               FigureOptions{QSize(400, 300), 1.0}, &error),
              qPrintable(error));
+    // Every view that draws the scheme shown; the others are named as skipped.
+    const auto drawn = std::count_if(viewRegistry().begin(), viewRegistry().end(),
+                                     [&p](const ViewInfo &info) { return info.schemeProblem(p.values()).isEmpty(); });
     QCOMPARE(QDir(dir.filePath(QStringLiteral("figs"))).entryList({QStringLiteral("*.svg")}).size(),
-             static_cast<int>(viewIds().size()));
+             static_cast<int>(drawn));
 }
 
 // File > Open table: a refused file changes nothing; a good one sets d_model and the window, disables
@@ -216,7 +222,10 @@ void TestMainWindowFiles::positionTableInTheWindow()
     for (const ViewInfo &info : viewRegistry()) {
         w.showView(info.id);
         w.currentView()->finishWork();
-        QVERIFY2(w.currentView()->cannotDraw().isEmpty(), qPrintable(info.id));
+        // A table is drawn by every view of the schemes with vectors; RoPE's and ALiBi's own say why not.
+        const bool drawsTables = info.schemes.empty() || std::count(info.schemes.begin(), info.schemes.end(),
+                                                                    pe::SchemeId::Table) > 0;
+        QVERIFY2(w.currentView()->cannotDraw().isEmpty() == drawsTables, qPrintable(info.id));
         p.stepPosition(7);
     }
     // Past the table's last row the position stops: rows end there.

@@ -329,6 +329,8 @@ void PlotView::rebuildNow()
     pixelScale_ = plot_->devicePixelRatioF();
     drawnPosition_ = parameters_->position();
     if (!showScheme()) {
+        applyFonts();
+        applyPalette();
         emit rebuilt();
         return;
     }

@@ -68,6 +68,15 @@ void RopeDecayView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
+    QCustomPlot *plt = plot();
+    if (const QString why = cannotDraw(); !why.isEmpty()) {
+        for (int g = 0; g < plt->graphCount(); ++g)
+            plt->graph(g)->data()->clear();
+        curves_.reset();
+        setTitle(title_, {tr("RoPE's long-term decay (RoFormer 3.4.3)"), why});
+        plt->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
     const double perSample = static_cast<double>(p.seqLen) * enc.pairCount();
     samplesUsed_ = std::min(samplesSpin_->value(), static_cast<int>(std::max(1.0, kWork / perSample)));
     if (samplesSpin_->value() == 0)
@@ -81,7 +90,6 @@ void RopeDecayView::rebuild()
         curvesSeed_ = seedSpin_->value();
     }
     const pe::RopeDecayCurves &c = *curves_;
-    QCustomPlot *plt = plot();
     const int buckets = std::max(2, plt->axisRect()->width());
     std::vector<double> low(c.mean.size()), high(c.mean.size());
     for (std::size_t k = 0; k < c.mean.size(); ++k) {
@@ -152,6 +160,8 @@ ViewInfo RopeDecayView::describe()
               QStringLiteral("S"), tr("Seed of the random q and k")}},
             {{QStringLiteral("rope-decay"), tr("RoFormer's decay for q = k = ones: offset, score, bound"), {},
               [](const DataRequest &r) { return pe::ropeDecayTable(*r.encoding); }}},
-            {},
+            [](const DataRequest &r) {
+                return QString::fromStdString(pe::offsetWorkTooLarge(r.encoding->params(), "The decay curve"));
+            },
             {pe::SchemeId::Rope}};
 }

@@ -33,6 +33,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     quantityChoice_->setObjectName(QStringLiteral("scalingQuantity"));
     quantityChoice_->addItem(tr("wavelength 2π/ω"));
     quantityChoice_->addItem(tr("frequency ω"));
+    quantityChoice_->setToolTip(tr("Each pair's wavelength 2π/ω in positions, or its angular frequency ω"));
     toolRow()->addWidget(new QLabel(tr("Show:"), this));
     toolRow()->addWidget(quantityChoice_);
     toolRow()->addStretch(1);
