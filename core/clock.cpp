@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <numbers>
 
@@ -50,6 +51,22 @@ double handAngle(const Encoding &encoding, std::int64_t position, int pair)
     encoding.pairSinCos(position, pair, s, c);
     const double a = std::atan2(s, c);
     return a < 0 ? a + 2 * std::numbers::pi : a;
+}
+
+double trainedSweep(const Encoding &encoding, int pair)
+{
+    const EncodingParams &p = encoding.params();
+    if (p.scheme != SchemeId::Rope)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double theta = std::pow(p.base, -2.0 * pair / p.dModel);
+    return std::min(2 * std::numbers::pi, static_cast<double>(p.rope.originalContext - 1) * theta);
+}
+
+bool outsideTrainedArc(const Encoding &encoding, std::int64_t position, int pair)
+{
+    const double sweep = trainedSweep(encoding, pair);
+    // A hand on the arc's end is inside: the angle of position L - 1 itself, to rounding.
+    return sweep < 2 * std::numbers::pi && handAngle(encoding, position, pair) > sweep * (1 + 1e-12) + 1e-12;
 }
 
 std::optional<PairChoice> parsePairChoice(const std::string &text, std::string *error)

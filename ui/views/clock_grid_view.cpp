@@ -2,6 +2,7 @@
 
 #include "pair_choice_edit.h"
 #include "parameters.h"
+#include "scheme.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -37,6 +38,16 @@ class ClockFaces : public QCPLayerable
         radius_ = radius;
         face_ = face;
         lineScale_ = lineScale;
+        cache_ = QImage();
+    }
+
+    // RoPE: each column's arc swept over the trained context (pe::trainedSweep), shaded on its
+    // faces; empty for none.
+    void setArcs(std::vector<double> sweeps)
+    {
+        if (sweeps == sweeps_)
+            return;
+        sweeps_ = std::move(sweeps);
         cache_ = QImage();
     }
 
@@ -84,6 +95,18 @@ class ClockFaces : public QCPLayerable
         for (int r = 0; r < rows_; ++r)
             for (int c = 0; c < cols_; ++c) {
                 const QPointF centre(x_->coordToPixel(c), y_->coordToPixel(r));
+                if (static_cast<std::size_t>(c) < sweeps_.size()) {
+                    // The trained arc as a wedge from the hub, from the hands' start their way round.
+                    p.setPen(Qt::NoPen);
+                    p.setBrush(QColor(40, 170, 70, 110));
+                    const QRectF disc(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry);
+                    const double degrees = sweeps_[static_cast<std::size_t>(c)] * 180 / std::numbers::pi;
+                    const int span = static_cast<int>(std::lround(16 * std::max(degrees, 1.0)));
+                    if (face_ == pe::ClockFace::Clockwise)
+                        p.drawPie(disc, 90 * 16, -span);
+                    else
+                        p.drawPie(disc, 0, span);
+                }
                 p.setPen(face);
                 p.setBrush(Qt::NoBrush);
                 p.drawEllipse(centre, rx, ry);
@@ -108,6 +131,7 @@ class ClockFaces : public QCPLayerable
     double radius_ = 0.42;
     pe::ClockFace face_ = pe::ClockFace::Clockwise;
     double lineScale_ = 1;
+    std::vector<double> sweeps_;
     QImage cache_;
     std::tuple<QRect, double, double, double, double, double, QRgb> cacheKey_;
 };
@@ -229,7 +253,8 @@ void ClockGridView::rebuild()
 void ClockGridView::positionMoved()
 {
     const std::int64_t first = pageStart();
-    if (first != firstRow_) {
+    // RoPE's title counts the hands outside their trained arcs at the current position.
+    if (first != firstRow_ || parameters()->values().scheme == pe::SchemeId::Rope) {
         layoutGrid(); // a new page: new row labels
         placeHands();
         return;
@@ -276,6 +301,11 @@ void ClockGridView::layoutGrid()
     fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
+    std::vector<double> sweeps;
+    if (p.scheme == pe::SchemeId::Rope)
+        for (int pair : pairs_)
+            sweeps.push_back(pe::trainedSweep(enc, pair));
+    faces_->setArcs(std::move(sweeps));
 
     // Labels: every column's pair index and wavelength, every row's position, thinned to fit.
     auto xTicker = qSharedPointerCast<QCPAxisTickerText>(plt->xAxis2->ticker());
@@ -309,7 +339,8 @@ void ClockGridView::layoutGrid()
     const QString faceText = face_ == pe::ClockFace::Clockwise
                                  ? tr("hands start at 12 o'clock and turn clockwise")
                                  : tr("hands start at 3 o'clock and turn counter-clockwise");
-    QStringList title{enc.hasFrequencies()
+    QStringList title{p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ'_i")
+                      : enc.hasFrequencies()
                           ? tr("Clocks: hand i at angle t·ω_i")
                           : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
                                 .arg(QString::fromStdString(pe::tableName(p))),
@@ -323,6 +354,18 @@ void ClockGridView::layoutGrid()
                           .arg(enc.pairCount())};
     if (cols_ < enc.pairCount())
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
+    if (p.scheme == pe::SchemeId::Rope) {
+        const std::int64_t t = parameters()->position();
+        const auto outside = std::count_if(pairs_.begin(), pairs_.end(),
+                                           [&](int pair) { return pe::outsideTrainedArc(enc, t, pair); });
+        title << tr("green: the arc each hand swept over the trained context 0–%1 (θ_i unscaled); %2")
+                     .arg(p.rope.originalContext - 1)
+                     .arg(QString::fromStdString(pe::scalingText(p)));
+        title << tr("at t = %1, %2 of %3 hands are outside their arcs: angles training never showed")
+                     .arg(t)
+                     .arg(outside)
+                     .arg(cols_);
+    }
     setTitle(title_, title);
 }
 
