@@ -76,8 +76,8 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
                                                                                       : QString::number(d.toDouble());
             // A true-or-false setting is a switch: given, it is on.
             if (s.kind == ViewSetting::Kind::Bool)
-                out << QCommandLineOption(s.flag, QStringLiteral("%1 (%2); default off.")
-                                                      .arg(s.help, views.join(QStringLiteral(", "))));
+                out << QCommandLineOption(
+                    s.flag, QStringLiteral("%1 (%2); default off.").arg(s.help, views.join(QStringLiteral(", "))));
             else
                 out << QCommandLineOption(s.flag,
                                           QStringLiteral("%1 (%2): %3 (default %4).")
@@ -112,13 +112,12 @@ QList<QCommandLineOption> options()
     // The parameters a scheme adds (pe::schemeParameters()): RoPE's scaling, ALiBi's heads.
     for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
         const pe::EncodingParams defaults;
-        fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
-                                    QStringLiteral("%1: %2 (default %3).")
-                                        .arg(QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size())),
-                                             allowed(sp.field),
-                                             QString::fromStdString(pe::parameterText(sp, sp.get(defaults)))),
-                                    sp.kind == pe::SchemeParameter::Kind::Choice ? QStringLiteral("NAME")
-                                                                                 : QStringLiteral("V"));
+        fixed << QCommandLineOption(
+            QString::fromStdString(sp.flag()),
+            QStringLiteral("%1: %2 (default %3).")
+                .arg(QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size())), allowed(sp.field),
+                     QString::fromStdString(pe::parameterText(sp, sp.get(defaults)))),
+            sp.kind == pe::SchemeParameter::Kind::Choice ? QStringLiteral("NAME") : QStringLiteral("V"));
     }
     fixed << QList<QCommandLineOption>{
         {QStringLiteral("table"),

@@ -143,8 +143,9 @@ std::string PositionalAttention::tooLarge(const EncodingParams &p)
     if (p.seqLen <= kMaxMatrixPositions && work <= kMaxMatrixWork)
         return {};
     return "Here attention does not depend on t - s alone, so all N x N scores are computed: at most " +
-           withThousands(kMaxMatrixPositions) + " positions and N²·d up to 2.2e9 (this window: " +
-           withThousands(p.seqLen) + " positions, d " + withThousands(p.dModel) + ").";
+           withThousands(kMaxMatrixPositions) +
+           " positions and N²·d up to 2.2e9 (this window: " + withThousands(p.seqLen) + " positions, d " +
+           withThousands(p.dModel) + ").";
 }
 
 PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings)

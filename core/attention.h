@@ -64,9 +64,9 @@ class PositionalAttention
     bool causal_ = false;
     bool offset_ = false;
     double max_ = 0;
-    std::vector<double> f_;              // offset path: score at k = t - s, index k + n - 1
-    std::vector<long double> prefix_;    // Σ exp(f - max) up to index j (exclusive)
-    std::vector<double> scores_, sums_;  // N x N path: scores row-major, each row's Σ exp(score - max)
+    std::vector<double> f_;             // offset path: score at k = t - s, index k + n - 1
+    std::vector<long double> prefix_;   // Σ exp(f - max) up to index j (exclusive)
+    std::vector<double> scores_, sums_; // N x N path: scores row-major, each row's Σ exp(score - max)
 };
 
 // RoFormer section 3.4.3 for every offset k = 0..offsets-1 of a RoPE encoding (its θ', scaled or

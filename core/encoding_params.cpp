@@ -138,8 +138,9 @@ std::optional<ValidationError> validate(const EncodingParams &p)
                                                   std::to_string(p.dModel) + ")."};
     if (p.scheme == SchemeId::Rope && p.dModel < 4 &&
         (p.rope.scaling == RopeScaling::Ntk || p.rope.scaling == RopeScaling::DynamicNtk))
-        return ValidationError{Field::DModel, "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
-                                                  std::to_string(p.dModel) + ")."};
+        return ValidationError{Field::DModel,
+                               "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
+                                   std::to_string(p.dModel) + ")."};
     if (!(p.rope.betaFast > p.rope.betaSlow))
         return ValidationError{Field::BetaFast, "beta_fast must be above beta_slow (got " + shortReal(p.rope.betaFast) +
                                                     " and " + shortReal(p.rope.betaSlow) + ")."};

@@ -184,7 +184,8 @@ std::string scalingText(const EncodingParams &p)
         return "no scaling, trained context L = " + L;
     case RopeScaling::Linear:
         return "linear (position interpolation): θ'_i = θ_i/" + s + ", context " + L + " → " +
-               withThousands(static_cast<std::int64_t>(std::llround(r.factor * static_cast<double>(r.originalContext))));
+               withThousands(
+                   static_cast<std::int64_t>(std::llround(r.factor * static_cast<double>(r.originalContext))));
     case RopeScaling::Ntk:
         return "NTK-aware: base' = base·" + s + e + " = " + compactNumber(ntkBase(p.base, p.dModel, r.factor));
     case RopeScaling::DynamicNtk: {
@@ -201,7 +202,8 @@ std::string scalingText(const EncodingParams &p)
     case RopeScaling::Yarn: {
         char mscale[32];
         std::snprintf(mscale, sizeof mscale, "%.4g", ropeAttentionFactor(r));
-        return "YaRN ×" + s + " from L = " + L + ": θ_i kept where it turns over β_fast = " + compactNumber(r.betaFast) +
+        return "YaRN ×" + s + " from L = " + L +
+               ": θ_i kept where it turns over β_fast = " + compactNumber(r.betaFast) +
                " times in L, θ_i/s under β_slow = " + compactNumber(r.betaSlow) +
                ", a ramp in i between (transformers' code, not the paper's ramp in L/λ); cos, sin × (0.1·ln s + 1) = " +
                mscale;

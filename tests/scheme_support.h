@@ -13,7 +13,7 @@ inline pe::SchemeId drawnScheme(const ViewInfo &info)
 {
     const auto &s = info.schemes;
     return s.empty() || std::find(s.begin(), s.end(), pe::SchemeId::Sinusoidal) != s.end() ? pe::SchemeId::Sinusoidal
-                                                                                          : s.front();
+                                                                                           : s.front();
 }
 
 // The command-line arguments for that scheme: none for the sinusoids.

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QProcess>
@@ -236,6 +237,36 @@ void TestCommandLine::refusals_data()
         << "--exaggeration: must be a number from 1 to 1,000 with at most 2 decimals (got '0')";
     QTest::newRow("init") << "--init spiral"
                           << "--init: must be pca or random (got 'spiral')";
+    QTest::newRow("factor without scaling") << "--scheme rope --factor 4"
+                                            << "--factor: factor applies with a scaling: choose one";
+    QTest::newRow("beta of linear") << "--scheme rope --scaling linear --beta-fast 16"
+                                    << "--beta-fast: beta_fast is YaRN's: choose the scaling yarn.";
+    QTest::newRow("heads of rope") << "--scheme rope --heads 4"
+                                   << "--heads: heads is ALiBi's: choose the scheme alibi.";
+    QTest::newRow("scaling of sinusoids") << "--scaling yarn"
+                                          << "--scaling: scaling is RoPE's: choose the scheme rope.";
+    QTest::newRow("scaling name") << "--scheme rope --scaling NTK"
+                                  << "--scaling: scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3";
+    QTest::newRow("head past heads") << "--scheme alibi --heads 4 --head 5"
+                                     << "--head: head must be at most the number of heads, 4 (got 5).";
+    QTest::newRow("betas crossed") << "--scheme rope --scaling yarn --beta-fast 1 --beta-slow 2"
+                                   << "--beta-fast: beta_fast must be above beta_slow";
+    QTest::newRow("rope odd d") << "--scheme rope --d-model 63"
+                                << "--d-model: RoPE turns pairs of columns: d_model must be even (got 63).";
+    QTest::newRow("base of alibi") << "--scheme alibi --base 500"
+                                   << "--base: ALiBi has no frequencies";
+    QTest::newRow("alibi heatmap") << "--scheme alibi --export heatmap --out h.png"
+                                   << "--export heatmap: ALiBi adds no vector to the tokens";
+    QTest::newRow("alibi encoding") << "--scheme alibi --export-data encoding --out e.csv"
+                                    << "--export-data encoding: ALiBi adds no vector";
+    QTest::newRow("rope view of sinusoids") << "--export rope-decay --out d.png"
+                                            << "--export rope-decay: The RoPE decay view shows the rope scheme";
+    QTest::newRow("preset and scaling") << "--preset llama3.1-rope --factor 2"
+                                        << "--factor: the preset already gives the parameters";
+    QTest::newRow("attention too large") << "--seq-len 1000000 --d-model 4096 --export attention --out a.png"
+                                         << "N·d up to 268,435,456";
+    QTest::newRow("attention data too large") << "--seq-len 20000 --export-data attention --out a.npy"
+                                              << "at most 10,000 positions";
     QTest::newRow("projection too big") << "--seq-len 200000 --export projection --out p.png"
                                         << "at most 100,000 positions";
     QTest::newRow("noisy projection too big")
@@ -310,12 +341,15 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers_data()
         std::vector<const char *> allowed;
     };
     const QList<Flag> flags = {
-        {"seq-len", "data", {}},      {"d-model", "data", {}},         {"base", "data", {}},
-        {"start-pos", "data", {"0"}}, {"position", "data", {"0"}},     {"noise", "data", {"0"}},
-        {"seed", "data", {"0"}},      {"offset", "data", {"0", "-5"}}, {"perplexity", "data", {}},
-        {"iterations", "data", {}},   {"learning-rate", "data", {}},   {"exaggeration", "data", {}},
-        {"scale", "figure", {}},      {"size", "figure", {}},          {"frames", "frames", {}},
-        {"step", "frames", {}},
+        {"seq-len", "data", {}},          {"d-model", "data", {}},         {"base", "data", {}},
+        {"start-pos", "data", {"0"}},     {"position", "data", {"0"}},     {"noise", "data", {"0"}},
+        {"seed", "data", {"0"}},          {"offset", "data", {"0", "-5"}}, {"perplexity", "data", {}},
+        {"iterations", "data", {}},       {"learning-rate", "data", {}},   {"exaggeration", "data", {}},
+        {"scale", "figure", {}},          {"size", "figure", {}},          {"frames", "frames", {}},
+        {"step", "frames", {}},           {"factor", "data", {}},          {"original-context", "data", {}},
+        {"beta-fast", "data", {}},        {"beta-slow", "data", {}},       {"low-freq-factor", "data", {}},
+        {"high-freq-factor", "data", {}}, {"heads", "data", {}},           {"head", "data", {}},
+        {"qk-seed", "data", {"0"}},       {"samples", "data", {}},
     };
     const QStringList values{QStringLiteral("abc"),
                              QStringLiteral("-5"),
@@ -349,7 +383,18 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers()
     QVERIFY(existing.open(QIODevice::WriteOnly));
     existing.write("precious\n");
     existing.close();
-    QStringList args{QStringLiteral("--") + flag, value};
+    // A scheme's own flags after the scheme (and scaling) that take them.
+    static const QHash<QString, QString> schemeOf{
+        {QStringLiteral("factor"), QStringLiteral("--scheme rope --scaling linear")},
+        {QStringLiteral("original-context"), QStringLiteral("--scheme rope")},
+        {QStringLiteral("beta-fast"), QStringLiteral("--scheme rope --scaling yarn")},
+        {QStringLiteral("beta-slow"), QStringLiteral("--scheme rope --scaling yarn")},
+        {QStringLiteral("low-freq-factor"), QStringLiteral("--scheme rope --scaling llama3")},
+        {QStringLiteral("high-freq-factor"), QStringLiteral("--scheme rope --scaling llama3")},
+        {QStringLiteral("heads"), QStringLiteral("--scheme alibi")},
+        {QStringLiteral("head"), QStringLiteral("--scheme alibi")}};
+    QStringList args = schemeOf.value(flag).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    args << QStringLiteral("--") + flag << value;
     if (context == QLatin1String("data"))
         args << QStringLiteral("--export-data") << QStringLiteral("encoding") << QStringLiteral("--out") << out;
     else if (context == QLatin1String("figure"))

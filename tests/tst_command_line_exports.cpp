@@ -1,9 +1,9 @@
 // The program run from the command line writing figures, data, frames and tables, refused outputs,
 // the free-space check and interrupted exports. Parsing and its refusals: tst_command_line.
 #include "command_line_support.h"
-#include "scheme_support.h"
 #include "data_export.h"
 #include "projection.h"
+#include "scheme_support.h"
 #include "test_support.h"
 #include "view_registry.h"
 

@@ -32,6 +32,13 @@ void type(QAbstractSpinBox *spin, const QString &text)
     QTest::keyClicks(spin, text);
 }
 
+// Typed and committed with Enter, as a user does.
+void enter(QAbstractSpinBox *spin, const QString &text)
+{
+    type(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+}
+
 void setSpinValue(QAbstractSpinBox *spin, double v)
 {
     if (auto *ints = qobject_cast<QSpinBox *>(spin))
@@ -94,6 +101,7 @@ class TestControlPanel : public QObject
     void typedValuesUndo();
     void choicesSetLayoutAndExponent();
     void stopsHitTheUsualValues();
+    void schemeRowsFollowTheScheme();
 };
 
 void TestControlPanel::formulaIsReadableMath()
@@ -410,4 +418,46 @@ void TestControlPanel::stopsHitTheUsualValues()
 }
 
 QTEST_MAIN(TestControlPanel)
+void TestControlPanel::schemeRowsFollowTheScheme()
+{
+    // RoPE's and ALiBi's rows come from the core's table of scheme parameters and show while they
+    // apply: the factor with a scaling, the betas with YaRN, the heads with ALiBi.
+    Parameters p;
+    ControlPanel panel(&p);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto *scheme = panel.findChild<QComboBox *>(QStringLiteral("scheme"));
+    auto *scaling = panel.findChild<QComboBox *>(QStringLiteral("scaling"));
+    auto *factor = panel.findChild<QAbstractSpinBox *>(QStringLiteral("factor"));
+    auto *betaFast = panel.findChild<QAbstractSpinBox *>(QStringLiteral("beta-fast"));
+    auto *heads = panel.findChild<QAbstractSpinBox *>(QStringLiteral("heads"));
+    auto *head = panel.findChild<QAbstractSpinBox *>(QStringLiteral("head"));
+    QVERIFY(scheme && scaling && factor && betaFast && heads && head);
+    QVERIFY(!scaling->isVisible() && !heads->isVisible());
+    scheme->setCurrentIndex(scheme->findData(QStringLiteral("rope")));
+    QCOMPARE(p.values().scheme, pe::SchemeId::Rope);
+    QVERIFY(scaling->isVisible() && !factor->isVisible() && !heads->isVisible());
+    scaling->setCurrentIndex(scaling->findText(QStringLiteral("yarn")));
+    QCOMPARE(p.values().rope.scaling, pe::RopeScaling::Yarn);
+    QVERIFY(factor->isVisible() && betaFast->isVisible());
+    enter(factor, QStringLiteral("4"));
+    QCOMPARE(p.values().rope.factor, 4.0);
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("formula"))->text().contains(QStringLiteral("YaRN")));
+    // A beta below beta_slow is the validator's to refuse, with its sentence; nothing changes.
+    enter(betaFast, QStringLiteral("0.5"));
+    QCOMPARE(p.values().rope.betaFast, 32.0);
+    QVERIFY2(panel.errorText().contains(QStringLiteral("beta_fast must be above beta_slow")),
+             qPrintable(panel.errorText()));
+    scheme->setCurrentIndex(scheme->findData(QStringLiteral("alibi")));
+    QVERIFY(heads->isVisible() && head->isVisible() && !scaling->isVisible());
+    enter(heads, QStringLiteral("12"));
+    enter(head, QStringLiteral("9"));
+    QCOMPARE(p.values().head, 9);
+    // Fewer heads take the shown head along: its box's maximum is the count.
+    enter(heads, QStringLiteral("4"));
+    QCOMPARE(p.values().heads, 4);
+    QCOMPARE(p.values().head, 4);
+    QCOMPARE(spinValue(head), 4.0);
+}
+
 #include "tst_control_panel.moc"

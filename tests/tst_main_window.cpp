@@ -6,8 +6,8 @@
 #include "pair_circle_view.h"
 #include "parameters.h"
 #include "playback.h"
-#include "test_support.h"
 #include "scheme_support.h"
+#include "test_support.h"
 #include "view_fixture.h"
 #include "view_registry.h"
 
@@ -237,6 +237,9 @@ void TestMainWindow::lectureModeOnEveryView()
     QVERIFY(f.exposed());
     MainWindow &w = *f.view;
     for (const ViewInfo &start : viewRegistry()) {
+        // Each walk under the scheme its first view draws: the sinusoids, RoPE, ALiBi; a view of
+        // another scheme shows its sentence instead, in lecture type too.
+        QVERIFY(showScheme(f.params, start));
         w.showView(start.id);
         QTRY_VERIFY(w.currentView()->isVisible());
         w.setLectureMode(true);
@@ -246,6 +249,15 @@ void TestMainWindow::lectureModeOnEveryView()
             QTRY_VERIFY(v->isVisible());
             QVERIFY(v->lectureMode());
             QVERIFY(!v->grab().isNull());
+            const QString problem = other.schemeProblem(f.params.values());
+            auto *notice = v->findChild<QLabel *>(QStringLiteral("schemeNotice"));
+            QCOMPARE(notice->isVisible(), !problem.isEmpty());
+            QCOMPARE(v->plot()->isVisible(), problem.isEmpty());
+            if (!problem.isEmpty()) {
+                QCOMPARE(notice->text(), problem);
+                QVERIFY(QFontInfo(notice->font()).pixelSize() >= 28);
+                continue;
+            }
             // Readable from the back of a hall: tick labels at least 28 px high.
             for (QCPAxisRect *rect : v->plot()->axisRects())
                 for (QCPAxis *axis : rect->axes())
@@ -281,11 +293,10 @@ void TestMainWindow::realWindowLectureOnEveryView()
     if (QStandardPaths::findExecutable(QStringLiteral("xvfb-run")).isEmpty())
         QSKIP("xvfb-run is not installed");
     for (const ViewInfo &info : viewRegistry()) {
-        const QImage img =
-            runScreenshot(QStringList{QStringLiteral("--lecture"), QStringLiteral("--view"), info.id,
-                                      QStringLiteral("--seq-len"), QStringLiteral("100"), QStringLiteral("--d-model"),
-                                      QStringLiteral("64")} +
-                          schemeArgs(info));
+        const QImage img = runScreenshot(QStringList{QStringLiteral("--lecture"), QStringLiteral("--view"), info.id,
+                                                     QStringLiteral("--seq-len"), QStringLiteral("100"),
+                                                     QStringLiteral("--d-model"), QStringLiteral("64")} +
+                                         schemeArgs(info));
         QVERIFY2(!img.isNull(), qPrintable(info.id + QStringLiteral(": no lecture-mode screenshot (crash or error)")));
     }
 }

@@ -5,8 +5,8 @@
 #include "main_window.h"
 #include "parameters.h"
 #include "plot_view.h"
-#include "session.h"
 #include "scheme_support.h"
+#include "session.h"
 #include "test_support.h"
 #include "view_registry.h"
 
@@ -223,8 +223,8 @@ void TestMainWindowFiles::positionTableInTheWindow()
         w.showView(info.id);
         w.currentView()->finishWork();
         // A table is drawn by every view of the schemes with vectors; RoPE's and ALiBi's own say why not.
-        const bool drawsTables = info.schemes.empty() || std::count(info.schemes.begin(), info.schemes.end(),
-                                                                    pe::SchemeId::Table) > 0;
+        const bool drawsTables =
+            info.schemes.empty() || std::count(info.schemes.begin(), info.schemes.end(), pe::SchemeId::Table) > 0;
         QVERIFY2(w.currentView()->cannotDraw().isEmpty() == drawsTables, qPrintable(info.id));
         p.stepPosition(7);
     }

@@ -90,6 +90,24 @@ void TestSession::roundTrip()
     QCOMPARE(sessionToJson(w2.currentSession()), sessionToJson(w1.currentSession()));
     QVERIFY(QJsonDocument::fromJson(testsupport::readFile(path)).object().value(QStringLiteral("version")).toInt() ==
             kSessionVersion);
+
+    // RoPE's scaling and ALiBi's heads go by their keys, a scaling by its name.
+    pe::EncodingParams r = params(64, 32);
+    r.scheme = pe::SchemeId::Rope;
+    r.rope = {pe::RopeScaling::Yarn, 4, 2048, 24, 2, 1, 4};
+    r.heads = 12;
+    r.head = 9;
+    QVERIFY(!p1.set(r));
+    const QJsonObject saved = sessionToJson(w1.currentSession());
+    const QJsonObject parameters = saved.value(QStringLiteral("parameters")).toObject();
+    QCOMPARE(parameters.value(QStringLiteral("scheme")).toString(), QStringLiteral("rope"));
+    QCOMPARE(parameters.value(QStringLiteral("scaling")).toString(), QStringLiteral("yarn"));
+    QCOMPARE(parameters.value(QStringLiteral("original_context")).toInt(), 2048);
+    QCOMPARE(parameters.value(QStringLiteral("beta_fast")).toDouble(), 24.0);
+    QCOMPARE(parameters.value(QStringLiteral("head")).toInt(), 9);
+    const std::optional<Session> back = sessionFromJson(saved, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(back->params == r);
 }
 
 void TestSession::refusals_data()
@@ -122,6 +140,26 @@ void TestSession::refusals_data()
     QTest::newRow("d_model huge") << QByteArray(good).replace("\"d_model\": 20", "\"d_model\": 99999999999")
                                   << "d_model must be";
     QTest::newRow("base one") << QByteArray(good).replace("\"base\": 10000", "\"base\": 1") << "base";
+    // The parameters a scheme adds: by name and in range, checked together.
+    QTest::newRow("scaling unknown") << QByteArray(good).replace("\"base\": 10000",
+                                                                 "\"base\": 10000, \"scaling\": \"NTK\"")
+                                     << "scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got \"NTK\")";
+    QTest::newRow("scaling index") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"scaling\": 2")
+                                   << "scaling must be";
+    QTest::newRow("factor below 1") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": 0.5")
+                                    << "factor must be a number from 1 to 1e6 (got 0.5)";
+    QTest::newRow("factor text") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": \"4\"")
+                                 << "factor must be";
+    QTest::newRow("betas crossed") << QByteArray(good).replace("\"base\": 10000",
+                                                               "\"base\": 10000, \"beta_fast\": 1, \"beta_slow\": 32")
+                                   << "beta_fast must be above beta_slow";
+    QTest::newRow("head past heads") << QByteArray(good).replace("\"base\": 10000",
+                                                                 "\"base\": 10000, \"heads\": 4, \"head\": 5")
+                                     << "head must be at most the number of heads, 4";
+    QTest::newRow("rope odd d") << QByteArray(good)
+                                       .replace("\"base\": 10000", "\"base\": 10000, \"scheme\": \"rope\"")
+                                       .replace("\"d_model\": 20", "\"d_model\": 21")
+                                << "RoPE turns pairs of columns";
     QTest::newRow("base text") << QByteArray(good).replace("\"base\": 10000", "\"base\": \"big\"")
                                << "'base' must be a number";
     QTest::newRow("layout") << QByteArray(good).replace("interleaved", "diagonal")

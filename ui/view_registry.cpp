@@ -24,8 +24,8 @@ const std::vector<ViewInfo> &viewRegistry()
     static const std::vector<ViewInfo> views = {
         viewInfo<HeatmapView>(),    viewInfo<FrequencyView>(),  viewInfo<ClockGridView>(), viewInfo<PairCircleView>(),
         viewInfo<SimilarityView>(), viewInfo<RecoveryView>(),   viewInfo<DistanceView>(),  viewInfo<RelativeView>(),
-        viewInfo<InputsView>(),     viewInfo<ProjectionView>(), viewInfo<ScalingView>(),
-        viewInfo<RopeDecayView>(),  viewInfo<AttentionView>(),  viewInfo<AlibiView>(),
+        viewInfo<InputsView>(),     viewInfo<ProjectionView>(), viewInfo<ScalingView>(),   viewInfo<RopeDecayView>(),
+        viewInfo<AttentionView>(),  viewInfo<AlibiView>(),
     };
     return views;
 }

@@ -112,10 +112,8 @@ void AlibiView::rebuild()
         lowest = std::min(lowest, *std::min_element(paper.begin(), paper.end()));
     slopeRect_->axis(QCPAxis::atLeft)->setRange(lowest / 1.5, 1.5);
 
-    QStringList title{tr("ALiBi: head %1 of %2 adds −m·|t − s| to its scores, m = %3")
-                          .arg(p.head)
-                          .arg(p.heads)
-                          .arg(m, 0, 'g', 6)};
+    QStringList title{
+        tr("ALiBi: head %1 of %2 adds −m·|t − s| to its scores, m = %3").arg(p.head).arg(p.heads).arg(m, 0, 'g', 6)};
     title << (powerOfTwo ? tr("slopes from get_slopes: 2^(−8h/H) for H = %1, a power of two").arg(p.heads)
                          : tr("H = %1 is not a power of two: get_slopes takes the slopes of %2 heads, then every "
                               "other of %3 (filled); the paper's text 2^(−8h/H) (hollow) differs")
@@ -138,7 +136,9 @@ ViewInfo AlibiView::describe()
             tr("ALiBi"),
             {},
             {{QStringLiteral("alibiCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}},
-            {{QStringLiteral("slopes"), tr("ALiBi's slope of every head (1-based), as get_slopes computes it"), {},
+            {{QStringLiteral("slopes"),
+              tr("ALiBi's slope of every head (1-based), as get_slopes computes it"),
+              {},
               [](const DataRequest &r) { return pe::slopesTable(r.encoding->params().heads); }}},
             {},
             {pe::SchemeId::Alibi}};

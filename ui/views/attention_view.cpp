@@ -25,7 +25,7 @@ pe::AttentionSettings settingsOf(const QJsonObject &s)
 {
     pe::AttentionSettings out;
     out.qk = s.value(QStringLiteral("attentionQk")).toString() == QLatin1String("random") ? pe::QueryKey::Random
-                                                                                           : pe::QueryKey::Ones;
+                                                                                          : pe::QueryKey::Ones;
     out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
     out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
     return out;
@@ -183,9 +183,8 @@ void AttentionView::rebuild()
     const double top = *std::max_element(weights.begin(), weights.end());
     colormaps::fillColorMap(map_, static_cast<int>(cells), static_cast<int>(cells), static_cast<double>(firstCell_),
                             static_cast<double>(firstCell_ + cells - 1), static_cast<double>(firstCell_),
-                            static_cast<double>(firstCell_ + cells - 1), false, [&](int r, int c) {
-                                return weights[static_cast<std::size_t>(r * cells + c)];
-                            });
+                            static_cast<double>(firstCell_ + cells - 1), false,
+                            [&](int r, int c) { return weights[static_cast<std::size_t>(r * cells + c)]; });
     map_->setDataRange(QCPRange(0, top > 0 ? top : 1));
     plt->xAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
     plt->yAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
@@ -206,7 +205,8 @@ void AttentionView::rebuild()
     QString compared;
     plt->graph(1)->data()->clear();
     plt->graph(1)->setVisible(false);
-    if (const auto other = otherScheme(p); other && compareBox_->isChecked() && pe::PositionalAttention::offsetOnly(*other)) {
+    if (const auto other = otherScheme(p);
+        other && compareBox_->isChecked() && pe::PositionalAttention::offsetOnly(*other)) {
         const pe::Encoding otherEncoding(*other);
         const pe::PositionalAttention otherAttention(otherEncoding, attentionSettings());
         const pe::CurveEnvelope otherCurve = pe::curveEnvelope(rowOf(otherAttention), buckets);
@@ -236,7 +236,10 @@ void AttentionView::rebuild()
                      .arg(firstCell_ + cells - 1)
                      .arg(p.startPos)
                      .arg(p.startPos + n - 1);
-    title << tr("row t = %1: largest weight %2 at s = %3").arg(t).arg(row[static_cast<std::size_t>(best)], 0, 'g', 4).arg(p.startPos + best);
+    title << tr("row t = %1: largest weight %2 at s = %3")
+                 .arg(t)
+                 .arg(row[static_cast<std::size_t>(best)], 0, 'g', 4)
+                 .arg(p.startPos + best);
     if (curve.stride > 1)
         title << tr("row: lowest to highest of each %1 keys per pixel column").arg(curve.stride);
     if (!compared.isEmpty())
@@ -265,12 +268,39 @@ ViewInfo AttentionView::describe()
               QStringLiteral("qk"),
               QStringLiteral("Q"),
               tr("RoPE's query and key: all ones or seeded Gaussian")},
-             {QStringLiteral("attentionSeed"), Kind::Integer, 0, {}, 0, 1'000'000, {}, {}, QStringLiteral("qk-seed"),
-              QStringLiteral("S"), tr("Seed of the random q and k")},
-             {QStringLiteral("attentionCausal"), Kind::Bool, false, {}, 0, 0, {}, {}, QStringLiteral("causal"), {},
+             {QStringLiteral("attentionSeed"),
+              Kind::Integer,
+              0,
+              {},
+              0,
+              1'000'000,
+              {},
+              {},
+              QStringLiteral("qk-seed"),
+              QStringLiteral("S"),
+              tr("Seed of the random q and k")},
+             {QStringLiteral("attentionCausal"),
+              Kind::Bool,
+              false,
+              {},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("causal"),
+              {},
               tr("Mask the keys after the query (s > t)")},
              {QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")},
-             {QStringLiteral("attentionCompare"), Kind::Bool, false, {}, 0, 0, {}, {}, QStringLiteral("compare"), {},
+             {QStringLiteral("attentionCompare"),
+              Kind::Bool,
+              false,
+              {},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("compare"),
+              {},
               tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one")}},
             {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
               [tooLarge](const DataRequest &r) {

@@ -356,8 +356,8 @@ void ClockGridView::layoutGrid()
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
     if (p.scheme == pe::SchemeId::Rope) {
         const std::int64_t t = parameters()->position();
-        const auto outside = std::count_if(pairs_.begin(), pairs_.end(),
-                                           [&](int pair) { return pe::outsideTrainedArc(enc, t, pair); });
+        const auto outside =
+            std::count_if(pairs_.begin(), pairs_.end(), [&](int pair) { return pe::outsideTrainedArc(enc, t, pair); });
         title << tr("green: the arc each hand swept over the trained context 0–%1 (θ_i unscaled); %2")
                      .arg(p.rope.originalContext - 1)
                      .arg(QString::fromStdString(pe::scalingText(p)));

@@ -361,7 +361,9 @@ bool PlotView::showScheme()
 {
     const QString why = info_ ? info_->schemeProblem(parameters_->values()) : QString();
     notice_->setText(why);
-    notice_->setFont(QFont(font().family(), static_cast<int>(std::lround(font().pointSizeF() * (lecture_ ? 2.0 : 1.3)))));
+    QFont large = font();
+    large.setPointSizeF(fontSize(12)); // lecture type in lecture mode
+    notice_->setFont(large);
     notice_->setVisible(!why.isEmpty());
     plot_->setVisible(why.isEmpty());
     toolArea_->setEnabled(why.isEmpty());

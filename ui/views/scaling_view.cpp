@@ -134,10 +134,10 @@ void ScalingView::rebuild()
     extendedLine_->setVisible(scaled && r.factor > 1);
     extendedLabel_->setVisible(extendedLine_->visible());
     contextLabel_->position->setCoords(0.01, markL);
-    contextLabel_->setText(wavelength ? tr("L = %1").arg(r.originalContext) : tr("2π/L, L = %1").arg(r.originalContext));
+    contextLabel_->setText(wavelength ? tr("L = %1").arg(r.originalContext)
+                                      : tr("2π/L, L = %1").arg(r.originalContext));
     extendedLabel_->position->setCoords(0.01, markSL);
-    extendedLabel_->setText(wavelength ? tr("s·L = %1").arg(r.factor * context, 0, 'g', 8)
-                                       : tr("2π/(s·L)"));
+    extendedLabel_->setText(wavelength ? tr("s·L = %1").arg(r.factor * context, 0, 'g', 8) : tr("2π/(s·L)"));
     for (QCPItemText *label : {contextLabel_, extendedLabel_})
         label->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
 
