@@ -58,9 +58,11 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     setWindowTitle(tr("Positional Encoding Explorer"));
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->setDocumentMode(true);
-    // Every view reachable at a glance: no scroll arrows; in a narrow window the titles elide.
-    tabs_->setUsesScrollButtons(false);
-    tabs_->setElideMode(Qt::ElideRight);
+    // Fourteen views do not fit beside the parameters at 1280 pixels: elided they read "Cl…",
+    // "Ci…", so every title stays whole and the bar scrolls (the View menu lists them all, with
+    // keys, and the current tab is always scrolled into sight).
+    tabs_->setUsesScrollButtons(true);
+    tabs_->setElideMode(Qt::ElideNone);
     for (const ViewInfo &info : viewRegistry()) {
         PlotView *v = info.create(parameters, tabs_);
         workspace_->attach(v);

@@ -103,6 +103,9 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     row->setName(tr("this scheme"));
     QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     other->setName(tr("other"));
+    auto *left = new QCPMarginGroup(p);
+    p->axisRect()->setMarginGroup(QCP::msLeft, left);
+    rowRect_->setMarginGroup(QCP::msLeft, left);
     rowLine_ = addMarkerLine(kMarkColor);
     columnLine_ = addMarkerLine(kMarkColor, rowRect_);
     p->legend->setVisible(false);

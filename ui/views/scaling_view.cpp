@@ -70,7 +70,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     extendedLabel_ = new QCPItemText(p);
     for (QCPItemText *label : {contextLabel_, extendedLabel_}) {
         label->setClipToAxisRect(true);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         label->position->setTypeY(QCPItemPosition::ptPlotCoords);
     }
@@ -79,7 +79,11 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     oneLine_ = addMarkerLine(kUnscaled, ratioRect_);
     inverseLine_ = addMarkerLine(kRegimeColors[1], ratioRect_);
     p->legend->setVisible(true);
+    // Above the fast pairs on the left, where no pair falls; the marks' labels go right.
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    auto *left = new QCPMarginGroup(p);
+    p->axisRect()->setMarginGroup(QCP::msLeft, left);
+    ratioRect_->setMarginGroup(QCP::msLeft, left);
     connect(quantityChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
@@ -133,10 +137,10 @@ void ScalingView::rebuild()
     placeHorizontal(extendedLine_, markSL);
     extendedLine_->setVisible(scaled && r.factor > 1);
     extendedLabel_->setVisible(extendedLine_->visible());
-    contextLabel_->position->setCoords(0.01, markL);
+    contextLabel_->position->setCoords(0.99, markL);
     contextLabel_->setText(wavelength ? tr("L = %1").arg(r.originalContext)
                                       : tr("2π/L, L = %1").arg(r.originalContext));
-    extendedLabel_->position->setCoords(0.01, markSL);
+    extendedLabel_->position->setCoords(0.99, markSL);
     extendedLabel_->setText(wavelength ? tr("s·L = %1").arg(r.factor * context, 0, 'g', 8) : tr("2π/(s·L)"));
     for (QCPItemText *label : {contextLabel_, extendedLabel_})
         label->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
@@ -168,10 +172,15 @@ void ScalingView::rebuild()
                      .arg(counts[2])
                      .arg(enc.pairCount());
     else
-        title << tr("no scaling: a pair whose wavelength exceeds L = %1 never turned fully in training")
-                     .arg(r.originalContext);
-    if (r.scaling == pe::RopeScaling::Yarn)
-        title << tr("YaRN's ramp follows transformers' code (linear in i), not the paper's (linear in L/λ)");
+    {
+        int longer = 0;
+        for (int i = 0; i < enc.pairCount(); ++i)
+            longer += enc.pairWavelength(i) > context ? 1 : 0;
+        title << tr("%1 of %2 pairs have wavelengths above L = %3: they never turned fully in training")
+                     .arg(longer)
+                     .arg(enc.pairCount())
+                     .arg(QString::fromStdString(pe::withThousands(r.originalContext)));
+    }
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
