@@ -30,4 +30,13 @@ seed001=(--seq-len 300 --d-model 20 --reference 30 --noise 0.5 --seed 42)
 "$app" --seq-len 100000 --d-model 1024 --pairs fastest --export circles --size 900x860 --out "$out/circles-100000.png"
 "$app" --seq-len 1000000 --d-model 4096 --start-pos 999000000 --export clocks --size 1200x800 --out "$out/clocks-spread-4096.png"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --lecture --preset seed003-table --screenshot "$out/lecture-seed003.png"
+# Issue 14's pictures: RoPE's scalings, its clocks and decay, attention, ALiBi.
+"$app" --preset yarn-x4 --export scaling --size 900x600 --out "$out/rope-scaling-yarn.png"
+"$app" --preset llama3.1-rope --export scaling --size 900x600 --out "$out/rope-scaling-llama31.png"
+rope_clocks=(--scheme rope --d-model 32 --original-context 64 --seq-len 200 --position 150 --export clocks --size 900x620)
+"$app" "${rope_clocks[@]}" --out "$out/clocks-rope-none.png"
+"$app" "${rope_clocks[@]}" --scaling linear --factor 4 --out "$out/clocks-rope-linear.png"
+"$app" --scheme rope --d-model 128 --seq-len 1000 --export rope-decay --size 900x560 --out "$out/rope-decay.png"
+"$app" --preset attention-sinusoidal-vs-rope --export attention --size 800x760 --out "$out/attention-sinusoidal-vs-rope.png"
+"$app" --preset alibi-12-heads --export alibi --size 1000x560 --out "$out/alibi-12-heads.png"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

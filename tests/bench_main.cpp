@@ -3,6 +3,7 @@
 //   build/tests/pe-bench --quick    smaller repeat counts
 //   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed)
 //   build/tests/pe-bench --recovery               recovery only
+//   build/tests/pe-bench [--quick] --views a,b    the interaction table of those views alone
 //   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
 #include "allocator.h"
 #include "bench_support.h"
@@ -16,6 +17,7 @@
 #include "playback.h"
 #include "plot_view.h"
 #include "recovery.h"
+#include "scheme_support.h"
 #include "similarity.h"
 #include "test_support.h"
 #include "view_registry.h"
@@ -150,7 +152,9 @@ std::pair<double, double> sliderSteps(MainWindow &window, QSlider *slider, int s
     return {percentile(ms, 0.5), percentile(ms, 0.95)};
 }
 
-void interactionTable(Parameters &parameters, MainWindow &window, int steps)
+// Each view under a scheme it draws (RoPE's and ALiBi's views under theirs); `only`, when not
+// empty, names the views to measure (pe-bench --views scaling,attention).
+void interactionTable(Parameters &parameters, MainWindow &window, int steps, const QStringList &only = {})
 {
     std::vector<QSlider *> sliders;
     for (pe::Field f : {pe::Field::SeqLen, pe::Field::DModel, pe::Field::Base, pe::Field::StartPos})
@@ -162,7 +166,11 @@ void interactionTable(Parameters &parameters, MainWindow &window, int steps)
     std::printf("\n");
     for (auto [n, d] : {std::pair<std::int64_t, int>{100, 128}, {100'000, 1024}, {1'000'000, 4096}}) {
         for (const ViewInfo &info : viewRegistry()) {
-            parameters.set(params(n, d));
+            if (!only.isEmpty() && !only.contains(info.id))
+                continue;
+            pe::EncodingParams v = params(n, d);
+            v.scheme = drawnScheme(info);
+            parameters.set(v);
             window.showView(info.id);
             QApplication::processEvents();
             std::printf("  %9lld x %-10d %-12s", static_cast<long long>(n), d, info.id.toStdString().c_str());
@@ -343,6 +351,17 @@ int main(int argc, char **argv)
     }
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    // pe-bench [--quick] --views a,b: the interaction table of those views alone, then exit.
+    if (const int at = static_cast<int>(QCoreApplication::arguments().indexOf(QStringLiteral("--views")));
+        at > 0 && at + 1 < QCoreApplication::arguments().size()) {
+        Parameters parameters;
+        MainWindow window(&parameters);
+        window.show();
+        QApplication::processEvents();
+        interactionTable(parameters, window, quick ? 40 : 200,
+                         QCoreApplication::arguments()[at + 1].split(QLatin1Char(',')));
+        return 0;
+    }
     const QString explorer = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/pe-explorer");
     const double launch = launchToFirstPaintMs(explorer.toLocal8Bit().constData());
     std::printf("Launch to first complete paint (pe-explorer --screenshot, offscreen, median of 5): %.0f ms\n", launch);
