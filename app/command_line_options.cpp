@@ -10,6 +10,8 @@
 
 QString flagFor(pe::Field f)
 {
+    if (const pe::SchemeParameter *own = pe::schemeParameter(f))
+        return QStringLiteral("--") + QString::fromStdString(own->flag());
     switch (f) {
     case pe::Field::Scheme:
         return QStringLiteral("--scheme");
@@ -25,17 +27,7 @@ QString flagFor(pe::Field f)
         return QStringLiteral("--layout");
     case pe::Field::Exponent:
         return QStringLiteral("--exponent");
-    case pe::Field::Scaling:
-    case pe::Field::Factor:
-    case pe::Field::OriginalContext:
-    case pe::Field::BetaFast:
-    case pe::Field::BetaSlow:
-    case pe::Field::LowFreqFactor:
-    case pe::Field::HighFreqFactor:
-    case pe::Field::Heads:
-    case pe::Field::Head:
-        return QStringLiteral("--") + QString::fromStdString(pe::schemeParameter(f)->flag());
-    case pe::Field::None:
+    default: // a scheme's own parameters, above
         break;
     }
     return {};

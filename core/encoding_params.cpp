@@ -56,6 +56,8 @@ ValidationError failure(Field f, const std::string &got)
 std::string allowedText(Field f)
 {
     using namespace limits;
+    if (const SchemeParameter *own = schemeParameter(f))
+        return parameterAllowedText(*own);
     switch (f) {
     case Field::SeqLen:
         return "a whole number from " + withThousands(minSeqLen) + " to " + withThousands(maxSeqLen);
@@ -76,17 +78,7 @@ std::string allowedText(Field f)
         return oneOf(kLayouts, layoutName);
     case Field::Exponent:
         return oneOf(kExponents, exponentName);
-    case Field::Scaling:
-    case Field::Factor:
-    case Field::OriginalContext:
-    case Field::BetaFast:
-    case Field::BetaSlow:
-    case Field::LowFreqFactor:
-    case Field::HighFreqFactor:
-    case Field::Heads:
-    case Field::Head:
-        return parameterAllowedText(*schemeParameter(f));
-    case Field::None:
+    default: // a scheme's own parameters, above
         break;
     }
     return {};
@@ -170,6 +162,8 @@ std::optional<ValidationError> validate(const EncodingParams &p)
 
 std::string_view fieldName(Field f)
 {
+    if (const SchemeParameter *own = schemeParameter(f))
+        return own->key;
     switch (f) {
     case Field::Scheme:
         return "scheme";
@@ -185,17 +179,7 @@ std::string_view fieldName(Field f)
         return "layout";
     case Field::Exponent:
         return "exponent";
-    case Field::Scaling:
-    case Field::Factor:
-    case Field::OriginalContext:
-    case Field::BetaFast:
-    case Field::BetaSlow:
-    case Field::LowFreqFactor:
-    case Field::HighFreqFactor:
-    case Field::Heads:
-    case Field::Head:
-        return schemeParameter(f)->key;
-    case Field::None:
+    default: // a scheme's own parameters, above
         break;
     }
     return "";

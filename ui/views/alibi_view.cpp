@@ -1,9 +1,9 @@
 #include "alibi_view.h"
 
-#include "color_maps.h"
 #include "data_export.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "position_matrix.h"
 #include "rope.h"
 #include "view_registry.h"
 
@@ -38,20 +38,7 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
 
     QCustomPlot *p = plot();
     title_ = addTitle();
-    map_ = new QCPColorMap(p->xAxis, p->yAxis);
-    map_->setInterpolate(false);
-    map_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
-    scale_ = new QCPColorScale(p);
-    content()->addElement(0, 1, scale_);
-    map_->setColorScale(scale_);
-    scale_->axis()->setLabel(tr("bias −m·|t − s|"));
-    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
-        axis->setTicker(QSharedPointer<IntegerTicker>::create());
-        axis->grid()->setVisible(false);
-    }
-    p->xAxis->setLabel(tr("key position s"));
-    p->yAxis->setLabel(tr("query position t"));
-    p->yAxis->setRangeReversed(true);
+    matrix_ = std::make_unique<PositionMatrix>(p, content(), tr("bias −m·|t − s|"));
     slopeRect_ = new QCPAxisRect(p);
     content()->addElement(0, 2, slopeRect_);
     content()->setColumnStretchFactors({2.0, 0.01, 1.0});
@@ -72,6 +59,8 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     connect(cellsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
+AlibiView::~AlibiView() = default;
+
 void AlibiView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
@@ -79,16 +68,13 @@ void AlibiView::rebuild()
     const std::vector<double> slopes = pe::alibiSlopes(p.heads);
     const double m = slopes[static_cast<std::size_t>(p.head - 1)];
     const std::int64_t t = parameters()->position();
-    const int fit = std::max(8, std::min(plt->axisRect()->width(), plt->axisRect()->height()));
-    cells_ = std::min<std::int64_t>(p.seqLen, cellsSpin_->value() > 0 ? cellsSpin_->value() : std::min(fit, kMaxCells));
-    firstCell_ = std::clamp(t - cells_ / 2, p.startPos, p.startPos + p.seqLen - cells_);
-    colormaps::fillColorMap(map_, static_cast<int>(cells_), static_cast<int>(cells_), static_cast<double>(firstCell_),
-                            static_cast<double>(firstCell_ + cells_ - 1), static_cast<double>(firstCell_),
-                            static_cast<double>(firstCell_ + cells_ - 1), false,
-                            [m](int r, int c) { return -m * std::abs(r - c); });
-    map_->setDataRange(QCPRange(-m * static_cast<double>(std::max<std::int64_t>(cells_ - 1, 1)), 0));
-    plt->xAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells_) - 0.5);
-    plt->yAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells_) - 0.5);
+    matrix_->place(t, p.startPos, p.seqLen, cellsSpin_->value(), kMaxCells);
+    const std::int64_t cells = matrix_->count();
+    std::vector<double> bias(static_cast<std::size_t>(cells * cells));
+    for (std::int64_t r = 0; r < cells; ++r)
+        for (std::int64_t c = 0; c < cells; ++c)
+            bias[static_cast<std::size_t>(r * cells + c)] = -m * static_cast<double>(std::abs(r - c));
+    matrix_->fill(bias, -m * static_cast<double>(std::max<std::int64_t>(cells - 1, 1)), 0);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     const bool powerOfTwo = (p.heads & (p.heads - 1)) == 0;
@@ -120,12 +106,8 @@ void AlibiView::rebuild()
                                .arg(p.heads)
                                .arg(std::bit_floor(static_cast<unsigned>(p.heads)))
                                .arg(2 * std::bit_floor(static_cast<unsigned>(p.heads))));
-    if (cells_ < p.seqLen)
-        title << tr("cells: positions %1–%2 of %3–%4 around t, one a position")
-                     .arg(firstCell_)
-                     .arg(firstCell_ + cells_ - 1)
-                     .arg(p.startPos)
-                     .arg(p.startPos + p.seqLen - 1);
+    if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
+        title << cellsText;
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -2,9 +2,10 @@
 
 #include "plot_view.h"
 
+#include <memory>
+
+class PositionMatrix;
 class QCPAxisRect;
-class QCPColorMap;
-class QCPColorScale;
 class QCPItemStraightLine;
 class QCPTextElement;
 class QSpinBox;
@@ -19,9 +20,8 @@ class AlibiView : public PlotView
   public:
     static ViewInfo describe();
     explicit AlibiView(Parameters *parameters, QWidget *parent = nullptr);
+    ~AlibiView() override;
 
-    std::int64_t firstCell() const { return firstCell_; }
-    std::int64_t cellCount() const { return cells_; }
     static constexpr int kMaxCells = 1024;
 
   protected:
@@ -31,11 +31,8 @@ class AlibiView : public PlotView
   private:
     QSpinBox *cellsSpin_;
     QCPTextElement *title_;
-    QCPColorMap *map_;
-    QCPColorScale *scale_;
+    std::unique_ptr<PositionMatrix> matrix_;
     QCPAxisRect *slopeRect_;
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *headLine_;
-    std::int64_t firstCell_ = 0;
-    std::int64_t cells_ = 0;
 };

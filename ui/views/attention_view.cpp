@@ -1,8 +1,8 @@
 #include "attention_view.h"
 
-#include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "position_matrix.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -80,20 +80,7 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
 
     QCustomPlot *p = plot();
     title_ = addTitle();
-    map_ = new QCPColorMap(p->xAxis, p->yAxis);
-    map_->setInterpolate(false);
-    map_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
-    scale_ = new QCPColorScale(p);
-    content()->addElement(0, 1, scale_);
-    map_->setColorScale(scale_);
-    scale_->axis()->setLabel(tr("attention weight"));
-    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
-        axis->setTicker(QSharedPointer<IntegerTicker>::create());
-        axis->grid()->setVisible(false);
-    }
-    p->xAxis->setLabel(tr("key position s"));
-    p->yAxis->setLabel(tr("query position t"));
-    p->yAxis->setRangeReversed(true);
+    matrix_ = std::make_unique<PositionMatrix>(p, content(), tr("attention weight"));
     rowRect_ = new QCPAxisRect(p);
     content()->addElement(1, 0, rowRect_);
     content()->setRowStretchFactors({2.0, 1.0});
@@ -115,6 +102,18 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
     connect(cellsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
     connect(compareBox_, &QCheckBox::toggled, this, &PlotView::refresh);
+}
+
+AttentionView::~AttentionView() = default;
+
+std::int64_t AttentionView::firstCell() const
+{
+    return matrix_->first();
+}
+
+std::int64_t AttentionView::cellCount() const
+{
+    return matrix_->count();
 }
 
 pe::AttentionSettings AttentionView::attentionSettings() const
@@ -161,11 +160,10 @@ void AttentionView::rebuild()
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
     if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
-        map_->data()->clear();
+        matrix_->clear();
         plt->graph(0)->data()->clear();
         plt->graph(1)->data()->clear();
         attention_.reset();
-        cells_ = 0;
         setTitle(title_, {tr("Attention from positions alone: %1").arg(formula()), QString::fromStdString(why)});
         plt->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -175,22 +173,12 @@ void AttentionView::rebuild()
     const std::int64_t n = p.seqLen;
 
     // The heatmap: a cell a position, the positions around t when they do not all fit.
-    const int fit = std::max(8, std::min(plt->axisRect()->width(), plt->axisRect()->height()));
-    const std::int64_t cells =
-        std::min<std::int64_t>(n, cellsSpin_->value() > 0 ? cellsSpin_->value() : std::min(fit, kMaxCells));
-    firstCell_ = std::clamp(t - cells / 2, p.startPos, p.startPos + n - cells);
-    cells_ = cells;
+    matrix_->place(t, p.startPos, n, cellsSpin_->value(), kMaxCells);
+    const std::int64_t first = matrix_->first(), cells = matrix_->count();
     std::vector<double> weights(static_cast<std::size_t>(cells * cells));
     for (std::int64_t r = 0; r < cells; ++r)
-        a.row(firstCell_ + r, firstCell_, cells, weights.data() + r * cells);
-    const double top = *std::max_element(weights.begin(), weights.end());
-    colormaps::fillColorMap(map_, static_cast<int>(cells), static_cast<int>(cells), static_cast<double>(firstCell_),
-                            static_cast<double>(firstCell_ + cells - 1), static_cast<double>(firstCell_),
-                            static_cast<double>(firstCell_ + cells - 1), false,
-                            [&](int r, int c) { return weights[static_cast<std::size_t>(r * cells + c)]; });
-    map_->setDataRange(QCPRange(0, top > 0 ? top : 1));
-    plt->xAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
-    plt->yAxis->setRange(static_cast<double>(firstCell_) - 0.5, static_cast<double>(firstCell_ + cells) - 0.5);
+        a.row(first + r, first, cells, weights.data() + r * cells);
+    matrix_->fill(weights, 0, *std::max_element(weights.begin(), weights.end()));
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     // Row t, every key of the window, reduced to its envelope per pixel column.
@@ -233,12 +221,8 @@ void AttentionView::rebuild()
     QStringList title{tr("Attention from positions alone: %1").arg(formula()),
                       attentionSettings().causal ? tr("causal (s ≤ t), rows softmaxed")
                                                  : tr("rows softmaxed over the window")};
-    if (cells < n)
-        title << tr("cells: positions %1–%2 of %3–%4 around t, one a position")
-                     .arg(firstCell_)
-                     .arg(firstCell_ + cells - 1)
-                     .arg(p.startPos)
-                     .arg(p.startPos + n - 1);
+    if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
+        title << cellsText;
     title << tr("row t = %1: largest weight %2 at s = %3")
                  .arg(t)
                  .arg(row[static_cast<std::size_t>(best)], 0, 'g', 4)

@@ -5,11 +5,10 @@
 
 #include <memory>
 
+class PositionMatrix;
 class QCheckBox;
 class QComboBox;
 class QCPAxisRect;
-class QCPColorMap;
-class QCPColorScale;
 class QCPItemStraightLine;
 class QCPTextElement;
 class QSpinBox;
@@ -26,11 +25,12 @@ class AttentionView : public PlotView
   public:
     static ViewInfo describe();
     explicit AttentionView(Parameters *parameters, QWidget *parent = nullptr);
+    ~AttentionView() override;
 
     pe::AttentionSettings attentionSettings() const;
     // The positions the heatmap shows: first and count (one cell each).
-    std::int64_t firstCell() const { return firstCell_; }
-    std::int64_t cellCount() const { return cells_; }
+    std::int64_t firstCell() const;
+    std::int64_t cellCount() const;
 
     static constexpr int kMaxCells = 1024;
 
@@ -48,14 +48,11 @@ class AttentionView : public PlotView
     QSpinBox *cellsSpin_;
     QCheckBox *compareBox_;
     QCPTextElement *title_;
-    QCPColorMap *map_;
-    QCPColorScale *scale_;
+    std::unique_ptr<PositionMatrix> matrix_;
     QCPAxisRect *rowRect_;
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
     std::shared_ptr<const pe::PositionalAttention> attention_;
     std::weak_ptr<const pe::Encoding> attentionFor_;
     pe::AttentionSettings attentionSettings_;
-    std::int64_t firstCell_ = 0;
-    std::int64_t cells_ = 0;
 };

@@ -171,8 +171,7 @@ void ScalingView::rebuild()
                      .arg(counts[1])
                      .arg(counts[2])
                      .arg(enc.pairCount());
-    else
-    {
+    else {
         int longer = 0;
         for (int i = 0; i < enc.pairCount(); ++i)
             longer += enc.pairWavelength(i) > context ? 1 : 0;

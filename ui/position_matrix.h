@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+class QCPColorMap;
+class QCPColorScale;
+class QCPLayoutGrid;
+class QCustomPlot;
+
+// A query x key matrix of positions, a cell a position, with its colour scale: the attention and
+// ALiBi views' heatmap. When the window holds more positions than cells fit (or than asked), it
+// shows those around the current one and says which: a cell is never a sample of several positions.
+class PositionMatrix
+{
+    Q_DECLARE_TR_FUNCTIONS(PositionMatrix)
+
+  public:
+    // On the plot's main axes (keys across, queries down); the colour scale at (0, 1) of `content`.
+    PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const QString &scaleLabel);
+
+    // The cells for a window [start, start + n) around position t: `asked` of them a side (0: as many
+    // as the plot has pixels), at most maxCells.
+    void place(std::int64_t t, std::int64_t start, std::int64_t n, int asked, int maxCells);
+    std::int64_t first() const { return first_; }
+    std::int64_t count() const { return count_; }
+    // count() x count() values, row-major (row = query), coloured over [low, high].
+    void fill(const std::vector<double> &values, double low, double high);
+    void clear();
+    // "cells: positions 40–60 of 0–99 around t, one a position"; empty when every position is shown.
+    QString windowText() const;
+
+  private:
+    QCustomPlot *plot_;
+    QCPColorMap *map_;
+    QCPColorScale *scale_;
+    std::int64_t start_ = 0, n_ = 0;
+    std::int64_t first_ = 0, count_ = 0;
+};
