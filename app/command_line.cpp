@@ -46,6 +46,25 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
     return std::nullopt;
 }
 
+// Why a view flag means nothing under p's scheme; empty when a view declaring it takes the scheme.
+QString schemeRefusal(const QString &flag, const pe::EncodingParams &p)
+{
+    QStringList schemes;
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &s : view.settings) {
+            if (s.flag != flag)
+                continue;
+            if (s.schemes.empty() || std::find(s.schemes.begin(), s.schemes.end(), p.scheme) != s.schemes.end())
+                return {};
+            for (pe::SchemeId id : s.schemes)
+                if (const QString name = QString::fromUtf8(pe::schemeName(id).data()); !schemes.contains(name))
+                    schemes << name;
+        }
+    return QStringLiteral("--%1 applies to the %2 scheme (--scheme %3), not to %4.")
+        .arg(flag, schemes.join(QStringLiteral(" or ")), schemes.first(),
+             QString::fromUtf8(pe::schemeName(p.scheme).data()));
+}
+
 // Why the view of an export cannot be drawn with these settings (ViewInfo::cannotDraw).
 std::optional<QString> drawProblem(const CommandLine &cmd)
 {
@@ -113,7 +132,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.mode = CommandLine::Mode::ListPresets;
         return result;
     }
-    // A session or preset gives the parameters, the position and the noise: not also the flags.
+    // A session or preset gives the parameters, the position and the noise; flags given with it
+    // change what they name ("yarn-x4, but x8": --preset yarn-x4 --factor 8), checked as always.
     static const QStringList stateFlags{
         QStringLiteral("scheme"),    QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),
         QStringLiteral("start-pos"), QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"),
@@ -126,11 +146,6 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (fromSession && fromPreset)
         return fail(QStringLiteral("--session and --preset exclude each other; give one."));
     if (fromSession || fromPreset) {
-        for (const QString &flag : stateFlags + schemeFlags)
-            if (parser.isSet(flag))
-                return fail(QStringLiteral("--%1: the %2 already gives the parameters, position and noise; give them "
-                                           "there or here, not both.")
-                                .arg(flag, fromSession ? QStringLiteral("session") : QStringLiteral("preset")));
         QString error;
         if (fromSession) {
             cmd.session = readSessionFile(parser.value(QStringLiteral("session")), &error);
@@ -146,6 +161,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
 
     pe::EncodingParams &p = cmd.params;
+    if (cmd.session) {
+        p = cmd.session->params;
+        cmd.noise = cmd.session->noise;
+    }
     std::shared_ptr<const pe::PositionTable> table;
     if (parser.isSet(QStringLiteral("table"))) {
         try {
@@ -162,6 +181,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--scheme: '%1' is not a scheme; use %2.")
                             .arg(parser.value(QStringLiteral("scheme")), allowed(pe::Field::Scheme)));
         p.scheme = *scheme;
+        p.table.reset(); // a session's table gives way to the scheme named
     }
     std::int64_t dModel = p.dModel;
     for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
@@ -183,8 +203,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     // A flag for a parameter the scheme does not take is refused with the scheme's reason
     // (d_model of a table is held against its columns by the validator instead).
     // The layout is left to the validator: a table's is interleaved, and only split is refused.
-    for (const pe::Field f : {pe::Field::Base, pe::Field::Exponent})
-        if (const QString flag = flagFor(f); parser.isSet(flag.mid(2)) && !pe::takes(p, f))
+    // For a table, d_model and the layout are the validator's to hold against the file.
+    for (const pe::Field f : {pe::Field::Base, pe::Field::Exponent, pe::Field::DModel, pe::Field::Layout})
+        if (const QString flag = flagFor(f); parser.isSet(flag.mid(2)) && !pe::takes(p, f) &&
+                                             !(p.table && (f == pe::Field::DModel || f == pe::Field::Layout)))
             return fail(QStringLiteral("%1: %2").arg(flag, QString::fromStdString(pe::notApplicable(p, f))));
     if (parser.isSet(QStringLiteral("base"))) {
         const auto v = pe::parseReal(parser.value(QStringLiteral("base")).toStdString());
@@ -236,6 +258,15 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--%1: must be %2 (got '%3').")
                             .arg(positionFlag, QString::fromStdString(pe::positionAllowedText(p)), text));
         cmd.position = t;
+    } else if (cmd.session) {
+        // The file's position, which the flags' window must still hold.
+        cmd.position = cmd.session->position;
+        if (pe::validatePosition(p, cmd.position))
+            return fail(QStringLiteral("--position: the %1's position %2 is outside the window given, %3; give "
+                                       "--position.")
+                            .arg(fromSession ? QStringLiteral("session") : QStringLiteral("preset"))
+                            .arg(cmd.position)
+                            .arg(QString::fromStdString(pe::positionAllowedText(p))));
     } else {
         cmd.position = p.startPos;
     }
@@ -258,11 +289,13 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
     }
     // The views' own settings (ViewInfo::settings): each flag checked as a session's value is, and
-    // kept for every view that declares it.
+    // kept for every view that declares it; refused under a scheme none of them means it for.
     for (const ViewInfo &view : viewRegistry())
         for (const ViewSetting &setting : view.settings) {
             if (setting.flag.isEmpty() || !parser.isSet(setting.flag))
                 continue;
+            if (const QString why = schemeRefusal(setting.flag, p); !why.isEmpty())
+                return fail(why);
             QString error;
             const auto value = setting.kind == ViewSetting::Kind::Bool
                                    ? std::optional<QJsonValue>(true)
@@ -272,10 +305,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             cmd.viewSettings[view.id].insert(setting.key, *value);
         }
 
-    if (cmd.session) {
-        cmd.params = cmd.session->params;
-        cmd.noise = cmd.session->noise;
-        cmd.position = cmd.session->position;
+    if (cmd.session) { // with what the flags changed
+        cmd.session->params = cmd.params;
+        cmd.session->noise = cmd.noise;
+        cmd.session->position = cmd.position;
     }
 
     const bool figure = parser.isSet(QStringLiteral("export"));
@@ -390,7 +423,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     // A plain launch (no parameters, no session, no export) brings the window back as it was closed.
     bool anyState = cmd.session.has_value();
-    for (const QString &flag : stateFlags)
+    for (const QString &flag : stateFlags + schemeFlags)
         anyState = anyState || parser.isSet(flag);
     cmd.restoreLast = cmd.mode == CommandLine::Mode::Window && !anyState && !parser.isSet(QStringLiteral("view"));
     return result;

@@ -56,7 +56,7 @@ Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int
 Table angleTable(const Encoding &encoding);
 // One row per channel: omega and wavelength; the index column is the pair (or column) index.
 // RoPE adds the unscaled omega and wavelength, the ratio omega'/omega and the pair's regime under
-// the scaling (0 kept: extrapolates past L; 1 interpolated: omega/s; 2 blended).
+// the scaling (0 kept: extrapolates past L; 1 interpolated: omega/s; 2 blended; 3 beyond omega/s).
 // A table has no channels: its spectrum instead.
 Table frequencyTable(const Encoding &encoding);
 // Each column's measured dominant frequency (columnSpectrum): CSV

@@ -155,6 +155,7 @@ std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams 
         const double ratio = scaled[i] / plain[i];
         out[i] = std::abs(ratio - 1) < 1e-12                               ? PairRegime::Kept
                  : std::abs(ratio - 1 / p.factor) < 1e-12 * (1 / p.factor) ? PairRegime::Interpolated
+                 : ratio < 1 / p.factor                                    ? PairRegime::Beyond
                                                                            : PairRegime::Blended;
     }
     return out;

@@ -47,8 +47,9 @@ double ntkBase(double base, int d, double s);
 // The factor on cos and sin: YaRN's 0.1·ln s + 1 (1 for s <= 1), else 1.
 double ropeAttentionFactor(const RopeScalingParams &params);
 
-// What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), or a blend.
-enum class PairRegime { Kept, Interpolated, Blended };
+// What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), a blend of
+// the two, or slowed by more than s (NTK-aware's last pairs under the dynamic scaling: ratio below 1/s).
+enum class PairRegime { Kept, Interpolated, Blended, Beyond };
 std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams &params, std::int64_t length);
 
 // RoFormer section 3.4.3 at offset k, for q = k = all ones: the relative score Σ_{i<d/2} 2·cos(k·θ_i)

@@ -215,6 +215,38 @@ std::string scalingText(const EncodingParams &p)
     return {};
 }
 
+std::string scalingSummary(const EncodingParams &p)
+{
+    const RopeScalingParams &r = p.rope;
+    const std::string L = withThousands(r.originalContext);
+    const std::string s = compactNumber(r.factor);
+    switch (r.scaling) {
+    case RopeScaling::None:
+        return "no scaling, L = " + L;
+    case RopeScaling::Linear:
+        return "linear ×" + s + " (θ/s), L = " + L;
+    case RopeScaling::Ntk:
+        return "NTK-aware ×" + s + ", base' = " + compactNumber(ntkBase(p.base, p.dModel, r.factor));
+    case RopeScaling::DynamicNtk: {
+        const std::int64_t len = p.startPos + p.seqLen;
+        return "dynamic NTK ×" + s + " from L = " + L + " at length " + withThousands(len) +
+               (len > r.originalContext
+                    ? ", base' = " + compactNumber(ntkBase(p.base, p.dModel,
+                                                           r.factor * static_cast<double>(len) /
+                                                                   static_cast<double>(r.originalContext) -
+                                                               (r.factor - 1)))
+                    : " (within L: unscaled)");
+    }
+    case RopeScaling::Yarn:
+        return "YaRN ×" + s + " from L = " + L + " (β " + compactNumber(r.betaFast) + "/" + compactNumber(r.betaSlow) +
+               ")";
+    case RopeScaling::Llama3:
+        return "Llama 3.1 ×" + s + " from L = " + L + " (factors " + compactNumber(r.lowFreqFactor) + "/" +
+               compactNumber(r.highFreqFactor) + ")";
+    }
+    return {};
+}
+
 static std::string alibiText(const EncodingParams &p)
 {
     const bool power = (p.heads & (p.heads - 1)) == 0;

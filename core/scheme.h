@@ -35,8 +35,10 @@ double valueBound(const EncodingParams &p);
 // One past the last position the scheme has values for.
 std::int64_t positionEnd(const EncodingParams &p);
 
-// What RoPE's scaling does, one line: "YaRN ×4 from L = 4,096: ..." (titles, the formula).
+// What RoPE's scaling does, one line with its definition (the formula, the status bar)...
 std::string scalingText(const EncodingParams &p);
+// ...and in a few words for a figure's title: "YaRN ×4 from L = 4,096", "no scaling, L = 4,096".
+std::string scalingSummary(const EncodingParams &p);
 
 // The formula of p's scheme in plain text, e.g. "PE(t,2i) = sin(t·w_i), ..." (status bar, titles)...
 std::string formulaText(const EncodingParams &p);

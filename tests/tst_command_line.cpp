@@ -57,6 +57,14 @@ void TestCommandLine::parsesParameters()
     QCOMPARE(r.command.params.exponent, pe::Exponent::Index);
     QCOMPARE(r.command.figure.size, QSize(300, 200));
     QCOMPARE(r.command.figure.scale, 2.0);
+    // A preset with flags: the flags change what they name, the rest is the preset's.
+    const auto preset =
+        parseCommandLine(argv(QStringLiteral("--preset yarn-x4 --factor 8 --export scaling --out s.png")));
+    QVERIFY2(preset.error.isEmpty(), qPrintable(preset.error));
+    QCOMPARE(preset.command.params.rope.factor, 8.0);
+    QCOMPARE(preset.command.params.rope.scaling, pe::RopeScaling::Yarn);
+    QCOMPARE(preset.command.params.seqLen, 16384);
+    QCOMPARE(preset.command.session->params.rope.factor, 8.0);
     const auto eq = parseCommandLine(argv(QStringLiteral("--seq-len=20 --base=1e8")));
     QVERIFY(eq.error.isEmpty());
     QCOMPARE(eq.command.mode, CommandLine::Mode::Window);
@@ -151,8 +159,9 @@ void TestCommandLine::refusals_data()
                                      << "--session: '/nonexistent/s.json' does not exist";
     QTest::newRow("unknown preset") << "--preset seed999"
                                     << "--preset: unknown preset 'seed999'";
-    QTest::newRow("preset and flags") << "--preset seed004-tsne --d-model 16"
-                                      << "--d-model: the preset already gives";
+    QTest::newRow("preset position outside flags' window")
+        << "--preset llama2-rope --seq-len 100"
+        << "--position: the preset's position 6000 is outside the window";
     QTest::newRow("data ext") << "--export-data encoding --out x.txt"
                               << ".csv or .npy";
     QTest::newRow("data kind") << "--export-data spirals --out x.csv"
@@ -253,6 +262,14 @@ void TestCommandLine::refusals_data()
                                    << "--beta-fast: beta_fast must be above beta_slow";
     QTest::newRow("rope odd d") << "--scheme rope --d-model 63"
                                 << "--d-model: RoPE turns pairs of columns: d_model must be even (got 63).";
+    QTest::newRow("layout of alibi") << "--scheme alibi --layout split"
+                                     << "--layout: ALiBi adds no vector to the tokens";
+    QTest::newRow("qk of alibi") << "--scheme alibi --qk random"
+                                 << "--qk applies to the rope scheme (--scheme rope), not to alibi.";
+    QTest::newRow("compare of alibi") << "--scheme alibi --compare"
+                                      << "--compare applies to the sinusoidal or rope scheme";
+    QTest::newRow("samples of sinusoids") << "--samples 8"
+                                          << "--samples applies to the rope scheme";
     QTest::newRow("base of alibi") << "--scheme alibi --base 500"
                                    << "--base: ALiBi has no frequencies";
     QTest::newRow("alibi heatmap") << "--scheme alibi --export heatmap --out h.png"
@@ -261,8 +278,8 @@ void TestCommandLine::refusals_data()
                                     << "--export-data encoding: ALiBi adds no vector";
     QTest::newRow("rope view of sinusoids") << "--export rope-decay --out d.png"
                                             << "--export rope-decay: The RoPE decay view shows the rope scheme";
-    QTest::newRow("preset and scaling") << "--preset llama3.1-rope --factor 2"
-                                        << "--factor: the preset already gives the parameters";
+    QTest::newRow("preset and a flag it does not take") << "--preset alibi-8-heads --factor 2"
+                                                        << "--factor: factor is RoPE's";
     QTest::newRow("attention too large") << "--seq-len 1000000 --d-model 4096 --export attention --out a.png"
                                          << "N·d up to 268,435,456";
     QTest::newRow("attention data too large") << "--seq-len 20000 --export-data attention --out a.npy"

@@ -173,6 +173,13 @@ void TestRope::regimes()
     const auto linear = pe::ropeRegimes(kBase, kDim, scaling(pe::RopeScaling::Linear, 4.0), 1);
     for (R r : linear)
         QCOMPARE(r, R::Interpolated);
+    // Dynamic NTK at 4 x L with s = 2: base grows by (2·4 − 1)^(d/(d−2)), so the last pairs slow by
+    // about 7, more than s: beyond θ/s, not a blend of θ and θ/s.
+    pe::RopeScalingParams dynamic = scaling(pe::RopeScaling::DynamicNtk, 2.0);
+    const auto grown = pe::ropeRegimes(kBase, kDim, dynamic, 4 * dynamic.originalContext);
+    QCOMPARE(grown.front(), R::Kept);
+    QCOMPARE(grown.back(), R::Beyond);
+    QCOMPARE(grown[8], R::Blended);
     const auto none = pe::ropeRegimes(kBase, kDim, {}, 1);
     for (R r : none)
         QCOMPARE(r, R::Kept);

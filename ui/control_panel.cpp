@@ -381,6 +381,11 @@ void ControlPanel::followScheme(const pe::EncodingParams &p)
             w->setToolTip(reason.isEmpty() ? c.tip : reason);
         }
     }
+    // RoPE puts the cosine first in each pair (Meta's freqs_cis, rotate_half's halves).
+    const bool rope = p.scheme == pe::SchemeId::Rope;
+    layoutChoice_->setItemText(0, rope ? tr("interleaved (cos, sin, cos, sin…: Meta)")
+                                       : tr("interleaved (sin, cos, sin, cos…)"));
+    layoutChoice_->setItemText(1, rope ? tr("split (all cos | all sin: NeoX)") : tr("split (all sin | all cos)"));
     layoutChoice_->setEnabled(why(pe::Field::Layout).isEmpty());
     layoutChoice_->setToolTip(layoutChoice_->isEnabled()
                                   ? tr("Interleaved as in the paper; split halves as in tensor2tensor")

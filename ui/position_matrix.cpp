@@ -13,9 +13,19 @@ PositionMatrix::PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const 
     , scale_(new QCPColorScale(plot))
 {
     map_->setInterpolate(false);
-    map_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
     content->addElement(0, 1, scale_);
     map_->setColorScale(scale_);
+    // The scale's gradient is the map's (set after: the scale's own default would win). Viridis ends
+    // in yellow, not white, so the largest cells never read as empty paper; masked cells (NaN) are a
+    // neutral grey of their own.
+    QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(150, 150, 150));
+    scale_->setGradient(gradient);
+    // The colour bar as tall as the matrix.
+    auto *rows = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
+    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
     scale_->axis()->setLabel(scaleLabel);
     for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
         axis->setTicker(QSharedPointer<IntegerTicker>::create());

@@ -27,7 +27,8 @@ class PositionMatrix
     void place(std::int64_t t, std::int64_t start, std::int64_t n, int asked, int maxCells);
     std::int64_t first() const { return first_; }
     std::int64_t count() const { return count_; }
-    // count() x count() values, row-major (row = query), coloured over [low, high].
+    // count() x count() values, row-major (row = query), coloured over [low, high]; NaN is a masked
+    // cell, drawn grey.
     void fill(const std::vector<double> &values, double low, double high);
     void clear();
     // "cells: positions 40–60 of 0–99 around t, one a position"; empty when every position is shown.

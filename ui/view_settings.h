@@ -1,5 +1,7 @@
 #pragma once
 
+#include "encoding_params.h"
+
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
@@ -33,6 +35,9 @@ struct ViewSetting {
     // Real: the decimals its control shows and keeps; a value with more is refused, so the window
     // and an export from the command line never round it differently.
     int decimals = 2;
+    // The schemes the setting means something for (RoPE's q and k); empty: every scheme. The
+    // command line refuses the flag under another scheme instead of ignoring it.
+    std::vector<pe::SchemeId> schemes{};
 };
 using ViewSettings = std::vector<ViewSetting>;
 

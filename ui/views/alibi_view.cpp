@@ -42,13 +42,19 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     slopeRect_ = new QCPAxisRect(p);
     content()->addElement(0, 2, slopeRect_);
     content()->setColumnStretchFactors({2.0, 0.01, 1.0});
+    // The slopes' axis on the right: on the left it would meet the colour bar's label.
     QCPAxis *hx = slopeRect_->axis(QCPAxis::atBottom);
-    QCPAxis *hy = slopeRect_->axis(QCPAxis::atLeft);
+    QCPAxis *hy = slopeRect_->axis(QCPAxis::atRight);
+    slopeRect_->axis(QCPAxis::atLeft)->setVisible(false);
+    hy->setVisible(true);
+    hy->setTickLabels(true);
     hx->setTicker(QSharedPointer<IntegerTicker>::create());
     hx->setLabel(tr("head h"));
     hy->setScaleType(QCPAxis::stLogarithmic);
     hy->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    hy->setLabel(tr("slope m_h"));
+    hy->setLabel(tr("slope mₕ"));
+    hy->setNumberFormat(QStringLiteral("eb"));
+    hy->setNumberPrecision(0);
     QCPGraph *paper = p->addGraph(hx, hy);
     paper->setName(tr("paper's text: 2^(−8h/H)"));
     paper->setLineStyle(QCPGraph::lsNone);
@@ -89,14 +95,15 @@ void AlibiView::rebuild()
     plt->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPaper, dot + 3 * lineScale()));
     plt->graph(0)->setVisible(!powerOfTwo);
     plt->graph(1)->setData(h, code, true);
-    plt->graph(1)->setPen(curvePen(kSlope, 1.2, p.heads));
+    // Heads are separate: points, no line (get_slopes' second run is not a continuation).
+    plt->graph(1)->setLineStyle(QCPGraph::lsNone);
     plt->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kSlope, dot));
     placeVertical(headLine_, p.head);
-    slopeRect_->axis(QCPAxis::atBottom)->setRange(0.5, p.heads + 0.5);
+    slopeRect_->axis(QCPAxis::atBottom)->setRange(0, p.heads + 1);
     double lowest = *std::min_element(code.begin(), code.end());
     if (!powerOfTwo)
         lowest = std::min(lowest, *std::min_element(paper.begin(), paper.end()));
-    slopeRect_->axis(QCPAxis::atLeft)->setRange(lowest / 1.5, 1.5);
+    slopeRect_->axis(QCPAxis::atRight)->setRange(lowest / 1.8, 1.8);
 
     QStringList title{
         tr("ALiBi: head %1 of %2 adds −m·|t − s| to its scores, m = %3").arg(p.head).arg(p.heads).arg(m, 0, 'g', 6)};

@@ -14,6 +14,7 @@
 #include <QSpinBox>
 
 #include <cmath>
+#include <limits>
 
 namespace {
 
@@ -175,10 +176,21 @@ void AttentionView::rebuild()
     // The heatmap: a cell a position, the positions around t when they do not all fit.
     matrix_->place(t, p.startPos, n, cellsSpin_->value(), kMaxCells);
     const std::int64_t first = matrix_->first(), cells = matrix_->count();
+    const bool causal = attentionSettings().causal;
     std::vector<double> weights(static_cast<std::size_t>(cells * cells));
-    for (std::int64_t r = 0; r < cells; ++r)
-        a.row(first + r, first, cells, weights.data() + r * cells);
-    matrix_->fill(weights, 0, *std::max_element(weights.begin(), weights.end()));
+    // The colour scale reaches the largest weight shown, but for the window's first row under the
+    // mask: it sees itself alone (weight 1) and would leave every other cell dark.
+    double top = 0;
+    for (std::int64_t r = 0; r < cells; ++r) {
+        double *row = weights.data() + r * cells;
+        a.row(first + r, first, cells, row);
+        for (std::int64_t c = 0; c < cells; ++c)
+            if (causal && c > r)
+                row[c] = std::numeric_limits<double>::quiet_NaN(); // masked: grey, not a zero weight
+            else if (!causal || first + r > p.startPos)
+                top = std::max(top, row[c]);
+    }
+    matrix_->fill(weights, 0, top > 0 ? top : 1);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     // Row t, every key of the window, reduced to its envelope per pixel column.
@@ -219,8 +231,10 @@ void AttentionView::rebuild()
     y->setRange(0, std::max({found ? values.upper : 1.0, foundOther ? otherValues.upper : 0.0, 1e-12}) * 1.08);
 
     QStringList title{tr("Attention from positions alone: %1").arg(formula()),
-                      attentionSettings().causal ? tr("causal (s ≤ t), rows softmaxed")
-                                                 : tr("rows softmaxed over the window")};
+                      causal ? tr("causal: grey keys s > t masked; colours up to the largest weight after row %1 "
+                                  "(which sees itself alone)")
+                                   .arg(p.startPos)
+                             : tr("rows softmaxed over the window")};
     if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
         title << cellsText;
     title << tr("row t = %1: largest weight %2 at s = %3")
@@ -254,7 +268,9 @@ ViewInfo AttentionView::describe()
               {},
               QStringLiteral("qk"),
               QStringLiteral("Q"),
-              tr("RoPE's query and key: all ones or seeded Gaussian")},
+              tr("RoPE's query and key: all ones or seeded Gaussian"),
+              2,
+              {pe::SchemeId::Rope}},
              {QStringLiteral("attentionSeed"),
               Kind::Integer,
               0,
@@ -265,7 +281,9 @@ ViewInfo AttentionView::describe()
               {},
               QStringLiteral("qk-seed"),
               QStringLiteral("S"),
-              tr("Seed of the random q and k")},
+              tr("Seed of the random q and k"),
+              2,
+              {pe::SchemeId::Rope}},
              {QStringLiteral("attentionCausal"),
               Kind::Bool,
               false,
@@ -288,7 +306,9 @@ ViewInfo AttentionView::describe()
               {},
               QStringLiteral("compare"),
               {},
-              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one")}},
+              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one's (the figure)"),
+              2,
+              {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}}},
             {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
               [tooLarge](const DataRequest &r) {
                   if (r.encoding->params().seqLen > pe::kMaxDistanceRows)

@@ -2,6 +2,7 @@
 
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "scheme.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -149,9 +150,10 @@ void FrequencyView::rebuild()
         QVector<double> x, y;
         x.reserve(static_cast<int>(shown.size()));
         y.reserve(static_cast<int>(shown.size()));
+        const pe::Encoding encoding(params); // RoPE's scaled θ' with every base compared
         for (int i : shown) {
             x << i;
-            y << quantity(pe::channelFrequency(params, i));
+            y << quantity(encoding.channelFrequency(i));
         }
         g->setData(x, y, true);
         return g;
@@ -240,13 +242,18 @@ void FrequencyView::rebuild()
         plt->yAxis->setRange(plt->yAxis->range().expanded(std::max(span, 1.0)));
     padValueRange(logScale);
 
-    if (wavelength)
-        setTitle(title_, {tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
-                          tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)});
-    else
-        setTitle(title_, {p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)")
+    QStringList title =
+        wavelength ? QStringList{tr("Wavelengths: %1 of %2 %3 complete a period").arg(completed_).arg(n).arg(unit),
+                                 tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)}
+        : p.scheme == pe::SchemeId::Rope
+            ? QStringList{tr("RoPE's frequencies θ′ᵢ"), tr("d = %1").arg(p.dModel)}
+            : QStringList{p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)")
                                                            : tr("Frequency decay: ω_j = base^(−j/d)"),
-                          tr("d = %1").arg(p.dModel)});
+                          tr("d = %1").arg(p.dModel)};
+    if (p.scheme == pe::SchemeId::Rope)
+        title << tr("RoPE: %1 (the RoPE scaling view compares them with θᵢ)")
+                     .arg(QString::fromStdString(pe::scalingSummary(p)));
+    setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 

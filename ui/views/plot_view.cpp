@@ -340,6 +340,33 @@ void PlotView::rebuildNow()
     emit rebuilt();
 }
 
+void PlotView::placeLegendAbove()
+{
+    QCPLegend *legend = plot_->legend;
+    QCPLayoutInset *inset = plot_->axisRect()->insetLayout();
+    if (inset->elements(false).contains(legend)) {
+        inset->take(legend);
+        inset->simplify();
+    }
+    content_->insertRow(0);
+    content_->addElement(0, 0, legend);
+    content_->setRowStretchFactor(0, 0.001); // its own height, no more
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+void PlotView::wrapLegend()
+{
+    QCPLegend *legend = plot_->legend;
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing());
+    const int room = plot_->viewport().width() - legend->margins().left() - legend->margins().right();
+    legend->setWrap(std::clamp(room / widest, 1, std::max(1, legend->itemCount())));
+}
+
 void PlotView::setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0)
 {
     QVector<double> x, y;

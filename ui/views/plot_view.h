@@ -138,6 +138,11 @@ class PlotView : public QWidget
     // A curve reduced to its envelope (pe::curveEnvelope): each run drawn from its lowest to its
     // highest value at x = x0 + its first index, so a spike between samples still shows.
     static void setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0);
+    // After addTitle(): the legend as a strip between the title and the plots, items side by side,
+    // so it never covers data, at any size or in lecture type. It takes row 0 of content(), moving
+    // the rest down. wrapLegend() (each rebuild) puts as many items a row as the width holds.
+    void placeLegendAbove();
+    void wrapLegend();
     // "1 position", "50 positions".
     static QString countText(std::int64_t n, const QString &one, const QString &many);
 

@@ -40,7 +40,12 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("relative distance k = t − s"));
-    p->yAxis->setLabel(tr("score"));
+    p->yAxis->setLabel(tr("score Σᵢ 2·cos(k·θᵢ)"));
+    // RoFormer's figure 2 plots its relative upper bound alone, on a scale of its own: here on the
+    // right axis, so it is never read against the score as a bound that is exceeded.
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setTickLabels(true);
+    p->yAxis2->setLabel(tr("relative upper bound (1/(d/2))·Σⱼ |Sⱼ|"));
     QCPGraph *bandLow = p->addGraph();
     QCPGraph *bandHigh = p->addGraph();
     QColor fill = kRandom;
@@ -50,16 +55,15 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     bandLow->setPen(Qt::NoPen);
     bandHigh->setPen(Qt::NoPen);
     bandLow->removeFromLegend();
-    bandHigh->setName(tr("random q, k: mean ± 1 sd"));
+    bandHigh->setName(tr("random q, k: ± 1 sd"));
     QCPGraph *mean = p->addGraph();
-    mean->removeFromLegend();
+    mean->setName(tr("random q, k: mean"));
     QCPGraph *score = p->addGraph();
-    score->setName(tr("q = k = ones: Σ 2·cos(k·θ_i)"));
-    QCPGraph *bound = p->addGraph();
-    bound->setName(tr("bound (1/(d/2))·Σ_j |S_j|"));
+    score->setName(tr("score, q = k = ones"));
+    QCPGraph *bound = p->addGraph(p->xAxis, p->yAxis2);
+    bound->setName(tr("relative upper bound (right axis; RoFormer fig. 2)"));
     contextLine_ = addMarkerLine(QColor(220, 30, 30));
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove();
     connect(samplesSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
     connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
@@ -112,10 +116,11 @@ void RopeDecayView::rebuild()
     setEnvelope(plt->graph(4), pe::curveEnvelope(c.bound, buckets), 0);
     for (int g : {0, 1, 2})
         plt->graph(g)->setVisible(random);
-    if (random)
-        plt->graph(1)->addToLegend();
-    else
-        plt->graph(1)->removeFromLegend();
+    for (int g : {1, 2})
+        if (random)
+            plt->graph(g)->addToLegend();
+        else
+            plt->graph(g)->removeFromLegend();
     const auto points = static_cast<std::int64_t>(std::min<std::size_t>(c.score.size(), 2 * buckets));
     plt->graph(2)->setPen(curvePen(kRandom, 1.2, points));
     plt->graph(3)->setPen(curvePen(kScore, 1.2, points));
@@ -125,13 +130,18 @@ void RopeDecayView::rebuild()
     plt->xAxis->setRange(-0.5, static_cast<double>(p.seqLen) - 0.5);
     plt->yAxis->rescale();
     plt->yAxis->scaleRange(1.1);
+    plt->yAxis2->setRange(0, *std::max_element(c.bound.begin(), c.bound.end()) * 1.1);
 
     const std::int64_t stride = pe::curveEnvelope(c.score, buckets).stride;
     QStringList title{tr("RoPE's long-term decay (RoFormer 3.4.3): d = %1, base %2")
                           .arg(p.dModel)
                           .arg(QString::fromStdString(pe::compactNumber(p.base)))};
     if (p.rope.scaling != pe::RopeScaling::None)
-        title << tr("θ' under %1").arg(QString::fromStdString(pe::scalingText(p)));
+        title << tr("θ′ under %1%2")
+                     .arg(QString::fromStdString(pe::scalingSummary(p)),
+                          p.rope.scaling == pe::RopeScaling::Yarn
+                              ? tr("; without YaRN's factor on cos and sin (RoFormer's score; Attention has it)")
+                              : QString());
     title << (random ? tr("random: %1 seeded Gaussian (q, k) pairs (seed %2)%3; their mean stays near 0: the decay "
                           "needs q and k that agree")
                            .arg(samplesUsed_)
@@ -145,6 +155,7 @@ void RopeDecayView::rebuild()
     if (stride > 1)
         title << tr("lowest to highest of each %1 offsets per pixel column").arg(stride);
     setTitle(title_, title);
+    wrapLegend();
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -164,7 +175,9 @@ ViewInfo RopeDecayView::describe()
               {},
               QStringLiteral("samples"),
               QStringLiteral("N"),
-              tr("Random (q, k) pairs of the decay's band")},
+              tr("Random (q, k) pairs of the decay's band"),
+              2,
+              {pe::SchemeId::Rope}},
              {QStringLiteral("decaySeed"),
               Kind::Integer,
               0,
@@ -175,7 +188,9 @@ ViewInfo RopeDecayView::describe()
               {},
               QStringLiteral("qk-seed"),
               QStringLiteral("S"),
-              tr("Seed of the random q and k")}},
+              tr("Seed of the random q and k"),
+              2,
+              {pe::SchemeId::Rope}}},
             {{QStringLiteral("rope-decay"),
               tr("RoFormer's decay for q = k = ones: offset, score, bound"),
               {},

@@ -19,8 +19,10 @@
 namespace {
 
 const QColor kUnscaled(150, 150, 150);
-// Kept, interpolated, blended: the order of pe::PairRegime.
-const std::array<QColor, 3> kRegimeColors{QColor(30, 90, 200), QColor(230, 120, 20), QColor(40, 160, 70)};
+// Kept, interpolated, blended, beyond: the order of pe::PairRegime.
+const std::array<QColor, 4> kRegimeColors{QColor(30, 90, 200), QColor(230, 120, 20), QColor(40, 160, 70),
+                                          QColor(150, 40, 160)};
+constexpr int kRegimes = 4;
 const QColor kMark(220, 30, 30);
 
 } // namespace
@@ -42,13 +44,16 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     p->yAxis->setScaleType(QCPAxis::stLogarithmic);
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    p->yAxis->setNumberFormat(QStringLiteral("eb")); // every tick a power of ten, 10⁴ not 10000
+    p->yAxis->setNumberPrecision(0);
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("pair i"));
     QCPGraph *unscaled = p->addGraph();
-    unscaled->setName(tr("unscaled θ_i = base^(−2i/d)"));
+    unscaled->setName(tr("unscaled θᵢ = base^(−2i/d)"));
     unscaled->setPen(QPen(kUnscaled, 1.5, Qt::DashLine));
-    const QStringList names{tr("kept: extrapolates past L"), tr("interpolated: θ_i / s"), tr("blended")};
-    for (int r = 0; r < 3; ++r) {
+    const QStringList names{tr("kept: extrapolates past L"), tr("interpolated: θᵢ/s"), tr("blended"),
+                            tr("beyond θᵢ/s")};
+    for (int r = 0; r < kRegimes; ++r) {
         QCPGraph *g = p->addGraph();
         g->setName(names[r]);
         g->setLineStyle(QCPGraph::lsNone);
@@ -58,8 +63,8 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     content()->setRowStretchFactors({2.0, 1.0});
     ratioRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
     ratioRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
-    ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("ω'_i / ω_i"));
-    for (int r = 0; r < 3; ++r) {
+    ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("θ′ᵢ / θᵢ"));
+    for (int r = 0; r < kRegimes; ++r) {
         QCPGraph *g = p->addGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsNone);
         g->removeFromLegend();
@@ -78,9 +83,17 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     extendedLabel_->setColor(QColor(120, 60, 200));
     oneLine_ = addMarkerLine(kUnscaled, ratioRect_);
     inverseLine_ = addMarkerLine(kRegimeColors[1], ratioRect_);
-    p->legend->setVisible(true);
-    // Above the fast pairs on the left, where no pair falls; the marks' labels go right.
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendAbove();
+    content()->setRowStretchFactors({0.001, 2.0, 1.0});
+    inverseText_ = new QCPItemText(p);
+    inverseText_->setClipToAxisRect(true);
+    inverseText_->setClipAxisRect(ratioRect_);
+    inverseText_->position->setAxes(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
+    inverseText_->position->setAxisRect(ratioRect_);
+    inverseText_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    inverseText_->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    inverseText_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    inverseText_->setColor(kRegimeColors[1]);
     auto *left = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft, left);
     ratioRect_->setMarginGroup(QCP::msLeft, left);
@@ -105,9 +118,9 @@ void ScalingView::rebuild()
         y << quantity(plain[static_cast<std::size_t>(i)]);
     }
     plt->graph(0)->setData(x, y, true);
-    std::array<int, 3> counts{};
+    std::array<int, kRegimes> counts{};
     const double dot = std::clamp(600.0 / std::max(1, enc.pairCount()), 2.5, 7.0) * lineScale();
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kRegimes; ++k) {
         QVector<double> xs, ys, ratio;
         for (int i = 0; i < enc.pairCount(); ++i)
             if (static_cast<int>(regimes[static_cast<std::size_t>(i)]) == k) {
@@ -119,14 +132,15 @@ void ScalingView::rebuild()
         const auto style = QCPScatterStyle(QCPScatterStyle::ssDisc, kRegimeColors[static_cast<std::size_t>(k)], dot);
         plt->graph(1 + k)->setData(xs, ys, true);
         plt->graph(1 + k)->setScatterStyle(style);
-        plt->graph(4 + k)->setData(xs, ratio, true);
-        plt->graph(4 + k)->setScatterStyle(style);
-        // The legend lists what this scaling has.
-        if (xs.isEmpty())
-            plt->graph(1 + k)->removeFromLegend();
-        else
-            plt->graph(1 + k)->addToLegend();
+        plt->graph(1 + kRegimes + k)->setData(xs, ratio, true);
+        plt->graph(1 + kRegimes + k)->setScatterStyle(style);
     }
+    // The legend lists what this scaling has, in the regimes' order.
+    for (int k = 0; k < kRegimes; ++k)
+        plt->graph(1 + k)->removeFromLegend();
+    for (int k = 0; k < kRegimes; ++k)
+        if (counts[static_cast<std::size_t>(k)] > 0)
+            plt->graph(1 + k)->addToLegend();
 
     // L and s·L: as wavelengths, or as the frequencies that turn once in them.
     const double context = static_cast<double>(r.originalContext);
@@ -146,7 +160,7 @@ void ScalingView::rebuild()
         label->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
 
     plt->xAxis->setRange(-0.5, enc.pairCount() - 0.5);
-    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω_i (positions)") : tr("ω_i (radians per position)"));
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/θᵢ (positions)") : tr("θᵢ (radians per position)"));
     plt->yAxis->rescale();
     QCPRange range = plt->yAxis->range();
     range.lower = std::min({range.lower, markL, scaled ? markSL : markL}) / 1.6;
@@ -163,15 +177,22 @@ void ScalingView::rebuild()
     placeHorizontal(oneLine_, 1.0);
     placeHorizontal(inverseLine_, 1 / r.factor);
     inverseLine_->setVisible(scaled && r.factor > 1);
+    inverseText_->setVisible(inverseLine_->visible());
+    inverseText_->position->setCoords(0.99, 1 / r.factor);
+    inverseText_->setText(tr("1/s = %1").arg(1 / r.factor, 0, 'g', 4));
+    inverseText_->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
 
-    QStringList title{tr("RoPE frequencies under %1").arg(QString::fromStdString(pe::scalingText(p)))};
-    if (scaled)
-        title << tr("%1 kept (extrapolate past L), %2 interpolated (θ/s), %3 blended, of %4 pairs")
-                     .arg(counts[0])
-                     .arg(counts[1])
-                     .arg(counts[2])
-                     .arg(enc.pairCount());
-    else {
+    QStringList title{tr("RoPE frequencies: %1").arg(QString::fromStdString(pe::scalingSummary(p)))};
+    if (scaled) {
+        QStringList parts{tr("%1 kept").arg(counts[0]), tr("%1 interpolated").arg(counts[1])};
+        if (counts[2] > 0)
+            parts << tr("%1 blended").arg(counts[2]);
+        if (counts[3] > 0)
+            parts << tr("%1 beyond θ/s").arg(counts[3]);
+        title << tr("%1 of %2 pairs").arg(parts.join(QStringLiteral(", "))).arg(enc.pairCount());
+        if (r.scaling == pe::RopeScaling::Yarn)
+            title << tr("YaRN's ramp is linear in i (transformers' code), not in L/λ (the paper)");
+    } else {
         int longer = 0;
         for (int i = 0; i < enc.pairCount(); ++i)
             longer += enc.pairWavelength(i) > context ? 1 : 0;
@@ -181,6 +202,7 @@ void ScalingView::rebuild()
                      .arg(QString::fromStdString(pe::withThousands(r.originalContext)));
     }
     setTitle(title_, title);
+    wrapLegend();
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 

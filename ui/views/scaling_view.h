@@ -34,4 +34,5 @@ class ScalingView : public PlotView
     QCPItemText *extendedLabel_;
     QCPItemStraightLine *oneLine_;
     QCPItemStraightLine *inverseLine_;
+    QCPItemText *inverseText_;
 };
