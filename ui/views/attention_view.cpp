@@ -160,6 +160,11 @@ void AttentionView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
+    // The controls that mean something for this scheme (the command line refuses the others).
+    const bool rope = p.scheme == pe::SchemeId::Rope;
+    qkChoice_->setEnabled(rope);
+    seedSpin_->setEnabled(rope && qkChoice_->currentIndex() == 1);
+    compareBox_->setEnabled(rope || p.scheme == pe::SchemeId::Sinusoidal);
     if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
         matrix_->clear();
         plt->graph(0)->data()->clear();

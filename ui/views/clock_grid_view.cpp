@@ -339,7 +339,7 @@ void ClockGridView::layoutGrid()
     const QString faceText = face_ == pe::ClockFace::Clockwise
                                  ? tr("hands start at 12 o'clock and turn clockwise")
                                  : tr("hands start at 3 o'clock and turn counter-clockwise");
-    QStringList title{p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ'_i")
+    QStringList title{p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ′ᵢ")
                       : enc.hasFrequencies()
                           ? tr("Clocks: hand i at angle t·ω_i")
                           : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
@@ -358,10 +358,10 @@ void ClockGridView::layoutGrid()
         const std::int64_t t = parameters()->position();
         const auto outside =
             std::count_if(pairs_.begin(), pairs_.end(), [&](int pair) { return pe::outsideTrainedArc(enc, t, pair); });
-        title << tr("green: the arc each hand swept over the trained context 0–%1 (θ_i unscaled); %2")
-                     .arg(p.rope.originalContext - 1)
-                     .arg(QString::fromStdString(pe::scalingText(p)));
-        title << tr("at t = %1, %2 of %3 hands are outside their arcs: angles training never showed")
+        title << tr("%1; green: each hand's arc over positions 0–%2 in training (θᵢ)")
+                     .arg(QString::fromStdString(pe::scalingSummary(p)))
+                     .arg(p.rope.originalContext - 1);
+        title << tr("at t = %1, %2 of %3 hands outside their arcs: angles training never showed")
                      .arg(t)
                      .arg(outside)
                      .arg(cols_);
