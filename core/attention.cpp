@@ -67,6 +67,18 @@ void pairProducts(const Encoding &rope, const std::vector<double> &q, const std:
     }
 }
 
+// Each pair's cosine and sine columns, looked up once for the inner loops.
+struct PairColumns {
+    std::vector<int> cosine, sine;
+    explicit PairColumns(const Encoding &rope)
+    {
+        for (int i = 0; i < rope.pairCount(); ++i) {
+            cosine.push_back(rope.pairCosineColumn(i));
+            sine.push_back(rope.pairSineColumn(i));
+        }
+    }
+};
+
 // Calls visit(m, row) for positions m = 0..count-1 of the encoding, a block of rows at a time
 // through the fast fill.
 template <typename Visit> void forEachRow(const Encoding &encoding, std::int64_t count, Visit visit)
@@ -192,11 +204,12 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
                      queryKeyVector(settings.qk, d, settings.seed, 1), c, b);
         // The fill's cos and sin carry the attention factor once; q and k each get it, so once more here.
         const double factor = encoding.amplitude() * scale;
+        const PairColumns columns(encoding);
         forEachRow(encoding, n_, [&](std::int64_t m, const double *v) {
             double even = 0, odd = 0;
-            for (int i = 0; i < encoding.pairCount(); ++i) {
-                even += c[static_cast<std::size_t>(i)] * v[encoding.pairCosineColumn(i)];
-                odd += b[static_cast<std::size_t>(i)] * v[encoding.pairSineColumn(i)];
+            for (std::size_t i = 0; i < c.size(); ++i) {
+                even += c[i] * v[columns.cosine[i]];
+                odd += b[i] * v[columns.sine[i]];
             }
             at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
             at(-m) = factor * (even + odd);
@@ -290,23 +303,27 @@ RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int 
     }
     // θ alone: the decay is RoFormer's, without YaRN's factor on cos and sin.
     const double unit = 1.0 / rope.amplitude();
-    Eigen::VectorXd cosines(pairs), sines(pairs);
+    Eigen::VectorXd cosines(pairs), sines(pairs), values(std::max(samples, 0));
+    const PairColumns columns(rope);
     forEachRow(rope, offsets, [&](std::int64_t m, const double *v) {
-        std::complex<double> partial = 0;
+        double re = 0, im = 0; // S_j = Σ_{l<j} e^{i k θ_l}
         double score = 0, sumAbs = 0;
         for (int i = 0; i < pairs; ++i) {
-            const double cv = v[rope.pairCosineColumn(i)] * unit, sv = v[rope.pairSineColumn(i)] * unit;
+            const double cv = v[columns.cosine[static_cast<std::size_t>(i)]] * unit;
+            const double sv = v[columns.sine[static_cast<std::size_t>(i)]] * unit;
             cosines[i] = cv;
             sines[i] = sv;
             score += 2 * cv;
-            partial += std::complex<double>(cv, sv);
-            sumAbs += std::abs(partial);
+            re += cv;
+            im += sv;
+            sumAbs += std::sqrt(re * re + im * im); // not std::abs: hypot's care costs 5x here
         }
         const auto k = static_cast<std::size_t>(m);
         out.score[k] = score;
         out.bound[k] = pairs > 0 ? sumAbs / pairs : 0.0;
         if (samples > 0) {
-            const Eigen::VectorXd values = c.transpose() * cosines - b.transpose() * sines;
+            values.noalias() = c.transpose() * cosines;
+            values.noalias() -= b.transpose() * sines;
             out.mean[k] = values.mean();
             out.sd[k] = samples > 1 ? std::sqrt((values.array() - out.mean[k]).square().sum() / (samples - 1)) : 0.0;
         }

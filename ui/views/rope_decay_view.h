@@ -40,4 +40,5 @@ class RopeDecayView : public PlotView
     int curvesSamples_ = -1;
     int curvesSeed_ = -1;
     int samplesUsed_ = 0;
+    std::int64_t offsets_ = 0; // the offsets computed and drawn
 };
