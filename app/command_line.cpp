@@ -242,8 +242,19 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(error)));
         sp.set(p, *v);
     }
-    if (auto error = pe::validate(p))
-        return fail(flagFor(error->field) + QStringLiteral(": ") + QString::fromStdString(error->message));
+    if (auto error = pe::validate(p)) {
+        // An order between two parameters is named by the flag given: the other may be the file's
+        // or the default ("--heads 4" with a preset's head 9).
+        static const std::pair<pe::Field, pe::Field> partners[] = {
+            {pe::Field::BetaFast, pe::Field::BetaSlow},
+            {pe::Field::HighFreqFactor, pe::Field::LowFreqFactor},
+            {pe::Field::Head, pe::Field::Heads}};
+        pe::Field field = error->field;
+        for (auto [a, b] : partners)
+            if (field == a && !parser.isSet(flagFor(a).mid(2)) && parser.isSet(flagFor(b).mid(2)))
+                field = b;
+        return fail(flagFor(field) + QStringLiteral(": ") + QString::fromStdString(error->message));
+    }
 
     if (parser.isSet(QStringLiteral("position")) && parser.isSet(QStringLiteral("reference")))
         return fail(QStringLiteral("--reference is the current position: give --position or --reference, not both."));

@@ -14,7 +14,8 @@ Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFa
 {
     double s, c;
     encoding.pairSinCos(position, pair, s, c);
-    if (!encoding.hasFrequencies()) { // a table's pair has any length: the hand shows its direction
+    // A table's pair has any length, RoPE's under YaRN its attention factor: the hand shows the direction.
+    if (!encoding.hasFrequencies() || encoding.amplitude() != 1.0) {
         const double r = std::hypot(s, c);
         s = r > 0 ? s / r : 0;
         c = r > 0 ? c / r : 0;
@@ -25,7 +26,7 @@ Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFa
 double pairRadius(const Encoding &encoding, int pair)
 {
     if (encoding.hasFrequencies())
-        return 1.0;
+        return encoding.amplitude(); // 1, or RoPE's YaRN factor on cos and sin
     const EncodingParams &p = encoding.params();
     const int sj = encoding.pairSineColumn(pair), cj = encoding.pairCosineColumn(pair);
     std::mutex lock;

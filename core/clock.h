@@ -26,7 +26,8 @@ struct Point {
 // Tip of pair `pair`'s hand at position t on a unit clock face (a table's pair: its direction).
 Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFace face);
 // The largest length of the pair's (sin, cos) over the window's positions: 1 for the sinusoids
-// (exactly: they lie on the unit circle), a table's measured. The circles view scales each pair's plot by it.
+// (exactly: they lie on the unit circle), RoPE's attention factor under YaRN, a table's measured. The circles view
+// scales each pair's plot by it.
 double pairRadius(const Encoding &encoding, int pair);
 // The hand's angle theta = t * w reduced to [0, 2*pi).
 double handAngle(const Encoding &encoding, std::int64_t position, int pair);

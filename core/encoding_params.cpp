@@ -133,14 +133,16 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::DModel,
                                "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
                                    std::to_string(p.dModel) + ")."};
-    if (!(p.rope.betaFast > p.rope.betaSlow))
+    // The orders between two parameters are checked where the scheme takes them (a session of the
+    // sinusoids may carry any betas; choosing YaRN then says what is wrong).
+    if (takes(p, Field::BetaFast) && !(p.rope.betaFast > p.rope.betaSlow))
         return ValidationError{Field::BetaFast, "beta_fast must be above beta_slow (got " + shortReal(p.rope.betaFast) +
                                                     " and " + shortReal(p.rope.betaSlow) + ")."};
-    if (!(p.rope.highFreqFactor > p.rope.lowFreqFactor))
+    if (takes(p, Field::HighFreqFactor) && !(p.rope.highFreqFactor > p.rope.lowFreqFactor))
         return ValidationError{Field::HighFreqFactor, "high_freq_factor must be above low_freq_factor (got " +
                                                           shortReal(p.rope.highFreqFactor) + " and " +
                                                           shortReal(p.rope.lowFreqFactor) + ")."};
-    if (p.head > p.heads)
+    if (takes(p, Field::Head) && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};
     if (p.table) {

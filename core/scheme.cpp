@@ -130,6 +130,11 @@ std::string notApplicable(const EncodingParams &p, Field f)
     return std::string(fieldName(f)) + " does not apply to the " + std::string(schemeName(p.scheme)) + " scheme.";
 }
 
+bool perIndexExponent(const EncodingParams &p)
+{
+    return takes(p, Field::Exponent) && p.exponent == Exponent::Index;
+}
+
 bool dotDependsOnOffsetOnly(const EncodingParams &p)
 {
     switch (p.scheme) {

@@ -27,6 +27,10 @@ bool takes(const EncodingParams &p, Field f);
 // when it applies.
 std::string notApplicable(const EncodingParams &p, Field f);
 
+// Each column has its own frequency (the sinusoids' per-index exponent); false for every scheme
+// that does not take the exponent, whatever the field holds (a view switched to RoPE keeps it).
+bool perIndexExponent(const EncodingParams &p);
+
 // PE(t)·PE(s) depends on t - s alone for the pure encoding, so the S(k) kernel and the Toeplitz
 // paths apply: the sinusoids with the pair exponent and even d (REFERENCE.md section 2).
 bool dotDependsOnOffsetOnly(const EncodingParams &p);

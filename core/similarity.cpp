@@ -52,13 +52,14 @@ namespace {
 void offsetSumsInto(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n, double *out,
                     std::vector<double> &buf)
 {
-    // S(k) is the sum of the cosine columns of the encoding at "position" k.
+    // S(k) is the sum of the cosine columns of the encoding at "position" k, wherever the scheme
+    // puts them (RoPE: cosine first in each pair).
     const EncodingParams &p = encoding.params();
     const int pairs = p.dModel / 2;
     Block b;
     b.positionStep = step;
-    b.firstColumn = p.layout == Layout::Split ? pairs : 1;
-    b.columnStep = p.layout == Layout::Split ? 1 : 2;
+    b.firstColumn = encoding.pairCosineColumn(0);
+    b.columnStep = pairs > 1 ? encoding.pairCosineColumn(1) - encoding.pairCosineColumn(0) : 1;
     b.cols = pairs;
     constexpr std::int64_t kRows = 256;
     buf.resize(static_cast<std::size_t>(std::min(kRows, std::max<std::int64_t>(n, 1)) * pairs));

@@ -1,4 +1,6 @@
 #include "attention.h"
+#include "clock.h"
+#include "similarity.h"
 #include "data_export.h"
 #include "position_table.h"
 #include "rope.h"
@@ -34,6 +36,8 @@ class TestAttention : public QObject
     void tooLargeSaysWhy();
     void exportsHaveTheirColumns();
     void schemeParametersAndRefusals();
+    void offsetKernelFindsRopesCosines();
+    void yarnHandsStayOnTheirFaces();
 };
 
 namespace {
@@ -403,6 +407,43 @@ void TestAttention::schemeParametersAndRefusals()
     pe::EncodingParams s;
     QVERIFY(QString::fromStdString(pe::notApplicable(s, pe::Field::Heads)).contains(QStringLiteral("alibi")));
     QVERIFY(QString::fromStdString(pe::notApplicable(s, pe::Field::Factor)).contains(QStringLiteral("rope")));
+}
+
+void TestAttention::offsetKernelFindsRopesCosines()
+{
+    // The offset kernel sums each pair's cosine column: RoPE's come first in each pair. Once it
+    // summed the sines and gave PE(t)·PE(t) = 0 and distances of 4 on the diagonal.
+    for (pe::Layout layout : pe::kLayouts) {
+        const pe::EncodingParams p = rope(16, pe::RopeScaling::Linear, 2, layout);
+        const pe::Encoding enc(p);
+        QVERIFY(pe::OffsetKernel::applies(p, {}));
+        const pe::OffsetKernel kernel(enc, p.seqLen - 1);
+        QVERIFY(std::abs(kernel(0) - 8.0) < 1e-12); // |PE(t)|² = d/2
+        for (pe::Metric metric : {pe::Metric::Dot, pe::Metric::Cosine, pe::Metric::Euclidean}) {
+            const auto fast = pe::similarityToReference(enc, {}, p.startPos + 10, metric, &kernel);
+            const auto exact = pe::similarityToReference(enc, {}, p.startPos + 10, metric, nullptr);
+            QCOMPARE(fast.size(), exact.size());
+            // A distance near 0 is the square root of a rounding error (about 1e-14): 1e-7 apart.
+            const double tolerance = metric == pe::Metric::Euclidean ? 1e-6 : 1e-10;
+            for (std::size_t i = 0; i < fast.size(); ++i)
+                QVERIFY2(std::abs(fast[i] - exact[i]) < tolerance,
+                         qPrintable(QStringLiteral("%1 against %2").arg(fast[i]).arg(exact[i])));
+        }
+    }
+}
+
+void TestAttention::yarnHandsStayOnTheirFaces()
+{
+    // YaRN's factor lengthens cos and sin; a clock hand shows the direction, the circles' radius
+    // is the factor.
+    const pe::EncodingParams p = rope(16, pe::RopeScaling::Yarn, 16);
+    const pe::Encoding enc(p);
+    QVERIFY(enc.amplitude() > 1.2);
+    QCOMPARE(pe::pairRadius(enc, 3), enc.amplitude());
+    for (std::int64_t t : {0, 7, 30}) {
+        const pe::Point tip = pe::handTip(enc, t, 2, pe::ClockFace::Clockwise);
+        QVERIFY(std::abs(std::hypot(tip.x, tip.y) - 1) < 1e-12);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestAttention)

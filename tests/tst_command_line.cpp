@@ -260,6 +260,10 @@ void TestCommandLine::refusals_data()
                                      << "--head: head must be at most the number of heads, 4 (got 5).";
     QTest::newRow("betas crossed") << "--scheme rope --scaling yarn --beta-fast 1 --beta-slow 2"
                                    << "--beta-fast: beta_fast must be above beta_slow";
+    QTest::newRow("beta slow past the default fast") << "--scheme rope --scaling yarn --beta-slow 40"
+                                                     << "--beta-slow: beta_fast must be above beta_slow";
+    QTest::newRow("fewer heads than the preset's head") << "--preset alibi-12-heads --heads 4"
+                                                        << "--heads: head must be at most the number of heads, 4";
     QTest::newRow("rope odd d") << "--scheme rope --d-model 63"
                                 << "--d-model: RoPE turns pairs of columns: d_model must be even (got 63).";
     QTest::newRow("layout of alibi") << "--scheme alibi --layout split"

@@ -150,11 +150,14 @@ void TestSession::refusals_data()
                                     << "factor must be a number from 1 to 1e6 (got 0.5)";
     QTest::newRow("factor text") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": \"4\"")
                                  << "factor must be";
-    QTest::newRow("betas crossed") << QByteArray(good).replace("\"base\": 10000",
-                                                               "\"base\": 10000, \"beta_fast\": 1, \"beta_slow\": 32")
+    QTest::newRow("betas crossed") << QByteArray(good).replace(
+                                          "\"base\": 10000",
+                                          "\"base\": 10000, \"scheme\": \"rope\", \"scaling\": \"yarn\", \"factor\": "
+                                          "4, \"beta_fast\": 1, \"beta_slow\": 32")
                                    << "beta_fast must be above beta_slow";
-    QTest::newRow("head past heads") << QByteArray(good).replace("\"base\": 10000",
-                                                                 "\"base\": 10000, \"heads\": 4, \"head\": 5")
+    QTest::newRow("head past heads") << QByteArray(good).replace(
+                                            "\"base\": 10000",
+                                            "\"base\": 10000, \"scheme\": \"alibi\", \"heads\": 4, \"head\": 5")
                                      << "head must be at most the number of heads, 4";
     QTest::newRow("rope odd d") << QByteArray(good)
                                        .replace("\"base\": 10000", "\"base\": 10000, \"scheme\": \"rope\"")

@@ -273,6 +273,12 @@ void MainWindow::exportFigure()
 void MainWindow::copyFigure()
 {
     PlotView *v = currentView();
+    // A view that cannot draw these parameters (another scheme's, the projection's limits) has no
+    // figure to copy: say why, as File > Export figure does.
+    if (const QString why = v->cannotDraw(); !why.isEmpty()) {
+        statusBar()->showMessage(tr("Nothing copied: %1").arg(why), 6000);
+        return;
+    }
     QApplication::clipboard()->setImage(v->render(v->plot()->size(), v->devicePixelRatioF()));
     statusBar()->showMessage(tr("Copied the figure"), 3000);
 }

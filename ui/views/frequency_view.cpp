@@ -178,7 +178,7 @@ void FrequencyView::rebuild()
     completed_ = 0;
     for (int i = 0; i < n; ++i)
         completed_ += enc.channelWavelength(i) <= span ? 1 : 0;
-    const QString unit = p.exponent == pe::Exponent::Pair ? tr("pairs") : tr("dimensions");
+    const QString unit = !pe::perIndexExponent(p) ? tr("pairs") : tr("dimensions");
     spanLine_->setVisible(wavelength);
     spanLabel_->setVisible(wavelength);
     if (wavelength) {
@@ -205,7 +205,7 @@ void FrequencyView::rebuild()
         // The column each channel's frequency is read from: a pair's sine column, else the column.
         std::vector<int> columns;
         for (int i : shown)
-            columns.push_back(p.exponent == pe::Exponent::Pair ? enc.pairSineColumn(i) : i);
+            columns.push_back(!pe::perIndexExponent(p) ? enc.pairSineColumn(i) : i);
         spectrum_ = pe::columnSpectrum(enc, columns);
         QCPGraph *measured = plt->addGraph();
         measured->setName(tr("measured: FFT of the column over %1 positions").arg(spectrum_.positions));
@@ -230,8 +230,8 @@ void FrequencyView::rebuild()
         if (plt->graph(i) != current && std::find(others.begin(), others.end(), plt->graph(i)) == others.end())
             plt->graph(i)->addToLegend();
 
-    const QString symbol = p.exponent == pe::Exponent::Pair ? QStringLiteral("i") : QStringLiteral("j");
-    plt->xAxis->setLabel(p.exponent == pe::Exponent::Pair ? tr("pair index i") : tr("dimension j"));
+    const QString symbol = !pe::perIndexExponent(p) ? QStringLiteral("i") : QStringLiteral("j");
+    plt->xAxis->setLabel(!pe::perIndexExponent(p) ? tr("pair index i") : tr("dimension j"));
     plt->yAxis->setLabel(wavelength ? tr("wavelength λ_%1 = 2π/ω_%1 (positions)").arg(symbol)
                                     : tr("ω_%1 (radians per position)").arg(symbol));
     setValueScale(logScale);
@@ -247,8 +247,8 @@ void FrequencyView::rebuild()
                                  tr("within positions %1–%2").arg(p.startPos).arg(p.startPos + p.seqLen - 1)}
         : p.scheme == pe::SchemeId::Rope
             ? QStringList{tr("RoPE's frequencies θ′ᵢ"), tr("d = %1").arg(p.dModel)}
-            : QStringList{p.exponent == pe::Exponent::Pair ? tr("Frequency decay: ω_i = base^(−2i/d)")
-                                                           : tr("Frequency decay: ω_j = base^(−j/d)"),
+            : QStringList{!pe::perIndexExponent(p) ? tr("Frequency decay: ω_i = base^(−2i/d)")
+                                                   : tr("Frequency decay: ω_j = base^(−j/d)"),
                           tr("d = %1").arg(p.dModel)};
     if (p.scheme == pe::SchemeId::Rope)
         title << tr("RoPE: %1 (the RoPE scaling view compares them with θᵢ)")

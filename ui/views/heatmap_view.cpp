@@ -363,8 +363,7 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
             .arg(j / 2)
             .arg(enc.value(t, j), 0, 'g', 8);
     const double w = enc.columnFrequency(j);
-    const QString unit =
-        p.exponent == pe::Exponent::Pair ? tr("pair %1").arg(enc.columnChannel(j)) : tr("own frequency");
+    const QString unit = !pe::perIndexExponent(p) ? tr("pair %1").arg(enc.columnChannel(j)) : tr("own frequency");
     return tr("position t = %1\ndimension j = %2 (%3, %4)\nangle t·w = %5 rad\nvalue = %6")
         .arg(t)
         .arg(j)

@@ -360,11 +360,18 @@ void PlotView::placeLegendAbove()
 void PlotView::wrapLegend()
 {
     QCPLegend *legend = plot_->legend;
+    // Measured from the names in the legend's font (an item's own size hint lags a font change).
+    const QFontMetrics metrics(legend->font());
     int widest = 1;
     for (int i = 0; i < legend->itemCount(); ++i)
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing());
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+            widest =
+                std::max(widest, metrics.horizontalAdvance(item->plottable()->name()) + legend->iconSize().width() +
+                                     legend->iconTextPadding() + item->margins().left() + item->margins().right() +
+                                     legend->columnSpacing() + metrics.height());
     const int room = plot_->viewport().width() - legend->margins().left() - legend->margins().right();
     legend->setWrap(std::clamp(room / widest, 1, std::max(1, legend->itemCount())));
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the wrap applies to the items there already
 }
 
 void PlotView::setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0)
@@ -435,9 +442,9 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
     applyFonts();
-    if (info_ && !info_->schemeProblem(parameters_->values()).isEmpty())
-        plot_->clearPlottables(); // exportFigure refuses such a view; nothing of an older scheme is drawn
-    else
+    // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure
+    // refuse it before they get here).
+    if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty())
         rebuild();
     finishWork();
     applyPalette();

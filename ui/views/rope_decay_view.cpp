@@ -14,7 +14,6 @@
 namespace {
 
 const QColor kScore(30, 90, 200);
-const QColor kBound(20, 20, 20);
 const QColor kRandom(230, 120, 20);
 constexpr double kWork = 33'554'432; // offsets x pairs x samples the view computes at most
 // Offsets x pairs for the score and the bound: about 60 ms with the fill, so a slider stays live. Past it the view
@@ -49,7 +48,7 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     // right axis, so it is never read against the score as a bound that is exceeded.
     p->yAxis2->setVisible(true);
     p->yAxis2->setTickLabels(true);
-    p->yAxis2->setLabel(tr("relative upper bound (1/(d/2))·Σⱼ |Sⱼ|"));
+    p->yAxis2->setLabel(tr("relative upper bound"));
     QCPGraph *bandLow = p->addGraph();
     QCPGraph *bandHigh = p->addGraph();
     QColor fill = kRandom;
@@ -65,7 +64,7 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     QCPGraph *score = p->addGraph();
     score->setName(tr("score, q = k = ones"));
     QCPGraph *bound = p->addGraph(p->xAxis, p->yAxis2);
-    bound->setName(tr("relative upper bound (right axis; RoFormer fig. 2)"));
+    bound->setName(tr("relative upper bound (right axis)"));
     contextLine_ = addMarkerLine(QColor(220, 30, 30));
     placeLegendAbove();
     connect(samplesSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
@@ -122,7 +121,8 @@ void RopeDecayView::rebuild()
     const auto points = static_cast<std::int64_t>(std::min<std::size_t>(c.score.size(), 2 * buckets));
     plt->graph(2)->setPen(curvePen(kRandom, 1.2, points));
     plt->graph(3)->setPen(curvePen(kScore, 1.2, points));
-    plt->graph(4)->setPen(curvePen(kBound, 2.2, points));
+    // The bound in the theme's ink: black on paper, light on a dark background.
+    plt->graph(4)->setPen(curvePen(palette().color(QPalette::WindowText), 2.2, points));
     placeVertical(contextLine_, static_cast<double>(p.rope.originalContext));
     contextLine_->setVisible(p.rope.originalContext < offsets_);
     plt->xAxis->setRange(-0.5, static_cast<double>(offsets_) - 0.5);
@@ -159,6 +159,13 @@ void RopeDecayView::rebuild()
     setTitle(title_, title);
     wrapLegend();
     plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RopeDecayView::changeEvent(QEvent *event)
+{
+    PlotView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
 }
 
 ViewInfo RopeDecayView::describe()

@@ -29,6 +29,8 @@ class RopeDecayView : public PlotView
     void rebuild() override;
     bool followsPosition() const override { return false; }
     void positionMoved() override {}
+    // The bound is drawn in the theme's ink: a new theme redraws it.
+    void changeEvent(QEvent *event) override;
 
   private:
     QSpinBox *samplesSpin_;

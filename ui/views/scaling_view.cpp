@@ -63,7 +63,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     content()->setRowStretchFactors({2.0, 1.0});
     ratioRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
     ratioRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
-    ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("θ′ᵢ / θᵢ"));
+    ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("θ′ᵢ/θᵢ"));
     for (int r = 0; r < kRegimes; ++r) {
         QCPGraph *g = p->addGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsNone);
@@ -160,7 +160,7 @@ void ScalingView::rebuild()
         label->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
 
     plt->xAxis->setRange(-0.5, enc.pairCount() - 0.5);
-    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/θᵢ (positions)") : tr("θᵢ (radians per position)"));
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/θᵢ") : tr("θᵢ (radians a position)"));
     plt->yAxis->rescale();
     QCPRange range = plt->yAxis->range();
     range.lower = std::min({range.lower, markL, scaled ? markSL : markL}) / 1.6;
