@@ -1,11 +1,11 @@
 #include "attention.h"
 #include "clock.h"
-#include "similarity.h"
 #include "data_export.h"
 #include "position_table.h"
 #include "rope.h"
 #include "scheme.h"
 #include "scheme_parameters.h"
+#include "similarity.h"
 
 #include <QTemporaryDir>
 #include <QTest>
