@@ -175,7 +175,8 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         encoding.fill(encoding.windowBlock(), x.data());
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> g = (x * x.transpose()) * scale;
         scores_.assign(g.data(), g.data() + g.size());
-        sums_.resize(static_cast<std::size_t>(2 * n_));
+        rowMax_.resize(static_cast<std::size_t>(n_));
+        rowSum_.resize(static_cast<std::size_t>(n_));
         for (std::int64_t r = 0; r < n_; ++r) {
             const double *row = scores_.data() + r * n_;
             const std::int64_t end = causal_ ? r + 1 : n_;
@@ -183,8 +184,8 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
             double sum = 0;
             for (std::int64_t c = 0; c < end; ++c)
                 sum += std::exp(row[c] - top);
-            sums_[static_cast<std::size_t>(2 * r)] = top;
-            sums_[static_cast<std::size_t>(2 * r + 1)] = sum;
+            rowMax_[static_cast<std::size_t>(r)] = top;
+            rowSum_[static_cast<std::size_t>(r)] = sum;
         }
         return;
     }
@@ -265,7 +266,7 @@ double PositionalAttention::weight(std::int64_t t, std::int64_t s) const
     if (offset_)
         return std::exp(offsetScore(t - s) - max_) / rowSum(t);
     const auto r = static_cast<std::size_t>(t - first_);
-    return std::exp(logit(t, s) - sums_[2 * r]) / sums_[2 * r + 1];
+    return std::exp(logit(t, s) - rowMax_[r]) / rowSum_[r];
 }
 
 void PositionalAttention::row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const

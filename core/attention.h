@@ -19,6 +19,8 @@ struct AttentionSettings {
     QueryKey qk = QueryKey::Ones; // RoPE's q and k
     std::uint64_t seed = 0;       // of the random q and k
     bool causal = false;          // position t sees s <= t only
+
+    bool operator==(const AttentionSettings &) const = default;
 };
 
 // The views compute a score for every offset 0..N-1 at O(d) each: up to N·d = 2^28 (about a
@@ -64,9 +66,10 @@ class PositionalAttention
     bool causal_ = false;
     bool offset_ = false;
     double max_ = 0;
-    std::vector<double> f_;             // offset path: score at k = t - s, index k + n - 1
-    std::vector<long double> prefix_;   // Σ exp(f - max) up to index j (exclusive)
-    std::vector<double> scores_, sums_; // N x N path: scores row-major, each row's Σ exp(score - max)
+    std::vector<double> f_;               // offset path: score at k = t - s, index k + n - 1
+    std::vector<long double> prefix_;     // Σ exp(f - max) up to index j (exclusive)
+    std::vector<double> scores_;          // N x N path: scores row-major,
+    std::vector<double> rowMax_, rowSum_; // each row's largest score and Σ exp(score - largest)
 };
 
 // RoFormer section 3.4.3 for every offset k = 0..offsets-1 of a RoPE encoding (its θ', scaled or

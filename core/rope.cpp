@@ -99,6 +99,14 @@ double ntkBase(double base, int d, double s)
     return base * std::pow(s, d / (d - 2.0));
 }
 
+double dynamicNtkBase(double base, int d, const RopeScalingParams &p, std::int64_t length)
+{
+    if (length <= p.originalContext)
+        return base;
+    const double s = p.factor;
+    return ntkBase(base, d, s * static_cast<double>(length) / static_cast<double>(p.originalContext) - (s - 1));
+}
+
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &p, std::int64_t length)
 {
     const double s = p.factor;
@@ -113,12 +121,8 @@ std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams 
     }
     case RopeScaling::Ntk: // NTK-aware (bloc97): base' = base·s^(d/(d-2)); pair 0 unchanged
         return plainFrequencies(ntkBase(base, d, s), d);
-    case RopeScaling::DynamicNtk: { // transformers _compute_dynamic_ntk_parameters, seq_len = length
-        if (length <= p.originalContext)
-            return plainFrequencies(base, d);
-        const double grown = s * static_cast<double>(length) / static_cast<double>(p.originalContext) - (s - 1);
-        return plainFrequencies(ntkBase(base, d, grown), d);
-    }
+    case RopeScaling::DynamicNtk: // transformers _compute_dynamic_ntk_parameters, seq_len = length
+        return plainFrequencies(dynamicNtkBase(base, d, p, length), d);
     case RopeScaling::Yarn: {
         std::vector<double> theta = plainFrequencies(base, d);
         const std::vector<double> kept = yarnKept(base, d, p);

@@ -44,6 +44,9 @@ std::optional<std::string> validateRopeScaling(const RopeScalingParams &params);
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &params, std::int64_t length);
 // NTK-aware's base for a factor s: base·s^(d/(d-2)) (d at least 4).
 double ntkBase(double base, int d, double s);
+// The dynamic scaling's base at a sequence length: ntkBase with s·length/L - (s-1) once length > L,
+// the base itself until then (transformers' _compute_dynamic_ntk_parameters).
+double dynamicNtkBase(double base, int d, const RopeScalingParams &params, std::int64_t length);
 // The factor on cos and sin: YaRN's 0.1·ln s + 1 (1 for s <= 1), else 1.
 double ropeAttentionFactor(const RopeScalingParams &params);
 

@@ -197,12 +197,8 @@ std::string scalingText(const EncodingParams &p)
         const std::int64_t len = p.startPos + p.seqLen;
         return "dynamic NTK: base' = base·(" + s + "·len/" + L + " − " + compactNumber(r.factor - 1) + ")" + e +
                " once len > L; len = start_pos + seq_len = " + withThousands(len) +
-               (len > r.originalContext
-                    ? ": base' = " + compactNumber(ntkBase(p.base, p.dModel,
-                                                           r.factor * static_cast<double>(len) /
-                                                                   static_cast<double>(r.originalContext) -
-                                                               (r.factor - 1)))
-                    : ": unscaled");
+               (len > r.originalContext ? ": base' = " + compactNumber(dynamicNtkBase(p.base, p.dModel, r, len))
+                                        : ": unscaled");
     }
     case RopeScaling::Yarn: {
         char mscale[32];
@@ -235,12 +231,8 @@ std::string scalingSummary(const EncodingParams &p)
     case RopeScaling::DynamicNtk: {
         const std::int64_t len = p.startPos + p.seqLen;
         return "dynamic NTK ×" + s + " from L = " + L + " at length " + withThousands(len) +
-               (len > r.originalContext
-                    ? ", base' = " + compactNumber(ntkBase(p.base, p.dModel,
-                                                           r.factor * static_cast<double>(len) /
-                                                                   static_cast<double>(r.originalContext) -
-                                                               (r.factor - 1)))
-                    : " (within L: unscaled)");
+               (len > r.originalContext ? ", base' = " + compactNumber(dynamicNtkBase(p.base, p.dModel, r, len))
+                                        : " (within L: unscaled)");
     }
     case RopeScaling::Yarn:
         return "YaRN ×" + s + " from L = " + L + " (β " + compactNumber(r.betaFast) + "/" + compactNumber(r.betaSlow) +

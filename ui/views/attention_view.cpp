@@ -124,13 +124,20 @@ pe::AttentionSettings AttentionView::attentionSettings() const
 
 const pe::PositionalAttention &AttentionView::attention()
 {
-    // Built once per encoding and settings: moving the position only reads it.
+    // Built once per encoding and settings, with the compared scheme's: moving the position only
+    // reads them.
     const pe::AttentionSettings s = attentionSettings();
-    if (!attention_ || attentionFor_.lock() != parameters()->sharedEncoding() || s.qk != attentionSettings_.qk ||
-        s.seed != attentionSettings_.seed || s.causal != attentionSettings_.causal) {
+    const bool compare = compareBox_->isChecked();
+    if (!attention_ || attentionFor_.lock() != parameters()->sharedEncoding() || s != attentionSettings_ ||
+        compare != compareAsked_) {
         attention_ = std::make_shared<pe::PositionalAttention>(parameters()->encoding(), s);
         attentionFor_ = parameters()->sharedEncoding();
         attentionSettings_ = s;
+        compareAsked_ = compare;
+        compared_.reset();
+        if (const auto other = otherScheme(parameters()->values());
+            compare && other && pe::PositionalAttention::offsetOnly(*other))
+            compared_ = std::make_shared<pe::PositionalAttention>(pe::Encoding(*other), s);
     }
     return *attention_;
 }
@@ -170,6 +177,7 @@ void AttentionView::rebuild()
         plt->graph(0)->data()->clear();
         plt->graph(1)->data()->clear();
         attention_.reset();
+        compared_.reset();
         setTitle(title_, {tr("Attention from positions alone: %1").arg(formula()), QString::fromStdString(why)});
         plt->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -213,16 +221,13 @@ void AttentionView::rebuild()
     QString compared;
     plt->graph(1)->data()->clear();
     plt->graph(1)->setVisible(false);
-    if (const auto other = otherScheme(p);
-        other && compareBox_->isChecked() && pe::PositionalAttention::offsetOnly(*other)) {
-        const pe::Encoding otherEncoding(*other);
-        const pe::PositionalAttention otherAttention(otherEncoding, attentionSettings());
-        const pe::CurveEnvelope otherCurve = pe::curveEnvelope(rowOf(otherAttention), buckets);
+    if (compared_) {
+        const pe::CurveEnvelope otherCurve = pe::curveEnvelope(rowOf(*compared_), buckets);
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
         plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
         plt->graph(1)->setVisible(true);
-        compared = other->scheme == pe::SchemeId::Rope ? tr("orange: RoPE, same d and base")
-                                                       : tr("orange: sinusoidal, same d and base");
+        compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")
+                                                        : tr("orange: sinusoidal, same d and base");
     }
     placeVertical(columnLine_, static_cast<double>(t));
     QCPAxis *x = rowRect_->axis(QCPAxis::atBottom);

@@ -53,6 +53,10 @@ class AttentionView : public PlotView
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
     std::shared_ptr<const pe::PositionalAttention> attention_;
+    // The other of sinusoidal and RoPE with the same window, d and base (--compare); null when not
+    // asked or when there is none.
+    std::shared_ptr<const pe::PositionalAttention> compared_;
+    bool compareAsked_ = false;
     std::weak_ptr<const pe::Encoding> attentionFor_;
     pe::AttentionSettings attentionSettings_;
 };
