@@ -137,7 +137,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     static const QStringList stateFlags{
         QStringLiteral("scheme"),    QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),
         QStringLiteral("start-pos"), QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"),
-        QStringLiteral("reference"), QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table")};
+        QStringLiteral("reference"), QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table"),
+        QStringLiteral("rng")};
     QStringList schemeFlags;
     for (const pe::SchemeParameter &sp : pe::schemeParameters())
         schemeFlags << QString::fromStdString(sp.flag());
@@ -298,6 +299,24 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             return fail(QStringLiteral("--seed: must be %1 (got '%2').")
                             .arg(QString::fromStdString(pe::seedAllowedText()), parser.value(QStringLiteral("seed"))));
         cmd.noise.seed = static_cast<std::uint64_t>(*v);
+    }
+    if (parser.isSet(QStringLiteral("rng"))) {
+        const auto v = pe::parseRng(parser.value(QStringLiteral("rng")).toStdString());
+        if (!v)
+            return fail(QStringLiteral("--rng: '%1' is not a generator; use %2.")
+                            .arg(parser.value(QStringLiteral("rng")), QString::fromStdString(pe::rngAllowedText())));
+        cmd.noise.rng = *v;
+    }
+    if (auto error = pe::validateNoiseFor(p, cmd.noise)) {
+        // Named by the flag that asked for more than numpy's draws (a preset's numpy with --seq-len).
+        QString flag = QStringLiteral("rng");
+        for (const QString &f : {QStringLiteral("rng"), QStringLiteral("seq-len"), QStringLiteral("d-model"),
+                                 QStringLiteral("start-pos"), QStringLiteral("noise")})
+            if (parser.isSet(f)) {
+                flag = f;
+                break;
+            }
+        return fail(QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(*error)));
     }
     // The views' own settings (ViewInfo::settings): each flag checked as a session's value is, and
     // kept for every view that declares it; refused under a scheme none of them means it for.

@@ -156,6 +156,13 @@ QList<QCommandLineOption> options()
              "Seed of the noise and of t-SNE's random start, %1 (default 42); the same seed, the same numbers.")
              .arg(QString::fromStdString(pe::seedAllowedText())),
          QStringLiteral("S")},
+        {QStringLiteral("rng"),
+         QStringLiteral("Where the noise comes from, %1 (default counter): numpy is np.random.seed(S); "
+                        "np.random.randn(...) bit for bit, z(t, j) = draw t*d + j, up to %2 draws; counter has "
+                        "no limit.")
+             .arg(QString::fromStdString(pe::rngAllowedText()),
+                  QString::fromStdString(pe::withThousands(pe::limits::maxNumpyDraws))),
+         QStringLiteral("RNG")},
         {QStringLiteral("lecture"),
          QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
         {QStringLiteral("export-frames"),

@@ -146,9 +146,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
     Parameters parameters;
-    parameters.set(cmd.params);
+    parameters.setState(cmd.params, cmd.noise); // checked together by the parser
     parameters.setPosition(cmd.position);
-    parameters.setNoise(cmd.noise);
 
     const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
     if (exporting) {

@@ -1,7 +1,9 @@
 #include "noise.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <numbers>
 
 namespace pe {
@@ -23,6 +25,26 @@ double unitInterval(std::uint64_t bits)
 } // in (0, 1)
 
 } // namespace
+
+std::string_view rngName(NoiseRng rng)
+{
+    return rng == NoiseRng::Numpy ? "numpy" : "counter";
+}
+
+std::optional<NoiseRng> parseRng(std::string_view text)
+{
+    return parseName(allNoiseRngs, rngName, text);
+}
+
+std::string rngAllowedText()
+{
+    return "counter or numpy";
+}
+
+std::string seedText(const NoiseParams &noise)
+{
+    return (noise.rng == NoiseRng::Numpy ? "numpy seed " : "seed ") + std::to_string(noise.seed);
+}
 
 std::string sigmaAllowedText()
 {
@@ -52,6 +74,96 @@ std::optional<std::string> validateSeed(std::int64_t seed)
     return std::nullopt;
 }
 
+std::int64_t noiseReach(const NoiseParams &noise, int dModel)
+{
+    if (noise.rng == NoiseRng::Counter)
+        return limits::maxPositionEnd;
+    return limits::maxNumpyDraws / std::max(1, dModel);
+}
+
+std::optional<std::string> validateNoiseFor(const EncodingParams &params, const NoiseParams &noise)
+{
+    if (!noise.active() || params.startPos + params.seqLen <= noiseReach(noise, params.dModel))
+        return std::nullopt;
+    return "numpy's generator draws its values one after another, so noise for positions below " +
+           withThousands(params.startPos + params.seqLen) + " at d_model " + withThousands(params.dModel) +
+           " would take " + withThousands((params.startPos + params.seqLen) * params.dModel) +
+           " draws; it keeps at most " + withThousands(limits::maxNumpyDraws) + " (positions below " +
+           withThousands(noiseReach(noise, params.dModel)) +
+           "). Choose the counter generator, which has no limit, or a smaller window.";
+}
+
+// Bit for bit with numpy's legacy generator (numpy/random/src/legacy/legacy-distributions.c,
+// legacy_gauss, and mt19937_next_double): checked in tst_noise against numpy's published draws.
+double LegacyNormal::uniform()
+{
+    const auto a = static_cast<std::uint32_t>(mt_()) >> 5, b = static_cast<std::uint32_t>(mt_()) >> 6;
+    return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+double LegacyNormal::gaussian()
+{
+    if (hasSpare_) {
+        hasSpare_ = false;
+        return spare_;
+    }
+    double x1, x2, r2;
+    do {
+        x1 = 2.0 * uniform() - 1.0;
+        x2 = 2.0 * uniform() - 1.0;
+        r2 = x1 * x1 + x2 * x2; // no fused multiply-add here (CMakeLists: -ffp-contract=off)
+    } while (r2 >= 1.0 || r2 == 0.0);
+    const double f = std::sqrt(-2.0 * std::log(r2) / r2);
+    spare_ = f * x1;
+    hasSpare_ = true;
+    return f * x2;
+}
+
+namespace {
+
+// numpy's draws of the last seed asked for, grown on demand and never changed once shared: a
+// longer request draws on from the kept generator into a new vector.
+struct NumpyStream {
+    std::mutex mutex;
+    std::uint64_t seed = 0;
+    std::optional<LegacyNormal> generator;
+    std::shared_ptr<const std::vector<double>> draws;
+};
+
+std::shared_ptr<const std::vector<double>> numpyDraws(std::uint64_t seed, std::int64_t count)
+{
+    static NumpyStream stream;
+    const std::lock_guard lock(stream.mutex);
+    count = std::min(count, limits::maxNumpyDraws);
+    if (!stream.generator || stream.seed != seed) {
+        stream.seed = seed;
+        stream.generator.emplace(static_cast<std::uint32_t>(seed));
+        stream.draws = std::make_shared<const std::vector<double>>();
+    }
+    const auto have = static_cast<std::int64_t>(stream.draws->size());
+    if (count <= have)
+        return stream.draws;
+    // Grow at least twofold, so a window stepped along draws O(n) in all.
+    const std::int64_t size = std::min(std::max(count, 2 * have), limits::maxNumpyDraws);
+    auto grown = std::make_shared<std::vector<double>>();
+    grown->reserve(static_cast<std::size_t>(size));
+    grown->assign(stream.draws->begin(), stream.draws->end());
+    while (static_cast<std::int64_t>(grown->size()) < size)
+        grown->push_back(stream.generator->gaussian());
+    stream.draws = std::move(grown);
+    return stream.draws;
+}
+
+} // namespace
+
+NoiseDraws::NoiseDraws(const NoiseParams &noise, int dModel, std::int64_t positionEnd)
+    : seed_(noise.seed)
+    , d_(dModel)
+{
+    if (noise.rng == NoiseRng::Numpy)
+        numpy_ = numpyDraws(noise.seed, std::max<std::int64_t>(0, positionEnd) * d_);
+}
+
 double standardNormal(std::uint64_t seed, std::int64_t position, int column)
 {
     const std::uint64_t key =
@@ -65,30 +177,35 @@ double standardNormal(std::uint64_t seed, std::int64_t position, int column)
 namespace {
 
 // out += sigma z over the block (= when add is false).
-void noiseInto(const NoiseParams &noise, const Block &block, double *out, bool add)
+void noiseInto(const NoiseParams &noise, int dModel, const Block &block, double *out, bool add)
 {
+    std::int64_t end = 0;
+    if (noise.active())
+        for (std::int64_t r = 0; r < block.rows; ++r)
+            end = std::max(end, block.position(r) + 1);
+    const NoiseDraws z(noise.active() ? noise : NoiseParams{}, dModel, end);
     for (std::int64_t r = 0; r < block.rows; ++r) {
         const std::int64_t t = block.position(r);
         for (int c = 0; c < block.cols; ++c) {
-            const double z = noise.active() ? noise.sigma * standardNormal(noise.seed, t, block.column(c)) : 0.0;
+            const double zz = noise.active() ? noise.sigma * z(t, block.column(c)) : 0.0;
             double &v = out[r * block.cols + c];
-            v = add ? v + z : z;
+            v = add ? v + zz : zz;
         }
     }
 }
 
 } // namespace
 
-void fillNoise(const NoiseParams &noise, const Block &block, double *out)
+void fillNoise(const NoiseParams &noise, int dModel, const Block &block, double *out)
 {
-    noiseInto(noise, block, out, false);
+    noiseInto(noise, dModel, block, out, false);
 }
 
 void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Block &block, double *out)
 {
     encoding.fill(block, out);
     if (noise.active())
-        noiseInto(noise, block, out, true);
+        noiseInto(noise, encoding.dModel(), block, out, true);
 }
 
 } // namespace pe

@@ -43,12 +43,15 @@ class Recoverer
         }
     }
 
+    // The draws of z for the window (numpy's drawn here, once).
+    NoiseDraws draws(const NoiseParams &noise) const { return NoiseDraws(noise, d_, e_.params().startPos + n_); }
+
     // z_t for window row r.
-    void noiseRow(std::uint64_t seed, std::int64_t r, std::vector<double> &z) const
+    void noiseRow(const NoiseDraws &draws, std::int64_t r, std::vector<double> &z) const
     {
         z.resize(static_cast<std::size_t>(d_));
         for (int j = 0; j < d_; ++j)
-            z[static_cast<std::size_t>(j)] = standardNormal(seed, e_.params().startPos + r, j);
+            z[static_cast<std::size_t>(j)] = draws(e_.params().startPos + r, j);
     }
 
     // x = PE(r) + sigma z.
@@ -183,6 +186,7 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
     // Rows the offset bound settles, on every core; the rest (-1) go to one dense product. Each
     // row's x is kept (its noise costs more than its products), the dense ones moved to the front.
     Eigen::MatrixXd xs(rec.dims(), rec.rows());
+    const NoiseDraws draws = rec.draws(noise);
     parallelFor(
         rec.rows(),
         [&](std::int64_t begin, std::int64_t end) {
@@ -191,7 +195,7 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
                 if ((r & 63) == 0 && stopped(cancel))
                     return;
                 if (noise.active())
-                    rec.noiseRow(noise.seed, r, z);
+                    rec.noiseRow(draws, r, z);
                 xs.col(r) = rec.embedding(r, noise.sigma, z);
                 result.predicted[static_cast<std::size_t>(r)] = rec.predict(r, xs.col(r), noise.sigma, z);
             }
@@ -223,7 +227,7 @@ Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise, co
     return result;
 }
 
-std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed,
+std::vector<double> accuracyAgainstSigma(const Encoding &encoding, const NoiseParams &noise,
                                          const std::vector<double> &sigmas, std::int64_t maxRows,
                                          const std::atomic<bool> *cancel)
 {
@@ -232,6 +236,7 @@ std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t
         return out;
     const Recoverer rec(encoding);
     const std::int64_t rows = std::min(maxRows, rec.rows());
+    const NoiseDraws draws = rec.draws(noise);
     std::vector<double> z;
     std::vector<std::int64_t> correct(sigmas.size(), 0);
     std::vector<std::pair<std::size_t, std::int64_t>> denseWho; // (sigma index, row)
@@ -240,7 +245,7 @@ std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t
         if (stopped(cancel))
             return out;
         const std::int64_t r = rows == rec.rows() ? k : k * (rec.rows() - 1) / std::max<std::int64_t>(rows - 1, 1);
-        rec.noiseRow(seed, r, z);
+        rec.noiseRow(draws, r, z);
         for (std::size_t i = 0; i < sigmas.size(); ++i) {
             Eigen::VectorXd x = rec.embedding(r, sigmas[i], z);
             const std::int64_t s = rec.predict(r, x, sigmas[i], z);

@@ -38,8 +38,9 @@ std::optional<std::string> recoveryTooLarge(const EncodingParams &params);
 Recovery recoverPositions(const Encoding &encoding, const NoiseParams &noise,
                           const std::atomic<bool> *cancel = nullptr);
 
-// Accuracy for each sigma with the same z (seed), on at most maxRows evenly spaced rows.
-std::vector<double> accuracyAgainstSigma(const Encoding &encoding, std::uint64_t seed,
+// Accuracy for each sigma with the same z (the noise's seed and generator; its sigma is not read),
+// on at most maxRows evenly spaced rows.
+std::vector<double> accuracyAgainstSigma(const Encoding &encoding, const NoiseParams &noise,
                                          const std::vector<double> &sigmas, std::int64_t maxRows,
                                          const std::atomic<bool> *cancel = nullptr);
 

@@ -14,7 +14,7 @@ xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --screenshot "$out/window.png"
 "$app" --seq-len 50 --d-model 128 --export frequencies --size 900x560 --out "$out/frequencies-seed000.png"
 "$app" --seq-len 5 --d-model 9 --base 100 --exponent index --clock-face counterclockwise --export clocks --size 700x640 --out "$out/clocks-seed002.png"
 "$app" --seq-len 100 --d-model 18 --position 40 --export circles --size 900x860 --out "$out/circles-seed000.png"
-seed001=(--seq-len 300 --d-model 20 --reference 30 --noise 0.5 --seed 42)
+seed001=(--seq-len 300 --d-model 20 --reference 30 --noise 0.5 --seed 42 --rng numpy)
 "$app" "${seed001[@]}" --export inputs --size 800x760 --out "$out/inputs-seed001.png"
 "$app" "${seed001[@]}" --export similarity --size 800x420 --out "$out/similarity-seed001.png"
 "$app" "${seed001[@]}" --export recovery --size 1000x420 --out "$out/recovery-seed001.png"

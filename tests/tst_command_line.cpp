@@ -132,6 +132,16 @@ void TestCommandLine::refusals_data()
                               << "start_pos + seq_len";
     QTest::newRow("unknown flag") << "--colour red"
                                   << "Unknown option 'colour'";
+    QTest::newRow("bad rng") << "--rng mersenne"
+                             << "--rng: 'mersenne' is not a generator; use counter or numpy.";
+    QTest::newRow("numpy too large") << "--rng numpy --noise 0.5 --seq-len 40000 --d-model 1024"
+                                     << "--rng: numpy's generator draws its values one after another";
+    // A preset's numpy noise and a window past its draws: named by the flag that asked for more.
+    QTest::newRow("preset numpy too long") << "--preset seed001-inputs --seq-len 1000000 --d-model 64"
+                                           << "--seq-len: numpy's generator";
+    QTest::newRow("counter has no limit") << "--preset seed001-inputs --rng counter --seq-len 1000000 --d-model 64 "
+                                             "--colour red"
+                                          << "Unknown option 'colour'";
     QTest::newRow("unknown view") << "--export spirals --out x.png"
                                   << "unknown view 'spirals'";
     QTest::newRow("no out") << "--export heatmap"
@@ -327,6 +337,12 @@ void TestCommandLine::badInputExitsTwoAndWritesNothing_data()
                                        << QStringLiteral("y.pdf");
     QTest::newRow("empty view") << QStringList{QStringLiteral("--export"), QString(), QStringLiteral("--out"), png}
                                 << png;
+    QTest::newRow("numpy past its draws") << QStringList{QStringLiteral("--rng"),         QStringLiteral("numpy"),
+                                                         QStringLiteral("--noise"),       QStringLiteral("1"),
+                                                         QStringLiteral("--seq-len"),     QStringLiteral("1000000"),
+                                                         QStringLiteral("--export-data"), QStringLiteral("embeddings"),
+                                                         QStringLiteral("--out"),         QStringLiteral("x.npy")}
+                                          << QStringLiteral("x.npy");
     QTest::newRow("data into missing folder")
         << QStringList{QStringLiteral("--export-data"), QStringLiteral("encoding"), QStringLiteral("--out"),
                        QStringLiteral("none/x.csv")}

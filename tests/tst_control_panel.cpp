@@ -102,6 +102,7 @@ class TestControlPanel : public QObject
     void choicesSetLayoutAndExponent();
     void stopsHitTheUsualValues();
     void schemeRowsFollowTheScheme();
+    void rngChoiceKeepsTheRestOfTheNoise();
 };
 
 void TestControlPanel::formulaIsReadableMath()
@@ -399,6 +400,34 @@ void TestControlPanel::choicesSetLayoutAndExponent()
     setSpinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("d_modelSpin")), 127);
     QCOMPARE(p.values().dModel, 128);
     QVERIFY(panel.errorText().contains(QStringLiteral("even")));
+}
+
+void TestControlPanel::rngChoiceKeepsTheRestOfTheNoise()
+{
+    Parameters p;
+    ControlPanel panel(&p);
+    auto *rng = panel.findChild<QComboBox *>(QStringLiteral("rng"));
+    QVERIFY(rng);
+    QVERIFY(!rng->isEnabled()); // the noise is off
+    QVERIFY(!p.setNoise({0.5, 7}));
+    QVERIFY(rng->isEnabled());
+    rng->setCurrentIndex(rng->findData(QStringLiteral("numpy")));
+    QVERIFY(p.noise() == (pe::NoiseParams{0.5, 7, pe::NoiseRng::Numpy}));
+    // sigma and the seed keep the generator.
+    setSpinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("seedSpin")), 11);
+    QVERIFY(p.noise() == (pe::NoiseParams{0.5, 11, pe::NoiseRng::Numpy}));
+    // A window past numpy's draws is refused with the reason, and numpy stays.
+    setSpinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("seq_lenSpin")), 1'000'000);
+    QCOMPARE(p.values().seqLen, pe::EncodingParams{}.seqLen);
+    QVERIFY2(panel.errorText().contains(QStringLiteral("counter generator")), qPrintable(panel.errorText()));
+    // The other way round: a long window first, then numpy is refused and the choice goes back.
+    rng->setCurrentIndex(rng->findData(QStringLiteral("counter")));
+    setSpinValue(panel.findChild<QAbstractSpinBox *>(QStringLiteral("seq_lenSpin")), 900'000);
+    QCOMPARE(p.values().seqLen, 900'000);
+    rng->setCurrentIndex(rng->findData(QStringLiteral("numpy")));
+    QVERIFY(p.noise().rng == pe::NoiseRng::Counter);
+    QCOMPARE(rng->currentData().toString(), QStringLiteral("counter"));
+    QVERIFY2(panel.errorText().contains(QStringLiteral("numpy's generator")), qPrintable(panel.errorText()));
 }
 
 void TestControlPanel::stopsHitTheUsualValues()

@@ -105,7 +105,7 @@ void TestRecovery::seed001IsClearlyBelowPerfect()
 void TestRecovery::accuracyFallsWithSigma()
 {
     const pe::Encoding e(params(300, 20, 1e4));
-    const std::vector<double> acc = pe::accuracyAgainstSigma(e, 42, {0.0, 0.1, 0.5, 1.5}, 300);
+    const std::vector<double> acc = pe::accuracyAgainstSigma(e, pe::NoiseParams{}, {0.0, 0.1, 0.5, 1.5}, 300);
     QCOMPARE(acc[0], 1.0);
     QVERIFY(acc[1] >= acc[2]);
     QVERIFY(acc[2] > acc[3]);

@@ -68,7 +68,7 @@ void TestSession::roundTrip()
     MainWindow w1(&p1);
     QVERIFY(!p1.set(params(777, 48, 3e5, 12, pe::Layout::Split, pe::Exponent::Index)));
     QVERIFY(p1.setPosition(100));
-    QVERIFY(!p1.setNoise({1.25, 9}));
+    QVERIFY(!p1.setNoise({1.25, 9, pe::NoiseRng::Numpy}));
     w1.view(QStringLiteral("heatmap"))->findChild<QComboBox *>(QStringLiteral("colorMap"))->setCurrentIndex(2);
     w1.view(QStringLiteral("projection"))->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->setValue(7.5);
     w1.showView(QStringLiteral("distance"));
@@ -135,6 +135,14 @@ void TestSession::refusals_data()
                                       << "'seq_len' must be a whole number";
     QTest::newRow("seq_len huge") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1e300")
                                   << "'seq_len' must be a whole number";
+    QTest::newRow("bad rng") << QByteArray(good).replace("\"seed\": 42}", "\"seed\": 42, \"rng\": \"mt\"}")
+                             << "rng must be counter or numpy (got 'mt')";
+    QTest::newRow("rng number") << QByteArray(good).replace("\"seed\": 42}", "\"seed\": 42, \"rng\": 1}") << "'rng'";
+    QTest::newRow("numpy past its draws")
+        << QByteArray(good)
+               .replace("\"seed\": 42}", "\"seed\": 42, \"rng\": \"numpy\"}")
+               .replace("\"seq_len\": 300, \"d_model\": 20", "\"seq_len\": 1000000, \"d_model\": 64")
+        << "numpy's generator draws its values one after another";
     QTest::newRow("seq_len too many") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1000001")
                                       << "seq_len";
     QTest::newRow("d_model huge") << QByteArray(good).replace("\"d_model\": 20", "\"d_model\": 99999999999")
@@ -390,6 +398,21 @@ void TestSession::undoAndRedo()
     QCOMPARE(p.values().seqLen, 200);
     stack->redo();
     QVERIFY(p.noise().active());
+    // Undo across numpy's limit: a long window with the counter's noise, then a short one with
+    // numpy's. Each step restores both at once (the long window alone is refused under numpy).
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.set(params(1'000'000, 64)));
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.setState(params(200, 64), {0.5, 3, pe::NoiseRng::Numpy}));
+    const auto refused = p.set(params(1'000'000, 64));
+    QVERIFY(refused && refused->field == pe::Field::SeqLen);
+    QCOMPARE(p.values().seqLen, 200);
+    stack->undo();
+    QCOMPARE(p.values().seqLen, 1'000'000);
+    QVERIFY(p.noise().rng == pe::NoiseRng::Counter && p.noise().active());
+    stack->redo();
+    QCOMPARE(p.values().seqLen, 200);
+    QVERIFY(p.noise().rng == pe::NoiseRng::Numpy);
     // A slider drag is one step: quick changes merge.
     QTest::qWait(ParameterHistory::kMergeMs + 50);
     const int before = stack->count();

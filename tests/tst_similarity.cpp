@@ -142,10 +142,11 @@ void TestSimilarity::noiseIsReproducible()
         const pe::Encoding e(params(1000, 12, 1e4, 30));
         const pe::Block b = pe::sampledBlock(pe::Layout::Interleaved, 30, 1000, 37, 0, 12, 5);
         std::vector<double> x(static_cast<std::size_t>(b.size())), pe(x.size()), z(x.size());
-        for (const pe::NoiseParams &n : {pe::NoiseParams{0.5, 42}, pe::NoiseParams{}}) {
+        for (const pe::NoiseParams &n :
+             {pe::NoiseParams{0.5, 42}, pe::NoiseParams{}, pe::NoiseParams{0.5, 42, pe::NoiseRng::Numpy}}) {
             pe::fillEmbeddings(e, n, b, x.data());
             e.fill(b, pe.data());
-            pe::fillNoise(n, b, z.data());
+            pe::fillNoise(n, e.dModel(), b, z.data());
             for (std::size_t i = 0; i < x.size(); ++i)
                 QCOMPARE(x[i], pe[i] + z[i]);
             QCOMPARE(z[0] == 0.0, !n.active());

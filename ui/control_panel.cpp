@@ -419,6 +419,8 @@ void ControlPanel::followState()
         lastSigma_ = noise.sigma; // off, the sigma box keeps the sigma to come back to
     sigmaSpin_->setEnabled(noise.active());
     seedSpin_->setEnabled(noise.active());
+    rngChoice_->setCurrentIndex(rngChoice_->findData(QString::fromUtf8(pe::rngName(noise.rng))));
+    rngChoice_->setEnabled(noise.active());
     following_ = false;
     followPosition(); // and every typed field
 }

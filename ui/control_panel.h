@@ -100,6 +100,7 @@ class ControlPanel : public QWidget
     QCheckBox *noiseBox_ = nullptr;
     ScientificSpinBox *sigmaSpin_ = nullptr;
     ScientificSpinBox *seedSpin_ = nullptr;
+    QComboBox *rngChoice_ = nullptr;
     double lastSigma_ = 0.5; // the sigma noise comes back with when switched on
     bool following_ = false;
 };

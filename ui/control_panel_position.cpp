@@ -7,6 +7,7 @@
 #include "scientific_spin_box.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -149,22 +150,49 @@ void ControlPanel::addNoiseControls()
     seedSpin_->setValue(static_cast<double>(parameters_->noise().seed));
     seedSpin_->setPrefix(tr("seed "));
     seedSpin_->setToolTip(tr("Random seed: the same seed always gives the same noise"));
+    rngChoice_ = new QComboBox(this);
+    rngChoice_->setObjectName(QStringLiteral("rng"));
+    rngChoice_->addItem(tr("counter generator (any size)"), QString::fromUtf8(pe::rngName(pe::NoiseRng::Counter)));
+    rngChoice_->addItem(tr("numpy's randn (seed 001's noise)"), QString::fromUtf8(pe::rngName(pe::NoiseRng::Numpy)));
+    rngChoice_->setToolTip(
+        tr("Where z comes from. Counter: any position at any size, drawn independently. numpy: "
+           "np.random.seed(seed); np.random.randn(...) bit for bit, z(t, j) being draw t·d + j, so seed 001's "
+           "figures come out as printed; sequential, up to %1 draws")
+            .arg(QString::fromStdString(pe::withThousands(pe::limits::maxNumpyDraws))));
     const int row = grid->rowCount();
     grid->addWidget(noiseBox_, row, 0);
     auto *noiseRow = new QHBoxLayout;
     noiseRow->addWidget(sigmaSpin_, 1);
     noiseRow->addWidget(seedSpin_, 1);
     grid->addLayout(noiseRow, row, 1, 1, 2);
-    connect(noiseBox_, &QCheckBox::toggled, this, [this](bool on) {
+    grid->addWidget(rngChoice_, row + 1, 1, 1, 2);
+    // Each control changes its own part of the noise and keeps the rest.
+    const auto setNoise = [this](auto change) {
+        pe::NoiseParams noise = parameters_->noise();
+        change(noise);
+        return parameters_->setNoise(noise);
+    };
+    connect(noiseBox_, &QCheckBox::toggled, this, [this, setNoise](bool on) {
         if (following_)
             return;
-        if (auto error = parameters_->setNoise({on ? lastSigma_ : 0.0, parameters_->noise().seed}))
+        if (auto error = setNoise([&](pe::NoiseParams &n) { n.sigma = on ? lastSigma_ : 0.0; })) {
+            followState(); // the choice goes back to what is in force
             showRefusals(QString::fromStdString(*error));
+        }
+    });
+    connect(rngChoice_, &QComboBox::currentIndexChanged, this, [this, setNoise] {
+        if (following_)
+            return;
+        const auto rng = pe::parseRng(rngChoice_->currentData().toString().toStdString());
+        if (auto error = setNoise([&](pe::NoiseParams &n) { n.rng = rng.value_or(pe::NoiseRng::Counter); })) {
+            followState(); // the choice goes back to what is in force
+            showRefusals(QString::fromStdString(*error));
+        }
     });
     addTyped(
         sigmaSpin_,
-        [this](double sigma) {
-            auto error = parameters_->setNoise({sigma, parameters_->noise().seed});
+        [this, setNoise](double sigma) {
+            auto error = setNoise([&](pe::NoiseParams &n) { n.sigma = sigma; });
             if (!error && sigma > 0)
                 lastSigma_ = sigma;
             return error;
@@ -172,10 +200,10 @@ void ControlPanel::addNoiseControls()
         [this] { return parameters_->noise().active() ? parameters_->noise().sigma : lastSigma_; });
     addTyped(
         seedSpin_,
-        [this](double seed) {
+        [this, setNoise](double seed) {
             auto problem = seedProblem(seed);
             if (!problem)
-                problem = parameters_->setNoise({parameters_->noise().sigma, static_cast<std::uint64_t>(seed)});
+                problem = setNoise([&](pe::NoiseParams &n) { n.seed = static_cast<std::uint64_t>(seed); });
             return problem;
         },
         [this] { return static_cast<double>(parameters_->noise().seed); });

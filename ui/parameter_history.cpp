@@ -66,8 +66,7 @@ void ParameterHistory::record()
 void ParameterHistory::restore(const State &state)
 {
     restoring_ = true;
-    parameters_->set(state.params);
-    parameters_->setNoise(state.noise);
+    parameters_->setState(state.params, state.noise);
     restoring_ = false;
     last_ = state;
     sinceLast_.invalidate();

@@ -16,28 +16,50 @@ std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &val
 {
     if (auto error = pe::validate(values))
         return error;
-    if (values == values_)
-        return std::nullopt;
-    values_ = values;
-    encoding_ = std::make_shared<pe::Encoding>(values_);
+    if (auto error = pe::validateNoiseFor(values, noise_)) // numpy's draws must reach the new window
+        return pe::ValidationError{values.seqLen != values_.seqLen   ? pe::Field::SeqLen
+                                   : values.dModel != values_.dModel ? pe::Field::DModel
+                                                                     : pe::Field::StartPos,
+                                   *error};
+    apply(values, noise_);
+    return std::nullopt;
+}
+
+std::optional<std::string> Parameters::setNoise(const pe::NoiseParams &noise)
+{
+    for (auto error : {pe::validateNoise(noise), pe::validateNoiseFor(values_, noise)})
+        if (error)
+            return error;
+    apply(values_, noise);
+    return std::nullopt;
+}
+
+std::optional<std::string> Parameters::setState(const pe::EncodingParams &values, const pe::NoiseParams &noise)
+{
+    if (auto error = pe::validate(values))
+        return error->message;
+    for (auto error : {pe::validateNoise(noise), pe::validateNoiseFor(values, noise)})
+        if (error)
+            return error;
+    apply(values, noise);
+    return std::nullopt;
+}
+
+void Parameters::apply(const pe::EncodingParams &values, const pe::NoiseParams &noise)
+{
+    if (values == values_ && noise == noise_)
+        return;
+    if (!(values == values_)) {
+        values_ = values;
+        encoding_ = std::make_shared<pe::Encoding>(values_);
+    }
+    noise_ = noise;
     const std::int64_t kept = std::clamp(position_, values_.startPos, values_.startPos + values_.seqLen - 1);
     const bool moved = kept != position_;
     position_ = kept;
     emit changed();
     if (moved)
         emit positionChanged();
-    return std::nullopt;
-}
-
-std::optional<std::string> Parameters::setNoise(const pe::NoiseParams &noise)
-{
-    if (auto error = pe::validateNoise(noise))
-        return error;
-    if (noise == noise_)
-        return std::nullopt;
-    noise_ = noise;
-    emit changed();
-    return std::nullopt;
 }
 
 bool Parameters::setPosition(std::int64_t t)

@@ -34,6 +34,10 @@ class Parameters : public QObject
     const pe::NoiseParams &noise() const { return noise_; }
     std::optional<std::string> setNoise(const pe::NoiseParams &noise);
 
+    // Both at once, checked together (a session's or an undo step's: numpy's noise may need the
+    // new window, and the new window the new noise); one change signal.
+    std::optional<std::string> setState(const pe::EncodingParams &values, const pe::NoiseParams &noise);
+
     // The highlighted position every view marks (heatmap row, clock row, circle point); always in
     // the window [start_pos, start_pos + seq_len).
     std::int64_t position() const { return position_; }
@@ -48,6 +52,7 @@ class Parameters : public QObject
     void positionChanged();
 
   private:
+    void apply(const pe::EncodingParams &values, const pe::NoiseParams &noise); // valid ones
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;
     std::int64_t position_ = 0;

@@ -228,10 +228,24 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             return std::nullopt;
         }
         s.noise.seed = static_cast<std::uint64_t>(seed);
-        if (auto problem = pe::validateNoise(s.noise)) {
-            r.fail(QString::fromStdString(*problem));
-            return std::nullopt;
+        // The generator by name (older files have none: the counter generator).
+        if (n.contains(QLatin1String("rng"))) {
+            QString rng;
+            if (!r.string(n, "rng", rng))
+                return std::nullopt;
+            const auto id = pe::parseRng(rng.toStdString());
+            if (!id) {
+                r.fail(QStringLiteral("rng must be %1 (got '%2').")
+                           .arg(QString::fromStdString(pe::rngAllowedText()), oneLine(rng.left(40))));
+                return std::nullopt;
+            }
+            s.noise.rng = *id;
         }
+        for (auto problem : {pe::validateNoise(s.noise), pe::validateNoiseFor(s.params, s.noise)})
+            if (problem) {
+                r.fail(QString::fromStdString(*problem));
+                return std::nullopt;
+            }
     }
     s.view = viewIds().first();
     if (!r.string(json, "view", s.view, false))
@@ -326,7 +340,8 @@ QJsonObject sessionToJson(const Session &s)
         {QStringLiteral("parameters"), params},
         {QStringLiteral("position"), static_cast<double>(s.position)},
         {QStringLiteral("noise"), QJsonObject{{QStringLiteral("sigma"), s.noise.sigma},
-                                              {QStringLiteral("seed"), static_cast<double>(s.noise.seed)}}},
+                                              {QStringLiteral("seed"), static_cast<double>(s.noise.seed)},
+                                              {QStringLiteral("rng"), QString::fromUtf8(pe::rngName(s.noise.rng))}}},
         {QStringLiteral("view"), s.view},
         {QStringLiteral("views"), views}};
     if (!s.name.isEmpty())

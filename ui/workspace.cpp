@@ -100,14 +100,10 @@ bool Workspace::applySession(const Session &s, QString *error)
     }
     if (!findView(s.view))
         return fail(tr("unknown view '%1'.").arg(oneLine(s.view.left(40))));
-    if (auto problem = pe::validate(s.params))
-        return fail(QString::fromStdString(problem->message));
-    if (auto problem = pe::validateNoise(s.noise))
-        return fail(QString::fromStdString(*problem));
     if (auto problem = pe::validatePosition(s.params, s.position))
         return fail(QString::fromStdString(*problem));
-    parameters_->set(s.params);
-    parameters_->setNoise(s.noise);
+    if (auto problem = parameters_->setState(s.params, s.noise))
+        return fail(QString::fromStdString(*problem));
     parameters_->setPosition(s.position);
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         setViewSettings(it.key(), it.value());

@@ -85,10 +85,11 @@ void DistanceView::rebuild()
     plot()->yAxis->setRange(window);
     scale_->axis()->setLabel(metricChoice_->currentText());
     QStringList title{tr("%1 of x_t against PE(s)").arg(metricChoice_->currentText()),
-                      toeplitz ? tr("pure encoding: Toeplitz, each entry a function of t − s")
-                      : noise.active()
-                          ? tr("x = PE + %1·z (seed %2): the diagonals blur").arg(noise.sigma).arg(noise.seed)
-                          : tr("per-index exponent or odd d: not a function of t − s alone")};
+                      toeplitz         ? tr("pure encoding: Toeplitz, each entry a function of t − s")
+                      : noise.active() ? tr("x = PE + %1·z (%2): the diagonals blur")
+                                             .arg(noise.sigma)
+                                             .arg(QString::fromStdString(pe::seedText(noise)))
+                                       : tr("per-index exponent or odd d: not a function of t − s alone")};
     if (step_ > 1)
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(rows)));
     setTitle(title_, title);

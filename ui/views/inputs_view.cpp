@@ -65,7 +65,7 @@ void InputsView::rebuild()
     std::vector<double> panels[3];
     for (auto &panel : panels)
         panel.resize(static_cast<std::size_t>(b.size()));
-    pe::fillNoise(noise, b, panels[0].data());
+    pe::fillNoise(noise, p.dModel, b, panels[0].data());
     enc.fill(b, panels[1].data());
     // PE + sigma z is fillEmbeddings' own sum, bit for bit (tst_similarity), without drawing z twice.
     for (std::size_t i = 0; i < panels[2].size(); ++i)
@@ -86,7 +86,9 @@ void InputsView::rebuild()
         rects_[k]->axis(QCPAxis::atLeft)->setRange(-0.5, p.dModel - 0.5);
     }
     QStringList title{
-        noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, seed %2").arg(noise.sigma).arg(noise.seed)
+        noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, %2")
+                             .arg(noise.sigma)
+                             .arg(QString::fromStdString(pe::seedText(noise)))
                        : tr("Seed 001's input, encoding and output: noise is off (tick noise: seed 001 uses σ = 0.5)")};
     if (b.sampled())
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));

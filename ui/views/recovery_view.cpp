@@ -90,7 +90,7 @@ void RecoveryView::launch()
     const std::vector<double> sigmas = sigmas_;
     job_->start([this, enc, noise, sigmas](const std::atomic<bool> &cancel) -> std::function<void()> {
         pe::Recovery r = pe::recoverPositions(*enc, noise, &cancel);
-        std::vector<double> acc = pe::accuracyAgainstSigma(*enc, noise.seed, sigmas, kCurveRows, &cancel);
+        std::vector<double> acc = pe::accuracyAgainstSigma(*enc, noise, sigmas, kCurveRows, &cancel);
         return [this, r = std::move(r), acc = std::move(acc)]() mutable {
             recovery_ = std::move(r);
             accuracies_ = std::move(acc);
@@ -155,7 +155,9 @@ void RecoveryView::draw()
         title << tr("Recovery: %1% of %2 positions predicted exactly")
                      .arg(100.0 * recovery_.accuracy(), 0, 'f', 1)
                      .arg(p.seqLen)
-              << (noise.active() ? tr("x = PE + %1·z, seed %2").arg(noise.sigma).arg(noise.seed) : tr("pure encoding"))
+              << (noise.active()
+                      ? tr("x = PE + %1·z, %2").arg(noise.sigma).arg(QString::fromStdString(pe::seedText(noise)))
+                      : tr("pure encoding"))
               << tr("right: accuracy against σ on %1 positions").arg(std::min<std::int64_t>(kCurveRows, p.seqLen));
         if (stride > 1)
             title << tr("(every position: the lowest and highest prediction of each %1 per pixel column)").arg(stride);

@@ -57,6 +57,20 @@ void RelativeView::setOffset(std::int64_t k)
 {
     offsetSpin_->setValue(static_cast<int>(k));
 }
+namespace {
+
+// The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise
+// has draws for positions below noiseReach.
+std::pair<std::int64_t, std::int64_t> reachablePositions(const pe::EncodingParams &p, const pe::NoiseParams &noise)
+{
+    if (p.table)
+        return {p.startPos, p.startPos + p.seqLen};
+    return {0, noise.active() ? std::min(pe::limits::maxPositionEnd, pe::noiseReach(noise, p.dModel))
+                              : pe::limits::maxPositionEnd};
+}
+
+} // namespace
+
 std::int64_t RelativeView::offset() const
 {
     return offsetSpin_->value();
@@ -102,8 +116,8 @@ void RelativeView::rebuild()
     // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
     // A table's rows end with the window.
     const bool table = !enc.hasFrequencies();
-    const bool reachable =
-        table ? t + k >= p.startPos && t + k < p.startPos + p.seqLen : t + k >= 0 && t + k < pe::limits::maxPositionEnd;
+    const auto [first, end] = reachablePositions(p, noise);
+    const bool reachable = t + k >= first && t + k < end;
     decoded_ = pe::decodeOffset(enc, noise, t, reachable ? t + k : t);
 
     const std::vector<int> shown = pe::sampledIndices(enc.pairCount(), std::max(2, decodeRect_->width()));
@@ -186,18 +200,22 @@ ViewInfo RelativeView::describe()
           [offset](const DataRequest &r) {
               const std::int64_t t = r.position, k = offset(r);
               const pe::EncodingParams &p = r.encoding->params();
-              if (t + k < 0 || t + k >= pe::limits::maxPositionEnd ||
-                  (r.encoding->table() && (t + k < p.startPos || t + k >= p.startPos + p.seqLen)))
-                  return r.encoding->table()
-                             ? tr("the position t + k = %1 is outside the window, %2 to %3 (a table's rows "
-                                  "are its only positions).")
-                                   .arg(t + k)
-                                   .arg(p.startPos)
-                                   .arg(p.startPos + p.seqLen - 1)
-                             : tr("the position t + k = %1 is outside the positions allowed, 0 to %2.")
-                                   .arg(t + k)
-                                   .arg(pe::limits::maxPositionEnd - 1);
-              return QString();
+              const auto [first, end] = reachablePositions(p, r.noise);
+              if (t + k >= first && t + k < end)
+                  return QString();
+              if (r.encoding->table())
+                  return tr("the position t + k = %1 is outside the window, %2 to %3 (a table's rows are its "
+                            "only positions).")
+                      .arg(t + k)
+                      .arg(first)
+                      .arg(end - 1);
+              if (end < pe::limits::maxPositionEnd)
+                  return tr("the position t + k = %1 has no noise: numpy's draws reach positions 0 to %2 at "
+                            "d_model %3.")
+                      .arg(t + k)
+                      .arg(end - 1)
+                      .arg(p.dModel);
+              return tr("the position t + k = %1 is outside the positions allowed, 0 to %2.").arg(t + k).arg(end - 1);
           },
           [offset](const DataRequest &r) { return pe::relativeTable(*r.encoding, r.noise, r.position, offset(r)); }}}};
 }

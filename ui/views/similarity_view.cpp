@@ -105,7 +105,9 @@ void SimilarityView::rebuild()
     const QString metricText = metricChoice_->currentText();
     plt->yAxis->setLabel(metric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref)
                                                            : tr("%1 with PE(%2)").arg(metricText).arg(ref));
-    const QString input = noise.active() ? tr("x = PE + %1·z (seed %2)").arg(noise.sigma).arg(noise.seed) : tr("PE");
+    const QString input =
+        noise.active() ? tr("x = PE + %1·z (%2)").arg(noise.sigma).arg(QString::fromStdString(pe::seedText(noise)))
+                       : tr("PE");
     QStringList title{tr("Similarity of every position's %1 to PE(%2), the reference").arg(input).arg(ref),
                       (pe::higherIsCloser(metric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
                           (best_ == ref ? tr(" (the reference itself)") : tr(" (blue), not the reference (red)"))};
