@@ -14,6 +14,16 @@ void floatProductAvx2(const float *a, std::int64_t rows, const float *b, std::in
 void floatProductAvx512(const float *a, std::int64_t rows, const float *b, std::int64_t n, int d, float *c);
 } // namespace detail
 
+void clearUpperVectorState()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    // The assembler knows vzeroupper whatever this file is compiled for; it leaves the low 128
+    // bits, all this build's code uses, as they are.
+    if (__builtin_cpu_supports("avx"))
+        asm volatile("vzeroupper");
+#endif
+}
+
 bool simdSupported(SimdLevel level)
 {
     switch (level) {

@@ -1,5 +1,7 @@
 #include "parallel.h"
 
+#include "float_product.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -19,7 +21,10 @@ class Pool
         const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
         const unsigned workers = std::min(hw, 8u) - 1;
         for (unsigned i = 0; i < workers; ++i)
-            threads_.emplace_back([this] { work(); });
+            threads_.emplace_back([this] {
+                clearUpperVectorState(); // a thread starts with its parent's registers (float_product.h)
+                work();
+            });
     }
 
     ~Pool()

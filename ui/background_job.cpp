@@ -1,5 +1,7 @@
 #include "background_job.h"
 
+#include "float_product.h"
+
 #include <QCoreApplication>
 #include <QEvent>
 
@@ -31,6 +33,7 @@ void BackgroundJob::start(ProgressWork work)
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::thread thread([this, work = std::move(work), flag, done, generation] {
+        pe::clearUpperVectorState(); // the GUI thread's registers are inherited (float_product.h)
         const Post post = [this, flag, generation](std::function<void()> f) {
             if (flag->load())
                 return;

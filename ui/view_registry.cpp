@@ -8,6 +8,7 @@
 #include "heatmap_view.h"
 #include "inputs_view.h"
 #include "pair_circle_view.h"
+#include "probe_view.h"
 #include "projection_view.h"
 #include "recovery_view.h"
 #include "relative_view.h"
@@ -22,10 +23,10 @@
 const std::vector<ViewInfo> &viewRegistry()
 {
     static const std::vector<ViewInfo> views = {
-        viewInfo<HeatmapView>(),    viewInfo<FrequencyView>(),  viewInfo<ClockGridView>(), viewInfo<PairCircleView>(),
-        viewInfo<SimilarityView>(), viewInfo<RecoveryView>(),   viewInfo<DistanceView>(),  viewInfo<RelativeView>(),
-        viewInfo<InputsView>(),     viewInfo<ProjectionView>(), viewInfo<ScalingView>(),   viewInfo<RopeDecayView>(),
-        viewInfo<AttentionView>(),  viewInfo<AlibiView>(),
+        viewInfo<HeatmapView>(),    viewInfo<FrequencyView>(), viewInfo<ClockGridView>(),  viewInfo<PairCircleView>(),
+        viewInfo<SimilarityView>(), viewInfo<RecoveryView>(),  viewInfo<DistanceView>(),   viewInfo<RelativeView>(),
+        viewInfo<ProbeView>(),      viewInfo<InputsView>(),    viewInfo<ProjectionView>(), viewInfo<ScalingView>(),
+        viewInfo<RopeDecayView>(),  viewInfo<AttentionView>(), viewInfo<AlibiView>(),
     };
     return views;
 }

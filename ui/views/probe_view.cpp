@@ -1,0 +1,523 @@
+#include "probe_view.h"
+
+#include "background_job.h"
+#include "cell_labels.h"
+#include "color_maps.h"
+#include "integer_ticker.h"
+#include "parameters.h"
+#include "view_registry.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace {
+
+const QColor kTrainColor(30, 90, 200);
+const QColor kHeldColor(230, 120, 20);
+const QColor kAtanColor(40, 140, 60);
+const QColor kLossColor(120, 60, 160);
+
+// The settings as the registry declares them, from a completed settings object.
+pe::ProbeSettings settingsOf(const QJsonObject &s)
+{
+    pe::ProbeSettings p;
+    p.inputs = s.value(QStringLiteral("probeInputs")).toString() == QLatin1String("as-written")
+                   ? pe::ProbeInputs::AsWritten
+                   : pe::ProbeInputs::Intended;
+    p.offsets = s.value(QStringLiteral("probeOffsets")).toInt();
+    p.semantic = s.value(QStringLiteral("probeSemantic")).toDouble();
+    p.hidden = s.value(QStringLiteral("probeHidden")).toInt();
+    p.epochs = s.value(QStringLiteral("probeEpochs")).toInt();
+    p.learningRate = s.value(QStringLiteral("probeLearningRate")).toDouble();
+    p.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("probeSeed")).toDouble());
+    p.trainBelow = static_cast<std::int64_t>(s.value(QStringLiteral("probeTrainBelow")).toDouble());
+    return p;
+}
+
+// epoch, loss, accuracy, heldout_accuracy: one row per epoch.
+pe::Table curveTable(const pe::ProbeResult &r)
+{
+    std::vector<double> values;
+    for (const pe::ProbeEpoch &e : r.epochs)
+        values.insert(values.end(), {e.loss, e.accuracy, e.heldOut});
+    return pe::valuesTable("epoch", {"loss", "accuracy", "heldout_accuracy"}, 1, std::move(values));
+}
+
+QString share(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("–");
+}
+
+} // namespace
+
+ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , job_(new BackgroundJob(this))
+    , trainButton_(new QPushButton(tr("Train"), this))
+    , pauseButton_(new QPushButton(tr("Pause"), this))
+    , resetButton_(new QPushButton(tr("Reset"), this))
+{
+    setObjectName(QStringLiteral("probeView"));
+    auto *inputs = new QComboBox(this);
+    inputs->setObjectName(QStringLiteral("probeInputs"));
+    inputs->addItem(tr("PE + semantic"));
+    inputs->addItem(tr("as written (2·PE)"));
+    inputs->setToolTip(tr("Intended: x = PE + a per-position semantic vector, every offset a class. As written: the "
+                          "article's code, which adds PE to itself and has K classes for offsets up to L − 1"));
+    const auto spin = [this](const char *key, const QString &tip) {
+        auto *s = new QSpinBox(this);
+        s->setObjectName(QLatin1String(key));
+        s->setToolTip(tip);
+        s->setKeyboardTracking(false);
+        return s;
+    };
+    const auto real = [this](const char *key, const QString &tip) {
+        auto *s = new QDoubleSpinBox(this);
+        s->setObjectName(QLatin1String(key));
+        s->setToolTip(tip);
+        s->setKeyboardTracking(false);
+        return s;
+    };
+    const std::pair<QString, QWidget *> controls[] = {
+        {tr("inputs:"), inputs},
+        {tr("K:"), spin("probeOffsets", tr("Offsets the network tells apart: classes 0..K−1"))},
+        {tr("a:"), real("probeSemantic", tr("Semantic vectors are uniform in [−a, a] (the article means 0.1)"))},
+        {tr("hidden:"), spin("probeHidden", tr("Width of the hidden ReLU layer (the article: 128)"))},
+        {tr("epochs:"),
+         spin("probeEpochs", tr("Passes over the 10,000 pairs, minibatches of 1,024 (the article: 200)"))},
+        {tr("lr:"), real("probeLearningRate", tr("Adam's learning rate (the article: 1e-3)"))},
+        {tr("seed:"), spin("probeSeed", tr("Seed of the pairs, the semantic vectors, the weights and the shuffles"))},
+        {tr("L:"), spin("probeTrainBelow", tr("Training pairs use the window's first L positions; held-out pairs "
+                                              "reach positions at or past L (the extrapolation check)"))}};
+    for (const auto &[label, widget] : controls) {
+        toolRow()->addWidget(new QLabel(label, this));
+        toolRow()->addWidget(widget);
+        if (auto *c = qobject_cast<QComboBox *>(widget))
+            connect(c, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
+        else if (auto *s = qobject_cast<QSpinBox *>(widget))
+            connect(s, &QSpinBox::valueChanged, this, &PlotView::refresh);
+        else if (auto *d = qobject_cast<QDoubleSpinBox *>(widget))
+            connect(d, &QDoubleSpinBox::valueChanged, this, &PlotView::refresh);
+    }
+    trainButton_->setObjectName(QStringLiteral("probeTrain"));
+    trainButton_->setToolTip(tr("Go on training from where it paused"));
+    pauseButton_->setObjectName(QStringLiteral("probePause"));
+    pauseButton_->setToolTip(tr("Stop training here; Train goes on with the same bits"));
+    resetButton_->setObjectName(QStringLiteral("probeReset"));
+    resetButton_->setToolTip(tr("Start again from the initial weights"));
+    toolRow()->addWidget(trainButton_);
+    toolRow()->addWidget(pauseButton_);
+    toolRow()->addWidget(resetButton_);
+    toolRow()->addStretch(1);
+    connect(trainButton_, &QPushButton::clicked, this, &ProbeView::train);
+    connect(pauseButton_, &QPushButton::clicked, this, &ProbeView::pause);
+    connect(resetButton_, &QPushButton::clicked, this, &ProbeView::reset);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    // Top left the loss (log scale), top right the accuracies; below the confusion matrix and the
+    // per-offset accuracies on the held-out pairs.
+    p->xAxis->setLabel(tr("epoch"));
+    p->yAxis->setLabel(tr("cross-entropy loss"));
+    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    QCPGraph *loss = p->addGraph();
+    loss->setName(tr("training loss"));
+    accuracyRect_ = new QCPAxisRect(p);
+    content()->addElement(0, 1, accuracyRect_);
+    confusionRect_ = new QCPAxisRect(p);
+    content()->addElement(1, 0, confusionRect_);
+    offsetRect_ = new QCPAxisRect(p);
+    content()->addElement(1, 1, offsetRect_);
+    QCPAxis *ax = accuracyRect_->axis(QCPAxis::atBottom), *ay = accuracyRect_->axis(QCPAxis::atLeft);
+    ax->setLabel(tr("epoch"));
+    ax->setTicker(QSharedPointer<IntegerTicker>::create());
+    ay->setLabel(tr("accuracy"));
+    ay->setRange(-0.02, 1.02);
+    for (auto [name, color] : {std::pair{tr("training pairs"), kTrainColor}, std::pair{tr("held out"), kHeldColor}}) {
+        QCPGraph *g = p->addGraph(ax, ay);
+        g->setName(name);
+        g->setPen(QPen(color, 1.8));
+    }
+    atan2Line_ = addMarkerLine(kAtanColor, accuracyRect_);
+
+    QCPAxis *cx = confusionRect_->axis(QCPAxis::atBottom), *cy = confusionRect_->axis(QCPAxis::atLeft);
+    cx->setLabel(tr("predicted offset"));
+    cy->setLabel(tr("true offset k"));
+    cy->setRangeReversed(true);
+    for (QCPAxis *a : {cx, cy}) {
+        a->setTicker(QSharedPointer<IntegerTicker>::create());
+        a->grid()->setVisible(false);
+    }
+    confusion_ = new QCPColorMap(cx, cy);
+    confusion_->setInterpolate(false);
+    confusion_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
+    confusion_->setDataRange(QCPRange(0, 1));
+    confusionLabels_ = new CellLabels(confusion_);
+    confusionLabels_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
+    confusionLabels_->setDecimals(2);
+
+    QCPAxis *ox = offsetRect_->axis(QCPAxis::atBottom), *oy = offsetRect_->axis(QCPAxis::atLeft);
+    ox->setLabel(tr("offset k of the held-out pairs: network (orange), atan2 (green)"));
+    ox->setTicker(QSharedPointer<IntegerTicker>::create());
+    oy->setLabel(tr("accuracy"));
+    oy->setRange(0, 1.02);
+    auto *group = new QCPBarsGroup(p);
+    networkBars_ = new QCPBars(ox, oy);
+    networkBars_->setName(tr("network"));
+    atan2Bars_ = new QCPBars(ox, oy);
+    atan2Bars_->setName(tr("atan2 decoder"));
+    for (auto [bars, color] : {std::pair{networkBars_, kHeldColor}, std::pair{atan2Bars_, kAtanColor}}) {
+        bars->setWidth(0.4);
+        bars->setBrush(color);
+        bars->setPen(Qt::NoPen);
+        bars->setBarsGroup(group);
+    }
+    p->legend->setVisible(false);
+    connect(job_, &BackgroundJob::finished, this, [this] {
+        updateButtons();
+        emit rebuilt();
+    });
+    updateButtons();
+}
+
+ProbeView::~ProbeView() = default;
+
+pe::ProbeSettings ProbeView::probeSettings() const
+{
+    return settingsOf(settings());
+}
+
+bool ProbeView::training() const
+{
+    return job_->running();
+}
+
+int ProbeView::threadCount() const
+{
+    return job_->threadCount();
+}
+
+void ProbeView::rebuild()
+{
+    const pe::ProbeSettings s = probeSettings();
+    const auto encoding = parameters()->sharedEncoding();
+    const bool same = trainer_ && trainer_->settings() == s && trainedFor_.lock() == encoding;
+    if (!same) { // anything changed: the run starts over
+        job_->cancel();
+        trainer_.reset();
+        result_ = {};
+        paused_ = false;
+        const QString why = cannotDraw();
+        problem_ = why;
+        if (why.isEmpty()) {
+            trainer_ = std::make_shared<pe::ProbeTrainer>(*encoding, s);
+            trainedFor_ = encoding;
+            result_ = trainer_->result();
+            start();
+        }
+    }
+    draw();
+}
+
+void ProbeView::start()
+{
+    if (!trainer_ || result_.finished)
+        return;
+    const std::shared_ptr<pe::ProbeTrainer> trainer = trainer_;
+    job_->start([this, trainer](const std::atomic<bool> &cancel, const BackgroundJob::Post &post) {
+        // The picture follows at most every 40 ms (and at the end), not after every epoch.
+        QElapsedTimer since;
+        since.start();
+        trainer->train(&cancel, [&](const pe::ProbeResult &r) {
+            if (r.finished || since.elapsed() >= 40) {
+                since.restart();
+                post([this, r] {
+                    result_ = r;
+                    draw();
+                });
+            }
+            return true;
+        });
+        return std::function<void()>([this] { updateButtons(); });
+    });
+    updateButtons();
+}
+
+void ProbeView::train()
+{
+    paused_ = false;
+    start();
+}
+
+void ProbeView::pause()
+{
+    paused_ = true;
+    job_->cancel();
+    updateButtons();
+}
+
+void ProbeView::reset()
+{
+    trainer_.reset(); // rebuild starts a new run with the same settings
+    rebuild();
+}
+
+void ProbeView::finishWork()
+{
+    // A figure from the command line is the whole run; the window draws what it has.
+    if (completeFigures() && trainer_ && !result_.finished && !job_->running())
+        start();
+    job_->wait();
+}
+
+void ProbeView::updateButtons()
+{
+    const bool running = job_->running();
+    trainButton_->setEnabled(trainer_ && !running && !result_.finished);
+    pauseButton_->setEnabled(running);
+    resetButton_->setEnabled(trainer_ != nullptr);
+}
+
+std::optional<pe::Table> ProbeView::dataTable() const
+{
+    // The run the view trained, when it has ended; the registry's export trains its own otherwise.
+    if (!result_.finished)
+        return std::nullopt;
+    return curveTable(result_);
+}
+
+void ProbeView::draw()
+{
+    QCustomPlot *p = plot();
+    const pe::ProbeSettings s = probeSettings();
+    const pe::ProbeResult &r = result_;
+    QVector<double> epochs, loss, acc, held;
+    for (const pe::ProbeEpoch &e : r.epochs) {
+        epochs << e.epoch;
+        loss << e.loss;
+        acc << e.accuracy;
+        held << e.heldOut;
+    }
+    p->graph(0)->setData(epochs, loss, true);
+    p->graph(0)->setPen(QPen(kLossColor, 1.8 * lineScale()));
+    p->graph(1)->setData(epochs, acc, true);
+    p->graph(1)->setPen(QPen(kTrainColor, 1.8 * lineScale()));
+    p->graph(2)->setData(epochs, held, true);
+    p->graph(2)->setPen(QPen(kHeldColor, 1.8 * lineScale()));
+    const double lastEpoch = std::max(1, s.epochs);
+    p->xAxis->setRange(0.5, lastEpoch + 0.5);
+    accuracyRect_->axis(QCPAxis::atBottom)->setRange(0.5, lastEpoch + 0.5);
+    if (!loss.isEmpty()) {
+        const auto [lo, hi] = std::minmax_element(loss.begin(), loss.end());
+        p->yAxis->setRange(std::max(1e-4, *lo * 0.8), std::max(*hi * 1.25, *lo * 2));
+    } else {
+        p->yAxis->setRange(0.01, 3);
+    }
+    atan2Line_->setVisible(r.atan2Applies);
+    placeHorizontal(atan2Line_, r.atan2Applies ? r.atan2Accuracy : 0.0);
+    atan2Line_->setPen(QPen(kAtanColor, 1.5 * lineScale(), Qt::DashLine));
+
+    // Confusion: each true offset's row as shares of its pairs.
+    const int rows = r.trueOffsets, cols = r.classes;
+    confusionCells_.assign(static_cast<std::size_t>(std::max(0, rows * cols)), 0.0);
+    if (!r.confusion.empty())
+        for (int k = 0; k < rows; ++k) {
+            double total = 0;
+            for (int c = 0; c < cols; ++c)
+                total += static_cast<double>(r.confusion[static_cast<std::size_t>(k * cols + c)]);
+            for (int c = 0; c < cols; ++c)
+                confusionCells_[static_cast<std::size_t>(k * cols + c)] =
+                    total > 0 ? static_cast<double>(r.confusion[static_cast<std::size_t>(k * cols + c)]) / total : 0.0;
+        }
+    if (rows > 0 && cols > 0) {
+        colormaps::fillColorMap(confusion_, rows, cols, 0, rows - 1, 0, cols - 1, false, [this, cols](int k, int c) {
+            return confusionCells_[static_cast<std::size_t>(k * cols + c)];
+        });
+        pe::Block grid;
+        grid.rows = rows;
+        grid.cols = cols;
+        confusionLabels_->setCells(&confusionCells_, grid, false);
+        confusionRect_->axis(QCPAxis::atBottom)->setRange(-0.5, cols - 0.5);
+        confusionRect_->axis(QCPAxis::atLeft)->setRange(-0.5, rows - 0.5);
+    }
+    confusion_->setVisible(!r.confusion.empty());
+
+    // Per offset on the held-out pairs: the network against the atan2 decoder.
+    QVector<double> ks, net, dec;
+    for (int k = 0; k < cols; ++k) {
+        ks << k;
+        const auto at = [k](const std::vector<double> &v) {
+            return k < static_cast<int>(v.size()) && std::isfinite(v[static_cast<std::size_t>(k)])
+                       ? v[static_cast<std::size_t>(k)]
+                       : 0.0;
+        };
+        net << at(r.heldOutByOffset);
+        dec << at(r.atan2HeldOutByOffset);
+    }
+    networkBars_->setData(ks, net, true);
+    atan2Bars_->setData(ks, dec, true);
+    atan2Bars_->setVisible(r.atan2Applies);
+    offsetRect_->axis(QCPAxis::atBottom)->setRange(-0.6, std::max(1, cols) - 0.4);
+
+    const pe::EncodingParams &ep = parameters()->values();
+    QStringList title;
+    if (!problem_.isEmpty()) {
+        title << tr("Distance probe not trained:") << problem_;
+    } else {
+        const pe::ProbeEpoch last = r.epochs.empty() ? pe::ProbeEpoch{} : r.epochs.back();
+        title << tr("Seed 002's distance probe: [x(t); x(t+k)] → %1 ReLU → %2 offsets, Adam %3, epoch %4 of %5%6")
+                     .arg(s.hidden)
+                     .arg(s.offsets)
+                     .arg(QString::fromStdString(pe::compactNumber(s.learningRate)))
+                     .arg(last.epoch)
+                     .arg(s.epochs)
+                     .arg(r.finished ? QString()
+                          : paused_  ? tr(" (paused)")
+                                     : tr(" (training…)"));
+        QString line = tr("accuracy: training pairs (blue) %1").arg(share(last.accuracy));
+        if (r.heldOutPairs > 0)
+            line +=
+                tr(", held out at positions ≥ %1 (orange) %2").arg(ep.startPos + s.trainBelow).arg(share(last.heldOut));
+        else
+            line += tr(", no held-out pairs (L = seq_len)");
+        if (r.atan2Applies)
+            line += tr("; atan2 decoder (green) %1 / %2").arg(share(r.atan2Accuracy), share(r.atan2HeldOut));
+        if (r.atan2Applies && ep.exponent == pe::Exponent::Index)
+            line += tr(" (atan2 assumes sin and cos of a pair share a frequency; the per-index exponent breaks that)");
+        title << line;
+        if (s.inputs == pe::ProbeInputs::AsWritten) {
+            title
+                << tr("As written: embeddings + pos_embeddings adds PE to itself (x = 2·PE, no semantic vectors), and "
+                      "offsets %1 to %2 have no class of the %3, so they are never right")
+                       .arg(s.offsets)
+                       .arg(std::max<std::int64_t>(s.offsets, s.trainBelow - 1))
+                       .arg(s.offsets);
+        } else {
+            title << tr("x = PE + semantic vectors uniform in [−%1, %1], every offset 0–%2 a class (the article's run "
+                        "adds PE to itself and has 8 classes for offsets 0–9: preset seed002-as-written)")
+                         .arg(s.semantic)
+                         .arg(s.offsets - 1);
+        }
+    }
+    setTitle(title_, title);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+ViewInfo ProbeView::describe()
+{
+    using Kind = ViewSetting::Kind;
+    const auto problem = [](const DataRequest &r) {
+        const auto why = pe::probeProblem(r.encoding->params(), settingsOf(r.settings));
+        return why ? QString::fromStdString(*why) : QString();
+    };
+    ViewInfo info{
+        QStringLiteral("probe"),
+        tr("Probe"),
+        {},
+        {{QStringLiteral("probeInputs"),
+          Kind::Choice,
+          QStringLiteral("intended"),
+          {QStringLiteral("intended"), QStringLiteral("as-written")},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("probe-inputs"),
+          QStringLiteral("INPUTS"),
+          tr("The probe's inputs: PE plus semantic vectors, every offset a class, or the article's code as written "
+             "(PE added to itself, K classes)")},
+         {QStringLiteral("probeOffsets"),
+          Kind::Integer,
+          10,
+          {},
+          2,
+          pe::limits::maxProbeOffsets,
+          {},
+          {},
+          QStringLiteral("probe-offsets"),
+          QStringLiteral("K"),
+          tr("Offsets the probe tells apart, classes 0..K-1")},
+         {QStringLiteral("probeSemantic"),
+          Kind::Real,
+          0.1,
+          {},
+          0,
+          10,
+          {},
+          {},
+          QStringLiteral("semantic"),
+          QStringLiteral("A"),
+          tr("Semantic vectors uniform in [-a, a] added to the encoding"),
+          3},
+         {QStringLiteral("probeHidden"),
+          Kind::Integer,
+          128,
+          {},
+          1,
+          pe::limits::maxProbeHidden,
+          {},
+          {},
+          QStringLiteral("hidden"),
+          QStringLiteral("N"),
+          tr("Width of the probe's hidden ReLU layer")},
+         {QStringLiteral("probeEpochs"),
+          Kind::Integer,
+          200,
+          {},
+          1,
+          pe::limits::maxProbeEpochs,
+          {},
+          {},
+          QStringLiteral("epochs"),
+          QStringLiteral("N"),
+          tr("Passes over the probe's 10,000 pairs")},
+         {QStringLiteral("probeLearningRate"),
+          Kind::Real,
+          0.001,
+          {},
+          0.0001,
+          1,
+          {},
+          {},
+          QStringLiteral("probe-learning-rate"),
+          QStringLiteral("LR"),
+          tr("The probe's Adam learning rate"),
+          4},
+         {QStringLiteral("probeSeed"),
+          Kind::Integer,
+          0,
+          {},
+          0,
+          1'000'000,
+          {},
+          {},
+          QStringLiteral("probe-seed"),
+          QStringLiteral("S"),
+          tr("Seed of the probe's pairs, semantic vectors, weights and shuffles")},
+         {QStringLiteral("probeTrainBelow"),
+          Kind::Integer,
+          10,
+          {},
+          2,
+          static_cast<double>(pe::limits::maxSeqLen),
+          {},
+          {},
+          QStringLiteral("train-below"),
+          QStringLiteral("L"),
+          tr("The probe trains on the window's first L positions and holds out pairs reaching past them")}},
+        {{QStringLiteral("probe"), tr("the probe's training curve: epoch,loss,accuracy,heldout_accuracy"), problem,
+          [](const DataRequest &r) { return curveTable(pe::trainProbe(*r.encoding, settingsOf(r.settings))); }}},
+        problem};
+    return info;
+}
