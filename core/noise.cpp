@@ -83,6 +83,8 @@ std::int64_t noiseReach(const NoiseParams &noise, int dModel)
 
 std::optional<std::string> validateNoiseFor(const EncodingParams &params, const NoiseParams &noise)
 {
+    if (auto error = validateNoise(noise))
+        return error;
     if (!noise.active() || params.startPos + params.seqLen <= noiseReach(noise, params.dModel))
         return std::nullopt;
     return "numpy's generator draws its values one after another, so noise for positions below " +
@@ -179,17 +181,23 @@ namespace {
 // out += sigma z over the block (= when add is false).
 void noiseInto(const NoiseParams &noise, int dModel, const Block &block, double *out, bool add)
 {
+    if (!noise.active()) {
+        if (!add)
+            std::fill_n(out, block.size(), 0.0);
+        return;
+    }
+    // numpy's draws are made up to the block's last position; the counter's need no end.
     std::int64_t end = 0;
-    if (noise.active())
+    if (noise.rng == NoiseRng::Numpy)
         for (std::int64_t r = 0; r < block.rows; ++r)
             end = std::max(end, block.position(r) + 1);
-    const NoiseDraws z(noise.active() ? noise : NoiseParams{}, dModel, end);
+    const NoiseDraws z(noise, dModel, end);
     for (std::int64_t r = 0; r < block.rows; ++r) {
         const std::int64_t t = block.position(r);
         for (int c = 0; c < block.cols; ++c) {
-            const double zz = noise.active() ? noise.sigma * z(t, block.column(c)) : 0.0;
-            double &v = out[r * block.cols + c];
-            v = add ? v + zz : zz;
+            const double v = noise.sigma * z(t, block.column(c));
+            double &o = out[r * block.cols + c];
+            o = add ? o + v : v;
         }
     }
 }

@@ -65,8 +65,8 @@ double standardNormal(std::uint64_t seed, std::int64_t position, int column);
 // generator, maxNumpyDraws / d_model for numpy's.
 std::int64_t noiseReach(const NoiseParams &noise, int dModel);
 
-// One sentence when the noise cannot cover the window: numpy's draws for positions below
-// start_pos + seq_len exceed maxNumpyDraws. Nothing when the noise is off or it can.
+// The noise checked against the window it is for: validateNoise's sentence, or one when numpy's
+// draws for positions below start_pos + seq_len would exceed maxNumpyDraws. Nothing when valid.
 std::optional<std::string> validateNoiseFor(const EncodingParams &params, const NoiseParams &noise);
 
 // numpy's legacy RandomState, the part randn uses: MT19937 seeded by init_genrand (which is

@@ -15,6 +15,11 @@ std::string_view probeInputsName(ProbeInputs inputs)
     return inputs == ProbeInputs::AsWritten ? "as-written" : "intended";
 }
 
+std::optional<ProbeInputs> parseProbeInputs(std::string_view text)
+{
+    return parseName(allProbeInputs, probeInputsName, text);
+}
+
 namespace {
 
 double work(const EncodingParams &p, const ProbeSettings &s)

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "encoding.h"
-#include "float_product.h"
 
 #include <Eigen/Dense>
 
@@ -35,6 +34,7 @@ namespace pe {
 enum class ProbeInputs { Intended, AsWritten };
 inline constexpr ProbeInputs allProbeInputs[] = {ProbeInputs::Intended, ProbeInputs::AsWritten};
 std::string_view probeInputsName(ProbeInputs inputs); // "intended", "as-written"
+std::optional<ProbeInputs> parseProbeInputs(std::string_view text);
 
 struct ProbeSettings {
     ProbeInputs inputs = ProbeInputs::Intended;
@@ -102,7 +102,6 @@ class ProbeTrainer
     template <typename EpochDone> void train(const std::atomic<bool> *cancel, EpochDone epochDone)
     {
         std::lock_guard lock(mutex_);
-        clearUpperVectorState();
         while (epoch_ < settings_.epochs) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return;

@@ -12,35 +12,36 @@ Parameters::Parameters(QObject *parent)
 {
 }
 
-std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &values)
+std::optional<pe::ValidationError> Parameters::check(const pe::EncodingParams &values,
+                                                     const pe::NoiseParams &noise) const
 {
     if (auto error = pe::validate(values))
         return error;
-    if (auto error = pe::validateNoiseFor(values, noise_)) // numpy's draws must reach the new window
+    if (auto error = pe::validateNoiseFor(values, noise)) // numpy's draws must reach the window
         return pe::ValidationError{values.seqLen != values_.seqLen   ? pe::Field::SeqLen
                                    : values.dModel != values_.dModel ? pe::Field::DModel
                                                                      : pe::Field::StartPos,
                                    *error};
+    return std::nullopt;
+}
+
+std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &values)
+{
+    if (auto error = check(values, noise_))
+        return error;
     apply(values, noise_);
     return std::nullopt;
 }
 
 std::optional<std::string> Parameters::setNoise(const pe::NoiseParams &noise)
 {
-    for (auto error : {pe::validateNoise(noise), pe::validateNoiseFor(values_, noise)})
-        if (error)
-            return error;
-    apply(values_, noise);
-    return std::nullopt;
+    return setState(values_, noise);
 }
 
 std::optional<std::string> Parameters::setState(const pe::EncodingParams &values, const pe::NoiseParams &noise)
 {
-    if (auto error = pe::validate(values))
+    if (auto error = check(values, noise))
         return error->message;
-    for (auto error : {pe::validateNoise(noise), pe::validateNoiseFor(values, noise)})
-        if (error)
-            return error;
     apply(values, noise);
     return std::nullopt;
 }

@@ -52,6 +52,9 @@ class Parameters : public QObject
     void positionChanged();
 
   private:
+    // The one check of a state: the validator, the noise, and numpy's draws against the window
+    // (its field: the one of seq_len, d_model and start_pos that changed).
+    std::optional<pe::ValidationError> check(const pe::EncodingParams &values, const pe::NoiseParams &noise) const;
     void apply(const pe::EncodingParams &values, const pe::NoiseParams &noise); // valid ones
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;

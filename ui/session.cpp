@@ -241,11 +241,10 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             }
             s.noise.rng = *id;
         }
-        for (auto problem : {pe::validateNoise(s.noise), pe::validateNoiseFor(s.params, s.noise)})
-            if (problem) {
-                r.fail(QString::fromStdString(*problem));
-                return std::nullopt;
-            }
+        if (auto problem = pe::validateNoiseFor(s.params, s.noise)) {
+            r.fail(QString::fromStdString(*problem));
+            return std::nullopt;
+        }
     }
     s.view = viewIds().first();
     if (!r.string(json, "view", s.view, false))

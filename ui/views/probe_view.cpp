@@ -30,9 +30,8 @@ const QColor kLossColor(120, 60, 160);
 pe::ProbeSettings settingsOf(const QJsonObject &s)
 {
     pe::ProbeSettings p;
-    p.inputs = s.value(QStringLiteral("probeInputs")).toString() == QLatin1String("as-written")
-                   ? pe::ProbeInputs::AsWritten
-                   : pe::ProbeInputs::Intended;
+    p.inputs = pe::parseProbeInputs(s.value(QStringLiteral("probeInputs")).toString().toStdString())
+                   .value_or(pe::ProbeInputs::Intended);
     p.offsets = s.value(QStringLiteral("probeOffsets")).toInt();
     p.semantic = s.value(QStringLiteral("probeSemantic")).toDouble();
     p.hidden = s.value(QStringLiteral("probeHidden")).toInt();
@@ -249,7 +248,7 @@ void ProbeView::start()
             }
             return true;
         });
-        return std::function<void()>([this] { updateButtons(); });
+        return std::function<void()>(); // the curves came by post; finished() updates the buttons
     });
     updateButtons();
 }
@@ -417,6 +416,9 @@ void ProbeView::draw()
 ViewInfo ProbeView::describe()
 {
     using Kind = ViewSetting::Kind;
+    QStringList inputs;
+    for (pe::ProbeInputs i : pe::allProbeInputs)
+        inputs << QString::fromUtf8(pe::probeInputsName(i).data());
     const auto problem = [](const DataRequest &r) {
         const auto why = pe::probeProblem(r.encoding->params(), settingsOf(r.settings));
         return why ? QString::fromStdString(*why) : QString();
@@ -427,8 +429,8 @@ ViewInfo ProbeView::describe()
         {},
         {{QStringLiteral("probeInputs"),
           Kind::Choice,
-          QStringLiteral("intended"),
-          {QStringLiteral("intended"), QStringLiteral("as-written")},
+          inputs.first(),
+          inputs,
           0,
           0,
           {},
