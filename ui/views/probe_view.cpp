@@ -16,8 +16,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <cmath>
+#include <tuple>
 
 namespace {
 
@@ -68,8 +70,8 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     setObjectName(QStringLiteral("probeView"));
     auto *inputs = new QComboBox(this);
     inputs->setObjectName(QStringLiteral("probeInputs"));
-    inputs->addItem(tr("PE + semantic"));
-    inputs->addItem(tr("as written (2·PE)"));
+    inputs->addItem(tr("intended"));
+    inputs->addItem(tr("as written"));
     inputs->setToolTip(tr("Intended: x = PE + a per-position semantic vector, every offset a class. As written: the "
                           "article's code, which adds PE to itself and has K classes for offsets up to L − 1"));
     const auto spin = [this](const char *key, const QString &tip) {
@@ -86,20 +88,33 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
         s->setKeyboardTracking(false);
         return s;
     };
-    const std::pair<QString, QWidget *> controls[] = {
-        {tr("inputs:"), inputs},
-        {tr("K:"), spin("probeOffsets", tr("Offsets the network tells apart: classes 0..K−1"))},
-        {tr("a:"), real("probeSemantic", tr("Semantic vectors are uniform in [−a, a] (the article means 0.1)"))},
-        {tr("hidden:"), spin("probeHidden", tr("Width of the hidden ReLU layer (the article: 128)"))},
+    // Two rows, the problem above the training: one row of eight boxes and three buttons does not
+    // fit at 1280 px and cut "0.0010" to "0.00".
+    auto *rows = new QVBoxLayout;
+    rows->setSpacing(2);
+    auto *problemRow = new QHBoxLayout;
+    auto *trainingRow = new QHBoxLayout;
+    rows->addLayout(problemRow);
+    rows->addLayout(trainingRow);
+    toolRow()->addLayout(rows, 1);
+    const std::tuple<QString, QWidget *, QHBoxLayout *> controls[] = {
+        {tr("inputs:"), inputs, problemRow},
+        {tr("offsets K:"), spin("probeOffsets", tr("Offsets the network tells apart: classes 0..K−1")), problemRow},
+        {tr("semantic a:"),
+         real("probeSemantic", tr("Semantic vectors are uniform in [−a, a] (the article means 0.1)")), problemRow},
+        {tr("train below L:"),
+         spin("probeTrainBelow", tr("Training pairs use the window's first L positions; held-out pairs "
+                                    "reach positions at or past L (the extrapolation check)")),
+         problemRow},
+        {tr("hidden:"), spin("probeHidden", tr("Width of the hidden ReLU layer (the article: 128)")), trainingRow},
         {tr("epochs:"),
-         spin("probeEpochs", tr("Passes over the 10,000 pairs, minibatches of 1,024 (the article: 200)"))},
-        {tr("lr:"), real("probeLearningRate", tr("Adam's learning rate (the article: 1e-3)"))},
-        {tr("seed:"), spin("probeSeed", tr("Seed of the pairs, the semantic vectors, the weights and the shuffles"))},
-        {tr("L:"), spin("probeTrainBelow", tr("Training pairs use the window's first L positions; held-out pairs "
-                                              "reach positions at or past L (the extrapolation check)"))}};
-    for (const auto &[label, widget] : controls) {
-        toolRow()->addWidget(new QLabel(label, this));
-        toolRow()->addWidget(widget);
+         spin("probeEpochs", tr("Passes over the 10,000 pairs, minibatches of 1,024 (the article: 200)")), trainingRow},
+        {tr("learning rate:"), real("probeLearningRate", tr("Adam's learning rate (the article: 1e-3)")), trainingRow},
+        {tr("seed:"), spin("probeSeed", tr("Seed of the pairs, the semantic vectors, the weights and the shuffles")),
+         trainingRow}};
+    for (const auto &[label, widget, row] : controls) {
+        row->addWidget(new QLabel(label, this));
+        row->addWidget(widget);
         if (auto *c = qobject_cast<QComboBox *>(widget))
             connect(c, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
         else if (auto *s = qobject_cast<QSpinBox *>(widget))
@@ -113,10 +128,11 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     pauseButton_->setToolTip(tr("Stop training here; Train goes on with the same bits"));
     resetButton_->setObjectName(QStringLiteral("probeReset"));
     resetButton_->setToolTip(tr("Start again from the initial weights"));
-    toolRow()->addWidget(trainButton_);
-    toolRow()->addWidget(pauseButton_);
-    toolRow()->addWidget(resetButton_);
-    toolRow()->addStretch(1);
+    trainingRow->addWidget(trainButton_);
+    trainingRow->addWidget(pauseButton_);
+    trainingRow->addWidget(resetButton_);
+    problemRow->addStretch(1);
+    trainingRow->addStretch(1);
     connect(trainButton_, &QPushButton::clicked, this, &ProbeView::train);
     connect(pauseButton_, &QPushButton::clicked, this, &ProbeView::pause);
     connect(resetButton_, &QPushButton::clicked, this, &ProbeView::reset);
@@ -167,7 +183,7 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     confusionLabels_->setDecimals(2);
 
     QCPAxis *ox = offsetRect_->axis(QCPAxis::atBottom), *oy = offsetRect_->axis(QCPAxis::atLeft);
-    ox->setLabel(tr("offset k of the held-out pairs: network (orange), atan2 (green)"));
+    ox->setLabel(tr("offset k (held-out pairs)"));
     ox->setTicker(QSharedPointer<IntegerTicker>::create());
     oy->setLabel(tr("accuracy"));
     oy->setRange(0, 1.02);
@@ -183,6 +199,13 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
         bars->setBarsGroup(group);
     }
     p->legend->setVisible(false);
+    // The bars' own legend, inside their rect (the title names the colours of the curves above).
+    auto *barLegend = new QCPLegend;
+    offsetRect_->insetLayout()->addElement(barLegend, Qt::AlignTop | Qt::AlignRight);
+    barLegend->setLayer(QStringLiteral("legend"));
+    barLegend->setMargins(QMargins(4, 2, 4, 2));
+    networkBars_->addToLegend(barLegend);
+    atan2Bars_->addToLegend(barLegend);
     connect(job_, &BackgroundJob::finished, this, [this] {
         updateButtons();
         emit rebuilt();
