@@ -113,10 +113,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         if (parser.values(name).size() > 1)
             return fail(QStringLiteral("--%1 is given more than once.").arg(name));
     // An empty value is never what was meant (--export "" drew the first view): refused for every
-    // option that takes one.
+    // option that takes one but --title.
     for (const QCommandLineOption &option : options()) {
         const QString name = option.names().constLast();
-        if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty())
+        if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty() &&
+            name != QStringLiteral("title")) // --title '' hides the title
             return fail(
                 QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName()));
     }
@@ -332,6 +333,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                    : settingFromText(setting, parser.value(setting.flag), &error);
             if (!value)
                 return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));
+            // --title '' hides the title rather than asking for the view's own.
+            if (setting.key == QStringLiteral("title") && value->toString().isEmpty()) {
+                cmd.viewSettings[view.id].insert(QStringLiteral("showTitle"), false);
+                continue;
+            }
             cmd.viewSettings[view.id].insert(setting.key, *value);
         }
 
@@ -348,8 +354,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (int(figure) + int(data) + int(shot) + int(frames) > 1)
         return fail(
             QStringLiteral("--export, --export-data, --export-frames and --screenshot exclude each other; give one."));
-    if ((parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("scale"))) && !figure && !frames)
-        return fail(QStringLiteral("--size and --scale go with --export or --export-frames."));
+    for (const char *flag : {"size", "scale", "dpi", "font-size"})
+        if (parser.isSet(QLatin1String(flag)) && !figure && !frames)
+            return fail(QStringLiteral("--%1 goes with --export or --export-frames.").arg(QLatin1String(flag)));
     if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step"))) && !frames)
         return fail(QStringLiteral("--frames and --step go with --export-frames."));
     if (parser.isSet(QStringLiteral("out")) && !figure && !data)
@@ -371,15 +378,13 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                              viewIds().join(QStringLiteral(", "))));
 
     if (figure || frames) {
-        if (parser.isSet(QStringLiteral("size"))) {
-            static const QRegularExpression re(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
-            const auto m = re.match(parser.value(QStringLiteral("size")));
-            if (!m.hasMatch())
-                return fail(QStringLiteral("--size: '%1' is not WIDTHxHEIGHT in pixels, e.g. 1200x800.")
-                                .arg(parser.value(QStringLiteral("size"))));
-            cmd.figure.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-        }
+        if (parser.isSet(QStringLiteral("size")))
+            if (auto problem = parseFigureSize(parser.value(QStringLiteral("size")), &cmd.figure))
+                return fail(QStringLiteral("--size: ") + *problem);
         if (parser.isSet(QStringLiteral("scale"))) {
+            if (cmd.figure.isPhysical())
+                return fail(QStringLiteral("--scale: a size in %1 is drawn at --dpi; --scale goes with pixels.")
+                                .arg(unitName(cmd.figure.unit)));
             const auto v = pe::parseReal(parser.value(QStringLiteral("scale")).toStdString());
             if (!v)
                 return fail(QStringLiteral("--scale: '%1' is not a number; the scale must be from %2 to %3.")
@@ -388,14 +393,42 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                 .arg(figurelimits::maxScale));
             cmd.figure.scale = *v;
         }
-        if (auto problem = checkFigureOptions(cmd.figure))
-            return fail((parser.isSet(QStringLiteral("scale")) && problem->contains(QStringLiteral("scale"))
-                             ? QStringLiteral("--scale: ")
-                             : QStringLiteral("--size: ")) +
-                        *problem);
+        if (parser.isSet(QStringLiteral("dpi"))) {
+            const auto v = pe::parseInteger(parser.value(QStringLiteral("dpi")).toStdString());
+            if (!v || *v < figurelimits::minDpi || *v > figurelimits::maxDpi)
+                return fail(QStringLiteral("--dpi: must be a whole number from %1 to %2 (got '%3').")
+                                .arg(figurelimits::minDpi)
+                                .arg(figurelimits::maxDpi)
+                                .arg(parser.value(QStringLiteral("dpi"))));
+            cmd.figure.dpi = static_cast<int>(*v);
+        }
+        if (parser.isSet(QStringLiteral("font-size"))) {
+            const auto v = pe::parseReal(parser.value(QStringLiteral("font-size")).toStdString());
+            if (!v || *v < figurelimits::minFont || *v > figurelimits::maxFont)
+                return fail(QStringLiteral("--font-size: must be a number of points from %1 to %2 (got '%3').")
+                                .arg(figurelimits::minFont)
+                                .arg(figurelimits::maxFont)
+                                .arg(parser.value(QStringLiteral("font-size"))));
+            cmd.figure.fontPoints = *v;
+        }
+        if (auto problem = checkFigureOptions(cmd.figure)) {
+            const QString flag = problem->contains(QStringLiteral("dpi"))     ? QStringLiteral("--dpi: ")
+                                 : problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
+                                                                              : QStringLiteral("--size: ");
+            return fail(flag + *problem);
+        }
     }
+    if (parser.isSet(QStringLiteral("format")) && !(figure && cmd.view == QStringLiteral("all")))
+        return fail(QStringLiteral("--format goes with --export all (one figure takes its format from --out)."));
     if (figure && cmd.view == QStringLiteral("all")) {
         cmd.mode = CommandLine::Mode::ExportFigure;
+        if (parser.isSet(QStringLiteral("format"))) {
+            const auto f = figureFormatForPath(QStringLiteral("x.") + parser.value(QStringLiteral("format")));
+            if (!f || parser.value(QStringLiteral("format")).isEmpty())
+                return fail(QStringLiteral("--format: '%1' is not a figure format; use png, svg or pdf.")
+                                .arg(parser.value(QStringLiteral("format"))));
+            cmd.allFormat = *f;
+        }
         if (auto problem = folderProblem(cmd.out))
             return fail(QStringLiteral("--out: with --export all, ") + *problem);
     } else if (figure) {

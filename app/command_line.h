@@ -32,8 +32,9 @@ struct CommandLine {
     int frames = 0;        // --frames
     std::int64_t step = 1; // --step
     FigureOptions figure;
-    std::optional<Session> session; // --session FILE or --preset NAME
-    bool restoreLast = false;       // a plain launch: the window comes back as it was closed
+    FigureFormat allFormat = FigureFormat::Png; // --export all --format
+    std::optional<Session> session;             // --session FILE or --preset NAME
+    bool restoreLast = false;                   // a plain launch: the window comes back as it was closed
 };
 
 struct ParsedCommandLine {

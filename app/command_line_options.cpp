@@ -61,8 +61,11 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
                 for (const ViewSetting &o : other.settings)
                     if (o.flag == s.flag)
                         views << other.id;
+            if (views.size() == static_cast<qsizetype>(viewRegistry().size()))
+                views = QStringList{QStringLiteral("every view")};
             const QJsonValue d = s.defaultValue;
-            const QString shown = d.isString() ? d.toString()
+            const QString shown = d.isString()
+                                      ? (d.toString().isEmpty() ? QStringLiteral("the view's own") : d.toString())
                                   : d.isBool() ? (d.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                                   : !s.special.isEmpty() && d.toDouble() == s.minimum ? s.special
                                                                                       : QString::number(d.toDouble());
@@ -119,8 +122,11 @@ QList<QCommandLineOption> options()
          QStringLiteral("FILE")},
         {QStringLiteral("export"),
          QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
-             viewIds().join(QStringLiteral(", ")) + QStringLiteral("; all: every view as PNG into the folder --out."),
+             viewIds().join(QStringLiteral(", ")) +
+             QStringLiteral("; all: every view into the folder --out, in --format."),
          QStringLiteral("VIEW")},
+        {QStringLiteral("format"), QStringLiteral("The format of --export all: png, svg or pdf (default png)."),
+         QStringLiteral("FORMAT")},
         {QStringLiteral("export-data"),
          QStringLiteral("Write KIND to --out (.csv or .npy) and exit: ") + dataKindsText(QStringLiteral(", ")) +
              QLatin1Char('.'),
@@ -130,15 +136,29 @@ QList<QCommandLineOption> options()
              "Output file of --export (.png, .svg, .pdf; a folder for --export all) or --export-data (.csv, .npy)."),
          QStringLiteral("FILE")},
         {QStringLiteral("size"),
-         QStringLiteral("Figure size in pixels, %1 to %2 per side (default 1200x800).")
+         QStringLiteral("Figure size: pixels (1200x800, %1 to %2 a side; the default) or a physical size with its "
+                        "unit, laid out in points: 3.5x2.5in, 89x64mm, 9x6cm. A PDF is a page of that size, an SVG "
+                        "carries the unit, a PNG is size times --dpi pixels.")
              .arg(figurelimits::minSide)
              .arg(figurelimits::maxSide),
-         QStringLiteral("WxH")},
+         QStringLiteral("WxH[UNIT]")},
         {QStringLiteral("scale"),
-         QStringLiteral("Device pixels per pixel, %1 to %2 (default 1).")
+         QStringLiteral("Device pixels per pixel of a pixel size's PNG, %1 to %2 (default 1).")
              .arg(figurelimits::minScale)
              .arg(figurelimits::maxScale),
          QStringLiteral("S")},
+        {QStringLiteral("dpi"),
+         QStringLiteral("Pixels per inch of a physical size's PNG, %1 to %2, stored in every PNG (default 100).")
+             .arg(figurelimits::minDpi)
+             .arg(figurelimits::maxDpi),
+         QStringLiteral("N")},
+        {QStringLiteral("font-size"),
+         QStringLiteral("Tick labels in points, %1 to %2, axis labels and titles in proportion (default %3 for a "
+                        "physical size; a pixel size keeps the window's type).")
+             .arg(figurelimits::minFont)
+             .arg(figurelimits::maxFont)
+             .arg(kDefaultFigureFont),
+         QStringLiteral("PT")},
         {QStringLiteral("position"),
          QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
          QStringLiteral("T")},

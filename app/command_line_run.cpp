@@ -160,7 +160,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         if (cmd.view == QStringLiteral("all")) {
             QString error;
             QStringList skipped;
-            if (!workspace.saveAllFigures(cmd.out, FigureFormat::Png, cmd.figure, &error, &skipped)) {
+            if (!workspace.saveAllFigures(cmd.out, cmd.allFormat, cmd.figure, &error, &skipped)) {
                 std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
                 return 2;
             }

@@ -183,7 +183,27 @@ void TestCommandLine::refusals_data()
     QTest::newRow("twice") << "--seq-len 5 --seq-len 6"
                            << "more than once";
     QTest::newRow("size without export") << "--size 100x100"
-                                         << "go with --export";
+                                         << "goes with --export";
+    QTest::newRow("dpi without export") << "--dpi 300"
+                                        << "--dpi goes with --export";
+    QTest::newRow("scale with inches") << "--export heatmap --out x.png --size 3.5x2.5in --scale 2"
+                                       << "--scale: a size in in is drawn at --dpi";
+    QTest::newRow("size unit") << "--export heatmap --out x.png --size 3.5x2.5ft"
+                               << "--size: '3.5x2.5ft' is not a size";
+    QTest::newRow("fractional pixels") << "--export heatmap --out x.png --size 12.5x800"
+                                       << "--size: '12.5x800': pixels are whole numbers";
+    QTest::newRow("tiny inches") << "--export heatmap --out x.png --size 0.5x2in"
+                                 << "--size: a figure must be from 0.889 to 113.8 in on each side";
+    QTest::newRow("dpi range") << "--export heatmap --out x.png --dpi 10"
+                               << "--dpi: must be a whole number from 36 to 2400 (got '10')";
+    QTest::newRow("too many pixels") << "--export heatmap --out x.png --size 20x10in --dpi 1200"
+                                     << "--dpi: size times dpi must be at most 16384 pixels";
+    QTest::newRow("font range") << "--export heatmap --out x.png --font-size 2"
+                                << "--font-size: must be a number of points from 4 to 72 (got '2')";
+    QTest::newRow("format alone") << "--export heatmap --out x.png --format svg"
+                                  << "--format goes with --export all";
+    QTest::newRow("format name") << "--export all --out dir --format jpg"
+                                 << "--format: 'jpg' is not a figure format";
     QTest::newRow("position outside") << "--seq-len 10 --position 10"
                                       << "--position: must be a whole number inside the window, from 0 to 9";
     QTest::newRow("position text") << "--position here"
@@ -478,7 +498,8 @@ void TestCommandLine::emptyValuesAreRefused_data()
         flags << it.next().captured(1);
     QVERIFY(flags.size() >= 30);
     for (const QString &flag : flags)
-        QTest::newRow(qPrintable(flag)) << flag;
+        if (flag != QStringLiteral("title")) // --title '' hides the title (figureTitles)
+            QTest::newRow(qPrintable(flag)) << flag;
 }
 
 void TestCommandLine::emptyValuesAreRefused()

@@ -8,31 +8,140 @@
 #include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <qcustomplot.h>
 
 #include <cmath>
 
+QString unitName(SizeUnit unit)
+{
+    switch (unit) {
+    case SizeUnit::Inch:
+        return QStringLiteral("in");
+    case SizeUnit::Millimetre:
+        return QStringLiteral("mm");
+    case SizeUnit::Centimetre:
+        return QStringLiteral("cm");
+    case SizeUnit::Pixel:
+        break;
+    }
+    return QStringLiteral("px");
+}
+
+double pointsPerUnit(SizeUnit unit)
+{
+    switch (unit) {
+    case SizeUnit::Inch:
+        return 72.0;
+    case SizeUnit::Millimetre:
+        return 72.0 / 25.4;
+    case SizeUnit::Centimetre:
+        return 720.0 / 25.4;
+    case SizeUnit::Pixel:
+        break;
+    }
+    return 1.0;
+}
+
+QSize FigureOptions::layoutSize() const
+{
+    if (!isPhysical())
+        return size;
+    const double k = pointsPerUnit(unit);
+    return {static_cast<int>(std::lround(physical.width() * k)), static_cast<int>(std::lround(physical.height() * k))};
+}
+
+QSizeF FigureOptions::pageSize() const
+{
+    return isPhysical() ? physical * pointsPerUnit(unit) : QSizeF(size);
+}
+
+QSize FigureOptions::pixelSize() const
+{
+    const QSizeF pixels = isPhysical() ? pageSize() * (dpi / 72.0) : QSizeF(size) * scale;
+    return {static_cast<int>(std::lround(pixels.width())), static_cast<int>(std::lround(pixels.height()))};
+}
+
+double FigureOptions::pixelRatio() const
+{
+    return isPhysical() ? dpi / 72.0 : scale;
+}
+
+double FigureOptions::textPoints() const
+{
+    return fontPoints > 0 ? fontPoints : isPhysical() ? kDefaultFigureFont : 0;
+}
+
+std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(\\d{1,6}(?:\\.\\d{1,4})?)x(\\d{1,6}(?:\\.\\d{1,4})?)(px|in|mm|cm)?$"));
+    const auto m = re.match(text.trimmed());
+    const QString why = QObject::tr("'%1' is not a size: WIDTHxHEIGHT in pixels (1200x800) or with a unit "
+                                    "(3.5x2.5in, 89x64mm, 9x6cm).")
+                            .arg(text);
+    if (!m.hasMatch())
+        return why;
+    const QString unit = m.captured(3);
+    const SizeUnit u = unit == QLatin1String("in")   ? SizeUnit::Inch
+                       : unit == QLatin1String("mm") ? SizeUnit::Millimetre
+                       : unit == QLatin1String("cm") ? SizeUnit::Centimetre
+                                                     : SizeUnit::Pixel;
+    if (u == SizeUnit::Pixel) {
+        if (m.captured(1).contains(QLatin1Char('.')) || m.captured(2).contains(QLatin1Char('.')))
+            return QObject::tr("'%1': pixels are whole numbers (a physical size names its unit: in, mm, cm).")
+                .arg(text);
+        options->size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    } else {
+        options->physical = QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble());
+    }
+    options->unit = u;
+    return std::nullopt;
+}
+
 std::optional<QString> checkFigureOptions(const FigureOptions &o)
 {
     using namespace figurelimits;
-    if (o.size.width() < minSide || o.size.width() > maxSide || o.size.height() < minSide || o.size.height() > maxSide)
+    const QSize layout = o.layoutSize();
+    if (o.isPhysical()) {
+        const double k = pointsPerUnit(o.unit);
+        if (!(o.physical.width() * k >= minSide && o.physical.width() * k <= maxSide &&
+              o.physical.height() * k >= minSide && o.physical.height() * k <= maxSide))
+            return QObject::tr("a figure must be from %1 to %2 %3 on each side (got %4x%5%3).")
+                .arg(QString::number(minSide / k, 'g', 3), QString::number(maxSide / k, 'g', 4), unitName(o.unit),
+                     QString::number(o.physical.width()), QString::number(o.physical.height()));
+    } else if (o.size.width() < minSide || o.size.width() > maxSide || o.size.height() < minSide ||
+               o.size.height() > maxSide) {
         return QObject::tr("the figure size must be from %1 to %2 pixels on each side (got %3x%4).")
             .arg(minSide)
             .arg(maxSide)
             .arg(o.size.width())
             .arg(o.size.height());
+    }
     if (!std::isfinite(o.scale) || o.scale < minScale || o.scale > maxScale)
         return QObject::tr("the scale must be a number from %1 to %2 (got %3).")
             .arg(minScale)
             .arg(maxScale)
             .arg(o.scale);
-    if (std::lround(o.size.width() * o.scale) > maxPixelSide || std::lround(o.size.height() * o.scale) > maxPixelSide)
-        return QObject::tr("size times scale must be at most %1 pixels on each side (got %2x%3).")
-            .arg(maxPixelSide)
-            .arg(std::lround(o.size.width() * o.scale))
-            .arg(std::lround(o.size.height() * o.scale));
+    if (o.dpi < minDpi || o.dpi > maxDpi)
+        return QObject::tr("the dpi must be a whole number from %1 to %2 (got %3).").arg(minDpi).arg(maxDpi).arg(o.dpi);
+    if (!std::isfinite(o.fontPoints) || (o.fontPoints != 0 && (o.fontPoints < minFont || o.fontPoints > maxFont)))
+        return QObject::tr("the font size must be from %1 to %2 points (got %3).")
+            .arg(minFont)
+            .arg(maxFont)
+            .arg(o.fontPoints);
+    const long w = std::lround(layout.width() * o.pixelRatio()), h = std::lround(layout.height() * o.pixelRatio());
+    if (w > maxPixelSide || h > maxPixelSide)
+        return o.isPhysical() ? QObject::tr("size times dpi must be at most %1 pixels on each side (got %2x%3).")
+                                    .arg(maxPixelSide)
+                                    .arg(w)
+                                    .arg(h)
+                              : QObject::tr("size times scale must be at most %1 pixels on each side (got %2x%3).")
+                                    .arg(maxPixelSide)
+                                    .arg(w)
+                                    .arg(h);
     return std::nullopt;
 }
 
@@ -69,15 +178,58 @@ bool writeBytes(const QByteArray &bytes, const QString &path, QString *error)
     return true;
 }
 
-// The view drawn as vectors (the plot's own painting, not a picture of it) into a paint device.
-void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &options)
+// The view drawn as vectors (the plot's own painting, not a picture of it) into a paint device,
+// the layout's points scaled by `scale` to the device's units.
+void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &options, QSizeF scale)
 {
     QCPPainter painter;
     painter.begin(device);
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    view->renderTo(&painter, options.size, options.scale);
+    // Pens in the layout's points, as the PNG draws them (a hairline is one point, not one device
+    // unit of the PDF's resolution).
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    painter.scale(scale.width(), scale.height());
+    view->renderTo(&painter, options.layoutSize(), options.pixelRatio());
     painter.end();
+}
+
+// The SVG's width and height in the unit asked for (QSvgGenerator writes millimetres of its own
+// resolution): "3.5in", "89mm", a pixel size in px.
+QByteArray withPhysicalSize(QByteArray svg, const FigureOptions &options)
+{
+    const QSizeF size = options.isPhysical() ? options.physical : QSizeF(options.size);
+    const QString unit = unitName(options.unit);
+    const qsizetype open = svg.indexOf("<svg");
+    const qsizetype close = open < 0 ? -1 : svg.indexOf('>', open);
+    if (close < 0)
+        return svg;
+    QString head = QString::fromUtf8(svg.mid(open, close - open));
+    static const QRegularExpression width(QStringLiteral("\\bwidth=\"[^\"]*\"")),
+        height(QStringLiteral("\\bheight=\"[^\"]*\""));
+    head.replace(width, QStringLiteral("width=\"%1%2\"").arg(QString::number(size.width()), unit));
+    head.replace(height, QStringLiteral("height=\"%1%2\"").arg(QString::number(size.height()), unit));
+    svg.replace(open, close - open, head.toUtf8());
+    return svg;
+}
+
+// Qt writes a page of whole points; a physical size's page is its exact size (89 mm is 252.28 pt).
+// The content was stretched onto it below Qt's flip at the whole height, so the box reaches below
+// zero by the difference. Written in the same number of bytes (padded), so the file's offsets hold.
+QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
+{
+    const QByteArray written = "/MediaBox [0 0 " + QByteArray::number(layout.width(), 'f', 6) + ' ' +
+                               QByteArray::number(layout.height(), 'f', 6) + ']';
+    const qsizetype at = pdf.indexOf(written);
+    if (at < 0 || (page.width() == layout.width() && page.height() == layout.height()))
+        return pdf;
+    QByteArray exact = "/MediaBox [0 " + QByteArray::number(layout.height() - page.height(), 'f', 4) + ' ' +
+                       QByteArray::number(page.width(), 'f', 4) + ' ' + QByteArray::number(layout.height()) + ']';
+    if (exact.size() > written.size())
+        return pdf; // cannot happen: the exact box is shorter than six decimals of whole numbers
+    exact.append(QByteArray(written.size() - exact.size(), ' '));
+    pdf.replace(at, written.size(), exact);
+    return pdf;
 }
 
 } // namespace
@@ -87,34 +239,59 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
+    const QSize layout = options.layoutSize();
+    view->setFigureFontPoints(options.textPoints());
+    // Text is measured at the screen's logical dpi while the plot lays itself out: the vector
+    // devices resolve point sizes at the same dpi, so what was measured is what is drawn.
+    const int dpi = view->plot()->logicalDpiY();
     switch (format) {
     case FigureFormat::Png: {
-        const QImage image = view->render(options.size, options.scale);
+        QImage image = options.isPhysical() ? view->render(layout, options.pixelSize())
+                                            : view->render(layout, options.pixelRatio());
+        const int dotsPerMetre = static_cast<int>(std::lround(options.dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMetre);
+        image.setDotsPerMeterY(dotsPerMetre);
         if (image.isNull() || !image.save(&buffer, "PNG"))
-            return {};
+            bytes.clear();
         break;
     }
     case FigureFormat::Svg: {
         QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(options.size);
-        svg.setViewBox(QRect(QPoint(0, 0), options.size));
+        QBuffer raw;
+        raw.open(QIODevice::WriteOnly);
+        svg.setOutputDevice(&raw);
+        svg.setResolution(dpi);
+        // The view box in the layout's points; the width and height attributes carry the exact size.
+        svg.setSize(layout);
+        svg.setViewBox(QRect(QPoint(0, 0), layout));
         svg.setTitle(QStringLiteral("Positional Encoding Explorer"));
-        paintVectors(view, &svg, options);
+        paintVectors(view, &svg, options, QSizeF(1, 1));
+        buffer.write(withPhysicalSize(raw.data(), options));
         break;
     }
     case FigureFormat::Pdf: {
-        // One page the figure's size, 1 pixel = 1 point.
-        QPdfWriter pdf(&buffer);
-        pdf.setResolution(72);
-        pdf.setPageSize(QPageSize(QSizeF(options.size), QPageSize::Point, QString(), QPageSize::ExactMatch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(QStringLiteral("Positional Encoding Explorer"));
-        pdf.setCreator(QStringLiteral("Positional Encoding Explorer"));
-        paintVectors(view, &pdf, options);
+        // One page of the layout's points exactly.
+        QBuffer raw;
+        raw.open(QIODevice::WriteOnly);
+        // The layout's whole points stretched onto the exact page (89 mm is 252.28 pt, laid out at
+        // 252), in the writer's units of 1/dpi inch.
+        const QSizeF page = options.pageSize();
+        {
+            QPdfWriter pdf(&raw);
+            pdf.setResolution(dpi);
+            pdf.setPageSize(QPageSize(QSizeF(layout), QPageSize::Point, QString(), QPageSize::ExactMatch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setTitle(QStringLiteral("Positional Encoding Explorer"));
+            pdf.setCreator(QStringLiteral("Positional Encoding Explorer"));
+            paintVectors(
+                view, &pdf, options,
+                QSizeF(dpi / 72.0 * page.width() / layout.width(), dpi / 72.0 * page.height() / layout.height()));
+        }
+        buffer.write(withExactMediaBox(raw.data(), layout, page));
         break;
     }
     }
+    view->setFigureFontPoints(0);
     buffer.close();
     return bytes;
 }

@@ -1,26 +1,68 @@
 #pragma once
 
 #include <QSize>
+#include <QSizeF>
 #include <QString>
 
 #include <optional>
 
 class PlotView;
 
-// Figure size and resolution: the plot is laid out at `size` and drawn at `scale` device pixels
-// per pixel, so 1200x800 at scale 2 is a 2400x1600 PNG with the fonts of a 1200x800 figure.
+// The unit of a figure's size: pixels, or a physical size (a journal's 3.5 in column, 89 mm).
+enum class SizeUnit { Pixel, Inch, Millimetre, Centimetre };
+
+// Figure size, resolution and type. A figure is laid out in points: a pixel size at one point a
+// pixel (today's 1200 x 800, a PDF page of 1200 x 800 pt), a physical size at its true points
+// (3.5 in is 252 pt). Then drawn:
+// - PNG: a pixel size at `scale` device pixels a pixel; a physical size at `dpi` (W·dpi pixels).
+//   The dpi is stored in the file (pHYs) either way.
+// - PDF: one page of the layout's points; SVG: the layout's units, width and height in the unit
+//   asked for (a pixel size in px).
+// `fontPoints` sets the tick labels' size in points (axis labels and titles in proportion); 0
+// keeps the view's own (a physical size gets kDefaultFigureFont).
 struct FigureOptions {
-    QSize size{1200, 800};
+    QSize size{1200, 800}; // a pixel size
     double scale = 1.0;
+    SizeUnit unit = SizeUnit::Pixel;
+    QSizeF physical{}; // in `unit`, when it is not pixels
+    int dpi = 100;
+    double fontPoints = 0;
+
+    bool isPhysical() const { return unit != SizeUnit::Pixel; }
+    // The size the plot is laid out at, in points.
+    QSize layoutSize() const;
+    // Device pixels per point of the PNG (and the detail of cells and points in vectors).
+    double pixelRatio() const;
+    // The page in points exactly (a pixel size: a point a pixel) and the PNG's pixels: a physical
+    // size's inches times dpi, rounded; its layout is in whole points, stretched by less than 0.3%.
+    QSizeF pageSize() const;
+    QSize pixelSize() const;
+    // The tick labels' points, or 0 for the view's own.
+    double textPoints() const;
 };
 
+// Readable in a 3.5 in column, as matplotlib's papers are set.
+inline constexpr double kDefaultFigureFont = 8;
+
 namespace figurelimits {
-inline constexpr int minSide = 64;
+inline constexpr int minSide = 64; // points (pixels)
 inline constexpr int maxSide = 8192;
 inline constexpr double minScale = 0.25;
 inline constexpr double maxScale = 8.0;
-inline constexpr int maxPixelSide = 16384; // size * scale
+inline constexpr int maxPixelSide = 16384; // size * scale, or inches * dpi
+inline constexpr int minDpi = 36;
+inline constexpr int maxDpi = 2400;
+inline constexpr double minFont = 4;
+inline constexpr double maxFont = 72;
 } // namespace figurelimits
+
+// "in", "mm", "cm", "px".
+QString unitName(SizeUnit unit);
+// Points per unit (1 for pixels).
+double pointsPerUnit(SizeUnit unit);
+// "3.5x2.5in", "89x64mm", "1200x800" (pixels, "px" optional) as FigureOptions' size; one sentence
+// when it is not a size.
+std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options);
 
 // One sentence naming what is wrong, or nothing.
 std::optional<QString> checkFigureOptions(const FigureOptions &options);

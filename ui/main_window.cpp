@@ -16,10 +16,15 @@
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -169,6 +174,9 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     valuesAction->setText(tr("Values &table"));
     valuesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     viewMenu->addAction(valuesAction);
+    QAction *titleAction = viewMenu->addAction(tr("Figure t&itle…"), this, &MainWindow::editFigureTitle);
+    titleAction->setObjectName(QStringLiteral("figureTitleAction"));
+    titleAction->setToolTip(tr("Replace or hide the current view's title (--title on the command line)"));
     QAction *lecture = viewMenu->addAction(tr("&Lecture mode"), this, [this] { setLectureMode(!lectureMode()); });
     lecture->setShortcut(QKeySequence(Qt::Key_F11));
     lecture->setToolTip(tr("Full screen, large type, keyboard only; Esc leaves"));
@@ -334,4 +342,35 @@ bool MainWindow::saveFirstPaint(const QString &path, QString *error)
     QApplication::processEvents();
     currentView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     return writePng(grab().toImage(), path, error);
+}
+
+void MainWindow::editFigureTitle()
+{
+    PlotView *view = currentView();
+    if (!view)
+        return;
+    const QJsonObject now = view->settings();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Figure title: %1").arg(view->info().title));
+    auto *form = new QFormLayout(&dialog);
+    auto *text = new QLineEdit(now.value(QStringLiteral("title")).toString(), &dialog);
+    text->setObjectName(QStringLiteral("figureTitleText"));
+    text->setPlaceholderText(tr("the view's own title"));
+    text->setMaxLength(kMaxSettingText);
+    text->setMinimumWidth(360);
+    auto *shown = new QCheckBox(tr("Show a title"), &dialog);
+    shown->setObjectName(QStringLiteral("figureTitleShown"));
+    shown->setChecked(now.value(QStringLiteral("showTitle")).toBool(true));
+    connect(shown, &QCheckBox::toggled, text, &QWidget::setEnabled);
+    text->setEnabled(shown->isChecked());
+    form->addRow(tr("Title:"), text);
+    form->addRow(QString(), shown);
+    form->addRow(new QLabel(tr("Empty keeps the view's own title. Figures, copies and sessions use it."), &dialog));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    view->applySettings({{QStringLiteral("title"), text->text()}, {QStringLiteral("showTitle"), shown->isChecked()}});
 }

@@ -99,6 +99,8 @@ class MainWindow : public QMainWindow
     void exportViewData();
     void exportAllFigures();
     void copyFigure();
+    // View > Figure title: the current view's title replaced or hidden (its figure settings).
+    void editFigureTitle();
     // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
     bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
     void about();

@@ -96,6 +96,16 @@ DataExport encodingExport()
             [](const DataRequest &r) { return pe::encodingTable(*r.encoding); }};
 }
 
+ViewSettings figureSettings()
+{
+    ViewSetting title{QStringLiteral("title"), ViewSetting::Kind::Text, QString()};
+    title.flag = QStringLiteral("title");
+    title.valueName = QStringLiteral("TEXT");
+    title.help = QObject::tr("The figure's title in place of the view's own; --title '' hides it");
+    ViewSetting shown{QStringLiteral("showTitle"), ViewSetting::Kind::Bool, true};
+    return {title, shown};
+}
+
 const ViewInfo *findView(const QString &id)
 {
     for (const ViewInfo &v : viewRegistry())

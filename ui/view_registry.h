@@ -84,11 +84,17 @@ std::optional<DataKind> findDataKind(const QString &kind);
 // The entry with its schemeProblem() said first by cannotDraw and by every export's problem.
 ViewInfo withSchemeCheck(ViewInfo info);
 
+// The settings every view has, after its own: the figure's title (--title replaces it, an empty
+// --title hides it; the window's View > Figure title). PlotView holds their controls.
+ViewSettings figureSettings();
+
 // A view's registry entry made from its class: View::describe() gives the id, title, settings and
 // exports; construct is filled here.
 template <class View> ViewInfo viewInfo()
 {
     ViewInfo info = View::describe();
+    for (ViewSetting &s : figureSettings())
+        info.settings.push_back(std::move(s));
     info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };
     return withSchemeCheck(std::move(info));
 }

@@ -32,6 +32,18 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     , toolRow_(new QHBoxLayout(toolArea_))
 {
     plot_->setObjectName(QStringLiteral("plot"));
+    // The figure settings' controls (figureSettings()): edited from View > Figure title, never shown
+    // in the tool row.
+    auto *titleText = new QLineEdit(this);
+    titleText->setObjectName(QStringLiteral("title"));
+    titleText->setToolTip(tr("The figure's title in place of the view's own (View > Figure title)"));
+    titleText->hide();
+    auto *titleShown = new QCheckBox(this);
+    titleShown->setObjectName(QStringLiteral("showTitle"));
+    titleShown->setToolTip(tr("Whether the figure has a title (View > Figure title)"));
+    titleShown->hide();
+    connect(titleText, &QLineEdit::editingFinished, this, &PlotView::refresh);
+    connect(titleShown, &QCheckBox::toggled, this, &PlotView::refresh);
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -196,8 +208,24 @@ void PlotView::spaceTicks()
         }
 }
 
-void PlotView::setTitle(QCPTextElement *title, const QStringList &parts) const
+void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) const
 {
+    // The figure's own title (--title, View > Figure title) in place of the view's, or none.
+    QStringList parts = viewParts;
+    if (const auto *shown = findChild<QCheckBox *>(QStringLiteral("showTitle")); shown && !shown->isChecked()) {
+        // No row at all: an empty text still measures one line.
+        title->setText(QString());
+        title->setMargins(QMargins());
+        // (0 would mean "the text's height" to QCustomPlot; one pixel is the least it takes).
+        title->setMinimumSize(1, 1);
+        title->setMaximumSize(QWIDGETSIZE_MAX, 1);
+        return;
+    }
+    title->setMargins(QMargins(2, 2, 2, 2));
+    title->setMinimumSize(0, 0);
+    title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    if (const auto *own = findChild<QLineEdit *>(QStringLiteral("title")); own && !own->text().isEmpty())
+        parts = QStringList{own->text()};
     // A title never takes more than about a fifth of the figure: its type shrinks (to 60%) first.
     QFont font = title->font();
     const double room = 0.2 * plot_->viewport().height();
@@ -250,6 +278,10 @@ QString PlotView::countText(std::int64_t n, const QString &one, const QString &m
 
 double PlotView::fontScale() const
 {
+    // A figure in points: 9 pt becomes the asked size, in the layout's units (the screen's logical
+    // dpi measures the text, so a point size of p·72/dpi is p units tall).
+    if (figureFontPoints_ > 0)
+        return figureFontPoints_ / 9.0 * 72.0 / plot_->logicalDpiY();
     if (lecture_)
         return kLectureFontScale;
     const QRect v = plot_->viewport();
@@ -428,6 +460,22 @@ QImage PlotView::render(QSize size, double scale)
     return image;
 }
 
+QImage PlotView::render(QSize size, QSize pixels)
+{
+    const double sx = double(pixels.width()) / size.width(), sy = double(pixels.height()) / size.height();
+    QImage image;
+    renderWith(size, std::max(sx, sy), [&] {
+        image = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        QCPPainter painter(&image);
+        if (sx > 1 || sy > 1)
+            painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(sx, sy);
+        plot_->toPainter(&painter, size.width(), size.height());
+    });
+    return image;
+}
+
 void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
 {
     renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
@@ -442,6 +490,13 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
     applyFonts();
+    // Cell values take the plot's font as their smallest size: in a figure of given type, the type.
+    const QFont oldFont = plot_->font();
+    if (figureFontPoints_ > 0) {
+        QFont f = oldFont;
+        f.setPointSizeF(fontSize(9));
+        plot_->setFont(f);
+    }
     // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure
     // refuse it before they get here).
     if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty())
@@ -452,6 +507,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         plot_->plotLayout()->update(phase);
     spaceTicks();
     draw();
+    plot_->setFont(oldFont);
     plot_->setViewport(oldViewport);
     dirty_ = true;
     if (isVisible())

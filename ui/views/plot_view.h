@@ -39,9 +39,16 @@ class PlotView : public QWidget
 
     // The figure alone (no tool row) at size logical pixels times scale.
     QImage render(QSize size, double scale);
+    // The same laid out at `size` and drawn onto exactly `pixels` (a physical size at a dpi: 89 mm
+    // at 600 dpi is 2,102 pixels for a layout of 252 points, not 2,100).
+    QImage render(QSize size, QSize pixels);
     // The same onto a painter (SVG, PDF): vector output, its cells and points computed at `detail`
     // device pixels per pixel.
     void renderTo(QCPPainter *painter, QSize size, double detail);
+    // Text in points for the renders that follow (a figure laid out in points): tick labels of
+    // `points`, axis labels, legends and titles in the same proportions as on screen (10 and 11 to
+    // 9). 0, the default: the view's own sizes.
+    void setFigureFontPoints(double points) { figureFontPoints_ = points; }
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
@@ -173,6 +180,7 @@ class PlotView : public QWidget
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
     bool lecture_ = false;
+    double figureFontPoints_ = 0;
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool dirty_ = true;

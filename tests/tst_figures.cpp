@@ -1,0 +1,231 @@
+// Publication figures from the command line: physical sizes (PNG pixels and stored dpi, the PDF's
+// page, the SVG's unit), type in points, titles replaced and hidden, --export all in a format.
+#include "command_line_support.h"
+#include "test_support.h"
+#include "view_registry.h"
+
+#include <QDir>
+#include <QImage>
+#include <QImageReader>
+#include <QRegularExpression>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+class TestFigures : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void physicalSizeInEveryFormat_data();
+    void physicalSizeInEveryFormat();
+    void pixelSizesStayPixels();
+    void textInPoints();
+    void titleReplacedAndHidden();
+    void exportAllInAFormat();
+
+  private:
+    QString export_(const QStringList &args, const QString &name);
+    QTemporaryDir dir_;
+};
+
+QString TestFigures::export_(const QStringList &args, const QString &name)
+{
+    const QString out = dir_.filePath(name);
+    const Run r =
+        run(QStringList{QStringLiteral("--preset"), QStringLiteral("seed001-similarity-noisy"),
+                        QStringLiteral("--export"), QStringLiteral("similarity"), QStringLiteral("--out"), out} +
+            args);
+    if (r.code != 0)
+        qWarning("%s", qPrintable(r.err));
+    return r.code == 0 ? out : QString();
+}
+
+namespace {
+
+// The PDF's one page in points: its box's width and height (x0 y0 x1 y1; Qt's whole-point page
+// made exact reaches below zero).
+QSizeF mediaBox(const QByteArray &pdf)
+{
+    static const QRegularExpression box(
+        QStringLiteral("/MediaBox \\[(-?[0-9.]+) (-?[0-9.]+) (-?[0-9.]+) (-?[0-9.]+) *\\]"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    if (!m.hasMatch())
+        return {};
+    return {m.captured(3).toDouble() - m.captured(1).toDouble(), m.captured(4).toDouble() - m.captured(2).toDouble()};
+}
+
+// The SVG's width and height attributes as written, e.g. {"3.5in", "2.5in"}.
+QStringList svgSize(const QByteArray &svg)
+{
+    static const QRegularExpression head(QStringLiteral("<svg width=\"([^\"]*)\" height=\"([^\"]*)\""));
+    const auto m = head.match(QString::fromUtf8(svg));
+    return m.hasMatch() ? QStringList{m.captured(1), m.captured(2)} : QStringList{};
+}
+
+// Every font-size an SVG's text is drawn with.
+QList<double> svgFontSizes(const QByteArray &svg)
+{
+    static const QRegularExpression size(QStringLiteral("<text [^>]*font-size=\"([0-9.]+)\""));
+    QList<double> out;
+    auto it = size.globalMatch(QString::fromUtf8(svg));
+    while (it.hasNext())
+        out << it.next().captured(1).toDouble();
+    return out;
+}
+
+} // namespace
+
+void TestFigures::physicalSizeInEveryFormat_data()
+{
+    QTest::addColumn<QString>("size");
+    QTest::addColumn<int>("dpi");
+    QTest::addColumn<QSize>("pixels");
+    QTest::addColumn<QSizeF>("points");
+    QTest::addColumn<QStringList>("svg");
+    // A journal column and a page width, in inches, millimetres and centimetres.
+    QTest::newRow("3.5 in at 300 dpi") << QStringLiteral("3.5x2.5in") << 300 << QSize(1050, 750) << QSizeF(252, 180)
+                                       << QStringList{QStringLiteral("3.5in"), QStringLiteral("2.5in")};
+    QTest::newRow("7 in at 150 dpi") << QStringLiteral("7x4in") << 150 << QSize(1050, 600) << QSizeF(504, 288)
+                                     << QStringList{QStringLiteral("7in"), QStringLiteral("4in")};
+    QTest::newRow("89 mm at 600 dpi") << QStringLiteral("89x64mm") << 600 << QSize(2102, 1512)
+                                      << QSizeF(252.283, 181.417)
+                                      << QStringList{QStringLiteral("89mm"), QStringLiteral("64mm")};
+    QTest::newRow("9 cm at the default 100 dpi")
+        << QStringLiteral("9x6cm") << 0 << QSize(354, 236) << QSizeF(255.118, 170.079)
+        << QStringList{QStringLiteral("9cm"), QStringLiteral("6cm")};
+}
+
+void TestFigures::physicalSizeInEveryFormat()
+{
+    QFETCH(QString, size);
+    QFETCH(int, dpi);
+    QFETCH(QSize, pixels);
+    QFETCH(QSizeF, points);
+    QFETCH(QStringList, svg);
+    QStringList args{QStringLiteral("--size"), size};
+    if (dpi > 0)
+        args << QStringLiteral("--dpi") << QString::number(dpi);
+    const int stored = dpi > 0 ? dpi : 100;
+
+    // PNG: size times dpi, the dpi kept in the file.
+    const QString png = export_(args, QStringLiteral("f.png"));
+    QVERIFY(!png.isEmpty());
+    const QImage image(png);
+    QCOMPARE(image.size(), pixels);
+    QCOMPARE(image.dotsPerMeterX(), static_cast<int>(std::lround(stored / 0.0254)));
+    QCOMPARE(image.dotsPerMeterY(), image.dotsPerMeterX());
+
+    // PDF: one page of exactly that size.
+    const QString pdf = export_(args, QStringLiteral("f.pdf"));
+    QVERIFY(!pdf.isEmpty());
+    const QSizeF page = mediaBox(testsupport::readFile(pdf));
+    QVERIFY2(std::abs(page.width() - points.width()) < 0.01 && std::abs(page.height() - points.height()) < 0.01,
+             qPrintable(QStringLiteral("%1 x %2").arg(page.width()).arg(page.height())));
+
+    // SVG: the unit asked for, and a view box of the layout's points.
+    const QString file = export_(args, QStringLiteral("f.svg"));
+    QVERIFY(!file.isEmpty());
+    const QByteArray bytes = testsupport::readFile(file);
+    QCOMPARE(svgSize(bytes), svg);
+    QSvgRenderer renderer(file);
+    QVERIFY(renderer.isValid());
+    QCOMPARE(renderer.viewBox().size(), QSize(std::lround(points.width()), std::lround(points.height())));
+}
+
+void TestFigures::pixelSizesStayPixels()
+{
+    // 1200 x 800 stays 1200 x 800 pixels (the PDF 1200 x 800 points), with --dpi only recorded.
+    const QString png =
+        export_({QStringLiteral("--size"), QStringLiteral("600x400"), QStringLiteral("--dpi"), QStringLiteral("300")},
+                QStringLiteral("p.png"));
+    QVERIFY(!png.isEmpty());
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(600, 400));
+    QCOMPARE(image.dotsPerMeterX(), static_cast<int>(std::lround(300 / 0.0254)));
+    const QString pdf = export_({QStringLiteral("--size"), QStringLiteral("600x400")}, QStringLiteral("p.pdf"));
+    QCOMPARE(mediaBox(testsupport::readFile(pdf)), QSizeF(600, 400));
+    const QString svg = export_({QStringLiteral("--size"), QStringLiteral("600x400")}, QStringLiteral("p.svg"));
+    QCOMPARE(svgSize(testsupport::readFile(svg)), (QStringList{QStringLiteral("600px"), QStringLiteral("400px")}));
+}
+
+void TestFigures::textInPoints()
+{
+    // Axis labels are 10/9 of the tick labels' --font-size: 8 pt ticks give 8.89 pt labels, 12
+    // give 13.3; a physical size without --font-size gets the default 8.
+    for (const auto &[flags, label] :
+         {std::pair{QStringList{QStringLiteral("--font-size"), QStringLiteral("12")}, 12 * 10 / 9.0},
+          std::pair{QStringList{}, 8 * 10 / 9.0}}) {
+        const QString svg = export_(QStringList{QStringLiteral("--size"), QStringLiteral("3.5x2.5in")} + flags,
+                                    QStringLiteral("t.svg"));
+        QVERIFY(!svg.isEmpty());
+        const QList<double> sizes = svgFontSizes(testsupport::readFile(svg));
+        QVERIFY(!sizes.isEmpty());
+        QVERIFY2(std::any_of(sizes.begin(), sizes.end(), [&](double s) { return std::abs(s - label) < 0.01; }),
+                 qPrintable(QStringLiteral("no text at %1 among the figure's sizes").arg(label)));
+        // Nothing larger than the title (11/9 of the ticks).
+        QVERIFY(*std::max_element(sizes.begin(), sizes.end()) <= label * 1.1 + 0.01);
+    }
+}
+
+void TestFigures::titleReplacedAndHidden()
+{
+    const auto svgText = [this](const QStringList &args) {
+        const QString svg = export_(QStringList{QStringLiteral("--size"), QStringLiteral("800x500")} + args,
+                                    QStringLiteral("title.svg"));
+        return svg.isEmpty() ? QString() : QString::fromUtf8(testsupport::readFile(svg));
+    };
+    const QString own = svgText({});
+    QVERIFY(own.contains(QStringLiteral("Similarity of every position")));
+    const QString replaced = svgText({QStringLiteral("--title"), QStringLiteral("Noisy inputs against PE(30)")});
+    QVERIFY(replaced.contains(QStringLiteral("Noisy inputs against PE(30)")));
+    QVERIFY(!replaced.contains(QStringLiteral("Similarity of every position")));
+    const QString hidden = svgText({QStringLiteral("--title"), QString()});
+    QVERIFY(!hidden.isEmpty());
+    QVERIFY(!hidden.contains(QStringLiteral("Similarity of every position")));
+
+    // Hidden, the plot takes the title's room: the PNG's top rows hold the plot, not white.
+    const QString png =
+        export_({QStringLiteral("--size"), QStringLiteral("800x500"), QStringLiteral("--title"), QString()},
+                QStringLiteral("hidden.png"));
+    const QString shown = export_({QStringLiteral("--size"), QStringLiteral("800x500")}, QStringLiteral("shown.png"));
+    // The y axis is the column with the most dark pixels: without the title it runs longer.
+    const auto axisLength = [](const QString &file) {
+        const QImage img(file);
+        int longest = 0;
+        for (int x = 0; x < img.width() / 3; ++x) {
+            int dark = 0;
+            for (int y = 0; y < img.height(); ++y)
+                dark += img.pixelColor(x, y).lightness() < 100;
+            longest = std::max(longest, dark);
+        }
+        return longest;
+    };
+    QVERIFY2(axisLength(png) > axisLength(shown) + 20,
+             qPrintable(QStringLiteral("%1 against %2").arg(axisLength(png)).arg(axisLength(shown))));
+}
+
+void TestFigures::exportAllInAFormat()
+{
+    const QString all = dir_.filePath(QStringLiteral("all"));
+    const Run r =
+        run({QStringLiteral("--seq-len"), QStringLiteral("64"), QStringLiteral("--d-model"), QStringLiteral("16"),
+             QStringLiteral("--export"), QStringLiteral("all"), QStringLiteral("--format"), QStringLiteral("svg"),
+             QStringLiteral("--size"), QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), all});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    int written = 0;
+    for (const ViewInfo &info : viewRegistry()) {
+        const QString file = QDir(all).filePath(info.id + QStringLiteral(".svg"));
+        if (!QFileInfo::exists(file))
+            continue; // a view that does not draw the sinusoids (said on stderr)
+        ++written;
+        QCOMPARE(svgSize(testsupport::readFile(file)), (QStringList{QStringLiteral("3.5in"), QStringLiteral("2.5in")}));
+        QVERIFY(!QFileInfo::exists(QDir(all).filePath(info.id + QStringLiteral(".png"))));
+    }
+    QVERIFY(written >= 10);
+}
+
+QTEST_GUILESS_MAIN(TestFigures)
+#include "tst_figures.moc"
