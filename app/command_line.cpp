@@ -328,8 +328,9 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             if (const QString why = schemeRefusal(setting.flag, p); !why.isEmpty())
                 return fail(why);
             QString error;
+            // A switch sets the opposite of its setting's default (--transpose, --no-cell-values).
             const auto value = setting.kind == ViewSetting::Kind::Bool
-                                   ? std::optional<QJsonValue>(true)
+                                   ? std::optional<QJsonValue>(!setting.defaultValue.toBool())
                                    : settingFromText(setting, parser.value(setting.flag), &error);
             if (!value)
                 return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));

@@ -1,6 +1,9 @@
 // Publication figures from the command line: physical sizes (PNG pixels and stored dpi, the PDF's
 // page, the SVG's unit), type in points, titles replaced and hidden, --export all in a format.
+#include "command_line.h"
 #include "command_line_support.h"
+#include "scheme_support.h"
+#include "session.h"
 #include "test_support.h"
 #include "view_registry.h"
 
@@ -25,6 +28,7 @@ class TestFigures : public QObject
     void textInPoints();
     void titleReplacedAndHidden();
     void exportAllInAFormat();
+    void everyViewSettingOnTheCommandLine();
 
   private:
     QString export_(const QStringList &args, const QString &name);
@@ -149,6 +153,15 @@ void TestFigures::pixelSizesStayPixels()
     QCOMPARE(mediaBox(testsupport::readFile(pdf)), QSizeF(600, 400));
     const QString svg = export_({QStringLiteral("--size"), QStringLiteral("600x400")}, QStringLiteral("p.svg"));
     QCOMPARE(svgSize(testsupport::readFile(svg)), (QStringList{QStringLiteral("600px"), QStringLiteral("400px")}));
+
+    // A heatmap's cells embedded in a PDF stay lossless (Flate), never JPEG.
+    const QString heatmap = dir_.filePath(QStringLiteral("heatmap.pdf"));
+    const Run r = run({QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--size"),
+                       QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), heatmap});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QByteArray bytes = testsupport::readFile(heatmap);
+    QVERIFY(bytes.contains("/Subtype /Image"));
+    QVERIFY(!bytes.contains("/DCTDecode"));
 }
 
 void TestFigures::textInPoints()
@@ -225,6 +238,61 @@ void TestFigures::exportAllInAFormat()
         QVERIFY(!QFileInfo::exists(QDir(all).filePath(info.id + QStringLiteral(".png"))));
     }
     QVERIFY(written >= 10);
+}
+
+void TestFigures::everyViewSettingOnTheCommandLine()
+{
+    // Every setting a view declares has a flag (but showTitle, which --title '' sets), and a value
+    // given on the command line reaches the view's settings and comes back from a session file.
+    int flags = 0;
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &s : view.settings) {
+            if (s.key == QStringLiteral("showTitle"))
+                continue;
+            QVERIFY2(!s.flag.isEmpty(), qPrintable(view.id + QStringLiteral(": '") + s.key + QStringLiteral("' has no flag")));
+            QStringList args{QStringLiteral("pe-explorer")};
+            args << (s.schemes.empty() ? schemeArgs(view)
+                                       : QStringList{QStringLiteral("--scheme"),
+                                                     QString::fromUtf8(pe::schemeName(s.schemes.front()).data())});
+            QJsonValue expected;
+            switch (s.kind) {
+            case ViewSetting::Kind::Bool:
+                args << QStringLiteral("--") + s.flag;
+                expected = !s.defaultValue.toBool();
+                break;
+            case ViewSetting::Kind::Choice:
+                expected = s.choices.constLast() == s.defaultValue.toString() ? s.choices.constFirst() : s.choices.constLast();
+                args << QStringLiteral("--") + s.flag << expected.toString();
+                break;
+            case ViewSetting::Kind::Integer:
+                expected = static_cast<int>(s.maximum);
+                args << QStringLiteral("--") + s.flag << QString::number(static_cast<qint64>(s.maximum));
+                break;
+            case ViewSetting::Kind::Real:
+                expected = s.maximum;
+                args << QStringLiteral("--") + s.flag << QString::number(s.maximum, 'f', s.decimals);
+                break;
+            case ViewSetting::Kind::Text:
+                expected = s.key == QStringLiteral("compareBases") ? QStringLiteral("1e3")
+                           : s.key.endsWith(QStringLiteral("PairChoice")) ? QStringLiteral("0,1")
+                                                                          : QStringLiteral("A figure's own title");
+                args << QStringLiteral("--") + s.flag << expected.toString();
+                break;
+            }
+            const ParsedCommandLine r = parseCommandLine(args);
+            QVERIFY2(r.error.isEmpty(), qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.error));
+            QCOMPARE(viewSettings(r.command, view).value(s.key), expected);
+            Session session;
+            session.params = r.command.params;
+            session.view = view.id;
+            session.views = r.command.viewSettings;
+            QString error;
+            const auto back = sessionFromJson(sessionToJson(session), &error);
+            QVERIFY2(back, qPrintable(error));
+            QCOMPARE(back->views.value(view.id).value(s.key), expected);
+            ++flags;
+        }
+    QVERIFY(flags > 40);
 }
 
 QTEST_GUILESS_MAIN(TestFigures)

@@ -189,6 +189,9 @@ void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &opt
     // Pens in the layout's points, as the PNG draws them (a hairline is one point, not one device
     // unit of the PDF's resolution).
     painter.setMode(QCPPainter::pmNonCosmetic);
+    // Heatmaps and point clouds embedded as bitmaps stay exact: Qt's PDF writer would store them as
+    // JPEG, blurring cell edges.
+    painter.setRenderHint(QPainter::LosslessImageRendering);
     painter.scale(scale.width(), scale.height());
     view->renderTo(&painter, options.layoutSize(), options.pixelRatio());
     painter.end();

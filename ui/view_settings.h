@@ -38,6 +38,18 @@ struct ViewSetting {
     // The schemes the setting means something for (RoPE's q and k); empty: every scheme. The
     // command line refuses the flag under another scheme instead of ignoring it.
     std::vector<pe::SchemeId> schemes{};
+
+    // The setting with its command-line option (flag without "--", its value's name in --help,
+    // --help's sentence). A true-or-false setting's flag is a switch that sets the opposite of its
+    // default: --transpose turns on, --no-cell-values turns off.
+    ViewSetting option(const QString &flagName, const QString &value, const QString &helpText) const
+    {
+        ViewSetting s = *this;
+        s.flag = flagName;
+        s.valueName = value;
+        s.help = helpText;
+        return s;
+    }
 };
 using ViewSettings = std::vector<ViewSetting>;
 

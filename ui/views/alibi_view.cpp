@@ -124,7 +124,9 @@ ViewInfo AlibiView::describe()
     return {QStringLiteral("alibi"),
             tr("ALiBi"),
             {},
-            {{QStringLiteral("alibiCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}},
+            {ViewSetting{QStringLiteral("alibiCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}.option(
+                 QStringLiteral("cells"), QStringLiteral("N"),
+                 tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit"))},
             {{QStringLiteral("slopes"),
               tr("ALiBi's slope of every head (1-based), as get_slopes computes it"),
               {},

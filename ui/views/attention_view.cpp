@@ -305,7 +305,9 @@ ViewInfo AttentionView::describe()
               QStringLiteral("causal"),
               {},
               tr("Mask the keys after the query (s > t)")},
-             {QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")},
+             ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}.option(
+                 QStringLiteral("cells"), QStringLiteral("N"),
+                 tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
              {QStringLiteral("attentionCompare"),
               Kind::Bool,
               false,

@@ -461,8 +461,10 @@ ViewInfo ClockGridView::describe()
           QStringLiteral("clock-face"),
           QStringLiteral("F"),
           tr("Clock hands: clockwise from 12 o'clock (x = sin) or counterclockwise from 3 o'clock (seed 002)")},
-         {QStringLiteral("clockPairs"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxPairs, tr("fit")},
-         {QStringLiteral("clockRows"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxRows, tr("fit")},
+         ViewSetting{QStringLiteral("clockPairs"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxPairs, tr("fit")}.option(
+             QStringLiteral("clock-pairs"), QStringLiteral("N"), tr("Clocks drawn; fit: as many as the figure holds")),
+         ViewSetting{QStringLiteral("clockRows"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxRows, tr("fit")}.option(
+             QStringLiteral("clock-rows"), QStringLiteral("N"), tr("Rows of clocks; fit: the figure's shape decides")),
          PairChoiceEdit::setting(QStringLiteral("clockPairChoice"))},
         {{QStringLiteral("angles"), tr("each pair's hand angle t·ω_i at every position"), {}, [](const DataRequest &r) {
               return pe::angleTable(*r.encoding);
