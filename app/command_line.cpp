@@ -110,7 +110,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         return fail(QStringLiteral("unexpected argument '%1'; every option starts with --. See --help.")
                         .arg(parser.positionalArguments().first()));
     for (const QString &name : parser.optionNames())
-        if (parser.values(name).size() > 1)
+        if (parser.values(name).size() > 1 && name != QStringLiteral("marker")) // --marker repeats
             return fail(QStringLiteral("--%1 is given more than once.").arg(name));
     // An empty value is never what was meant (--export "" drew the first view): refused for every
     // option that takes one but --title.
@@ -331,7 +331,11 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             // A switch sets the opposite of its setting's default (--transpose, --no-cell-values).
             const auto value = setting.kind == ViewSetting::Kind::Bool
                                    ? std::optional<QJsonValue>(!setting.defaultValue.toBool())
-                                   : settingFromText(setting, parser.value(setting.flag), &error);
+                                   : settingFromText(setting,
+                                                     setting.flag == QStringLiteral("marker")
+                                                         ? parser.values(setting.flag).join(QStringLiteral(", "))
+                                                         : parser.value(setting.flag),
+                                                     &error);
             if (!value)
                 return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));
             // --title '' hides the title rather than asking for the view's own.

@@ -71,7 +71,8 @@ QList<QCommandLineOption> viewOptions(const QStringList &taken)
                                                                                       : QString::number(d.toDouble());
             // A true-or-false setting is a switch: given, it sets the opposite of the default.
             if (s.kind == ViewSetting::Kind::Bool)
-                out << QCommandLineOption(s.flag, QStringLiteral("%1 (%2).").arg(s.help, views.join(QStringLiteral(", "))));
+                out << QCommandLineOption(s.flag,
+                                          QStringLiteral("%1 (%2).").arg(s.help, views.join(QStringLiteral(", "))));
             else
                 out << QCommandLineOption(s.flag,
                                           QStringLiteral("%1 (%2): %3 (default %4).")

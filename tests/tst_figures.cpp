@@ -29,6 +29,7 @@ class TestFigures : public QObject
     void titleReplacedAndHidden();
     void exportAllInAFormat();
     void everyViewSettingOnTheCommandLine();
+    void markersDrawnWhereAsked();
 
   private:
     QString export_(const QStringList &args, const QString &name);
@@ -249,7 +250,8 @@ void TestFigures::everyViewSettingOnTheCommandLine()
         for (const ViewSetting &s : view.settings) {
             if (s.key == QStringLiteral("showTitle"))
                 continue;
-            QVERIFY2(!s.flag.isEmpty(), qPrintable(view.id + QStringLiteral(": '") + s.key + QStringLiteral("' has no flag")));
+            QVERIFY2(!s.flag.isEmpty(),
+                     qPrintable(view.id + QStringLiteral(": '") + s.key + QStringLiteral("' has no flag")));
             QStringList args{QStringLiteral("pe-explorer")};
             args << (s.schemes.empty() ? schemeArgs(view)
                                        : QStringList{QStringLiteral("--scheme"),
@@ -261,7 +263,8 @@ void TestFigures::everyViewSettingOnTheCommandLine()
                 expected = !s.defaultValue.toBool();
                 break;
             case ViewSetting::Kind::Choice:
-                expected = s.choices.constLast() == s.defaultValue.toString() ? s.choices.constFirst() : s.choices.constLast();
+                expected =
+                    s.choices.constLast() == s.defaultValue.toString() ? s.choices.constFirst() : s.choices.constLast();
                 args << QStringLiteral("--") + s.flag << expected.toString();
                 break;
             case ViewSetting::Kind::Integer:
@@ -273,7 +276,8 @@ void TestFigures::everyViewSettingOnTheCommandLine()
                 args << QStringLiteral("--") + s.flag << QString::number(s.maximum, 'f', s.decimals);
                 break;
             case ViewSetting::Kind::Text:
-                expected = s.key == QStringLiteral("compareBases") ? QStringLiteral("1e3")
+                expected = s.key == QStringLiteral("compareBases")        ? QStringLiteral("1e3")
+                           : s.key == QStringLiteral("markers")           ? QStringLiteral("50, 100")
                            : s.key.endsWith(QStringLiteral("PairChoice")) ? QStringLiteral("0,1")
                                                                           : QStringLiteral("A figure's own title");
                 args << QStringLiteral("--") + s.flag << expected.toString();
@@ -293,6 +297,64 @@ void TestFigures::everyViewSettingOnTheCommandLine()
             ++flags;
         }
     QVERIFY(flags > 40);
+}
+
+void TestFigures::markersDrawnWhereAsked()
+{
+    // Pure red (matplotlib's 'red') is drawn by the markers alone: columns holding it, per image.
+    const auto redColumns = [](const QString &file) {
+        const QImage img(file);
+        QList<int> columns;
+        for (int x = 0; x < img.width(); ++x) {
+            int red = 0;
+            for (int y = 0; y < img.height(); ++y) {
+                const QColor c = img.pixelColor(x, y);
+                red += c.red() > 200 && c.green() < 140 && c.blue() < 140 && c.red() - c.green() > 100;
+            }
+            if (red > img.height() / 10)
+                columns << x;
+        }
+        return columns;
+    };
+    const auto similarity = [this](const QStringList &args, const QString &name) {
+        const QString out = dir_.filePath(name);
+        const Run r = run(QStringList{QStringLiteral("--seq-len"), QStringLiteral("201"), QStringLiteral("--export"),
+                                      QStringLiteral("similarity"), QStringLiteral("--size"), QStringLiteral("800x500"),
+                                      QStringLiteral("--out"), out} +
+                          args);
+        return r.code == 0 ? out : QString();
+    };
+    // The reference line at 0 is red too: what the markers add is what the plain figure lacks.
+    const QList<int> none = redColumns(similarity({}, QStringLiteral("none.png")));
+    const auto added = [&](QList<int> columns) {
+        columns.removeIf([&](int x) { return none.contains(x); });
+        return columns;
+    };
+    const QList<int> one =
+        added(redColumns(similarity({QStringLiteral("--marker"), QStringLiteral("100")}, QStringLiteral("one.png"))));
+    const QList<int> two = added(redColumns(similarity(
+        {QStringLiteral("--marker"), QStringLiteral("50"), QStringLiteral("--marker"), QStringLiteral("150")},
+        QStringLiteral("two.png"))));
+    QVERIFY2(!one.isEmpty() && one.size() <= 3, qPrintable(QString::number(one.size()))); // a pixel or two wide
+    QVERIFY(two.size() >= 2);
+    // 50 and 150 sit either side of 100, equally far in pixels (a linear position axis).
+    const int left = two.first(), right = two.last(), middle = one.first();
+    QVERIFY2(left < middle && middle < right, qPrintable(QStringLiteral("%1 %2 %3").arg(left).arg(middle).arg(right)));
+    QVERIFY(std::abs((middle - left) - (right - middle)) <= 2);
+
+    // The preset of seed 001's first figure carries the article's lines at 50 and 100.
+    const QString inputs = dir_.filePath(QStringLiteral("inputs.png"));
+    const Run r = run({QStringLiteral("--preset"), QStringLiteral("seed001-inputs"), QStringLiteral("--export"),
+                       QStringLiteral("inputs"), QStringLiteral("--out"), inputs});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(redColumns(inputs).size() >= 2); // 50 and 100 (the inputs view has no other red)
+
+    // Not a position: one sentence, nothing written.
+    const Run bad = run({QStringLiteral("--export"), QStringLiteral("similarity"), QStringLiteral("--marker"),
+                         QStringLiteral("fifty"), QStringLiteral("--out"), dir_.filePath(QStringLiteral("bad.png"))});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("--marker: a marker is a position")), qPrintable(bad.err));
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("bad.png"))));
 }
 
 QTEST_GUILESS_MAIN(TestFigures)

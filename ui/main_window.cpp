@@ -174,9 +174,10 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     valuesAction->setText(tr("Values &table"));
     valuesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     viewMenu->addAction(valuesAction);
-    QAction *titleAction = viewMenu->addAction(tr("Figure t&itle…"), this, &MainWindow::editFigureTitle);
+    QAction *titleAction = viewMenu->addAction(tr("Figure t&itle and markers…"), this, &MainWindow::editFigureTitle);
     titleAction->setObjectName(QStringLiteral("figureTitleAction"));
-    titleAction->setToolTip(tr("Replace or hide the current view's title (--title on the command line)"));
+    titleAction->setToolTip(tr("Replace or hide the current view's title, mark positions with red dashed lines "
+                               "(--title, --marker on the command line)"));
     QAction *lecture = viewMenu->addAction(tr("&Lecture mode"), this, [this] { setLectureMode(!lectureMode()); });
     lecture->setShortcut(QKeySequence(Qt::Key_F11));
     lecture->setToolTip(tr("Full screen, large type, keyboard only; Esc leaves"));
@@ -365,12 +366,41 @@ void MainWindow::editFigureTitle()
     text->setEnabled(shown->isChecked());
     form->addRow(tr("Title:"), text);
     form->addRow(QString(), shown);
-    form->addRow(new QLabel(tr("Empty keeps the view's own title. Figures, copies and sessions use it."), &dialog));
+    // Markers, for a view with a position axis.
+    const bool marks = findSetting(view->info().settings, QStringLiteral("markers")) != nullptr;
+    auto *markers = new QLineEdit(now.value(QStringLiteral("markers")).toString(), &dialog);
+    markers->setObjectName(QStringLiteral("figureMarkers"));
+    markers->setPlaceholderText(tr("positions, e.g. 50, 100"));
+    markers->setToolTip(tr("A red dashed line across the position axes at each position listed"));
+    auto *problem = new QLabel(&dialog);
+    problem->setObjectName(QStringLiteral("figureMarkersProblem"));
+    problem->setWordWrap(true);
+    problem->hide();
+    if (marks) {
+        form->addRow(tr("Markers:"), markers);
+        form->addRow(QString(), problem);
+    } else {
+        markers->hide();
+    }
+    form->addRow(
+        new QLabel(tr("An empty title keeps the view's own. Figures, copies and sessions use these."), &dialog));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    // A marker list that is not one is said in the dialog, which stays open.
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        QString error;
+        if (marks && !parseMarkers(markers->text(), &error)) {
+            problem->setText(error);
+            problem->show();
+            return;
+        }
+        dialog.accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    view->applySettings({{QStringLiteral("title"), text->text()}, {QStringLiteral("showTitle"), shown->isChecked()}});
+    QJsonObject values{{QStringLiteral("title"), text->text()}, {QStringLiteral("showTitle"), shown->isChecked()}};
+    if (marks)
+        values.insert(QStringLiteral("markers"), markers->text().trimmed());
+    view->applySettings(values);
 }

@@ -16,6 +16,7 @@
 #include "scaling_view.h"
 #include "similarity_view.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -104,6 +105,38 @@ ViewSettings figureSettings()
     title.help = QObject::tr("The figure's title in place of the view's own; --title '' hides it");
     ViewSetting shown{QStringLiteral("showTitle"), ViewSetting::Kind::Bool, true};
     return {title, shown};
+}
+
+std::optional<std::vector<std::int64_t>> parseMarkers(const QString &text, QString *error)
+{
+    std::vector<std::int64_t> out;
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    for (const QString &word : text.split(separators, Qt::SkipEmptyParts)) {
+        const auto t = pe::parseInteger(word.toStdString());
+        if (!t || *t < 0 || *t >= pe::limits::maxPositionEnd) {
+            *error = QObject::tr("a marker is a position, a whole number from 0 to %1 (got '%2').")
+                         .arg(QString::fromStdString(pe::withThousands(pe::limits::maxPositionEnd - 1)), word.left(40));
+            return std::nullopt;
+        }
+        out.push_back(*t);
+    }
+    if (out.size() > static_cast<std::size_t>(kMaxMarkers)) {
+        *error = QObject::tr("at most %1 markers (got %2).").arg(kMaxMarkers).arg(out.size());
+        return std::nullopt;
+    }
+    return out;
+}
+
+ViewSetting markerSetting()
+{
+    ViewSetting s{QStringLiteral("markers"), ViewSetting::Kind::Text, QString()};
+    s.check = [](const QString &text) {
+        QString error;
+        return parseMarkers(text, &error) ? QString() : error;
+    };
+    return s.option(QStringLiteral("marker"), QStringLiteral("T"),
+                    QObject::tr("A red dashed line at position T on the position axes, as the articles draw them; "
+                                "repeat it for more (--marker 50 --marker 100)"));
 }
 
 const ViewInfo *findView(const QString &id)

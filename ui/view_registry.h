@@ -88,11 +88,21 @@ ViewInfo withSchemeCheck(ViewInfo info);
 // --title hides it; the window's View > Figure title). PlotView holds their controls.
 ViewSettings figureSettings();
 
+// The figure's markers, declared by the views with a position axis (PlotView::positionAxes): a
+// red dashed line at each position listed ("50, 100"), as the articles mark theirs. --marker T,
+// repeatable. At most kMaxMarkers.
+inline constexpr int kMaxMarkers = 32;
+ViewSetting markerSetting();
+// The positions of a markers text, or nothing with `error` one sentence.
+std::optional<std::vector<std::int64_t>> parseMarkers(const QString &text, QString *error);
+
 // A view's registry entry made from its class: View::describe() gives the id, title, settings and
 // exports; construct is filled here.
 template <class View> ViewInfo viewInfo()
 {
     ViewInfo info = View::describe();
+    if constexpr (View::kMarksPositions)
+        info.settings.push_back(markerSetting());
     for (ViewSetting &s : figureSettings())
         info.settings.push_back(std::move(s));
     info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };

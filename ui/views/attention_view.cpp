@@ -259,6 +259,11 @@ void AttentionView::rebuild()
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QList<QCPAxis *> AttentionView::positionAxes() const
+{
+    return {rowRect_->axis(QCPAxis::atBottom)};
+}
+
 ViewInfo AttentionView::describe()
 {
     using Kind = ViewSetting::Kind;

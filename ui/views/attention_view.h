@@ -23,6 +23,7 @@ class AttentionView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     explicit AttentionView(Parameters *parameters, QWidget *parent = nullptr);
     ~AttentionView() override;
@@ -35,6 +36,7 @@ class AttentionView : public PlotView
     static constexpr int kMaxCells = 1024;
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override { rebuild(); }
 

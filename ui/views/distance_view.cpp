@@ -123,6 +123,11 @@ QString DistanceView::tooltipAt(QPointF pixel) const
         .arg(values_[r * positions_.size() + c], 0, 'g', 10);
 }
 
+QList<QCPAxis *> DistanceView::positionAxes() const
+{
+    return {plot()->xAxis, plot()->yAxis};
+}
+
 ViewInfo DistanceView::describe()
 {
     return {QStringLiteral("distance"),

@@ -21,6 +21,7 @@ class DistanceView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     explicit DistanceView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -32,6 +33,7 @@ class DistanceView : public PlotView
     static constexpr int kMaxExactCells = 256;
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override;
 

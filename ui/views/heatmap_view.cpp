@@ -372,6 +372,11 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
         .arg(enc.value(t, j), 0, 'f', 6);
 }
 
+QList<QCPAxis *> HeatmapView::positionAxes() const
+{
+    return {settings().value(QStringLiteral("transpose")).toBool() ? plot()->xAxis : plot()->yAxis};
+}
+
 ViewInfo HeatmapView::describe()
 {
     return {QStringLiteral("heatmap"),

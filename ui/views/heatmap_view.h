@@ -27,6 +27,7 @@ class HeatmapView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     explicit HeatmapView(Parameters *parameters, QWidget *parent = nullptr);
 
@@ -54,6 +55,7 @@ class HeatmapView : public PlotView
     }
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override;
     void keyPressEvent(QKeyEvent *event) override;

@@ -106,6 +106,11 @@ void InputsView::positionMoved()
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QList<QCPAxis *> InputsView::positionAxes() const
+{
+    return {rects_[0]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atBottom), rects_[2]->axis(QCPAxis::atBottom)};
+}
+
 ViewInfo InputsView::describe()
 {
     return {QStringLiteral("inputs"),

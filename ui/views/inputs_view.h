@@ -17,10 +17,12 @@ class InputsView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override;
 

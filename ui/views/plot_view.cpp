@@ -42,6 +42,11 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     titleShown->setObjectName(QStringLiteral("showTitle"));
     titleShown->setToolTip(tr("Whether the figure has a title (View > Figure title)"));
     titleShown->hide();
+    auto *markers = new QLineEdit(this);
+    markers->setObjectName(QStringLiteral("markers"));
+    markers->setToolTip(tr("Red dashed lines at these positions (View > Figure title and markers)"));
+    markers->hide();
+    connect(markers, &QLineEdit::editingFinished, this, &PlotView::refresh);
     connect(titleText, &QLineEdit::editingFinished, this, &PlotView::refresh);
     connect(titleShown, &QCheckBox::toggled, this, &PlotView::refresh);
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
@@ -99,6 +104,35 @@ std::int64_t PlotView::heldValues() const
             n += static_cast<std::int64_t>(m->data()->keySize()) * m->data()->valueSize();
     }
     return n;
+}
+
+void PlotView::placeMarkers()
+{
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)
+        if (plot_->item(i)->objectName() == QLatin1String("figureMarker"))
+            plot_->removeItem(i);
+    if (!info_ || !findSetting(info_->settings, QStringLiteral("markers")))
+        return;
+    const auto *edit = findChild<QLineEdit *>(QStringLiteral("markers"));
+    QString error;
+    const auto positions = parseMarkers(edit ? edit->text() : QString(), &error);
+    if (!positions)
+        return; // refused before it was applied (checkSetting)
+    for (QCPAxis *axis : positionAxes())
+        for (std::int64_t t : *positions) {
+            // matplotlib's axvline(color='red', linestyle='--'), above the data.
+            QCPItemStraightLine *line = addMarkerLine(QColor(255, 0, 0), axis->axisRect());
+            line->setObjectName(QStringLiteral("figureMarker"));
+            line->setLayer(QStringLiteral("overlay"));
+            line->setPen(QPen(QColor(255, 0, 0), 1.5 * lineScale(), Qt::DashLine));
+            for (QCPItemPosition *p : {line->point1, line->point2})
+                p->setAxes(axis->orientation() == Qt::Horizontal ? axis : axis->axisRect()->axis(QCPAxis::atBottom),
+                           axis->orientation() == Qt::Vertical ? axis : axis->axisRect()->axis(QCPAxis::atLeft));
+            if (axis->orientation() == Qt::Horizontal)
+                placeVertical(line, static_cast<double>(t));
+            else
+                placeHorizontal(line, static_cast<double>(t));
+        }
 }
 
 QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const
@@ -226,17 +260,33 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
     if (const auto *own = findChild<QLineEdit *>(QStringLiteral("title")); own && !own->text().isEmpty())
         parts = QStringList{own->text()};
-    // A title never takes more than about a fifth of the figure: its type shrinks (to 60%) first.
+    // A title never takes more than about a fifth of the figure: its type shrinks first, never
+    // below the tick labels' size; then its last parts give way, an ellipsis saying so (a 3.5 in
+    // figure cut the first and last lines of a five-line title at its edges).
     QFont font = title->font();
     const double room = 0.2 * plot_->viewport().height();
-    for (int step = 0; step < 4; ++step) {
-        const int lines = wrappedTitle(font, parts).count(QLatin1Char('\n')) + 1;
-        if (lines * QFontMetrics(font).lineSpacing() <= room)
-            break;
+    const double smallest = std::min(font.pointSizeF(), fontSize(9));
+    const auto fits = [&](const QStringList &p) {
+        const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
+        return lines * QFontMetrics(font).lineSpacing() <= room;
+    };
+    while (!fits(parts) && font.pointSizeF() * 0.88 >= smallest)
         font.setPointSizeF(font.pointSizeF() * 0.88);
+    const QString more = QStringLiteral(" …");
+    while (parts.size() > 1 && !fits(parts)) {
+        parts.removeLast();
+        if (!parts.last().endsWith(more))
+            parts.last() += more;
+    }
+    QString text = wrappedTitle(font, parts);
+    const int lineCount = std::max(1, static_cast<int>(room / QFontMetrics(font).lineSpacing()));
+    if (QStringList lines = text.split(QLatin1Char('\n')); lines.size() > lineCount) {
+        lines = lines.mid(0, lineCount);
+        lines.last() += more;
+        text = lines.join(QLatin1Char('\n'));
     }
     title->setFont(font);
-    title->setText(wrappedTitle(font, parts));
+    title->setText(text);
 }
 
 QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) const
@@ -368,6 +418,7 @@ void PlotView::rebuildNow()
     }
     applyFonts(); // before: a rebuild measures its labels
     rebuild();
+    placeMarkers();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
 }
@@ -499,8 +550,10 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     }
     // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure
     // refuse it before they get here).
-    if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty())
+    if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty()) {
         rebuild();
+        placeMarkers();
+    }
     finishWork();
     applyPalette();
     for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})

@@ -14,6 +14,7 @@
 class Parameters;
 struct DataRequest;
 struct ViewInfo;
+class QCPAxis;
 class QCPAxisRect;
 class QCPGraph;
 class QCPPainter;
@@ -35,6 +36,8 @@ class PlotView : public QWidget
     PlotView(Parameters *parameters, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return plot_; }
+    // A view with position axes sets this: its registry entry gets markerSetting().
+    static constexpr bool kMarksPositions = false;
     Parameters *parameters() const { return parameters_; }
 
     // The figure alone (no tool row) at size logical pixels times scale.
@@ -112,6 +115,9 @@ class PlotView : public QWidget
     // After bindSettings: the controls hold their declared defaults (a view that reads them to set
     // up its own state does it here, not in its constructor).
     virtual void settingsBound() {}
+    // The axes whose coordinate is a position (t or s): the figure's markers (markerSetting) are
+    // drawn across them. A view that declares markerSetting() returns its position axes.
+    virtual QList<QCPAxis *> positionAxes() const { return {}; }
     // Called when only the current position moved; the default recomputes everything.
     virtual void positionMoved() { rebuild(); }
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
@@ -162,6 +168,8 @@ class PlotView : public QWidget
 
   private:
     void rebuildNow();
+    // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
+    void placeMarkers();
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
     bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;

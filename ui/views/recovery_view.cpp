@@ -176,6 +176,11 @@ std::optional<pe::Table> RecoveryView::dataTable() const
     return pe::recoveryTable(recovery_, encoding.params().startPos);
 }
 
+QList<QCPAxis *> RecoveryView::positionAxes() const
+{
+    return {plot()->xAxis};
+}
+
 ViewInfo RecoveryView::describe()
 {
     return {QStringLiteral("recovery"),

@@ -17,6 +17,7 @@ class RecoveryView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     std::optional<pe::Table> dataTable() const override;
     explicit RecoveryView(Parameters *parameters, QWidget *parent = nullptr);
@@ -33,6 +34,7 @@ class RecoveryView : public PlotView
     static constexpr std::int64_t kCurveRows = 300;
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override {}
 

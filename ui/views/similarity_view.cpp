@@ -155,6 +155,11 @@ ViewSetting SimilarityView::metricSetting()
             tr("Similarity and distance metric")};
 }
 
+QList<QCPAxis *> SimilarityView::positionAxes() const
+{
+    return {plot()->xAxis};
+}
+
 ViewInfo SimilarityView::describe()
 {
     return {QStringLiteral("similarity"),

@@ -24,6 +24,7 @@ class SimilarityView : public PlotView
     Q_OBJECT
 
   public:
+    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
     // The metric setting, which the distance view shares.
     static ViewSetting metricSetting();
@@ -40,6 +41,7 @@ class SimilarityView : public PlotView
     QString tooltipAt(QPointF pixel) const override;
 
   protected:
+    QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
     void positionMoved() override
     {
