@@ -3,31 +3,54 @@
 #include "figure_export.h"
 
 #include <QDialog>
+#include <QImage>
+
+#include <functional>
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTimer;
 
-// File > Export figure: which view, its size and scale, and the file. Writing happens on accept
-// through exportFigure(); a failure is shown and the dialog stays open.
+// File > Export figure: which view, its size in pixels or in a unit (in, mm, cm) with the dpi,
+// the type's size in points, and the file, with a preview of the figure as it will be laid out.
+// The choices are remembered (QSettings) for the next export. Writing happens on accept through
+// exportFigure(); a failure is shown and the dialog stays open.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
 
   public:
-    ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, QWidget *parent = nullptr);
+    // `preview` draws a view (by index) with options as the PNG would be; empty: no preview.
+    using Preview = std::function<QImage(int view, const FigureOptions &options)>;
+    ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, Preview preview = {},
+                 QWidget *parent = nullptr);
 
     int viewIndex() const;
     FigureOptions options() const;
     QString path() const;
 
+    void accept() override;
+
   private:
     void browse();
+    void unitChanged();
+    void update();
+    void drawPreview();
 
+    Preview preview_;
     QComboBox *view_;
-    QSpinBox *width_;
-    QSpinBox *height_;
+    QComboBox *unit_;
+    QDoubleSpinBox *width_;
+    QDoubleSpinBox *height_;
     QDoubleSpinBox *scale_;
+    QSpinBox *dpi_;
+    QDoubleSpinBox *font_;
     QLineEdit *path_;
+    QLabel *pixels_;
+    QLabel *picture_;
+    QTimer *previewTimer_;
+    int shownUnit_ = 0;
 };

@@ -237,6 +237,19 @@ QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
 
 } // namespace
 
+QImage figureImage(PlotView *view, const FigureOptions &options)
+{
+    const QSize layout = options.layoutSize();
+    view->setFigureFontPoints(options.textPoints());
+    QImage image =
+        options.isPhysical() ? view->render(layout, options.pixelSize()) : view->render(layout, options.pixelRatio());
+    view->setFigureFontPoints(0);
+    const int dotsPerMetre = static_cast<int>(std::lround(options.dpi / 0.0254));
+    image.setDotsPerMeterX(dotsPerMetre);
+    image.setDotsPerMeterY(dotsPerMetre);
+    return image;
+}
+
 QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options)
 {
     QByteArray bytes;
@@ -249,11 +262,7 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
     const int dpi = view->plot()->logicalDpiY();
     switch (format) {
     case FigureFormat::Png: {
-        QImage image = options.isPhysical() ? view->render(layout, options.pixelSize())
-                                            : view->render(layout, options.pixelRatio());
-        const int dotsPerMetre = static_cast<int>(std::lround(options.dpi / 0.0254));
-        image.setDotsPerMeterX(dotsPerMetre);
-        image.setDotsPerMeterY(dotsPerMetre);
+        const QImage image = figureImage(view, options);
         if (image.isNull() || !image.save(&buffer, "PNG"))
             bytes.clear();
         break;

@@ -80,6 +80,9 @@ class QImage;
 // Writes an image as PNG, atomically; false with error set if anything fails.
 bool writePng(const QImage &image, const QString &path, QString *error);
 
+// The figure as the PNG holds it (its pixels, with the dpi set); null if drawing failed.
+QImage figureImage(PlotView *view, const FigureOptions &options);
+
 // The file's bytes for a view in a format; empty if drawing failed.
 QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options);
 

@@ -255,7 +255,12 @@ void MainWindow::exportFigure()
     QStringList titles;
     for (const ViewInfo &info : viewRegistry())
         titles << info.title;
-    ExportDialog dialog(titles, tabs_->currentIndex(), currentView()->plot()->size(), this);
+    // The preview draws the window's own view of that tab, as the export will.
+    const auto preview = [this](int index, const FigureOptions &options) {
+        PlotView *view = views_[static_cast<std::size_t>(index)].second;
+        return view->cannotDraw().isEmpty() ? figureImage(view, options) : QImage();
+    };
+    ExportDialog dialog(titles, tabs_->currentIndex(), currentView()->plot()->size(), preview, this);
     while (dialog.exec() == QDialog::Accepted) {
         QString error;
         QApplication::setOverrideCursor(Qt::WaitCursor);
