@@ -30,6 +30,7 @@ class TestFigures : public QObject
     void exportAllInAFormat();
     void everyViewSettingOnTheCommandLine();
     void markersDrawnWhereAsked();
+    void smallTablesStayVector();
 
   private:
     QString export_(const QStringList &args, const QString &name);
@@ -355,6 +356,35 @@ void TestFigures::markersDrawnWhereAsked()
     QCOMPARE(bad.code, 2);
     QVERIFY2(bad.err.contains(QStringLiteral("--marker: a marker is a position")), qPrintable(bad.err));
     QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("bad.png"))));
+}
+
+void TestFigures::smallTablesStayVector()
+{
+    // Seed 003's 10 x 6 table and seed 002's 15 x 9: every cell a rectangle and its value text in
+    // SVG and PDF; the only picture is the colour bar's gradient. A 200 x 128 heatmap (25,600
+    // cells, past 10,000) embeds its cells as one lossless picture.
+    const auto images = [this](const QStringList &args, const QString &name) {
+        const QString out = dir_.filePath(name);
+        const Run r = run(QStringList{QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--size"),
+                                      QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), out} +
+                          args);
+        if (r.code != 0)
+            qWarning("%s", qPrintable(r.err));
+        const QByteArray bytes = testsupport::readFile(out);
+        return name.endsWith(QStringLiteral(".svg")) ? bytes.count("<image") : bytes.count("/Subtype /Image");
+    };
+    for (const char *preset : {"seed002-table", "seed003-table"}) {
+        const QStringList args{QStringLiteral("--preset"), QLatin1String(preset)};
+        QCOMPARE(images(args, QStringLiteral("table.svg")), 1);
+        QCOMPARE(images(args, QStringLiteral("table.pdf")), 1);
+    }
+    const QString svg = QString::fromUtf8(testsupport::readFile(dir_.filePath(QStringLiteral("table.svg"))));
+    QVERIFY(svg.contains(QStringLiteral(">0.84<")) ||
+            svg.contains(QStringLiteral(">0.84 <"))); // PE(1, 0) = sin 1, in seed 003's table
+    const QStringList large{QStringLiteral("--seq-len"), QStringLiteral("200"), QStringLiteral("--d-model"),
+                            QStringLiteral("128")};
+    QCOMPARE(images(large, QStringLiteral("large.svg")), 2);
+    QVERIFY(images(large, QStringLiteral("large.pdf")) >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestFigures)

@@ -2,6 +2,7 @@
 
 #include "color_maps.h"
 #include "integer_ticker.h"
+#include "vector_color_map.h"
 
 #include <qcustomplot.h>
 
@@ -9,7 +10,7 @@
 
 PositionMatrix::PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const QString &scaleLabel)
     : plot_(plot)
-    , map_(new QCPColorMap(plot->xAxis, plot->yAxis))
+    , map_(new VectorColorMap(plot->xAxis, plot->yAxis))
     , scale_(new QCPColorScale(plot))
 {
     map_->setInterpolate(false);

@@ -4,6 +4,7 @@
 #include "integer_ticker.h"
 #include "parameters.h"
 #include "similarity_view.h"
+#include "vector_color_map.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -29,7 +30,7 @@ DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
     toolRow()->addStretch(1);
     QCustomPlot *p = plot();
     title_ = addTitle();
-    map_ = new QCPColorMap(p->xAxis, p->yAxis);
+    map_ = new VectorColorMap(p->xAxis, p->yAxis);
     map_->setInterpolate(false);
     scale_ = new QCPColorScale(p);
     content()->addElement(0, 1, scale_);

@@ -5,6 +5,7 @@
 #include "integer_ticker.h"
 #include "parameters.h"
 #include "scheme.h"
+#include "vector_color_map.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -49,7 +50,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     QCustomPlot *p = plot();
     title_ = addTitle();
 
-    map_ = new QCPColorMap(p->xAxis, p->yAxis);
+    map_ = new VectorColorMap(p->xAxis, p->yAxis);
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
     map_->setDataRange(QCPRange(-1.0, 1.0));

@@ -4,6 +4,7 @@
 #include "integer_ticker.h"
 #include "noise.h"
 #include "parameters.h"
+#include "vector_color_map.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -40,7 +41,7 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
             y->setLabel(tr("dimension j"));
         if (k == 2)
             x->setLabel(tr("position t"));
-        maps_[k] = new QCPColorMap(x, y);
+        maps_[k] = new VectorColorMap(x, y);
         maps_[k]->setInterpolate(false);
         auto *scale = new QCPColorScale(p);
         content()->addElement(k, 1, scale);

@@ -545,7 +545,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     const QFont oldFont = plot_->font();
     if (figureFontPoints_ > 0) {
         QFont f = oldFont;
-        f.setPointSizeF(fontSize(9));
+        f.setPointSizeF(fontSize(7)); // cell values may be smaller than the ticks, as annotations are
         plot_->setFont(f);
     }
     // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure

@@ -5,6 +5,7 @@
 #include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "vector_color_map.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -174,7 +175,7 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
         a->setTicker(QSharedPointer<IntegerTicker>::create());
         a->grid()->setVisible(false);
     }
-    confusion_ = new QCPColorMap(cx, cy);
+    confusion_ = new VectorColorMap(cx, cy);
     confusion_->setInterpolate(false);
     confusion_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
     confusion_->setDataRange(QCPRange(0, 1));

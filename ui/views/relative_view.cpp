@@ -6,6 +6,7 @@
 #include "noise.h"
 #include "parameters.h"
 #include "scheme.h"
+#include "vector_color_map.h"
 #include "view_registry.h"
 
 #include <qcustomplot.h>
@@ -30,7 +31,7 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
 
     QCustomPlot *p = plot();
     title_ = addTitle();
-    matrix_ = new QCPColorMap(p->xAxis, p->yAxis);
+    matrix_ = new VectorColorMap(p->xAxis, p->yAxis);
     matrix_->setInterpolate(false);
     matrix_->setGradient(colormaps::gradient(colormaps::defaultName()));
     matrix_->setDataRange(QCPRange(-1, 1));
