@@ -5,11 +5,13 @@
 #include "command_line_options.h"
 
 #include "data_export.h"
+#include "gif_writer.h"
 #include "position_table.h"
 #include "scheme.h"
 #include "view_registry.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -362,8 +364,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     for (const char *flag : {"size", "scale", "dpi", "font-size"})
         if (parser.isSet(QLatin1String(flag)) && !figure && !frames)
             return fail(QStringLiteral("--%1 goes with --export or --export-frames.").arg(QLatin1String(flag)));
-    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step"))) && !frames)
-        return fail(QStringLiteral("--frames and --step go with --export-frames."));
+    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step")) ||
+         parser.isSet(QStringLiteral("fps"))) &&
+        !frames)
+        return fail(QStringLiteral("--frames, --step and --fps go with --export-frames."));
     if (parser.isSet(QStringLiteral("out")) && !figure && !data)
         return fail(QStringLiteral("--out goes with --export or --export-data."));
     if (parser.isSet(QStringLiteral("view")) && (figure || data))
@@ -459,8 +463,27 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
         cmd.out = parser.value(QStringLiteral("export-frames"));
         if (auto problem = drawProblem(cmd))
             return fail(QStringLiteral("--view %1: %2").arg(cmd.view, *problem));
-        if (auto problem = folderProblem(cmd.out))
+        // FILE.gif: one animated GIF; anything else: a folder of numbered PNGs.
+        cmd.gif = QFileInfo(cmd.out).suffix().toLower() == QLatin1String("gif");
+        if (cmd.gif) {
+            const QFileInfo info(cmd.out);
+            if (info.isDir())
+                return fail(QStringLiteral("--export-frames: '%1' is a folder; a GIF is a file.").arg(cmd.out));
+            if (!info.absoluteDir().exists())
+                return fail(QStringLiteral("--export-frames: the folder of '%1' does not exist.").arg(cmd.out));
+        } else if (auto problem = folderProblem(cmd.out)) {
             return fail(QStringLiteral("--export-frames: ") + *problem);
+        }
+        if (parser.isSet(QStringLiteral("fps"))) {
+            if (!cmd.gif)
+                return fail(QStringLiteral("--fps goes with --export-frames FILE.gif (PNG frames have no timing)."));
+            const auto fps = pe::parseInteger(parser.value(QStringLiteral("fps")).toStdString());
+            if (!fps || *fps < 1 || *fps > GifWriter::kMaxFps)
+                return fail(QStringLiteral("--fps: must be a whole number of frames a second from 1 to %1 (got '%2').")
+                                .arg(GifWriter::kMaxFps)
+                                .arg(parser.value(QStringLiteral("fps"))));
+            cmd.fps = static_cast<int>(*fps);
+        }
         if (!parser.isSet(QStringLiteral("frames")))
             return fail(QStringLiteral("--frames N is required with --export-frames."));
         const auto n = pe::parseInteger(parser.value(QStringLiteral("frames")).toStdString());

@@ -31,6 +31,8 @@ struct CommandLine {
     QString out;           // --out, the --screenshot file or the --export-frames folder
     int frames = 0;        // --frames
     std::int64_t step = 1; // --step
+    bool gif = false;      // --export-frames FILE.gif: one animated GIF
+    int fps = 10;          // --fps
     FigureOptions figure;
     FigureFormat allFormat = FigureFormat::Png; // --export all --format
     std::optional<Session> session;             // --session FILE or --preset NAME

@@ -186,8 +186,11 @@ QList<QCommandLineOption> options()
         {QStringLiteral("lecture"),
          QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
         {QStringLiteral("export-frames"),
-         QStringLiteral("Write --frames numbered PNGs of --view to DIR while the position advances, and exit."),
-         QStringLiteral("DIR")},
+         QStringLiteral("Draw --view for --frames positions while the position advances, and exit: FILE.gif writes "
+                        "one animated GIF (looping, --fps), a folder DIR numbered PNGs."),
+         QStringLiteral("DIR|FILE.gif")},
+        {QStringLiteral("fps"), QStringLiteral("Frames a second of --export-frames FILE.gif, 1 to 50 (default 10)."),
+         QStringLiteral("N")},
         {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to %1.").arg(kMaxFrames), QStringLiteral("N")},
         {QStringLiteral("step"),
          QStringLiteral("Positions advanced per frame, 1 to %1 (default 1); past the window's end it slides along.")

@@ -1,6 +1,8 @@
 #include "command_line.h"
 
+#include "atomic_file.h"
 #include "data_export.h"
+#include "gif_writer.h"
 #include "main_window.h"
 #include "parameters.h"
 #include "plot_view.h"
@@ -88,6 +90,34 @@ int exportFrames(const CommandLine &cmd, Workspace &workspace)
     Parameters &parameters = *workspace.parameters();
     // Parsing refused a view that cannot draw these settings (ViewInfo::cannotDraw).
     std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
+    if (cmd.gif) {
+        // One GIF, built in memory a frame at a time, then written atomically.
+        const FigureOptions &o = cmd.figure;
+        GifWriter gif(o.pixelSize(), cmd.fps);
+        for (int k = 0; k < cmd.frames; ++k) {
+            if (k > 0)
+                parameters.stepPosition(cmd.step);
+            QString error;
+            const QImage frame = figureImage(view.get(), o);
+            if (frame.isNull() || !gif.addFrame(frame, &error)) {
+                std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k,
+                             qPrintable(frame.isNull() ? QStringLiteral("could not draw it.") : error));
+                return 2;
+            }
+        }
+        QString error;
+        const QByteArray bytes = gif.finish(&error);
+        std::string message;
+        if (bytes.isEmpty() ||
+            !pe::writeFileAtomically(cmd.out.toStdString(),
+                                     std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                     message)) {
+            std::fprintf(stderr, "pe-explorer: --export-frames: %s\n",
+                         bytes.isEmpty() ? qPrintable(error) : message.c_str());
+            return 2;
+        }
+        return 0;
+    }
     if (!QDir().mkpath(cmd.out)) {
         std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
         return 2;

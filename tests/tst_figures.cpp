@@ -2,12 +2,14 @@
 // page, the SVG's unit), type in points, titles replaced and hidden, --export all in a format.
 #include "command_line.h"
 #include "command_line_support.h"
+#include "gif_writer.h"
 #include "scheme_support.h"
 #include "session.h"
 #include "test_support.h"
 #include "view_registry.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QImageReader>
 #include <QRegularExpression>
@@ -31,6 +33,8 @@ class TestFigures : public QObject
     void everyViewSettingOnTheCommandLine();
     void markersDrawnWhereAsked();
     void smallTablesStayVector();
+    void animatedGif();
+    void quantizeKeepsFewColoursExact();
 
   private:
     QString export_(const QStringList &args, const QString &name);
@@ -385,6 +389,79 @@ void TestFigures::smallTablesStayVector()
                             QStringLiteral("128")};
     QCOMPARE(images(large, QStringLiteral("large.svg")), 2);
     QVERIFY(images(large, QStringLiteral("large.pdf")) >= 2);
+}
+
+void TestFigures::animatedGif()
+{
+    // --export-frames FILE.gif: one GIF of --frames frames, each 1/fps s, the frames differing as
+    // the clock hands turn; read back with Qt's own GIF reader.
+    const QString gif = dir_.filePath(QStringLiteral("clocks.gif"));
+    const Run r =
+        run({QStringLiteral("--view"), QStringLiteral("clocks"), QStringLiteral("--seq-len"), QStringLiteral("64"),
+             QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--export-frames"), gif,
+             QStringLiteral("--frames"), QStringLiteral("12"), QStringLiteral("--size"), QStringLiteral("320x240"),
+             QStringLiteral("--fps"), QStringLiteral("5")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QImageReader reader(gif);
+    QCOMPARE(reader.format(), QByteArray("gif"));
+    QVERIFY(reader.supportsAnimation());
+    QCOMPARE(reader.imageCount(), 12);
+    QCOMPARE(reader.loopCount(), -1); // forever
+    QList<QImage> frames;
+    for (int k = 0; k < 12; ++k) {
+        const QImage frame = reader.read();
+        QVERIFY2(!frame.isNull(), qPrintable(reader.errorString()));
+        QCOMPARE(frame.size(), QSize(320, 240));
+        if (k == 0)
+            QCOMPARE(reader.nextImageDelay(), 200); // 5 fps
+        frames << frame.convertToFormat(QImage::Format_RGB32);
+    }
+    for (int k = 1; k < 12; ++k)
+        QVERIFY2(frames[k] != frames[k - 1], qPrintable(QStringLiteral("frame %1 repeats %2").arg(k).arg(k - 1)));
+
+    // --fps without a GIF, and a GIF in a missing folder: one sentence, nothing written.
+    for (const QStringList &bad :
+         {QStringList{QStringLiteral("--export-frames"), dir_.filePath(QStringLiteral("pngs")),
+                      QStringLiteral("--frames"), QStringLiteral("2"), QStringLiteral("--fps"), QStringLiteral("5")},
+          QStringList{QStringLiteral("--export-frames"), dir_.filePath(QStringLiteral("none/a.gif")),
+                      QStringLiteral("--frames"), QStringLiteral("2")},
+          QStringList{QStringLiteral("--export-frames"), gif, QStringLiteral("--frames"), QStringLiteral("2"),
+                      QStringLiteral("--fps"), QStringLiteral("0")}}) {
+        const Run refused = run(bad);
+        QCOMPARE(refused.code, 2);
+        QCOMPARE(refused.err.trimmed().count(QLatin1Char('\n')), 0);
+    }
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("pngs"))));
+    QCOMPARE(QImageReader(gif).imageCount(), 12); // the good file untouched by the refused run
+}
+
+void TestFigures::quantizeKeepsFewColoursExact()
+{
+    // A figure of few colours (lines and text on white) keeps them exactly; a gradient of more
+    // than 256 gets 256 entries, each pixel within a box of its colour.
+    QImage few(64, 16, QImage::Format_RGB32);
+    const QRgb colours[] = {qRgb(255, 255, 255), qRgb(220, 30, 30), qRgb(31, 119, 180), qRgb(0, 0, 0)};
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 64; ++x)
+            few.setPixel(x, y, colours[(x / 16 + y / 8) % 4]);
+    const QuantizedFrame q = quantize(few);
+    QCOMPARE(static_cast<int>(q.palette.size()), 4);
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 64; ++x)
+            QCOMPARE(q.palette[q.indices[static_cast<std::size_t>(y) * 64 + x]], few.pixel(x, y));
+    QImage ramp(512, 4, QImage::Format_RGB32);
+    for (int x = 0; x < 512; ++x)
+        for (int y = 0; y < 4; ++y)
+            ramp.setPixel(x, y, qRgb(x / 2, 255 - x / 2, (x * 7) % 256));
+    const QuantizedFrame r = quantize(ramp);
+    QVERIFY(r.palette.size() <= 256 && r.palette.size() > 200);
+    int worst = 0;
+    for (int x = 0; x < 512; ++x) {
+        const QRgb got = r.palette[r.indices[static_cast<std::size_t>(x)]], want = ramp.pixel(x, 0);
+        worst = std::max({worst, std::abs(qRed(got) - qRed(want)), std::abs(qGreen(got) - qGreen(want)),
+                          std::abs(qBlue(got) - qBlue(want))});
+    }
+    QVERIFY2(worst <= 40, qPrintable(QString::number(worst)));
 }
 
 QTEST_GUILESS_MAIN(TestFigures)

@@ -42,6 +42,7 @@ class TestMainWindowFiles : public QObject
     void copyFigureAndExportAll();
     void exportDialogPhysicalSizes();
     void figureTitleAndMarkersFromTheWindow();
+    void exportAnimationFromTheWindow();
 };
 
 void TestMainWindowFiles::exportFigureWritesPng()
@@ -332,6 +333,35 @@ void TestMainWindowFiles::figureTitleAndMarkersFromTheWindow()
     QCOMPARE(saved.views.value(QStringLiteral("similarity")).value(QStringLiteral("showTitle")).toBool(), false);
     QCOMPARE(saved.views.value(QStringLiteral("similarity")).value(QStringLiteral("title")).toString(),
              QStringLiteral("Mine"));
+}
+
+void TestMainWindowFiles::exportAnimationFromTheWindow()
+{
+    // Playback > Export animation: the current view as a GIF from a copy of the state; the
+    // window's position stays; a cancel writes nothing.
+    QTemporaryDir dir;
+    Parameters p;
+    MainWindow w(&p);
+    w.showView(QStringLiteral("clocks"));
+    QVERIFY(p.setPosition(3));
+    const QString gif = dir.filePath(QStringLiteral("clocks.gif"));
+    QString error;
+    QList<int> seen;
+    QVERIFY2(w.writeAnimation(gif, QSize(320, 240), 6, 2, 10, &error,
+                              [&](int k) {
+                                  seen << k;
+                                  return true;
+                              }),
+             qPrintable(error));
+    QCOMPARE(seen, (QList<int>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(p.position(), 3);
+    QImageReader reader(gif);
+    QCOMPARE(reader.imageCount(), 6);
+    QCOMPARE(reader.read().size(), QSize(320, 240));
+    const QString cancelled = dir.filePath(QStringLiteral("cancelled.gif"));
+    QVERIFY(!w.writeAnimation(cancelled, QSize(320, 240), 6, 1, 10, &error, [](int k) { return k < 2; }));
+    QVERIFY(error.contains(QStringLiteral("cancelled")));
+    QVERIFY(!QFileInfo::exists(cancelled));
 }
 
 QTEST_MAIN(TestMainWindowFiles)

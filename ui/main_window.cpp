@@ -195,6 +195,11 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     QMenu *play = menuBar()->addMenu(tr("&Playback"));
     for (QAction *a : tabs_->actions())
         play->addAction(a);
+    play->addSeparator();
+    QAction *animation = play->addAction(tr("Export &animation (GIF)…"), this, &MainWindow::exportAnimation);
+    animation->setObjectName(QStringLiteral("exportAnimationAction"));
+    animation->setToolTip(tr("The current view as an animated GIF while the position advances "
+                             "(--export-frames FILE.gif on the command line)"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About"), this, &MainWindow::about);

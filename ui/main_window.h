@@ -5,6 +5,8 @@
 #include "session.h"
 #include "theme.h"
 
+#include <functional>
+
 #include <QMainWindow>
 
 class ControlPanel;
@@ -101,6 +103,17 @@ class MainWindow : public QMainWindow
     void copyFigure();
     // View > Figure title: the current view's title replaced or hidden (its figure settings).
     void editFigureTitle();
+    // Playback > Export animation: the current view as a GIF, drawn offscreen from a copy of the
+    // state (the window's position does not move), with progress and cancel.
+    void exportAnimation();
+
+  public:
+    // The GIF of the current view over `frames` positions from the current one, `step` apart;
+    // false with error set on failure or when `cancelled` returns true (nothing is written then).
+    bool writeAnimation(const QString &path, QSize size, int frames, std::int64_t step, int fps, QString *error,
+                        const std::function<bool(int)> &progress = {});
+
+  private:
     // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
     bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
     void about();

@@ -4,9 +4,11 @@
 
 #include "background_job.h"
 
+#include "atomic_file.h"
 #include "data_export.h"
 #include "export_dialog.h"
 #include "figure_export.h"
+#include "gif_writer.h"
 #include "parameters.h"
 #include "plot_view.h"
 #include "view_registry.h"
@@ -17,18 +19,27 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -418,4 +429,129 @@ bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &ta
     progress.reset();
     *errorText = QString::fromStdString(error);
     return ok;
+}
+
+bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std::int64_t step, int fps, QString *error,
+                                const std::function<bool(int)> &progress)
+{
+    PlotView *shown = currentView();
+    if (const QString why = shown->cannotDraw(); !why.isEmpty()) {
+        *error = why;
+        return false;
+    }
+    // A copy of the state steps through the positions: the window stays where it is.
+    Parameters state;
+    if (const auto problem = state.setState(parameters_->values(), parameters_->noise())) {
+        *error = QString::fromStdString(*problem);
+        return false;
+    }
+    state.setPosition(parameters_->position());
+    Workspace offscreen(&state);
+    std::unique_ptr<PlotView> view = offscreen.offscreenView(shown->info().id);
+    view->applySettings(shown->settings());
+    FigureOptions options;
+    options.size = size;
+    if (const auto problem = checkFigureOptions(options)) {
+        *error = *problem;
+        return false;
+    }
+    GifWriter gif(options.pixelSize(), fps);
+    for (int k = 0; k < frames; ++k) {
+        if (progress && !progress(k)) {
+            *error = tr("cancelled; nothing was written.");
+            return false;
+        }
+        if (k > 0)
+            state.stepPosition(step);
+        const QImage frame = figureImage(view.get(), options);
+        if (frame.isNull() || !gif.addFrame(frame, error)) {
+            if (frame.isNull())
+                *error = tr("frame %1 could not be drawn.").arg(k);
+            return false;
+        }
+    }
+    const QByteArray bytes = gif.finish(error);
+    std::string message;
+    if (bytes.isEmpty())
+        return false;
+    if (!pe::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+        *error = QString::fromStdString(message);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportAnimation()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export animation: %1").arg(currentView()->info().title));
+    auto *form = new QFormLayout(&dialog);
+    const std::int64_t left = parameters_->values().startPos + parameters_->values().seqLen - parameters_->position();
+    auto *frames = new QSpinBox(&dialog);
+    frames->setRange(1, 10000);
+    frames->setValue(static_cast<int>(std::clamp<std::int64_t>(left, 1, 100)));
+    frames->setToolTip(tr("Frames, one position step apart; past the window's end it slides along"));
+    auto *step = new QSpinBox(&dialog);
+    step->setRange(1, 1000000);
+    step->setValue(1);
+    auto *fps = new QSpinBox(&dialog);
+    fps->setRange(1, GifWriter::kMaxFps);
+    fps->setValue(10);
+    auto *width = new QSpinBox(&dialog), *height = new QSpinBox(&dialog);
+    for (QSpinBox *side : {width, height}) {
+        side->setRange(figurelimits::minSide, 2000);
+        side->setSuffix(tr(" px"));
+    }
+    width->setValue(std::clamp(currentView()->plot()->width(), figurelimits::minSide, 2000));
+    height->setValue(std::clamp(currentView()->plot()->height(), figurelimits::minSide, 2000));
+    auto *size = new QHBoxLayout;
+    size->addWidget(width);
+    size->addWidget(new QLabel(QStringLiteral("×"), &dialog));
+    size->addWidget(height);
+    auto *path = new QLineEdit(QDir::current().filePath(currentView()->info().id + QStringLiteral(".gif")), &dialog);
+    auto *browse = new QPushButton(tr("Browse…"), &dialog);
+    connect(browse, &QPushButton::clicked, &dialog, [&] {
+        const QString chosen =
+            QFileDialog::getSaveFileName(&dialog, tr("Export animation"), path->text(), tr("GIF animation (*.gif)"));
+        if (!chosen.isEmpty())
+            path->setText(chosen);
+    });
+    auto *file = new QHBoxLayout;
+    file->addWidget(path, 1);
+    file->addWidget(browse);
+    form->addRow(tr("Frames:"), frames);
+    form->addRow(tr("Positions a frame:"), step);
+    form->addRow(tr("Frames a second:"), fps);
+    form->addRow(tr("Size:"), size);
+    form->addRow(tr("File (.gif):"), file);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    while (dialog.exec() == QDialog::Accepted) {
+        if (!path->text().endsWith(QStringLiteral(".gif"), Qt::CaseInsensitive)) {
+            QMessageBox::warning(this, tr("Export animation"), tr("The file name must end in .gif."));
+            continue;
+        }
+        QProgressDialog progress(tr("Drawing the frames…"), tr("Cancel"), 0, frames->value(), this);
+        progress.setWindowModality(Qt::WindowModal);
+        progress.setMinimumDuration(300);
+        QString error;
+        const bool ok = writeAnimation(path->text(), QSize(width->value(), height->value()), frames->value(),
+                                       step->value(), fps->value(), &error, [&](int k) {
+                                           progress.setValue(k);
+                                           return !progress.wasCanceled();
+                                       });
+        progress.setValue(frames->value());
+        if (ok) {
+            statusBar()->showMessage(tr("Saved %1 (%2 frames)").arg(path->text()).arg(frames->value()), 5000);
+            return;
+        }
+        if (progress.wasCanceled()) {
+            statusBar()->showMessage(tr("Animation cancelled; nothing was written"), 5000);
+            return;
+        }
+        QMessageBox::warning(this, tr("Export animation"), tr("The animation was not saved: %1").arg(error));
+    }
 }
