@@ -261,8 +261,9 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     if (const auto *own = findChild<QLineEdit *>(QStringLiteral("title")); own && !own->text().isEmpty())
         parts = QStringList{own->text()};
     // A title never takes more than about a fifth of the figure: its type shrinks first, never
-    // below the tick labels' size; then its last parts give way, an ellipsis saying so (a 3.5 in
-    // figure cut the first and last lines of a five-line title at its edges).
+    // below the tick labels' size; then parts give way, an ellipsis saying so (a 3.5 in figure cut
+    // the first and last lines of a five-line title at its edges). The first part (what the figure
+    // is) and the last (views end with what they reduced: "every 2nd position") stay longest.
     QFont font = title->font();
     const double room = 0.2 * plot_->viewport().height();
     const double smallest = std::min(font.pointSizeF(), fontSize(9));
@@ -273,17 +274,32 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     while (!fits(parts) && font.pointSizeF() * 0.88 >= smallest)
         font.setPointSizeF(font.pointSizeF() * 0.88);
     const QString more = QStringLiteral(" …");
-    while (parts.size() > 1 && !fits(parts)) {
-        parts.removeLast();
-        if (!parts.last().endsWith(more))
-            parts.last() += more;
+    while (parts.size() > 2 && !fits(parts)) {
+        parts.removeAt(parts.size() - 2);
+        if (!parts.first().endsWith(more))
+            parts.first() += more;
     }
+
     QString text = wrappedTitle(font, parts);
     const int lineCount = std::max(1, static_cast<int>(room / QFontMetrics(font).lineSpacing()));
-    if (QStringList lines = text.split(QLatin1Char('\n')); lines.size() > lineCount) {
-        lines = lines.mid(0, lineCount);
-        lines.last() += more;
-        text = lines.join(QLatin1Char('\n'));
+    if (text.count(QLatin1Char('\n')) + 1 > lineCount) {
+        // Lines give way too: the head's last lines, then the last part's (what was reduced).
+        QStringList head =
+            wrappedTitle(font, parts.size() > 1 ? parts.mid(0, parts.size() - 1) : parts).split(QLatin1Char('\n'));
+        QStringList tail =
+            parts.size() > 1 ? wrappedTitle(font, {parts.last()}).split(QLatin1Char('\n')) : QStringList{};
+        const int keepTail = std::min(static_cast<int>(tail.size()), std::max(0, lineCount - 1));
+        const int keepHead = std::max(1, lineCount - keepTail);
+        if (head.size() > keepHead) {
+            head = head.mid(0, keepHead);
+            head.last() += more;
+        }
+        if (tail.size() > keepTail) {
+            tail = tail.mid(0, keepTail);
+            if (!tail.isEmpty())
+                tail.last() += more;
+        }
+        text = (head + tail).join(QLatin1Char('\n'));
     }
     title->setFont(font);
     title->setText(text);
