@@ -18,7 +18,7 @@ inline Run run(const QStringList &args, const QProcessEnvironment &env = QProces
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(qEnvironmentVariable("PE_EXPLORER"), args);
-    if (!p.waitForFinished(60000))
+    if (!p.waitForFinished(240000)) // a sanitizer build trains the probe in over a minute
         return {-1, QStringLiteral("timed out")};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromLocal8Bit(p.readAllStandardError())};

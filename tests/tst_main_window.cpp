@@ -364,7 +364,8 @@ QImage TestMainWindow::runScreenshot(const QStringList &args)
     app.start(xvfb, QStringList{QStringLiteral("-a"), QStringLiteral("-s"), QStringLiteral("-screen 0 1600x1000x24"),
                                 qEnvironmentVariable("PE_EXPLORER")} +
                         args + QStringList{QStringLiteral("--screenshot"), shot});
-    if (!app.waitForFinished(60000) || app.exitCode() != 0)
+    // Generous: under the sanitizers a screenshot of the probe trains it first (70 s and more).
+    if (!app.waitForFinished(240000) || app.exitCode() != 0)
         return {};
     return QImage(shot);
 }

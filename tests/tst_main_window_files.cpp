@@ -1,7 +1,6 @@
 // The window's files (ui/main_window_files.cpp): a position table opened, figures exported, copied
 // and saved all at once, small exports' layout, the encoding's and the views' data saved.
 #include "data_export.h"
-#include "export_dialog.h"
 #include "figure_export.h"
 #include "main_window.h"
 #include "parameters.h"
@@ -40,9 +39,6 @@ class TestMainWindowFiles : public QObject
     void smallExportsKeepTheirLayout();
     void exportDataFromTheWindow();
     void copyFigureAndExportAll();
-    void exportDialogPhysicalSizes();
-    void figureTitleAndMarkersFromTheWindow();
-    void exportAnimationFromTheWindow();
 };
 
 void TestMainWindowFiles::exportFigureWritesPng()
@@ -255,113 +251,6 @@ void TestMainWindowFiles::positionTableInTheWindow()
     w.closeTable();
     QVERIFY(!p.values().table);
     QCOMPARE(p.values().dModel, 12);
-}
-
-void TestMainWindowFiles::exportDialogPhysicalSizes()
-{
-    QSettings().remove(QStringLiteral("export"));
-    Parameters p;
-    MainWindow w(&p);
-    PlotView *view = w.currentView();
-    int previews = 0;
-    QSize previewed;
-    const auto preview = [&](int, const FigureOptions &o) {
-        ++previews;
-        previewed = o.layoutSize();
-        return figureImage(view, o);
-    };
-    {
-        ExportDialog dialog({QStringLiteral("Heatmap")}, 0, QSize(1200, 800), preview);
-        auto *unit = dialog.findChild<QComboBox *>(QStringLiteral("exportUnit"));
-        auto *width = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("exportWidth"));
-        auto *height = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("exportHeight"));
-        auto *dpi = dialog.findChild<QSpinBox *>(QStringLiteral("exportDpi"));
-        auto *font = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("exportFont"));
-        QVERIFY(unit && width && height && dpi && font);
-        QCOMPARE(dialog.options().size, QSize(1200, 800));
-        // Pixels become inches at a point a pixel: 1200 px is 16.67 in; then a journal column.
-        unit->setCurrentIndex(1);
-        QCOMPARE(width->value(), 16.67);
-        width->setValue(3.5);
-        height->setValue(2.5);
-        dpi->setValue(600);
-        font->setValue(9);
-        const FigureOptions o = dialog.options();
-        QVERIFY(o.isPhysical());
-        QCOMPARE(o.layoutSize(), QSize(252, 180));
-        QCOMPARE(o.pixelSize(), QSize(2100, 1500));
-        QCOMPARE(o.fontPoints, 9.0);
-        QTRY_VERIFY(previews > 0); // after a pause in the typing
-        QCOMPARE(previewed, QSize(252, 180));
-        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("exportPreview"))->pixmap().width() > 100);
-        dialog.accept();
-    }
-    // Remembered for the next export.
-    ExportDialog again({QStringLiteral("Heatmap")}, 0, QSize(1200, 800));
-    const FigureOptions o = again.options();
-    QCOMPARE(o.unit, SizeUnit::Inch);
-    QCOMPARE(o.physical, QSizeF(3.5, 2.5));
-    QCOMPARE(o.dpi, 600);
-    QCOMPARE(o.fontPoints, 9.0);
-    QSettings().remove(QStringLiteral("export"));
-}
-
-void TestMainWindowFiles::figureTitleAndMarkersFromTheWindow()
-{
-    // The settings View > Figure title and markers edits: the title replaced and hidden, markers
-    // at positions, all of it in the session the window saves.
-    Parameters p;
-    MainWindow w(&p);
-    w.showView(QStringLiteral("similarity"));
-    PlotView *view = w.currentView();
-    QVERIFY(!view->applySettings(
-        {{QStringLiteral("title"), QStringLiteral("Mine")}, {QStringLiteral("markers"), QStringLiteral("10, 20")}}));
-    const QJsonObject s = view->settings();
-    QCOMPARE(s.value(QStringLiteral("title")).toString(), QStringLiteral("Mine"));
-    QCOMPARE(s.value(QStringLiteral("markers")).toString(), QStringLiteral("10, 20"));
-    QVERIFY(!view->render(QSize(800, 500), 1).isNull()); // drawn (the window is not shown)
-    int markers = 0;
-    for (int i = 0; i < view->plot()->itemCount(); ++i)
-        markers += view->plot()->item(i)->objectName() == QLatin1String("figureMarker");
-    QCOMPARE(markers, 2);
-    // A markers text that is not positions: the dialog says why and stays open (parseMarkers).
-    QString error;
-    QVERIFY(!parseMarkers(QStringLiteral("10, ten"), &error));
-    QVERIFY2(error.startsWith(QStringLiteral("a marker is a position")), qPrintable(error));
-    QVERIFY(!view->applySettings({{QStringLiteral("showTitle"), false}}));
-    const Session saved = w.currentSession();
-    QCOMPARE(saved.views.value(QStringLiteral("similarity")).value(QStringLiteral("showTitle")).toBool(), false);
-    QCOMPARE(saved.views.value(QStringLiteral("similarity")).value(QStringLiteral("title")).toString(),
-             QStringLiteral("Mine"));
-}
-
-void TestMainWindowFiles::exportAnimationFromTheWindow()
-{
-    // Playback > Export animation: the current view as a GIF from a copy of the state; the
-    // window's position stays; a cancel writes nothing.
-    QTemporaryDir dir;
-    Parameters p;
-    MainWindow w(&p);
-    w.showView(QStringLiteral("clocks"));
-    QVERIFY(p.setPosition(3));
-    const QString gif = dir.filePath(QStringLiteral("clocks.gif"));
-    QString error;
-    QList<int> seen;
-    QVERIFY2(w.writeAnimation(gif, QSize(320, 240), 6, 2, 10, &error,
-                              [&](int k) {
-                                  seen << k;
-                                  return true;
-                              }),
-             qPrintable(error));
-    QCOMPARE(seen, (QList<int>{0, 1, 2, 3, 4, 5}));
-    QCOMPARE(p.position(), 3);
-    QImageReader reader(gif);
-    QCOMPARE(reader.imageCount(), 6);
-    QCOMPARE(reader.read().size(), QSize(320, 240));
-    const QString cancelled = dir.filePath(QStringLiteral("cancelled.gif"));
-    QVERIFY(!w.writeAnimation(cancelled, QSize(320, 240), 6, 1, 10, &error, [](int k) { return k < 2; }));
-    QVERIFY(error.contains(QStringLiteral("cancelled")));
-    QVERIFY(!QFileInfo::exists(cancelled));
 }
 
 QTEST_MAIN(TestMainWindowFiles)

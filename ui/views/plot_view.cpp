@@ -271,7 +271,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
         const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
         return lines * QFontMetrics(font).lineSpacing() <= room;
     };
-    while (!fits(parts) && font.pointSizeF() * 0.88 >= smallest)
+    while (!fits(parts) && font.pointSizeF() > 0 && font.pointSizeF() * 0.88 >= smallest)
         font.setPointSizeF(font.pointSizeF() * 0.88);
     const QString more = QStringLiteral(" …");
     while (parts.size() > 2 && !fits(parts)) {
