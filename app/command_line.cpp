@@ -48,6 +48,27 @@ std::optional<QString> integerFlag(const QCommandLineParser &parser, const QStri
     return std::nullopt;
 }
 
+// A figure flag's number from lo to hi, whole or a number of points; otherwise the refusal.
+std::optional<double> boundedFlag(const QCommandLineParser &parser, const QString &name, bool whole, double lo,
+                                  double hi, QString *error)
+{
+    const QString text = parser.value(name);
+    std::optional<double> v;
+    if (!whole)
+        v = pe::parseReal(text.toStdString());
+    else if (const auto i = pe::parseInteger(text.toStdString()))
+        v = static_cast<double>(*i);
+    if (!v || *v < lo || *v > hi) {
+        *error = QStringLiteral("--%1: must be %2 from %3 to %4 (got '%5').")
+                     .arg(name, whole ? QStringLiteral("a whole number") : QStringLiteral("a number of points"))
+                     .arg(lo)
+                     .arg(hi)
+                     .arg(text);
+        return std::nullopt;
+    }
+    return v;
+}
+
 // Why a view flag means nothing under p's scheme; empty when a view declaring it takes the scheme.
 QString schemeRefusal(const QString &flag, const pe::EncodingParams &p)
 {
@@ -93,6 +114,17 @@ std::optional<QString> folderProblem(const QString &dir)
     return std::nullopt;
 }
 
+// The view setting a flag sets (the first view declaring it: views sharing a flag declare it
+// alike), or null for the command line's own flags.
+const ViewSetting *settingOfFlag(const QString &flag)
+{
+    for (const ViewInfo &view : viewRegistry())
+        for (const ViewSetting &setting : view.settings)
+            if (setting.flag == flag)
+                return &setting;
+    return nullptr;
+}
+
 } // namespace
 
 ParsedCommandLine parseCommandLine(const QStringList &args)
@@ -111,15 +143,18 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     if (!parser.positionalArguments().isEmpty())
         return fail(QStringLiteral("unexpected argument '%1'; every option starts with --. See --help.")
                         .arg(parser.positionalArguments().first()));
-    for (const QString &name : parser.optionNames())
-        if (parser.values(name).size() > 1 && name != QStringLiteral("marker")) // --marker repeats
+    for (const QString &name : parser.optionNames()) {
+        const ViewSetting *setting = settingOfFlag(name);
+        if (parser.values(name).size() > 1 && !(setting && setting->repeatable))
             return fail(QStringLiteral("--%1 is given more than once.").arg(name));
+    }
     // An empty value is never what was meant (--export "" drew the first view): refused for every
-    // option that takes one but --title.
+    // option that takes one, but a setting's that an empty value turns off (--title '').
     for (const QCommandLineOption &option : options()) {
         const QString name = option.names().constLast();
+        const ViewSetting *setting = settingOfFlag(name);
         if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty() &&
-            name != QStringLiteral("title")) // --title '' hides the title
+            !(setting && !setting->emptyTurnsOff.isEmpty()))
             return fail(
                 QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName()));
     }
@@ -331,18 +366,17 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                 return fail(why);
             QString error;
             // A switch sets the opposite of its setting's default (--transpose, --no-cell-values).
-            const auto value = setting.kind == ViewSetting::Kind::Bool
-                                   ? std::optional<QJsonValue>(!setting.defaultValue.toBool())
-                                   : settingFromText(setting,
-                                                     setting.flag == QStringLiteral("marker")
-                                                         ? parser.values(setting.flag).join(QStringLiteral(", "))
+            const auto value =
+                setting.kind == ViewSetting::Kind::Bool
+                    ? std::optional<QJsonValue>(!setting.defaultValue.toBool())
+                    : settingFromText(setting,
+                                      setting.repeatable ? parser.values(setting.flag).join(QStringLiteral(", "))
                                                          : parser.value(setting.flag),
-                                                     &error);
+                                      &error);
             if (!value)
                 return fail(QStringLiteral("--%1: %2").arg(setting.flag, error));
-            // --title '' hides the title rather than asking for the view's own.
-            if (setting.key == QStringLiteral("title") && value->toString().isEmpty()) {
-                cmd.viewSettings[view.id].insert(QStringLiteral("showTitle"), false);
+            if (!setting.emptyTurnsOff.isEmpty() && value->toString().isEmpty()) {
+                cmd.viewSettings[view.id].insert(setting.emptyTurnsOff, false);
                 continue;
             }
             cmd.viewSettings[view.id].insert(setting.key, *value);
@@ -402,22 +436,19 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
                                 .arg(figurelimits::maxScale));
             cmd.figure.scale = *v;
         }
+        QString error;
         if (parser.isSet(QStringLiteral("dpi"))) {
-            const auto v = pe::parseInteger(parser.value(QStringLiteral("dpi")).toStdString());
-            if (!v || *v < figurelimits::minDpi || *v > figurelimits::maxDpi)
-                return fail(QStringLiteral("--dpi: must be a whole number from %1 to %2 (got '%3').")
-                                .arg(figurelimits::minDpi)
-                                .arg(figurelimits::maxDpi)
-                                .arg(parser.value(QStringLiteral("dpi"))));
+            const auto v =
+                boundedFlag(parser, QStringLiteral("dpi"), true, figurelimits::minDpi, figurelimits::maxDpi, &error);
+            if (!v)
+                return fail(error);
             cmd.figure.dpi = static_cast<int>(*v);
         }
         if (parser.isSet(QStringLiteral("font-size"))) {
-            const auto v = pe::parseReal(parser.value(QStringLiteral("font-size")).toStdString());
-            if (!v || *v < figurelimits::minFont || *v > figurelimits::maxFont)
-                return fail(QStringLiteral("--font-size: must be a number of points from %1 to %2 (got '%3').")
-                                .arg(figurelimits::minFont)
-                                .arg(figurelimits::maxFont)
-                                .arg(parser.value(QStringLiteral("font-size"))));
+            const auto v = boundedFlag(parser, QStringLiteral("font-size"), false, figurelimits::minFont,
+                                       figurelimits::maxFont, &error);
+            if (!v)
+                return fail(error);
             cmd.figure.fontPoints = *v;
         }
         if (auto problem = checkFigureOptions(cmd.figure)) {

@@ -111,7 +111,7 @@ void TestCommandLineSchemes::slopesAsGetSlopes()
 
 void TestCommandLineSchemes::attentionRowsSumToOne()
 {
-    for (const QString scheme : {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")}) {
+    for (const QString &scheme : {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")}) {
         QString header;
         // Random q and k are RoPE's (the flag is refused for the others).
         const QStringList qk = scheme == QLatin1String("rope")
@@ -151,7 +151,7 @@ void TestCommandLineSchemes::everyViewUnderEveryScheme()
             pe::EncodingParams p;
             p.scheme = *pe::parseScheme(scheme.toStdString());
             const bool draws = info.schemeProblem(p).isEmpty();
-            for (const QString size : {QStringLiteral("420x320"), QStringLiteral("1600x1000")}) {
+            for (const QString &size : {QStringLiteral("420x320"), QStringLiteral("1600x1000")}) {
                 const QString png = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(info.id, scheme, size));
                 // ALiBi takes no d_model (the flag is refused there).
                 const QStringList d = scheme == QLatin1String("alibi")

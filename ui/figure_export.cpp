@@ -235,15 +235,37 @@ QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
     return pdf;
 }
 
+// A figure's type in points for as long as it lives; then the type it found (the window's, or an
+// enclosing figure's: figureBytes draws a PNG through figureImage).
+class FigureType
+{
+  public:
+    FigureType(PlotView *view, double points)
+        : view_(view)
+        , before_(view->figureFontPoints())
+    {
+        view_->setFigureFontPoints(points);
+    }
+    ~FigureType() { view_->setFigureFontPoints(before_); }
+    FigureType(const FigureType &) = delete;
+    FigureType &operator=(const FigureType &) = delete;
+
+  private:
+    PlotView *view_;
+    double before_;
+};
+
 } // namespace
 
 QImage figureImage(PlotView *view, const FigureOptions &options)
 {
     const QSize layout = options.layoutSize();
-    view->setFigureFontPoints(options.textPoints());
-    QImage image =
-        options.isPhysical() ? view->render(layout, options.pixelSize()) : view->render(layout, options.pixelRatio());
-    view->setFigureFontPoints(0);
+    QImage image;
+    {
+        const FigureType type(view, options.textPoints());
+        image = options.isPhysical() ? view->render(layout, options.pixelSize())
+                                     : view->render(layout, options.pixelRatio());
+    }
     const int dotsPerMetre = static_cast<int>(std::lround(options.dpi / 0.0254));
     image.setDotsPerMeterX(dotsPerMetre);
     image.setDotsPerMeterY(dotsPerMetre);
@@ -256,7 +278,7 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     const QSize layout = options.layoutSize();
-    view->setFigureFontPoints(options.textPoints());
+    const FigureType type(view, options.textPoints());
     // Text is measured at the screen's logical dpi while the plot lays itself out: the vector
     // devices resolve point sizes at the same dpi, so what was measured is what is drawn.
     const int dpi = view->plot()->logicalDpiY();
@@ -303,7 +325,6 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
         break;
     }
     }
-    view->setFigureFontPoints(0);
     buffer.close();
     return bytes;
 }

@@ -103,6 +103,7 @@ ViewSettings figureSettings()
     title.flag = QStringLiteral("title");
     title.valueName = QStringLiteral("TEXT");
     title.help = QObject::tr("The figure's title in place of the view's own; --title '' hides it");
+    title.emptyTurnsOff = QStringLiteral("showTitle");
     ViewSetting shown{QStringLiteral("showTitle"), ViewSetting::Kind::Bool, true};
     return {title, shown};
 }
@@ -134,6 +135,7 @@ ViewSetting markerSetting()
         QString error;
         return parseMarkers(text, &error) ? QString() : error;
     };
+    s.repeatable = true;
     return s.option(QStringLiteral("marker"), QStringLiteral("T"),
                     QObject::tr("A red dashed line at position T on the position axes, as the articles draw them; "
                                 "repeat it for more (--marker 50 --marker 100)"));

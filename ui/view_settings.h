@@ -38,6 +38,11 @@ struct ViewSetting {
     // The schemes the setting means something for (RoPE's q and k); empty: every scheme. The
     // command line refuses the flag under another scheme instead of ignoring it.
     std::vector<pe::SchemeId> schemes{};
+    // Text: the flag may be given more than once, its values joined by ", " (--marker 50 --marker 100).
+    bool repeatable = false;
+    // Text: the Bool setting an empty value on the command line turns off, instead of being refused
+    // as every other empty value is (--title '' sets showTitle false).
+    QString emptyTurnsOff{};
 
     // The setting with its command-line option (flag without "--", its value's name in --help,
     // --help's sentence). A true-or-false setting's flag is a switch that sets the opposite of its

@@ -34,21 +34,21 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     plot_->setObjectName(QStringLiteral("plot"));
     // The figure settings' controls (figureSettings()): edited from View > Figure title, never shown
     // in the tool row.
-    auto *titleText = new QLineEdit(this);
-    titleText->setObjectName(QStringLiteral("title"));
-    titleText->setToolTip(tr("The figure's title in place of the view's own (View > Figure title)"));
-    titleText->hide();
-    auto *titleShown = new QCheckBox(this);
-    titleShown->setObjectName(QStringLiteral("showTitle"));
-    titleShown->setToolTip(tr("Whether the figure has a title (View > Figure title)"));
-    titleShown->hide();
-    auto *markers = new QLineEdit(this);
-    markers->setObjectName(QStringLiteral("markers"));
-    markers->setToolTip(tr("Red dashed lines at these positions (View > Figure title and markers)"));
-    markers->hide();
-    connect(markers, &QLineEdit::editingFinished, this, &PlotView::refresh);
-    connect(titleText, &QLineEdit::editingFinished, this, &PlotView::refresh);
-    connect(titleShown, &QCheckBox::toggled, this, &PlotView::refresh);
+    titleText_ = new QLineEdit(this);
+    titleText_->setObjectName(QStringLiteral("title"));
+    titleText_->setToolTip(tr("The figure's title in place of the view's own (View > Figure title)"));
+    titleText_->hide();
+    titleShown_ = new QCheckBox(this);
+    titleShown_->setObjectName(QStringLiteral("showTitle"));
+    titleShown_->setToolTip(tr("Whether the figure has a title (View > Figure title)"));
+    titleShown_->hide();
+    markerText_ = new QLineEdit(this);
+    markerText_->setObjectName(QStringLiteral("markers"));
+    markerText_->setToolTip(tr("Red dashed lines at these positions (View > Figure title and markers)"));
+    markerText_->hide();
+    connect(markerText_, &QLineEdit::editingFinished, this, &PlotView::refresh);
+    connect(titleText_, &QLineEdit::editingFinished, this, &PlotView::refresh);
+    connect(titleShown_, &QCheckBox::toggled, this, &PlotView::refresh);
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -113,22 +113,20 @@ void PlotView::placeMarkers()
             plot_->removeItem(i);
     if (!info_ || !findSetting(info_->settings, QStringLiteral("markers")))
         return;
-    const auto *edit = findChild<QLineEdit *>(QStringLiteral("markers"));
     QString error;
-    const auto positions = parseMarkers(edit ? edit->text() : QString(), &error);
+    const auto positions = parseMarkers(markerText_->text(), &error);
     if (!positions)
         return; // refused before it was applied (checkSetting)
+    // matplotlib's axvline(color='red', linestyle='--'), above the data.
+    const QPen pen(QColor(255, 0, 0), 1.5 * lineScale(), Qt::DashLine);
     for (QCPAxis *axis : positionAxes())
         for (std::int64_t t : *positions) {
-            // matplotlib's axvline(color='red', linestyle='--'), above the data.
-            QCPItemStraightLine *line = addMarkerLine(QColor(255, 0, 0), axis->axisRect());
+            const bool across = axis->orientation() == Qt::Horizontal;
+            QCPItemStraightLine *line = addLine(pen, across ? axis : axis->axisRect()->axis(QCPAxis::atBottom),
+                                                across ? axis->axisRect()->axis(QCPAxis::atLeft) : axis);
             line->setObjectName(QStringLiteral("figureMarker"));
             line->setLayer(QStringLiteral("overlay"));
-            line->setPen(QPen(QColor(255, 0, 0), 1.5 * lineScale(), Qt::DashLine));
-            for (QCPItemPosition *p : {line->point1, line->point2})
-                p->setAxes(axis->orientation() == Qt::Horizontal ? axis : axis->axisRect()->axis(QCPAxis::atBottom),
-                           axis->orientation() == Qt::Vertical ? axis : axis->axisRect()->axis(QCPAxis::atLeft));
-            if (axis->orientation() == Qt::Horizontal)
+            if (across)
                 placeVertical(line, static_cast<double>(t));
             else
                 placeHorizontal(line, static_cast<double>(t));
@@ -138,11 +136,16 @@ void PlotView::placeMarkers()
 QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const
 {
     QCPAxisRect *r = rect ? rect : plot_->axisRect();
+    return addLine(QPen(color, 1.3, Qt::DashLine), r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+}
+
+QCPItemStraightLine *PlotView::addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const
+{
     auto *line = new QCPItemStraightLine(plot_);
-    line->setClipAxisRect(r);
+    line->setClipAxisRect(xAxis->axisRect());
     for (QCPItemPosition *p : {line->point1, line->point2})
-        p->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
-    line->setPen(QPen(color, 1.3, Qt::DashLine));
+        p->setAxes(xAxis, yAxis);
+    line->setPen(pen);
     return line;
 }
 
@@ -246,7 +249,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
 {
     // The figure's own title (--title, View > Figure title) in place of the view's, or none.
     QStringList parts = viewParts;
-    if (const auto *shown = findChild<QCheckBox *>(QStringLiteral("showTitle")); shown && !shown->isChecked()) {
+    if (!titleShown_->isChecked()) {
         // No row at all: an empty text still measures one line.
         title->setText(QString());
         title->setMargins(QMargins());
@@ -258,8 +261,8 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     title->setMargins(QMargins(2, 2, 2, 2));
     title->setMinimumSize(0, 0);
     title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-    if (const auto *own = findChild<QLineEdit *>(QStringLiteral("title")); own && !own->text().isEmpty())
-        parts = QStringList{own->text()};
+    if (!titleText_->text().isEmpty())
+        parts = QStringList{titleText_->text()};
     // A title never takes more than about a fifth of the figure: its type shrinks first, never
     // below the tick labels' size; then parts give way, an ellipsis saying so (a 3.5 in figure cut
     // the first and last lines of a five-line title at its edges). The first part (what the figure

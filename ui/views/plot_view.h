@@ -15,6 +15,8 @@ class Parameters;
 struct DataRequest;
 struct ViewInfo;
 class QCPAxis;
+class QCheckBox;
+class QLineEdit;
 class QCPAxisRect;
 class QCPGraph;
 class QCPPainter;
@@ -52,6 +54,7 @@ class PlotView : public QWidget
     // `points`, axis labels, legends and titles in the same proportions as on screen (10 and 11 to
     // 9). 0, the default: the view's own sizes.
     void setFigureFontPoints(double points) { figureFontPoints_ = points; }
+    double figureFontPoints() const { return figureFontPoints_; }
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
@@ -136,6 +139,8 @@ class PlotView : public QWidget
     // A dashed marker line (a reference, a true value, a window span) on an axis rect's bottom and
     // left axes, clipped to it; the plot's main rect by default.
     QCPItemStraightLine *addMarkerLine(const QColor &color, QCPAxisRect *rect = nullptr) const;
+    // A line in pen on the given axes (a key axis and a value axis of one rect), clipped to their rect.
+    QCPItemStraightLine *addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const;
     // Puts a marker line upright at x, or level at y.
     static void placeVertical(QCPItemStraightLine *line, double x);
     static void placeHorizontal(QCPItemStraightLine *line, double y);
@@ -187,6 +192,10 @@ class PlotView : public QWidget
     QCPLayoutGrid *content_ = nullptr;
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
+    // The figure settings' hidden controls (figureSettings(), markerSetting()).
+    QLineEdit *titleText_ = nullptr;
+    QCheckBox *titleShown_ = nullptr;
+    QLineEdit *markerText_ = nullptr;
     bool lecture_ = false;
     double figureFontPoints_ = 0;
     std::int64_t drawnPosition_ = -1; // the position the plot shows
