@@ -92,7 +92,12 @@ int exportFrames(const CommandLine &cmd, Workspace &workspace)
     std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
     if (cmd.gif) {
         // One GIF, built in memory a frame at a time, then written atomically.
-        const FigureOptions &o = cmd.figure;
+        QString problem;
+        const FigureOptions o = fitFigure(view.get(), cmd.figure, &problem); // once, at the first frame
+        if (!problem.isEmpty()) {
+            std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(problem));
+            return 2;
+        }
         GifWriter gif(o.pixelSize(), cmd.fps);
         for (int k = 0; k < cmd.frames; ++k) {
             if (k > 0)
@@ -122,12 +127,18 @@ int exportFrames(const CommandLine &cmd, Workspace &workspace)
         std::fprintf(stderr, "pe-explorer: --export-frames: cannot create the folder '%s'.\n", qPrintable(cmd.out));
         return 2;
     }
+    QString problem;
+    const FigureOptions fitted = fitFigure(view.get(), cmd.figure, &problem); // once, at the first frame
+    if (!problem.isEmpty()) {
+        std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(problem));
+        return 2;
+    }
     for (int k = 0; k < cmd.frames; ++k) {
         if (k > 0)
             parameters.stepPosition(cmd.step);
         const QString path = QDir(cmd.out).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0')));
         QString error;
-        if (!exportFigure(view.get(), path, cmd.figure, &error)) {
+        if (!exportFigure(view.get(), path, fitted, &error)) {
             std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k, qPrintable(error));
             return 2;
         }
@@ -201,7 +212,13 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
         QString error;
-        if (!exportFigure(view.get(), cmd.out, cmd.figure, &error)) {
+        const FigureOptions fitted = view->cannotDraw().isEmpty() ? fitFigure(view.get(), cmd.figure, &error)
+                                                                  : cmd.figure; // exportFigure says why
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(error));
+            return 2;
+        }
+        if (!exportFigure(view.get(), cmd.out, fitted, &error)) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
             return 2;
         }

@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "parameters.h"
 #include "plot_view.h"
+#include "scheme_support.h"
 #include "session.h"
 #include "view_registry.h"
 
@@ -29,6 +30,7 @@ class TestFigureWindow : public QObject
     void exportDialogPhysicalSizes();
     void figureTitleAndMarkersFromTheWindow();
     void exportAnimationFromTheWindow();
+    void columnFiguresKeepTheirPlotsApart();
 };
 
 void TestFigureWindow::exportDialogPhysicalSizes()
@@ -39,10 +41,10 @@ void TestFigureWindow::exportDialogPhysicalSizes()
     PlotView *view = w.currentView();
     int previews = 0;
     QSize previewed;
-    const auto preview = [&](int, const FigureOptions &o) {
+    const auto preview = [&](int, const FigureOptions &o, double ratio, QString *note) {
         ++previews;
         previewed = o.layoutSize();
-        return figureImage(view, o);
+        return figurePreview(view, o, ratio, note);
     };
     {
         ExportDialog dialog({QStringLiteral("Heatmap")}, 0, QSize(1200, 800), preview);
@@ -136,6 +138,63 @@ void TestFigureWindow::exportAnimationFromTheWindow()
     QVERIFY(!w.writeAnimation(cancelled, QSize(320, 240), 6, 1, 10, &error, [](int k) { return k < 2; }));
     QVERIFY(error.contains(QStringLiteral("cancelled")));
     QVERIFY(!QFileInfo::exists(cancelled));
+}
+
+void TestFigureWindow::columnFiguresKeepTheirPlotsApart()
+{
+    // Every view at a journal's column (3.5 x 2.5 in) and at a page's width (7 x 5 in), as the
+    // export lays it out: the type fitted (8 pt down to 6), and then no plot thinner than three
+    // lines of its tick type, and the title, the legends in rows of their own, the colour bars and
+    // the plots never on top of each other nor past the figure's edge. A view with no room at the
+    // column's size is refused with the size it needs; at 7 in, every view has room.
+    Parameters p;
+    MainWindow w(&p);
+    for (const ViewInfo &info : viewRegistry()) {
+        QVERIFY(showScheme(p, info));
+        w.showView(info.id);
+        PlotView *view = w.currentView();
+        for (const QString &size : {QStringLiteral("3.5x2.5in"), QStringLiteral("7x5in")}) {
+            const QString where = info.id + QStringLiteral(" at ") + size;
+            FigureOptions options;
+            QVERIFY(!parseFigureSize(size, &options));
+            QString problem;
+            const FigureOptions fitted = fitFigure(view, options, &problem);
+            if (!problem.isEmpty()) {
+                QVERIFY2(size.startsWith(QLatin1String("3.5")), qPrintable(where + QStringLiteral(": ") + problem));
+                QVERIFY2(problem.contains(QLatin1String("would overlap")), qPrintable(problem));
+                continue;
+            }
+            QVERIFY2(fitted.fontPoints >= kSmallestFittedFont && fitted.fontPoints <= kDefaultFigureFont,
+                     qPrintable(where));
+            QVERIFY(!figureImage(view, fitted).isNull());
+            // The layout stays as the figure left it (the window is not shown, so nothing redraws).
+            const QRect figure(QPoint(0, 0), fitted.layoutSize());
+            std::vector<std::pair<QString, QRect>> parts;
+            for (QCPAxisRect *rect : view->plot()->axisRects()) {
+                const int line = QFontMetrics(rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();
+                QVERIFY2(rect->height() >= PlotView::kFigurePlotLines * line - 1,
+                         qPrintable(where + QStringLiteral(": a plot %1 units tall").arg(rect->height())));
+                parts.emplace_back(QStringLiteral("a plot"), rect->rect());
+            }
+            for (QCPLayoutElement *e : view->plot()->plotLayout()->elements(true)) {
+                if (auto *text = qobject_cast<QCPTextElement *>(e); text && !text->text().isEmpty())
+                    parts.emplace_back(QStringLiteral("the text '%1'").arg(text->text().left(30)), text->rect());
+                else if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() &&
+                                                                      legend->itemCount() > 0 &&
+                                                                      !qobject_cast<QCPLayoutInset *>(legend->layout()))
+                    parts.emplace_back(QStringLiteral("a legend"), legend->rect());
+                else if (auto *scale = qobject_cast<QCPColorScale *>(e); scale && scale->visible())
+                    parts.emplace_back(QStringLiteral("a colour bar"), scale->axis()->axisRect()->rect());
+            }
+            for (std::size_t a = 0; a < parts.size(); ++a) {
+                QVERIFY2(figure.contains(parts[a].second),
+                         qPrintable(where + QStringLiteral(": %1 past the edge").arg(parts[a].first)));
+                for (std::size_t b = a + 1; b < parts.size(); ++b)
+                    QVERIFY2(!parts[a].second.intersects(parts[b].second),
+                             qPrintable(where + QStringLiteral(": %1 on %2").arg(parts[a].first, parts[b].first)));
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TestFigureWindow)

@@ -28,6 +28,7 @@ class TestFigures : public QObject
     void physicalSizeInEveryFormat();
     void pixelSizesStayPixels();
     void textInPoints();
+    void typeFittedToTheSize();
     void titleReplacedAndHidden();
     void exportAllInAFormat();
     void everyViewSettingOnTheCommandLine();
@@ -174,12 +175,14 @@ void TestFigures::pixelSizesStayPixels()
 void TestFigures::textInPoints()
 {
     // Axis labels are 10/9 of the tick labels' --font-size: 8 pt ticks give 8.89 pt labels, 12
-    // give 13.3; a physical size without --font-size gets the default 8.
+    // give 13.3 (in 5 in: 3.5 in has no room for 12 pt); a physical size without --font-size gets
+    // the default 8 where the view has room for it.
     for (const auto &[flags, label] :
-         {std::pair{QStringList{QStringLiteral("--font-size"), QStringLiteral("12")}, 12 * 10 / 9.0},
-          std::pair{QStringList{}, 8 * 10 / 9.0}}) {
-        const QString svg = export_(QStringList{QStringLiteral("--size"), QStringLiteral("3.5x2.5in")} + flags,
-                                    QStringLiteral("t.svg"));
+         {std::pair{QStringList{QStringLiteral("--size"), QStringLiteral("5x3.5in"), QStringLiteral("--font-size"),
+                                QStringLiteral("12")},
+                    12 * 10 / 9.0},
+          std::pair{QStringList{QStringLiteral("--size"), QStringLiteral("3.5x2.5in")}, 8 * 10 / 9.0}}) {
+        const QString svg = export_(flags, QStringLiteral("t.svg"));
         QVERIFY(!svg.isEmpty());
         const QList<double> sizes = svgFontSizes(testsupport::readFile(svg));
         QVERIFY(!sizes.isEmpty());
@@ -189,6 +192,39 @@ void TestFigures::textInPoints()
         // Nothing larger than the title (11/9 of the ticks).
         QVERIFY(*std::max_element(sizes.begin(), sizes.end()) <= label * 1.1 + 0.01);
     }
+}
+
+void TestFigures::typeFittedToTheSize()
+{
+    // Without --font-size a physical size gets the largest type from 8 pt down to 6 at which the
+    // view's plots keep their room: the probe's four panels at 3.5 x 2.5 in are set smaller than 8.
+    const QString probe = dir_.filePath(QStringLiteral("probe.svg"));
+    Run r = run({QStringLiteral("--export"), QStringLiteral("probe"), QStringLiteral("--size"),
+                 QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), probe});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QList<double> sizes = svgFontSizes(testsupport::readFile(probe));
+    QVERIFY(!sizes.isEmpty());
+    const double largest = *std::max_element(sizes.begin(), sizes.end());
+    // (the axis labels, 10/9 of the type, are the largest: the long title shrinks to the ticks)
+    QVERIFY2(largest < 8 * 10 / 9.0 - 0.01 && largest >= 6 * 10 / 9.0 - 0.01, qPrintable(QString::number(largest)));
+    // No room even at 6 pt: refused with the size it needs, and nothing written.
+    const QString circles = dir_.filePath(QStringLiteral("circles.png"));
+    r = run({QStringLiteral("--export"), QStringLiteral("circles"), QStringLiteral("--size"),
+             QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), circles});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("pe-explorer: --size: at 6 pt the view's plots need ")) &&
+                 r.err.contains(QStringLiteral("would overlap")),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(circles));
+    // A type asked for is kept, or refused where it has no room.
+    const QString heatmap = dir_.filePath(QStringLiteral("big-type.png"));
+    r = run({QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--size"),
+             QStringLiteral("3.5x2.5in"), QStringLiteral("--font-size"), QStringLiteral("20"), QStringLiteral("--out"),
+             heatmap});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("at 20 pt")) && r.err.contains(QStringLiteral("or a smaller type")),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(heatmap));
 }
 
 void TestFigures::titleReplacedAndHidden()

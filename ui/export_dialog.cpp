@@ -43,6 +43,7 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     , path_(new QLineEdit(this))
     , pixels_(new QLabel(this))
     , picture_(new QLabel(this))
+    , note_(new QLabel(this))
     , previewTimer_(new QTimer(this))
 {
     setWindowTitle(tr("Export figure"));
@@ -124,6 +125,10 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     form->addRow(tr("Resolution (dpi):"), dpi_);
     form->addRow(tr("Type:"), font_);
     form->addRow(tr("Image:"), pixels_);
+    note_->setObjectName(QStringLiteral("exportNote"));
+    note_->setWordWrap(true);
+    note_->hide();
+    form->addRow(note_);
     form->addRow(picture_);
     form->addRow(tr("File (.png, .svg, .pdf):"), fileRow);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
@@ -198,18 +203,16 @@ void ExportDialog::update()
 void ExportDialog::drawPreview()
 {
     // The figure laid out as it will be, drawn to fit the preview at its own proportions.
-    FigureOptions o = options();
+    const FigureOptions o = options();
     if (checkFigureOptions(o))
         return;
     const QSize room = picture_->contentsRect().size();
     const QSize layout = o.layoutSize();
     const double fit = std::min(double(room.width()) / layout.width(), double(room.height()) / layout.height());
-    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
-    o.unit = SizeUnit::Pixel;
-    const double ratio = std::max(0.25, fit * devicePixelRatioF());
-    o.size = layout;
-    o.scale = std::min(ratio, figurelimits::maxScale);
-    const QImage image = preview_(viewIndex(), o);
+    QString note;
+    const QImage image = preview_(viewIndex(), o, fit * devicePixelRatioF(), &note);
+    note_->setText(note);
+    note_->setVisible(!note.isEmpty());
     if (image.isNull()) {
         picture_->setText(tr("This view cannot draw these parameters."));
         return;

@@ -23,8 +23,9 @@ class ExportDialog : public QDialog
     Q_OBJECT
 
   public:
-    // `preview` draws a view (by index) with options as the PNG would be; empty: no preview.
-    using Preview = std::function<QImage(int view, const FigureOptions &options)>;
+    // `preview` draws a view (by index) with the dialog's options at pixelRatio device pixels a
+    // point (figurePreview), and says what the dialog notes under the size; empty: no preview.
+    using Preview = std::function<QImage(int view, const FigureOptions &options, double pixelRatio, QString *note)>;
     ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, Preview preview = {},
                  QWidget *parent = nullptr);
 
@@ -51,6 +52,7 @@ class ExportDialog : public QDialog
     QLineEdit *path_;
     QLabel *pixels_;
     QLabel *picture_;
+    QLabel *note_; // what fitting the figure to its size found (figurePreview)
     QTimer *previewTimer_;
     int shownUnit_ = 0;
 };

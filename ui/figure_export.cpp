@@ -257,6 +257,71 @@ class FigureType
 
 } // namespace
 
+FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem)
+{
+    problem->clear();
+    FigureOptions fitted = options;
+    if (!options.isPhysical() && options.fontPoints <= 0)
+        return fitted; // the window's type, laid out as the window lays it out
+    const QSize layout = options.layoutSize();
+    const auto needs = [&](double points) {
+        const FigureType type(view, points);
+        return view->figureNeeds(layout);
+    };
+    const auto fits = [&](QSize need) { return need.width() <= layout.width() && need.height() <= layout.height(); };
+    QSize need;
+    if (options.fontPoints > 0) {
+        need = needs(options.fontPoints);
+        if (fits(need))
+            return fitted;
+    } else {
+        for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5) {
+            need = needs(points);
+            if (fits(need)) {
+                fitted.fontPoints = points;
+                return fitted;
+            }
+        }
+    }
+    const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
+    // The need in the size's unit, rounded up: the layout's points, or pixels at the scale.
+    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0 / options.scale;
+    const auto up = [&](int points) {
+        const double v = std::max(points, 1) / perUnit;
+        const double step = options.isPhysical() ? (options.unit == SizeUnit::Inch ? 0.1 : 1.0) : 1.0;
+        return QString::number(std::ceil(v / step - 1e-9) * step, 'f', options.unit == SizeUnit::Inch ? 1 : 0);
+    };
+    const QSize larger = need.expandedTo(layout);
+    *problem =
+        QObject::tr(
+            "at %1 pt the view's plots need %2x%3%4, more than %5x%6%4: they would overlap. Give a larger size%7.")
+            .arg(type)
+            .arg(up(larger.width()), up(larger.height()), unitName(options.unit),
+                 QString::number(options.isPhysical() ? options.physical.width() : options.size.width()),
+                 QString::number(options.isPhysical() ? options.physical.height() : options.size.height()),
+                 options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
+    return fitted;
+}
+
+QImage figurePreview(PlotView *view, const FigureOptions &options, double pixelRatio, QString *note)
+{
+    QString problem;
+    FigureOptions o = fitFigure(view, options, &problem);
+    if (!problem.isEmpty())
+        *note = problem;
+    else if (o.fontPoints != options.fontPoints)
+        *note = QObject::tr("Type %1 pt: the largest up to %2 pt at which every plot keeps its room.")
+                    .arg(o.fontPoints)
+                    .arg(kDefaultFigureFont);
+    else
+        note->clear();
+    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
+    o.size = o.layoutSize();
+    o.unit = SizeUnit::Pixel;
+    o.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
+    return figureImage(view, o);
+}
+
 QImage figureImage(PlotView *view, const FigureOptions &options)
 {
     const QSize layout = options.layoutSize();
@@ -356,6 +421,7 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
         *error = *problem;
         return false;
     }
+
     // Find an unwritable path before the render, not after it.
     pe::AtomicFile probe(path.toStdString());
     if (std::string message; !probe.open(message)) {

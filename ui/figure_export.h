@@ -43,6 +43,9 @@ struct FigureOptions {
 
 // Readable in a 3.5 in column, as matplotlib's papers are set.
 inline constexpr double kDefaultFigureFont = 8;
+// The least automatic type: a view of many panels at a small size gets the largest type from
+// kDefaultFigureFont down to this, in half points, at which its panels keep their room.
+inline constexpr double kSmallestFittedFont = 6;
 
 namespace figurelimits {
 inline constexpr int minSide = 64; // points (pixels)
@@ -80,6 +83,17 @@ class QImage;
 // Writes an image as PNG, atomically; false with error set if anything fails.
 bool writePng(const QImage &image, const QString &path, QString *error);
 
+// The options a view is drawn with at their size. A physical size without --font-size gets the
+// largest type from kDefaultFigureFont down to kSmallestFittedFont at which every plot of the view
+// keeps its room (PlotView::figureNeeds); a type given is kept. Pixel sizes in the window's type
+// are drawn as they are. When the view's layout does not fit the size, `problem` says what size it
+// needs, in the size's unit (the figure would overlap its own parts), and the caller refuses it.
+FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem);
+
+// The figure fitted to its size (fitFigure) and laid out as it will be, drawn at pixelRatio device
+// pixels a point for a preview. `note` gets the fit's problem, or the type chosen when it was automatic.
+QImage figurePreview(PlotView *view, const FigureOptions &options, double pixelRatio, QString *note);
+
 // The figure as the PNG holds it (its pixels, with the dpi set); null if drawing failed.
 QImage figureImage(PlotView *view, const FigureOptions &options);
 
@@ -88,5 +102,5 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
 
 // The one export path of figures, for the window and the command line: renders the view offscreen
 // at the options' size in the format of the path's extension and writes the file atomically.
-// False, with error set, if anything fails.
+// False, with error set, if anything fails. The options are fitFigure's, its problem refused first.
 bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error);

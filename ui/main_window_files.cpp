@@ -267,16 +267,18 @@ void MainWindow::exportFigure()
     for (const ViewInfo &info : viewRegistry())
         titles << info.title;
     // The preview draws the window's own view of that tab, as the export will.
-    const auto preview = [this](int index, const FigureOptions &options) {
+    const auto preview = [this](int index, const FigureOptions &options, double ratio, QString *note) {
         PlotView *view = views_[static_cast<std::size_t>(index)].second;
-        return view->cannotDraw().isEmpty() ? figureImage(view, options) : QImage();
+        return view->cannotDraw().isEmpty() ? figurePreview(view, options, ratio, note) : QImage();
     };
     ExportDialog dialog(titles, tabs_->currentIndex(), currentView()->plot()->size(), preview, this);
     while (dialog.exec() == QDialog::Accepted) {
         QString error;
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        const bool ok = ::exportFigure(views_[static_cast<std::size_t>(dialog.viewIndex())].second, dialog.path(),
-                                       dialog.options(), &error);
+        PlotView *view = views_[static_cast<std::size_t>(dialog.viewIndex())].second;
+        const FigureOptions fitted =
+            view->cannotDraw().isEmpty() ? fitFigure(view, dialog.options(), &error) : dialog.options();
+        const bool ok = error.isEmpty() && ::exportFigure(view, dialog.path(), fitted, &error);
         QApplication::restoreOverrideCursor();
         if (ok) {
             statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);

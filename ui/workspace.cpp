@@ -144,7 +144,14 @@ bool Workspace::saveAllFigures(const QString &folder, FigureFormat format, const
         }
         const QString path =
             QDir(folder).filePath(info.id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
-        if (!::exportFigure(view, path, options, error)) {
+        QString tight;
+        const FigureOptions fitted = fitFigure(view, options, &tight);
+        if (!tight.isEmpty()) {
+            if (skipped)
+                *skipped << tr("%1: %2").arg(info.id, tight);
+            continue;
+        }
+        if (!::exportFigure(view, path, fitted, error)) {
             *error = tr("%1: %2").arg(info.id, *error);
             return false;
         }

@@ -53,8 +53,9 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     QCustomPlot *p = plot();
     title_ = addTitle();
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a strip above the plot: inside it, the compared bases' curves ran under it at
+    // a 3.5 in figure's size.
+    placeLegendAbove();
     spanLine_ = addMarkerLine(QColor(200, 30, 30));
     spanLabel_ = new QCPItemText(p);
     spanLabel_->setColor(QColor(200, 30, 30));
@@ -229,6 +230,7 @@ void FrequencyView::rebuild()
     for (int i = 0; i < plt->graphCount(); ++i)
         if (plt->graph(i) != current && std::find(others.begin(), others.end(), plt->graph(i)) == others.end())
             plt->graph(i)->addToLegend();
+    wrapLegend();
 
     const QString symbol = !pe::perIndexExponent(p) ? QStringLiteral("i") : QStringLiteral("j");
     plt->xAxis->setLabel(!pe::perIndexExponent(p) ? tr("pair index i") : tr("dimension j"));
@@ -320,6 +322,7 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     plt->legend->clearItems();
     resolved->addToLegend();
     unresolved->addToLegend();
+    wrapLegend();
     plt->xAxis->setLabel(tr("dimension j"));
     plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)")
                                     : tr("dominant ω of column j (radians per position)"));

@@ -191,10 +191,30 @@ void PlotView::applyFonts()
     tick.setPointSizeF(fontSize(9));
     QFont label = font();
     label.setPointSizeF(fontSize(10));
+    // A figure's paddings, tick lengths and gaps between plots in proportion to its type, from
+    // QCustomPlot's 5 px at the window's (at 6 pt in a 3.5 in column they took a third of a plot).
+    const double k = figureFontPoints_ > 0 ? fontScale() : 1.0;
+    const auto px = [k](double v) { return std::max(1, static_cast<int>(std::lround(v * k))); };
+    // A figure's edge keeps a gutter: text measured at the screen's dpi draws a little wider at a
+    // figure's, and the colour bars' labels at the right edge were cut.
+    plot_->plotLayout()->setMargins(figureFontPoints_ > 0 ? QMargins(0, 0, px(6), 0) : QMargins());
+    QList<QCPLayoutElement *> elements = plot_->plotLayout()->elements(true);
+    elements << plot_->plotLayout();
+    for (QCPLayoutElement *e : elements)
+        if (auto *grid = qobject_cast<QCPLayoutGrid *>(e); grid && grid->rowSpacing() > 0) {
+            grid->setRowSpacing(px(5));
+            grid->setColumnSpacing(px(5));
+        }
     for (QCPAxisRect *rect : plot_->axisRects())
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
+            axis->setTickLabelPadding(px(5));
+            axis->setLabelPadding(px(5));
+            if (axis->tickLengthIn() > 0)
+                axis->setTickLengthIn(px(5));
+            if (axis->subTickLengthIn() > 0)
+                axis->setSubTickLengthIn(px(2));
             for (auto [get, set] : {std::pair{&QCPAxis::basePen, &QCPAxis::setBasePen},
                                     std::pair{&QCPAxis::tickPen, &QCPAxis::setTickPen},
                                     std::pair{&QCPAxis::subTickPen, &QCPAxis::setSubTickPen}}) {
@@ -209,7 +229,11 @@ void PlotView::applyFonts()
     // circles) deletes the legend plot_->legend pointed to, and QCustomPlot sets it to null.
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
         if (auto *legend = qobject_cast<QCPLegend *>(e)) {
-            legend->setFont(label);
+            // In the tick labels' type, as matplotlib sets legends; the swatches in proportion
+            // (QCustomPlot's 32 x 18 px filled a third of a 3.5 in figure's legend rows at 8 pt).
+            legend->setFont(tick);
+            const int h = QFontMetrics(tick).height();
+            legend->setIconSize(2 * h, h);
         } else if (auto *text = qobject_cast<QCPTextElement *>(e)) {
             QFont f = text->font();
             f.setPointSizeF(fontSize(11));
@@ -217,6 +241,11 @@ void PlotView::applyFonts()
         } else if (auto *scale = qobject_cast<QCPColorScale *>(e)) {
             scale->axis()->setTickLabelFont(tick);
             scale->axis()->setLabelFont(label);
+            // Room beyond the labels: measured at the screen's dpi, small type draws wider at a
+            // figure's (a 3.5 in figure cut "-1" at its edge).
+            scale->axis()->setPadding(figureFontPoints_ > 0 ? px(4) : 0);
+            scale->axis()->setTickLabelPadding(px(5));
+            scale->axis()->setLabelPadding(px(5));
         }
     }
 }
@@ -225,24 +254,30 @@ void PlotView::spaceTicks()
 {
     // However large the type (lecture mode) or small the figure, neighbouring tick labels never
     // touch: whole-number axes get a minimum step, value axes fewer ticks (at most their default 5).
+    std::vector<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot_->axisRects())
-        for (QCPAxis *axis : rect->axes()) {
-            if (!axis->visible() || !axis->tickLabels())
-                continue;
-            const bool across = axis->orientation() == Qt::Horizontal;
-            const double length = across ? rect->width() : rect->height();
-            if (length <= 0)
-                continue;
-            const QFontMetrics m(axis->tickLabelFont());
-            const QCPRange range = axis->range();
-            const QString widest = QString::number(std::max(std::abs(range.lower), std::abs(range.upper)), 'g', 6);
-            const double label = across ? m.horizontalAdvance(widest) + m.height() : 1.3 * m.height();
-            if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
-                integer->setMinimumStep(label * range.size() / length);
-            else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
-                     qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
-                axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5));
-        }
+        for (QCPAxis *axis : rect->axes())
+            axes.push_back(axis);
+    for (QCPLayoutElement *e : plot_->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(e))
+            axes.push_back(scale->axis()); // the colour bar's values
+    for (QCPAxis *axis : axes) {
+        if (!axis->visible() || !axis->tickLabels())
+            continue;
+        const bool across = axis->orientation() == Qt::Horizontal;
+        const double length = across ? axis->axisRect()->width() : axis->axisRect()->height();
+        if (length <= 0)
+            continue;
+        const QFontMetrics m(axis->tickLabelFont());
+        const QCPRange range = axis->range();
+        const QString widest = QString::number(std::max(std::abs(range.lower), std::abs(range.upper)), 'g', 6);
+        const double label = across ? m.horizontalAdvance(widest) + m.height() : 1.3 * m.height();
+        if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
+            integer->setMinimumStep(label * range.size() / length);
+        else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
+                 qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
+            axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5));
+    }
 }
 
 void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) const
@@ -268,7 +303,9 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     // the first and last lines of a five-line title at its edges). The first part (what the figure
     // is) and the last (views end with what they reduced: "every 2nd position") stay longest.
     QFont font = title->font();
-    const double room = 0.2 * plot_->viewport().height();
+    double room = 0.2 * plot_->viewport().height();
+    if (figureFontPoints_ > 0 && content_) // in a figure, what the plots leave at most
+        room = std::min(room, plot_->viewport().height() - content_->minimumOuterSizeHint().height() - 4.0);
     const double smallest = std::min(font.pointSizeF(), fontSize(9));
     const auto fits = [&](const QStringList &p) {
         const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
@@ -472,7 +509,8 @@ void PlotView::wrapLegend()
                                      legend->iconTextPadding() + item->margins().left() + item->margins().right() +
                                      legend->columnSpacing() + metrics.height());
     const int room = plot_->viewport().width() - legend->margins().left() - legend->margins().right();
-    legend->setWrap(std::clamp(room / widest, 1, std::max(1, legend->itemCount())));
+    // (a tenth to spare: small type measured at the screen's dpi draws wider in a figure)
+    legend->setWrap(std::clamp(static_cast<int>(room / (1.1 * widest)), 1, std::max(1, legend->itemCount())));
     legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the wrap applies to the items there already
 }
 
@@ -546,6 +584,12 @@ QImage PlotView::render(QSize size, QSize pixels)
     return image;
 }
 
+QSize PlotView::figureNeeds(QSize size)
+{
+    renderWith(size, 1.0, [] {});
+    return figureNeeds_;
+}
+
 void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
 {
     renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
@@ -554,12 +598,32 @@ void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
 void PlotView::renderWith(QSize size, double scale, const std::function<void()> &draw)
 {
     const QRect oldViewport = plot_->viewport();
-    // Lay the plot out at the export size so the view computes for the pixels it will fill.
-    plot_->setViewport(QRect(QPoint(0, 0), size));
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot_->plotLayout()->update(phase);
     pixelScale_ = scale;
     applyFonts();
+    // In a figure of given type every plot keeps room for a few lines of it, so a panel never
+    // thins to a strip under its labels (set before the layout and the rebuild, whose title gives
+    // way to the plots, and again for plots the rebuild adds); what the layout then needs is
+    // figureNeeds_.
+    std::vector<std::pair<QCPAxisRect *, QSize>> minimums;
+    const auto keepRoom = [&] {
+        if (figureFontPoints_ <= 0)
+            return;
+        for (QCPAxisRect *rect : plot_->axisRects()) {
+            if (std::any_of(minimums.begin(), minimums.end(), [rect](const auto &m) { return m.first == rect; }))
+                continue;
+            const int line = QFontMetrics(rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();
+            minimums.emplace_back(rect, rect->minimumSize());
+            rect->setMinimumSize(kFigurePlotLines * 2 * line, kFigurePlotLines * line); // not QCP's 50 x 50
+        }
+    };
+    keepRoom();
+    // Lay the plot out at the export size so the view computes for the pixels it will fill.
+    plot_->setViewport(QRect(QPoint(0, 0), size));
+    const auto layOut = [this] {
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot_->plotLayout()->update(phase);
+    };
+    layOut();
     // Cell values take the plot's font as their smallest size: in a figure of given type, the type.
     const QFont oldFont = plot_->font();
     if (figureFontPoints_ > 0) {
@@ -575,10 +639,14 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     }
     finishWork();
     applyPalette();
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot_->plotLayout()->update(phase);
+    keepRoom();
+    layOut();
     spaceTicks();
+    layOut();
+    figureNeeds_ = plot_->plotLayout()->minimumOuterSizeHint();
     draw();
+    for (const auto &[rect, minimum] : minimums)
+        rect->setMinimumSize(minimum);
     plot_->setFont(oldFont);
     plot_->setViewport(oldViewport);
     dirty_ = true;

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -55,6 +56,11 @@ class PlotView : public QWidget
     // 9). 0, the default: the view's own sizes.
     void setFigureFontPoints(double points) { figureFontPoints_ = points; }
     double figureFontPoints() const { return figureFontPoints_; }
+    // The least size the figure's layout takes at `size` in its figure type (every plot keeping
+    // kFigurePlotLines lines of tick type tall, twice that wide): larger than size, parts would
+    // overlap. Lays the view out at size without drawing it.
+    QSize figureNeeds(QSize size);
+    static constexpr int kFigurePlotLines = 3;
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
@@ -125,7 +131,13 @@ class PlotView : public QWidget
     virtual void positionMoved() { rebuild(); }
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
     // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
-    double lineScale() const { return (lecture_ ? 2.5 : 1.0) * (projector() ? 1.6 : 1.0); }
+    // Line widths and marker sizes: wider in lecture mode and on a projector; in a figure of given
+    // type, in proportion to it (a 3.5 in figure's scatter dots made a band of each curve).
+    double lineScale() const
+    {
+        return (lecture_ ? 2.5 : 1.0) * (projector() ? 1.6 : 1.0) *
+               (figureFontPoints_ > 0 ? std::max(0.5, fontScale()) : 1.0);
+    }
     // The high-contrast projector theme is on (View > Theme): thicker lines, darker grids.
     static bool projector();
     // Outside lecture mode a small figure (an export down to 400 x 300) scales its type down with
@@ -198,6 +210,7 @@ class PlotView : public QWidget
     QLineEdit *markerText_ = nullptr;
     bool lecture_ = false;
     double figureFontPoints_ = 0;
+    QSize figureNeeds_{};             // what the last figure's layout needed (figureNeeds())
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool dirty_ = true;

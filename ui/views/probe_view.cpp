@@ -154,7 +154,15 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     confusionRect_ = new QCPAxisRect(p);
     content()->addElement(1, 0, confusionRect_);
     offsetRect_ = new QCPAxisRect(p);
-    content()->addElement(1, 1, offsetRect_);
+    // The bars' legend in a row above their rect, items side by side: inside it, at a 3.5 in
+    // figure's size, it covered the bars.
+    auto *offsetCell = new QCPLayoutGrid;
+    content()->addElement(1, 1, offsetCell);
+    auto *barLegend = new QCPLegend;
+    offsetCell->addElement(0, 0, barLegend);
+    offsetCell->addElement(1, 0, offsetRect_);
+    offsetCell->setRowStretchFactor(0, 0.001);
+    offsetCell->setRowSpacing(0);
     QCPAxis *ax = accuracyRect_->axis(QCPAxis::atBottom), *ay = accuracyRect_->axis(QCPAxis::atLeft);
     ax->setLabel(tr("epoch"));
     ax->setTicker(QSharedPointer<IntegerTicker>::create());
@@ -200,11 +208,12 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
         bars->setBarsGroup(group);
     }
     p->legend->setVisible(false);
-    // The bars' own legend, inside their rect (the title names the colours of the curves above).
-    auto *barLegend = new QCPLegend;
-    offsetRect_->insetLayout()->addElement(barLegend, Qt::AlignTop | Qt::AlignRight);
+    // The title names the colours of the curves above.
     barLegend->setLayer(QStringLiteral("legend"));
-    barLegend->setMargins(QMargins(4, 2, 4, 2));
+    barLegend->setFillOrder(QCPLegend::foColumnsFirst);
+    barLegend->setWrap(2);
+    barLegend->setBorderPen(Qt::NoPen);
+    barLegend->setMargins(QMargins(4, 0, 4, 0));
     networkBars_->addToLegend(barLegend);
     atan2Bars_->addToLegend(barLegend);
     connect(job_, &BackgroundJob::finished, this, [this] {
