@@ -225,6 +225,20 @@ void TestFigures::typeFittedToTheSize()
     QVERIFY2(r.err.contains(QStringLiteral("at 20 pt")) && r.err.contains(QStringLiteral("or a smaller type")),
              qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(heatmap));
+    // An axis title that would be cut ends in "…": the frequencies' "ω_i (radians per position)"
+    // beside a short plot below the legend at 3.5 x 2.5 in; at 7 x 5 in it is whole.
+    const QString frequencies = dir_.filePath(QStringLiteral("frequencies.svg"));
+    const auto yTitle = [&](const QString &size) {
+        const Run e = run({QStringLiteral("--export"), QStringLiteral("frequencies"), QStringLiteral("--size"), size,
+                           QStringLiteral("--out"), frequencies});
+        if (e.code != 0)
+            qWarning("%s", qPrintable(e.err));
+        static const QRegularExpression title(QStringLiteral(">(i \\(radians[^<]*)<"));
+        return title.match(QString::fromUtf8(testsupport::readFile(frequencies))).captured(1);
+    };
+    const QString cut = yTitle(QStringLiteral("3.5x2.5in"));
+    QVERIFY2(cut.endsWith(QStringLiteral("…")) && cut.size() < 24, qPrintable(cut));
+    QCOMPARE(yTitle(QStringLiteral("7x5in")), QStringLiteral("i (radians per position)"));
 }
 
 void TestFigures::titleReplacedAndHidden()

@@ -643,10 +643,42 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     layOut();
     spaceTicks();
     layOut();
+    // An axis title that would be cut ends in "…" in a figure ("ω_i (radians per position)" beside
+    // a short plot at 3.5 in lost its end under the legend); the view's own after.
+    std::vector<std::pair<QCPAxis *, QString>> labels;
+    if (figureFontPoints_ > 0) {
+        std::vector<QCPAxis *> axes;
+        for (QCPAxisRect *rect : plot_->axisRects())
+            for (QCPAxis *axis : rect->axes())
+                axes.push_back(axis);
+        for (QCPLayoutElement *e : plot_->plotLayout()->elements(true))
+            if (auto *scale = qobject_cast<QCPColorScale *>(e))
+                axes.push_back(scale->axis());
+        for (QCPAxis *axis : axes) {
+            const QString label = axis->label();
+            // Centred on its plot, a title may pass the plot's ends, not the figure's nor into a
+            // legend strip above the plots (placeLegendAbove), whose ground covers it.
+            const QRect r = axis->axisRect()->rect();
+            QRect figure = plot_->viewport();
+            if (const QCPLegend *strip = plot_->legend;
+                strip && strip->visible() && strip->layout() == content_ && strip->outerRect().bottom() < r.top())
+                figure.setTop(strip->outerRect().bottom());
+            const int length = axis->orientation() == Qt::Horizontal
+                                   ? 2 * std::min(r.center().x() - figure.left(), figure.right() - r.center().x())
+                                   : 2 * std::min(r.center().y() - figure.top(), figure.bottom() - r.center().y());
+            const QFontMetrics m(axis->labelFont());
+            if (label.isEmpty() || !axis->visible() || m.horizontalAdvance(label) <= length)
+                continue;
+            labels.emplace_back(axis, label);
+            axis->setLabel(m.elidedText(label, Qt::ElideRight, std::max(length, m.height())));
+        }
+    }
     figureNeeds_ = plot_->plotLayout()->minimumOuterSizeHint();
     draw();
     for (const auto &[rect, minimum] : minimums)
         rect->setMinimumSize(minimum);
+    for (const auto &[axis, label] : labels)
+        axis->setLabel(label);
     plot_->setFont(oldFont);
     plot_->setViewport(oldViewport);
     dirty_ = true;
