@@ -250,10 +250,8 @@ void PlotView::applyFonts()
     }
 }
 
-void PlotView::spaceTicks()
+std::vector<QCPAxis *> PlotView::allAxes() const
 {
-    // However large the type (lecture mode) or small the figure, neighbouring tick labels never
-    // touch: whole-number axes get a minimum step, value axes fewer ticks (at most their default 5).
     std::vector<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot_->axisRects())
         for (QCPAxis *axis : rect->axes())
@@ -261,7 +259,14 @@ void PlotView::spaceTicks()
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(e))
             axes.push_back(scale->axis()); // the colour bar's values
-    for (QCPAxis *axis : axes) {
+    return axes;
+}
+
+void PlotView::spaceTicks()
+{
+    // However large the type (lecture mode) or small the figure, neighbouring tick labels never
+    // touch: whole-number axes get a minimum step, value axes fewer ticks (at most their default 5).
+    for (QCPAxis *axis : allAxes()) {
         if (!axis->visible() || !axis->tickLabels())
             continue;
         const bool across = axis->orientation() == Qt::Horizontal;
@@ -647,14 +652,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     // a short plot at 3.5 in lost its end under the legend); the view's own after.
     std::vector<std::pair<QCPAxis *, QString>> labels;
     if (figureFontPoints_ > 0) {
-        std::vector<QCPAxis *> axes;
-        for (QCPAxisRect *rect : plot_->axisRects())
-            for (QCPAxis *axis : rect->axes())
-                axes.push_back(axis);
-        for (QCPLayoutElement *e : plot_->plotLayout()->elements(true))
-            if (auto *scale = qobject_cast<QCPColorScale *>(e))
-                axes.push_back(scale->axis());
-        for (QCPAxis *axis : axes) {
+        for (QCPAxis *axis : allAxes()) {
             const QString label = axis->label();
             // Centred on its plot, a title may pass the plot's ends, not the figure's nor into a
             // legend strip above the plots (placeLegendAbove), whose ground covers it.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <vector>
 
 class Parameters;
 struct DataRequest;
@@ -185,6 +186,8 @@ class PlotView : public QWidget
 
   private:
     void rebuildNow();
+    // Every axis of every plot, and the colour bars' value axes.
+    std::vector<QCPAxis *> allAxes() const;
     // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
     void placeMarkers();
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
