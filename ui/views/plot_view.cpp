@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -609,7 +610,8 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     // thins to a strip under its labels (set before the layout and the rebuild, whose title gives
     // way to the plots, and again for plots the rebuild adds); what the layout then needs is
     // figureNeeds_.
-    std::vector<std::pair<QCPAxisRect *, QSize>> minimums;
+    // (QPointer: a rebuild may delete plots, as the circles' does)
+    std::vector<std::pair<QPointer<QCPAxisRect>, QSize>> minimums;
     const auto keepRoom = [&] {
         if (figureFontPoints_ <= 0)
             return;
@@ -674,7 +676,8 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     figureNeeds_ = plot_->plotLayout()->minimumOuterSizeHint();
     draw();
     for (const auto &[rect, minimum] : minimums)
-        rect->setMinimumSize(minimum);
+        if (rect)
+            rect->setMinimumSize(minimum);
     for (const auto &[axis, label] : labels)
         axis->setLabel(label);
     plot_->setFont(oldFont);
