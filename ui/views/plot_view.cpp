@@ -199,13 +199,13 @@ void PlotView::applyFonts()
     // A figure's edge keeps a gutter: text measured at the screen's dpi draws a little wider at a
     // figure's, and the colour bars' labels at the right edge were cut.
     plot_->plotLayout()->setMargins(figureFontPoints_ > 0 ? QMargins(0, 0, px(6), 0) : QMargins());
-    QList<QCPLayoutElement *> elements = plot_->plotLayout()->elements(true);
-    elements << plot_->plotLayout();
-    for (QCPLayoutElement *e : elements)
-        if (auto *grid = qobject_cast<QCPLayoutGrid *>(e); grid && grid->rowSpacing() > 0) {
+    const auto spaceGrid = [&px](QCPLayoutGrid *grid) {
+        if (grid->rowSpacing() > 0) { // (a grid set to none keeps none: the probe's legend row)
             grid->setRowSpacing(px(5));
             grid->setColumnSpacing(px(5));
         }
+    };
+    spaceGrid(plot_->plotLayout());
     for (QCPAxisRect *rect : plot_->axisRects())
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
@@ -235,10 +235,13 @@ void PlotView::applyFonts()
             legend->setFont(tick);
             const int h = QFontMetrics(tick).height();
             legend->setIconSize(2 * h, h);
+            spaceGrid(legend); // a legend is a grid too
         } else if (auto *text = qobject_cast<QCPTextElement *>(e)) {
             QFont f = text->font();
             f.setPointSizeF(fontSize(11));
             text->setFont(f);
+        } else if (auto *grid = qobject_cast<QCPLayoutGrid *>(e)) {
+            spaceGrid(grid);
         } else if (auto *scale = qobject_cast<QCPColorScale *>(e)) {
             scale->axis()->setTickLabelFont(tick);
             scale->axis()->setLabelFont(label);
