@@ -62,6 +62,8 @@ Rows embeddingRows(const Encoding &encoding, const NoiseParams &noise)
         b.rows = count;
         fillEmbeddings(encoding, noise, b, out);
     };
+    if (!noise.active())
+        rows.pure = &encoding;
     return rows;
 }
 

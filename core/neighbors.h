@@ -15,6 +15,9 @@ struct Rows {
     std::int64_t n = 0;
     int d = 0;
     std::function<void(std::int64_t first, std::int64_t count, std::int64_t step, double *out)> fill;
+    // Set when the rows are this encoding's own vectors (no noise): sums over them then have closed
+    // forms (encoding_covariance.h).
+    const Encoding *pure = nullptr;
 
     std::vector<double> all() const; // n x d in memory
 };

@@ -1,11 +1,13 @@
 #include "pca.h"
 
+#include "encoding_covariance.h"
 #include "parallel.h"
 
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 namespace pe {
@@ -63,25 +65,45 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     const Sample s{rows, stride, (rows.n + stride - 1) / stride};
     const double n = static_cast<double>(s.count);
 
-    const Eigen::VectorXd mean =
-        accumulate(s, d, 1, [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) / n;
-    const double total = accumulate(s, 1, 1,
-                                    [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
-                                        acc(0, 0) += (x.rowwise() - mean.transpose()).squaredNorm();
-                                    })(0, 0) /
-                         (n - 1);
-
-    // C v = (X - 1 mean^T)^T (X - 1 mean^T) v / (n - 1), one pass over the rows.
-    const auto times = [&](const Eigen::MatrixXd &v) {
-        return Eigen::MatrixXd(accumulate(s, d, v.cols(),
-                                          [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
-                                              const Eigen::MatrixXd xv = (x * v).rowwise() - (mean.transpose() * v);
-                                              acc.noalias() += x.transpose() * xv;
-                                          }) /
-                               (n - 1));
-    };
-    // Rows are centred on the right only: sum_r x_r (x_r - m)^T v = sum_r (x_r - m)(x_r - m)^T v
-    // because sum_r (x_r - m) = 0.
+    Eigen::VectorXd mean;
+    double total = 0;
+    std::function<Eigen::MatrixXd(const Eigen::MatrixXd &)> times;
+    Eigen::MatrixXd covariance;
+    if (rows.pure && hasClosedFormCovariance(*rows.pure)) {
+        // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2
+        // per vector instead of a pass over every row.
+        const ColumnCovariance c =
+            columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
+        if (c.cancelled) {
+            Pca pca;
+            pca.cancelled = true;
+            return pca;
+        }
+        mean = Eigen::Map<const Eigen::VectorXd>(c.mean.data(), d);
+        covariance = Eigen::Map<const Eigen::MatrixXd>(c.covariance.data(), d, d);
+        total = covariance.trace();
+        times = [&](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
+    } else {
+        mean = accumulate(s, d, 1, [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /
+               n;
+        total = accumulate(s, 1, 1,
+                           [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
+                               acc(0, 0) += (x.rowwise() - mean.transpose()).squaredNorm();
+                           })(0, 0) /
+                (n - 1);
+        // C v = (X - 1 mean^T)^T (X - 1 mean^T) v / (n - 1), one pass over the rows. Rows are centred
+        // on the right only: sum_r x_r (x_r - m)^T v = sum_r (x_r - m)(x_r - m)^T v because
+        // sum_r (x_r - m) = 0.
+        times = [&](const Eigen::MatrixXd &v) {
+            return Eigen::MatrixXd(accumulate(s, d, v.cols(),
+                                              [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
+                                                  const Eigen::MatrixXd xv =
+                                                      (x * v).rowwise() - (mean.transpose() * v);
+                                                  acc.noalias() += x.transpose() * xv;
+                                              }) /
+                                   (n - 1));
+        };
+    }
 
     const int block = std::min(d, std::min<int>(static_cast<int>(std::min<std::int64_t>(s.count, d)), k + 6));
     // A fixed start, so the same input always gives the same components (and signs).
