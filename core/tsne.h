@@ -107,6 +107,7 @@ class Tsne
     std::vector<double> y_, update_, gains_, grad_;
     // Single-precision copies for the vectorised force loops: forces need no more.
     std::vector<float> yFloat_, pFloat_;
+    std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
     double learningRate_ = 0;
     double entropyTerm_ = 0; // sum p log p
     double kl_ = 0;

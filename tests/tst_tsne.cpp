@@ -2,6 +2,8 @@
 #include "projection.h"
 #include "test_support.h"
 #include "tsne.h"
+#include "tsne_forces.h"
+#include "float_product.h"
 
 #include <Eigen/Dense>
 
@@ -27,6 +29,7 @@ class TestTsne : public QObject
     void cancelStopsMidway();
     void settingsAreValidated();
     void resultsDoNotDependOnTheThreads();
+    void forceLoopsAgreeAcrossInstructionSets();
 };
 
 void TestTsne::affinitiesMatchThePerplexity()
@@ -283,6 +286,48 @@ void TestTsne::resultsDoNotDependOnTheThreads()
     three = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s);
     t2.join();
     QVERIFY(two.xy == one.xy && three.xy == one.xy);
+}
+
+void TestTsne::forceLoopsAgreeAcrossInstructionSets()
+{
+    // The AVX-512 loops (a reciprocal estimate and a Newton step, masked tails, gathers) against the
+    // generic ones, for every tail length and for points near and far.
+    if (!pe::simdSupported(pe::SimdLevel::Avx512))
+        QSKIP("this processor has no AVX-512");
+    std::vector<float> lx, ly, lc, y;
+    std::vector<std::int32_t> col;
+    for (int j = 0; j < 70; ++j) {
+        lx.push_back(std::sin(1.3f * j) * (j % 3 == 0 ? 40.0f : 0.7f));
+        ly.push_back(std::cos(0.9f * j) * (j % 5 == 0 ? 25.0f : 0.4f));
+        lc.push_back(1.0f + static_cast<float>(j % 7));
+        y.push_back(lx.back());
+        y.push_back(ly.back());
+        col.push_back((j * 17) % 70);
+    }
+    const auto close = [](double a, double b, double scale) { return std::abs(a - b) <= 1e-5 * scale; };
+    for (int m = 0; m <= 70; ++m)
+        for (const auto &[xi, yi] : {std::pair{0.1f, -0.2f}, std::pair{30.0f, 12.0f}}) {
+            double fast[3], plain[3];
+            pe::detail::repulsionFromListAvx512(lx.data(), ly.data(), lc.data(), m, xi, yi, fast);
+            pe::detail::repulsionFromListGeneric(lx.data(), ly.data(), lc.data(), m, xi, yi, plain);
+            const double scale = std::abs(plain[0]) + std::abs(plain[1]) + std::abs(plain[2]) + 1e-30;
+            for (int c = 0; c < 3; ++c)
+                QVERIFY2(close(fast[c], plain[c], scale),
+                         qPrintable(QStringLiteral("repulsion, %1 cells, term %2: %3 against %4")
+                                        .arg(m)
+                                        .arg(c)
+                                        .arg(fast[c])
+                                        .arg(plain[c])));
+            pe::detail::attractionRowAvx512(col.data(), lc.data(), m, y.data(), xi, yi, fast);
+            pe::detail::attractionRowGeneric(col.data(), lc.data(), m, y.data(), xi, yi, plain);
+            const double ascale = std::abs(plain[0]) + std::abs(plain[1]) + 1e-30;
+            for (int c = 0; c < 2; ++c)
+                QVERIFY2(close(fast[c], plain[c], ascale),
+                         qPrintable(QStringLiteral("attraction, %1 entries: %2 against %3")
+                                        .arg(m)
+                                        .arg(fast[c])
+                                        .arg(plain[c])));
+        }
 }
 
 QTEST_APPLESS_MAIN(TestTsne)

@@ -1,0 +1,84 @@
+#include "tsne_forces.h"
+
+#include "float_product.h"
+
+namespace pe {
+
+// ThreadSanitizer instruments the ifunc resolvers target_clones makes, and those run before it has
+// started: one generic version there.
+#if defined(__SANITIZE_THREAD__)
+#define PE_NO_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PE_NO_CLONES
+#endif
+#endif
+#ifdef PE_NO_CLONES
+#define PE_CLONES
+#else
+#define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#endif
+
+namespace detail {
+
+PE_CLONES void repulsionFromListGeneric(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
+                                 double *out)
+{
+    float z = 0, fx = 0, fy = 0;
+#pragma omp simd reduction(+ : z, fx, fy)
+    for (int j = 0; j < m; ++j) {
+        const float dx = xi - lx[j], dy = yi - ly[j];
+        const float w = 1.0f / (1.0f + dx * dx + dy * dy);
+        const float cw = lc[j] * w;
+        z += cw;
+        fx += cw * w * dx;
+        fy += cw * w * dy;
+    }
+    out[0] = z;
+    out[1] = fx;
+    out[2] = fy;
+}
+
+PE_CLONES void attractionRowGeneric(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
+{
+    float fx = 0, fy = 0;
+#pragma omp simd reduction(+ : fx, fy)
+    for (int e = 0; e < m; ++e) {
+        const std::int32_t j = col[e];
+        const float dx = xi - y[2 * j], dy = yi - y[2 * j + 1];
+        const float pw = p[e] / (1.0f + dx * dx + dy * dy);
+        fx += pw * dx;
+        fy += pw * dy;
+    }
+    out[0] = fx;
+    out[1] = fy;
+}
+
+} // namespace detail
+
+namespace {
+
+using Repulsion = void (*)(const float *, const float *, const float *, int, float, float, double *);
+using Attraction = void (*)(const std::int32_t *, const float *, int, const float *, float, float, double *);
+
+bool useAvx512()
+{
+    static const bool avx512 = bestSimdLevel() == SimdLevel::Avx512;
+    return avx512;
+}
+
+} // namespace
+
+void repulsionFromList(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
+{
+    static const Repulsion f = useAvx512() ? detail::repulsionFromListAvx512 : detail::repulsionFromListGeneric;
+    f(lx, ly, lc, m, xi, yi, out);
+}
+
+void attractionRow(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
+{
+    static const Attraction f = useAvx512() ? detail::attractionRowAvx512 : detail::attractionRowGeneric;
+    f(col, p, m, y, xi, yi, out);
+}
+
+} // namespace pe
