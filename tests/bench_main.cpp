@@ -38,6 +38,7 @@ using testsupport::params;
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <vector>
 
@@ -357,7 +358,8 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && std::string(argv[argc - 1]) == "--projection") {
         std::printf("Projections (t-SNE, PCA) on %d threads:\n", pe::parallelThreads());
-        projectionBenchmarks(argc > 2);
+        const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
+        projectionBenchmarks(argc > 2, QString::fromStdString((self.parent_path() / "../app/pe-explorer").string()));
         return 0;
     }
     qputenv("QT_QPA_PLATFORM", "offscreen");

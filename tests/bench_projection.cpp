@@ -8,12 +8,16 @@
 
 #include <QProcess>
 #include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cmath>
 #include <cstdio>
+#include <string>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -25,33 +29,67 @@ namespace bench {
 
 namespace {
 
-// scikit-learn 1.2's Barnes-Hut t-SNE on the same vectors (Debian's python3-sklearn), in seconds;
-// negative when it is not installed.
-double sklearnTsneSeconds(std::int64_t n, int d)
+// Three or more timings as "min / median / max".
+std::string spread(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    char text[96];
+    std::snprintf(text, sizeof text, "%.2f / %.2f / %.2f s", v.front(), median(v), v.back());
+    return text;
+}
+
+// scikit-learn's Barnes-Hut t-SNE on the same vectors (Debian's python3-sklearn), timed around
+// fit_transform alone; seconds, KL and trustworthiness(10), or nothing when it is not installed.
+struct SklearnRun {
+    double seconds, kl, trust;
+};
+std::optional<SklearnRun> sklearnTsne(std::int64_t n, int d)
 {
     const char *script = R"(
 import sys, time, numpy as np
-from sklearn.manifold import TSNE
+from sklearn.manifold import TSNE, trustworthiness
 n, d = int(sys.argv[1]), int(sys.argv[2])
 pos = np.arange(n)[:, None]
 div = np.exp(np.arange(0, d, 2) * (-np.log(10000.0) / d))
 pe = np.zeros((n, d)); pe[:, 0::2] = np.sin(pos * div); pe[:, 1::2] = np.cos(pos * div)
 t = time.perf_counter()
-TSNE(n_components=2, perplexity=30, init='pca', learning_rate='auto', random_state=0).fit_transform(pe)
-print(time.perf_counter() - t)
+tsne = TSNE(n_components=2, perplexity=30, init='pca', learning_rate='auto', random_state=0)
+y = tsne.fit_transform(pe)
+s = time.perf_counter() - t
+print(s, tsne.kl_divergence_, trustworthiness(pe, y, n_neighbors=10))
 )";
     QProcess py;
     py.start(QStringLiteral("/usr/bin/python3"),
              {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d)});
     if (!py.waitForFinished(600'000) || py.exitCode() != 0)
-        return -1;
-    bool ok = false;
-    const double s = QString::fromUtf8(py.readAllStandardOutput()).trimmed().toDouble(&ok);
-    return ok ? s : -1;
+        return std::nullopt;
+    const QStringList parts = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
+    if (parts.size() != 3)
+        return std::nullopt;
+    return SklearnRun{parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble()};
 }
+
+// The command a user runs, start to exit: pe-explorer ... --export-data projection --out FILE.
+double wholeProcessSeconds(const QString &explorer, const QStringList &args)
+{
+    QTemporaryDir dir;
+    QProcess p;
+    const auto t0 = std::chrono::steady_clock::now();
+    p.start(explorer, args + QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"),
+                                         QStringLiteral("--out"), dir.filePath(QStringLiteral("p.csv"))});
+    if (!p.waitForFinished(1'800'000) || p.exitCode() != 0)
+        return std::nan("");
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+QStringList windowArgs(std::int64_t n, int d)
+{
+    return {QStringLiteral("--seq-len"), QString::number(n), QStringLiteral("--d-model"), QString::number(d)};
+}
+
 } // namespace
 
-void projectionBenchmarks(bool quick)
+void projectionBenchmarks(bool quick, const QString &explorer)
 {
     struct Case {
         std::int64_t n;
@@ -62,33 +100,43 @@ void projectionBenchmarks(bool quick)
     std::vector<Case> cases = {{128, 8, 4, true}, {5'000, 128, 30, true}};
     if (!quick)
         cases.push_back({100'000, 128, 30, false});
-    double ours5000 = 0;
+    std::vector<double> whole5000;
     for (const Case &c : cases) {
         const pe::Encoding e(params(c.n, c.d));
         pe::TsneSettings s;
         s.perplexity = c.perplexity;
         std::optional<pe::Tsne> tsne;
-        std::vector<double> preps, runs;
+        std::vector<double> preps, totals, whole;
         double firstKl = 0;
-        // The median of 3 runs (1 at 100,000): this machine's timings wander by 20%.
-        for (int rep = 0; rep < (c.n > 10'000 ? 1 : 3); ++rep) {
-            preps.push_back(seconds([&] { tsne = pe::prepareTsne(e, {}, s); }));
-            runs.push_back(seconds([&] {
+        // In-process (prepareTsne and runTsne on this thread) and whole process (the command, start to
+        // exit), alternately: 5 runs each (3 at 100,000), 3 and 1 with --quick.
+        const int runs = c.n > 10'000 ? (quick ? 1 : 3) : (quick ? 3 : 5);
+        for (int rep = 0; rep < runs; ++rep) {
+            const double prep = seconds([&] { tsne = pe::prepareTsne(e, {}, s); });
+            const double run = seconds([&] {
                 pe::runTsne(*tsne, [&](const pe::Tsne &t) {
                     if (t.iteration() == 1)
                         firstKl = t.kl();
                     return true;
                 });
-            }));
+            });
+            preps.push_back(prep);
+            totals.push_back(prep + run);
+            whole.push_back(wholeProcessSeconds(explorer, windowArgs(c.n, c.d) +
+                                                              QStringList{QStringLiteral("--method"),
+                                                                          QStringLiteral("tsne"),
+                                                                          QStringLiteral("--perplexity"),
+                                                                          QString::number(c.perplexity),
+                                                                          QStringLiteral("--seed"), QStringLiteral("0")}));
         }
-        const double prep = median(preps), run = median(runs);
         if (c.n == 5'000)
-            ours5000 = prep + run;
-        std::printf(
-            "  t-SNE %6lld x %3d, perplexity %g, %d iterations (%s): neighbours+P+init %.3f s, iterations %.3f s, "
-            "total %.3f s; KL %.3f after 1 step, %.3f at the end",
-            static_cast<long long>(c.n), c.d, c.perplexity, s.iterations, tsne->exact() ? "exact" : "Barnes-Hut", prep,
-            run, prep + run, firstKl, tsne->kl());
+            whole5000 = whole;
+        std::printf("  t-SNE %6lld x %3d, perplexity %g, %d iterations (%s), min / median / max of %d:\n"
+                    "    in-process %s (neighbours+P+start %.3f s); whole process %s; KL %.3f after 1 step, %.3f at "
+                    "the end",
+                    static_cast<long long>(c.n), c.d, c.perplexity, s.iterations,
+                    tsne->exact() ? "exact" : "Barnes-Hut", runs, spread(totals).c_str(), median(preps),
+                    spread(whole).c_str(), firstKl, tsne->kl());
         if (c.trust)
             std::printf("; trustworthiness(10) %.4f",
                         pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
@@ -142,15 +190,36 @@ void projectionBenchmarks(bool quick)
     }
     for (auto [n, d] : {std::pair<std::int64_t, int>{5'000, 128}, {100'000, 1024}}) {
         const pe::Encoding e(params(n, d));
-        pe::Pca pca;
-        const double s = seconds([&] { pca = pe::principalComponents(pe::embeddingRows(e, {}), 2); });
-        std::printf("  PCA %6lld x %4d, top 2 by subspace iteration: %.3f s, %d iterations, explained %.4f + %.4f\n",
-                    static_cast<long long>(n), d, s, pca.iterations, pca.explained(0), pca.explained(1));
+        pe::Rows streamedRows = pe::embeddingRows(e, {});
+        streamedRows.pure = nullptr; // the streamed path, as for noisy rows
+        pe::Pca closed, streamed;
+        std::vector<double> closedTimes, streamedTimes, whole;
+        for (int rep = 0; rep < (quick ? 1 : 3); ++rep) {
+            closedTimes.push_back(seconds([&] { closed = pe::principalComponents(pe::embeddingRows(e, {}), 2); }));
+            streamedTimes.push_back(seconds([&] { streamed = pe::principalComponents(streamedRows, 2); }));
+            whole.push_back(
+                wholeProcessSeconds(explorer, windowArgs(n, d) + QStringList{QStringLiteral("--method"),
+                                                                             QStringLiteral("pca")}));
+        }
+        std::printf("  PCA %6lld x %4d, top 2, min / median / max of %d: closed-form covariance %s (%d iterations), "
+                    "streamed rows %s (%d iterations); whole process (--method pca --export-data projection) %s; "
+                    "explained %.12f + %.12f, streamed %.12f + %.12f\n",
+                    static_cast<long long>(n), d, quick ? 1 : 3, spread(closedTimes).c_str(), closed.iterations,
+                    spread(streamedTimes).c_str(), streamed.iterations, spread(whole).c_str(), closed.explained(0),
+                    closed.explained(1), streamed.explained(0), streamed.explained(1));
     }
-    const double sk = quick ? -1 : sklearnTsneSeconds(5'000, 128);
-    if (sk > 0)
-        std::printf("  scikit-learn TSNE (Barnes-Hut, perplexity 30, PCA init) on 5,000 x 128: %.2f s, %.1fx ours\n",
-                    sk, sk / ours5000);
+    std::vector<double> sk;
+    SklearnRun last{};
+    for (int rep = 0; rep < (quick ? 0 : 3); ++rep)
+        if (const std::optional<SklearnRun> r = sklearnTsne(5'000, 128)) {
+            sk.push_back(r->seconds);
+            last = *r;
+        }
+    if (!sk.empty() && !whole5000.empty())
+        std::printf("  scikit-learn TSNE (Barnes-Hut, perplexity 30, PCA init, learning_rate auto) on 5,000 x 128, "
+                    "fit_transform alone, min / median / max of %zu: %s; KL %.3f, trustworthiness(10) %.4f; "
+                    "median against our whole process: %.1fx\n",
+                    sk.size(), spread(sk).c_str(), last.kl, last.trust, median(sk) / median(whole5000));
     else
         std::printf("  scikit-learn TSNE not measured (python3-sklearn not installed, or --quick)\n");
 }

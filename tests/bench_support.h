@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+class QString;
+
 // What pe-bench's main (bench_main.cpp) and its t-SNE and PCA benchmarks (bench_projection.cpp) share.
 namespace bench {
 
@@ -22,6 +24,7 @@ inline double median(std::vector<double> v)
 }
 
 // t-SNE and PCA, and scikit-learn's t-SNE for comparison unless quick (bench_projection.cpp).
-void projectionBenchmarks(bool quick);
+// explorer: the pe-explorer binary, timed as a whole process beside the in-process figures.
+void projectionBenchmarks(bool quick, const QString &explorer);
 
 } // namespace bench
