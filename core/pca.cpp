@@ -72,8 +72,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     if (rows.pure && hasClosedFormCovariance(*rows.pure)) {
         // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2
         // per vector instead of a pass over every row.
-        const ColumnCovariance c =
-            columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
+        const ColumnCovariance c = columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
         if (c.cancelled) {
             Pca pca;
             pca.cancelled = true;
@@ -84,7 +83,8 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         total = covariance.trace();
         times = [&](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
     } else {
-        mean = accumulate(s, d, 1, [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /
+        mean = accumulate(s, d, 1,
+                          [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /
                n;
         total = accumulate(s, 1, 1,
                            [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
@@ -97,8 +97,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         times = [&](const Eigen::MatrixXd &v) {
             return Eigen::MatrixXd(accumulate(s, d, v.cols(),
                                               [&](const RowMatrix &x, Eigen::MatrixXd &acc) {
-                                                  const Eigen::MatrixXd xv =
-                                                      (x * v).rowwise() - (mean.transpose() * v);
+                                                  const Eigen::MatrixXd xv = (x * v).rowwise() - (mean.transpose() * v);
                                                   acc.noalias() += x.transpose() * xv;
                                               }) /
                                    (n - 1));

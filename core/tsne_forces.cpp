@@ -22,7 +22,7 @@ namespace pe {
 namespace detail {
 
 PE_CLONES void repulsionFromListGeneric(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
-                                 double *out)
+                                        double *out)
 {
     float z = 0, fx = 0, fy = 0;
 #pragma omp simd reduction(+ : z, fx, fy)
@@ -39,7 +39,8 @@ PE_CLONES void repulsionFromListGeneric(const float *lx, const float *ly, const 
     out[2] = fy;
 }
 
-PE_CLONES void attractionRowGeneric(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out)
+PE_CLONES void attractionRowGeneric(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi,
+                                    double *out)
 {
     float fx = 0, fy = 0;
 #pragma omp simd reduction(+ : fx, fy)

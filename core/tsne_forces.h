@@ -21,8 +21,7 @@ void repulsionFromListGeneric(const float *lx, const float *ly, const float *lc,
                               double *out);
 void attractionRowGeneric(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi,
                           double *out);
-void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
-                             double *out);
+void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out);
 void attractionRowAvx512(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi,
                          double *out);
 } // namespace detail

@@ -17,8 +17,7 @@ inline __m512 reciprocal(__m512 q)
 
 } // namespace
 
-void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
-                             double *out)
+void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
 {
     const __m512 x = _mm512_set1_ps(xi), y = _mm512_set1_ps(yi), one = _mm512_set1_ps(1.0f);
     __m512 z = _mm512_setzero_ps(), fx = _mm512_setzero_ps(), fy = _mm512_setzero_ps();

@@ -14,11 +14,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <string>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -122,12 +122,11 @@ void projectionBenchmarks(bool quick, const QString &explorer)
             });
             preps.push_back(prep);
             totals.push_back(prep + run);
-            whole.push_back(wholeProcessSeconds(explorer, windowArgs(c.n, c.d) +
-                                                              QStringList{QStringLiteral("--method"),
-                                                                          QStringLiteral("tsne"),
-                                                                          QStringLiteral("--perplexity"),
-                                                                          QString::number(c.perplexity),
-                                                                          QStringLiteral("--seed"), QStringLiteral("0")}));
+            whole.push_back(wholeProcessSeconds(
+                explorer,
+                windowArgs(c.n, c.d) + QStringList{QStringLiteral("--method"), QStringLiteral("tsne"),
+                                                   QStringLiteral("--perplexity"), QString::number(c.perplexity),
+                                                   QStringLiteral("--seed"), QStringLiteral("0")}));
         }
         if (c.n == 5'000)
             whole5000 = whole;
@@ -197,9 +196,8 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         for (int rep = 0; rep < (quick ? 1 : 3); ++rep) {
             closedTimes.push_back(seconds([&] { closed = pe::principalComponents(pe::embeddingRows(e, {}), 2); }));
             streamedTimes.push_back(seconds([&] { streamed = pe::principalComponents(streamedRows, 2); }));
-            whole.push_back(
-                wholeProcessSeconds(explorer, windowArgs(n, d) + QStringList{QStringLiteral("--method"),
-                                                                             QStringLiteral("pca")}));
+            whole.push_back(wholeProcessSeconds(
+                explorer, windowArgs(n, d) + QStringList{QStringLiteral("--method"), QStringLiteral("pca")}));
         }
         std::printf("  PCA %6lld x %4d, top 2, min / median / max of %d: closed-form covariance %s (%d iterations), "
                     "streamed rows %s (%d iterations); whole process (--method pca --export-data projection) %s; "

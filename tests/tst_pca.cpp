@@ -154,15 +154,14 @@ void TestPca::closedFormCovarianceMatchesTheRows()
     double worstMean = 0, worstCov = 0;
     for (int a = 0; a < d; ++a) {
         worstMean = std::max(worstMean, std::abs(static_cast<double>(mean[static_cast<std::size_t>(a)] -
-                                                                       c.mean[static_cast<std::size_t>(a)])));
+                                                                     c.mean[static_cast<std::size_t>(a)])));
         for (int b = 0; b < d; ++b) {
             long double sum = 0;
             for (std::int64_t r = 0; r < count; ++r)
                 sum += (x[static_cast<std::size_t>(r * d + a)] - mean[static_cast<std::size_t>(a)]) *
                        (x[static_cast<std::size_t>(r * d + b)] - mean[static_cast<std::size_t>(b)]);
             const double expected = static_cast<double>(sum / (count - 1));
-            worstCov = std::max(worstCov,
-                                std::abs(expected - c.covariance[static_cast<std::size_t>(a) * d + b]));
+            worstCov = std::max(worstCov, std::abs(expected - c.covariance[static_cast<std::size_t>(a) * d + b]));
         }
     }
     QVERIFY2(worstMean < 1e-12 && worstCov < 1e-12,

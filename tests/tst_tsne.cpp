@@ -1,9 +1,9 @@
+#include "float_product.h"
 #include "pca.h"
 #include "projection.h"
 #include "test_support.h"
 #include "tsne.h"
 #include "tsne_forces.h"
-#include "float_product.h"
 
 #include <Eigen/Dense>
 
@@ -322,11 +322,10 @@ void TestTsne::forceLoopsAgreeAcrossInstructionSets()
             pe::detail::attractionRowGeneric(col.data(), lc.data(), m, y.data(), xi, yi, plain);
             const double ascale = std::abs(plain[0]) + std::abs(plain[1]) + 1e-30;
             for (int c = 0; c < 2; ++c)
-                QVERIFY2(close(fast[c], plain[c], ascale),
-                         qPrintable(QStringLiteral("attraction, %1 entries: %2 against %3")
-                                        .arg(m)
-                                        .arg(fast[c])
-                                        .arg(plain[c])));
+                QVERIFY2(
+                    close(fast[c], plain[c], ascale),
+                    qPrintable(
+                        QStringLiteral("attraction, %1 entries: %2 against %3").arg(m).arg(fast[c]).arg(plain[c])));
         }
 }
 
