@@ -68,20 +68,22 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     Eigen::VectorXd mean;
     double total = 0;
     std::function<Eigen::MatrixXd(const Eigen::MatrixXd &)> times;
-    Eigen::MatrixXd covariance;
-    if (rows.pure && hasClosedFormCovariance(*rows.pure)) {
-        // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2
-        // per vector instead of a pass over every row.
-        const ColumnCovariance c = columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
-        if (c.cancelled) {
+    ColumnCovariance closed;
+    // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2 per
+    // vector instead of a pass over every row. Worth it once there are more rows than columns; with
+    // fewer (128 positions of d 4,096) the passes over the rows are cheaper than d^2 kernels, and the
+    // d x d matrix (128 MiB at d 4,096) is not needed. Row r of the rows is position start + r.
+    if (rows.pure && hasClosedFormCovariance(*rows.pure) && s.count > d) {
+        closed = columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
+        if (closed.cancelled) {
             Pca pca;
             pca.cancelled = true;
             return pca;
         }
-        mean = Eigen::Map<const Eigen::VectorXd>(c.mean.data(), d);
-        covariance = Eigen::Map<const Eigen::MatrixXd>(c.covariance.data(), d, d);
+        mean = Eigen::Map<const Eigen::VectorXd>(closed.mean.data(), d);
+        const Eigen::Map<const Eigen::MatrixXd> covariance(closed.covariance.data(), d, d);
         total = covariance.trace();
-        times = [&](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
+        times = [covariance](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
     } else {
         mean = accumulate(s, d, 1,
                           [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /

@@ -8,9 +8,10 @@
 namespace pe {
 
 // The top principal components of n rows, by subspace iteration with Rayleigh-Ritz (Golub and
-// Van Loan, 8.2.4): a block of a few vectors is multiplied by the covariance, streamed over the
-// rows a block at a time, until its Ritz values settle. Never forms or decomposes the d x d
-// covariance, so d = 4096 costs what d = 8 does per value.
+// Van Loan, 8.2.4): a block of a few vectors is multiplied by the covariance until its Ritz values
+// settle. For the pure encoding with more rows than columns (Rows::pure) the covariance is formed
+// in closed form (encoding_covariance.h); otherwise it is applied by streaming the rows a block at
+// a time, never formed, so d = 4096 costs what d = 8 does per value. Never fully decomposed.
 struct Pca {
     int d = 0;
     std::vector<double> mean;       // d

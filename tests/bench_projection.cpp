@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
@@ -77,8 +78,11 @@ double wholeProcessSeconds(const QString &explorer, const QStringList &args)
     const auto t0 = std::chrono::steady_clock::now();
     p.start(explorer, args + QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"),
                                          QStringLiteral("--out"), dir.filePath(QStringLiteral("p.csv"))});
-    if (!p.waitForFinished(1'800'000) || p.exitCode() != 0)
-        return std::nan("");
+    if (!p.waitForFinished(1'800'000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        std::fprintf(stderr, "pe-bench: %s %s failed: %s\n", qPrintable(explorer),
+                     qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
+        std::exit(1);
+    }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -123,10 +123,10 @@ void TestPca::closedFormCovarianceMatchesTheRows_data()
     QTest::newRow("per-index 15 x 9, base 100 (seed 002)")
         << params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index) << qint64(1);
     QTest::newRow("odd d 400 x 7") << params(400, 7) << qint64(1);
-    QTest::newRow("base 10, periods that divide the window") << params(1000, 12, 10) << qint64(1);
+    QTest::newRow("base 10, 1,000 positions") << params(1000, 12, 10) << qint64(1);
     QTest::newRow("near position 1e9") << params(600, 20, 1e4, 999'999'000) << qint64(1);
     QTest::newRow("every 37th of 20,000 (the t-SNE start)") << params(20000, 32) << qint64(37);
-    QTest::newRow("stride a multiple of a period's steps") << params(5000, 8, 2) << qint64(44);
+    QTest::newRow("base 2, every 44th: theta h past several 2 pi") << params(5000, 8, 2) << qint64(44);
     QTest::newRow("RoPE d 64") << rope(700, 64, pe::RopeScaling::None, 1) << qint64(1);
     QTest::newRow("RoPE YaRN x4 (amplitude)") << rope(700, 64, pe::RopeScaling::Yarn, 4) << qint64(1);
     QTest::newRow("RoPE llama3 x8") << rope(700, 64, pe::RopeScaling::Llama3, 8) << qint64(3);
@@ -171,9 +171,19 @@ void TestPca::closedFormCovarianceMatchesTheRows()
 void TestPca::closedFormPcaMatchesTheStreamedPca()
 {
     // The bar: the same explained variance as the streamed path to 1e-9, the same axes.
-    for (const pe::EncodingParams &p : {params(20000, 256), params(3000, 64, 1e4, 123'456'789),
-                                        params(5000, 33, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index),
-                                        rope(4000, 128, pe::RopeScaling::Yarn, 4)}) {
+    // maxRows 0 (every row) and 1,000 (every 20th of 20,000: the t-SNE start's kind of sample).
+    for (const std::int64_t maxRows : {0, 1000}) {
+        const pe::Encoding e(params(20000, 256));
+        const pe::Rows rows = pe::embeddingRows(e, {});
+        const pe::Pca closed = pe::principalComponents(rows, 2, maxRows);
+        const pe::Pca streamed = pe::principalComponents(streamedOnly(rows), 2, maxRows);
+        for (int c = 0; c < 2; ++c)
+            QVERIFY2(std::abs(closed.explained(c) - streamed.explained(c)) < 1e-9,
+                     qPrintable(QStringLiteral("maxRows %1, component %2").arg(maxRows).arg(c)));
+    }
+    for (const pe::EncodingParams &p :
+         {params(3000, 64, 1e4, 123'456'789), params(5000, 33, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index),
+          rope(4000, 128, pe::RopeScaling::Yarn, 4)}) {
         const pe::Encoding e(p);
         const pe::Rows rows = pe::embeddingRows(e, {});
         QVERIFY(rows.pure);
