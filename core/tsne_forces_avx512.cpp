@@ -15,6 +15,12 @@ inline __m512 reciprocal(__m512 q)
     return _mm512_mul_ps(r, _mm512_fnmadd_ps(q, r, _mm512_set1_ps(2.0f)));
 }
 
+// The lanes of a step with `left` entries still to do: all 16, or the first `left`.
+inline __mmask16 lanes(int left)
+{
+    return left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+}
+
 } // namespace
 
 void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, int m, float xi, float yi, double *out)
@@ -23,7 +29,7 @@ void repulsionFromListAvx512(const float *lx, const float *ly, const float *lc, 
     __m512 z = _mm512_setzero_ps(), fx = _mm512_setzero_ps(), fy = _mm512_setzero_ps();
     for (int j = 0; j < m; j += 16) {
         // The last, partial step loads zeros past the end; their count (0) adds nothing.
-        const __mmask16 k = m - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (m - j)) - 1);
+        const __mmask16 k = lanes(m - j);
         const __m512 dx = _mm512_sub_ps(x, _mm512_maskz_loadu_ps(k, lx + j));
         const __m512 dy = _mm512_sub_ps(y, _mm512_maskz_loadu_ps(k, ly + j));
         const __m512 w = reciprocal(_mm512_fmadd_ps(dx, dx, _mm512_fmadd_ps(dy, dy, one)));
@@ -50,8 +56,7 @@ void attractionRowAvx512(const std::int32_t *col, const float *p, int m, const f
     __m512 fx = _mm512_setzero_ps(), fy = _mm512_setzero_ps();
     const void *pairs = y;
     for (int e = 0; e < m; e += 16) {
-        const int left = m - e;
-        const __mmask16 k = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+        const __mmask16 k = lanes(m - e);
         const __mmask8 lo = static_cast<__mmask8>(k & 0xff), hi = static_cast<__mmask8>(k >> 8);
         // Masked-off lanes gather nothing and read (0, 0); their p is 0, so they add no force.
         const __m512i at = _mm512_maskz_loadu_epi32(k, col + e);
