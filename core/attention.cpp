@@ -1,5 +1,6 @@
 #include "attention.h"
 
+#include "offset_waves.h"
 #include "rope.h"
 #include "scheme.h"
 
@@ -16,7 +17,6 @@ namespace pe {
 
 namespace {
 
-constexpr std::int64_t kBlockRows = 4096;
 // The N x N path (a table, the per-index exponent, odd d): at most this many positions, and
 // N·N·d multiply-adds.
 constexpr std::int64_t kMaxMatrixPositions = 4096;
@@ -67,34 +67,14 @@ void pairProducts(const Encoding &rope, const std::vector<double> &q, const std:
     }
 }
 
-// Each pair's cosine and sine columns, looked up once for the inner loops.
-struct PairColumns {
-    std::vector<int> cosine, sine;
-    explicit PairColumns(const Encoding &rope)
-    {
-        for (int i = 0; i < rope.pairCount(); ++i) {
-            cosine.push_back(rope.pairCosineColumn(i));
-            sine.push_back(rope.pairSineColumn(i));
-        }
-    }
-};
-
-// Calls visit(m, row) for positions m = 0..count-1 of the encoding, a block of rows at a time
-// through the fast fill.
-template <typename Visit> void forEachRow(const Encoding &encoding, std::int64_t count, Visit visit)
+// The encoding's pairs as frequencies for offsetWaveSums (a RoPE or sinusoidal encoding whose dot
+// products depend on the offset alone: every pair has a cosine partner).
+OffsetWaveRequest pairWaves(const Encoding &encoding)
 {
-    const int d = encoding.dModel();
-    std::vector<double> buf;
-    for (std::int64_t m0 = 0; m0 < count; m0 += kBlockRows) {
-        Block block;
-        block.firstPosition = m0;
-        block.rows = std::min(kBlockRows, count - m0);
-        block.cols = d;
-        buf.resize(static_cast<std::size_t>(block.size()));
-        encoding.fill(block, buf.data());
-        for (std::int64_t r = 0; r < block.rows; ++r)
-            visit(m0 + r, buf.data() + r * d);
-    }
+    OffsetWaveRequest r;
+    for (int i = 0; i < encoding.pairCount(); ++i)
+        r.theta.push_back(encoding.pairFrequency(i));
+    return r;
 }
 
 } // namespace
@@ -200,34 +180,28 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         break;
     }
     case SchemeId::Rope: {
-        std::vector<double> c, b;
+        OffsetWaveRequest r = pairWaves(encoding);
+        r.sets = 1;
         pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
-                     queryKeyVector(settings.qk, d, settings.seed, 1), c, b);
-        // The fill's cos and sin carry the attention factor once; q and k each get it, so once more here.
-        const double factor = encoding.amplitude() * scale;
-        const PairColumns columns(encoding);
-        forEachRow(encoding, n_, [&](std::int64_t m, const double *v) {
-            double even = 0, odd = 0;
-            for (std::size_t i = 0; i < c.size(); ++i) {
-                even += c[i] * v[columns.cosine[i]];
-                odd += b[i] * v[columns.sine[i]];
-            }
+                     queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
+        // YaRN's factor is on the cos and sin of both q and k: twice.
+        const double factor = encoding.amplitude() * encoding.amplitude() * scale;
+        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
+        for (std::int64_t m = 0; m < n_; ++m) {
+            const double even = sums.cosine[static_cast<std::size_t>(m)], odd = sums.sine[static_cast<std::size_t>(m)];
             at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
             at(-m) = factor * (even + odd);
-        });
+        }
         break;
     }
     case SchemeId::Sinusoidal: {
-        // PE(t)·PE(s) = PE(0)·PE(t - s) here (dotDependsOnOffsetOnly), and even in k.
-        std::vector<double> zero(static_cast<std::size_t>(d));
-        for (int j = 0; j < d; ++j)
-            zero[static_cast<std::size_t>(j)] = encoding.value(0, j);
-        forEachRow(encoding, n_, [&](std::int64_t m, const double *v) {
-            double dot = 0;
-            for (int j = 0; j < d; ++j)
-                dot += zero[static_cast<std::size_t>(j)] * v[j];
-            at(m) = at(-m) = dot * scale;
-        });
+        // PE(t)·PE(s) = PE(0)·PE(t - s) = Σ_i cos((t - s) w_i) here (dotDependsOnOffsetOnly), even in k.
+        OffsetWaveRequest r = pairWaves(encoding);
+        r.sets = 1;
+        r.a.assign(r.theta.size(), 1.0);
+        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
+        for (std::int64_t m = 0; m < n_; ++m)
+            at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
         break;
     }
     case SchemeId::Table:
@@ -287,48 +261,48 @@ RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int 
 {
     RopeDecayCurves out;
     const auto n = static_cast<std::size_t>(std::max<std::int64_t>(offsets, 0));
-    out.score.resize(n);
-    out.bound.resize(n);
-    out.mean.assign(n, 0.0);
-    out.sd.assign(n, 0.0);
+    samples = std::max(samples, 0);
     const int pairs = rope.pairCount();
     const int d = rope.dModel();
-    // Each sample's Re and Im of q̃·conj(k̃), a column per sample.
-    Eigen::MatrixXd c(pairs, std::max(samples, 0)), b(pairs, std::max(samples, 0));
+    // Set 0: the score for q = k = ones, 2 Σ cos(kθ). Set 1 + j: sample j's Re and Im of
+    // q̃·conj(k̃), its score Σ c cos(kθ) - Σ b sin(kθ). θ alone: the decay is RoFormer's, without
+    // YaRN's factor on cos and sin.
+    OffsetWaveRequest r = pairWaves(rope);
+    r.sets = 1 + samples;
+    r.bound = true;
+    r.a.assign(static_cast<std::size_t>(r.sets * pairs), 2.0);
+    r.b.assign(r.a.size(), 0.0);
     for (int j = 0; j < samples; ++j) {
         std::vector<double> cj, bj;
         pairProducts(rope, queryKeyVector(QueryKey::Random, d, seed, 2 * j),
                      queryKeyVector(QueryKey::Random, d, seed, 2 * j + 1), cj, bj);
-        c.col(j) = Eigen::Map<Eigen::VectorXd>(cj.data(), pairs);
-        b.col(j) = Eigen::Map<Eigen::VectorXd>(bj.data(), pairs);
+        std::copy(cj.begin(), cj.end(), r.a.begin() + (j + 1) * pairs);
+        std::copy(bj.begin(), bj.end(), r.b.begin() + (j + 1) * pairs);
     }
-    // θ alone: the decay is RoFormer's, without YaRN's factor on cos and sin.
-    const double unit = 1.0 / rope.amplitude();
-    Eigen::VectorXd cosines(pairs), sines(pairs), values(std::max(samples, 0));
-    const PairColumns columns(rope);
-    forEachRow(rope, offsets, [&](std::int64_t m, const double *v) {
-        double re = 0, im = 0; // S_j = Σ_{l<j} e^{i k θ_l}
-        double score = 0, sumAbs = 0;
-        for (int i = 0; i < pairs; ++i) {
-            const double cv = v[columns.cosine[static_cast<std::size_t>(i)]] * unit;
-            const double sv = v[columns.sine[static_cast<std::size_t>(i)]] * unit;
-            cosines[i] = cv;
-            sines[i] = sv;
-            score += 2 * cv;
-            re += cv;
-            im += sv;
-            sumAbs += std::sqrt(re * re + im * im); // not std::abs: hypot's care costs 5x here
+    if (samples == 0)
+        r.b.clear();
+    const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, static_cast<std::int64_t>(n));
+    out.score.assign(sums.cosine.begin(), sums.cosine.begin() + static_cast<std::ptrdiff_t>(n));
+    out.bound = sums.bound;
+    out.mean.assign(n, 0.0);
+    out.sd.assign(n, 0.0);
+    if (samples == 0)
+        return out;
+    std::vector<double> values(static_cast<std::size_t>(samples));
+    for (std::size_t k = 0; k < n; ++k) {
+        double sum = 0;
+        for (int j = 0; j < samples; ++j) {
+            const std::size_t at = static_cast<std::size_t>(j + 1) * n + k;
+            values[static_cast<std::size_t>(j)] = sums.cosine[at] - sums.sine[at];
+            sum += values[static_cast<std::size_t>(j)];
         }
-        const auto k = static_cast<std::size_t>(m);
-        out.score[k] = score;
-        out.bound[k] = pairs > 0 ? sumAbs / pairs : 0.0;
-        if (samples > 0) {
-            values.noalias() = c.transpose() * cosines;
-            values.noalias() -= b.transpose() * sines;
-            out.mean[k] = values.mean();
-            out.sd[k] = samples > 1 ? std::sqrt((values.array() - out.mean[k]).square().sum() / (samples - 1)) : 0.0;
-        }
-    });
+        const double mean = sum / samples;
+        double squares = 0;
+        for (double v : values)
+            squares += (v - mean) * (v - mean);
+        out.mean[k] = mean;
+        out.sd[k] = samples > 1 ? std::sqrt(squares / (samples - 1)) : 0.0;
+    }
     return out;
 }
 

@@ -75,7 +75,7 @@ class PositionalAttention
 // RoFormer section 3.4.3 for every offset k = 0..offsets-1 of a RoPE encoding (its θ', scaled or
 // not): the score and bound of ropeDecay() for q = k = ones, and for `samples` seeded Gaussian
 // (q, k) pairs the mean and standard deviation of Σ_i Re[q̃_i conj(k̃_i) e^{i k θ_i}]. Computed
-// from the encoding's fast fill, O(offsets · d · samples).
+// by offsetWaveSums, O(offsets · d · samples).
 struct RopeDecayCurves {
     std::vector<double> score, bound, mean, sd;
 };

@@ -4,6 +4,7 @@
 // (REFERENCE.md section 2). The rotation is re-seeded from exact values every kReseedRows rows so
 // its rounding error stays near 1e-14 instead of growing with the row count.
 #include "encoding.h"
+#include "simd_clones.h"
 
 #include <algorithm>
 #include <vector>
@@ -13,12 +14,6 @@ namespace pe {
 namespace {
 
 constexpr std::int64_t kReseedRows = 256;
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
-#else
-#define PE_CLONES
-#endif
 
 // Writes `rows` rows of state s (one value per column) and rotates (s, c) by (cw, sw) each row.
 PE_CLONES void rotateRows(double *__restrict s, double *__restrict c, const double *__restrict cw,

@@ -1,5 +1,6 @@
 #include "similarity.h"
 
+#include "offset_waves.h"
 #include "scheme.h"
 
 #include <Eigen/Dense>
@@ -45,44 +46,16 @@ bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &nois
     return !noise.active() && dotDependsOnOffsetOnly(params);
 }
 
-namespace {
-
-// offsetSums into out, with a scratch buffer the caller may reuse (a fresh one a call would be
-// mapped and zero-filled by the system each time: the distance matrix takes 16 curves).
-void offsetSumsInto(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n, double *out,
-                    std::vector<double> &buf)
-{
-    // S(k) is the sum of the cosine columns of the encoding at "position" k, wherever the scheme
-    // puts them (RoPE: cosine first in each pair).
-    const EncodingParams &p = encoding.params();
-    const int pairs = p.dModel / 2;
-    Block b;
-    b.positionStep = step;
-    b.firstColumn = encoding.pairCosineColumn(0);
-    b.columnStep = pairs > 1 ? encoding.pairCosineColumn(1) - encoding.pairCosineColumn(0) : 1;
-    b.cols = pairs;
-    constexpr std::int64_t kRows = 256;
-    buf.resize(static_cast<std::size_t>(std::min(kRows, std::max<std::int64_t>(n, 1)) * pairs));
-    for (std::int64_t k0 = 0; k0 < n; k0 += kRows) {
-        b.firstPosition = first + k0 * step;
-        b.rows = std::min(kRows, n - k0);
-        encoding.fill(b, buf.data());
-        for (std::int64_t r = 0; r < b.rows; ++r) {
-            double sum = 0;
-            for (int i = 0; i < pairs; ++i)
-                sum += buf[static_cast<std::size_t>(r * pairs + i)];
-            out[k0 + r] = sum;
-        }
-    }
-}
-
-} // namespace
-
 std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
 {
-    std::vector<double> out(static_cast<std::size_t>(n)), buf;
-    offsetSumsInto(encoding, first, step, n, out.data(), buf);
-    return out;
+    // S(k) is the sum over the pairs of cos(k θ_i): the cosine columns at "position" k, wherever the
+    // scheme puts them, without filling them (offset_waves.h).
+    OffsetWaveRequest r;
+    for (int i = 0; i < encoding.params().dModel / 2; ++i)
+        r.theta.push_back(encoding.pairFrequency(i));
+    r.sets = 1;
+    r.a.assign(r.theta.size(), 1.0);
+    return offsetWaveSums(r, first, step, n).cosine;
 }
 
 OffsetKernel::OffsetKernel(const Encoding &encoding, std::int64_t maxOffset)
@@ -103,11 +76,13 @@ void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric m
     // Entry (r, c) is S(t_r - t_c) with t_r - t_c = (r - c) step + o(k_r) - o(k_c) for the rows'
     // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
     const int jitters = rows.jitterCount();
-    std::vector<double> curves(static_cast<std::size_t>(jitters * jitters) * n), buf;
+    std::vector<double> curves(static_cast<std::size_t>(jitters * jitters) * n);
     for (int a = 0; a < jitters; ++a)
-        for (int b = 0; b < jitters; ++b)
-            offsetSumsInto(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows,
-                           curves.data() + static_cast<std::size_t>(a * jitters + b) * n, buf);
+        for (int b = 0; b < jitters; ++b) {
+            const std::vector<double> s =
+                offsetSums(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows);
+            std::copy(s.begin(), s.end(), curves.begin() + static_cast<std::ptrdiff_t>((a * jitters + b) * n));
+        }
     std::vector<int> k(n);
     for (std::size_t r = 0; r < n; ++r)
         k[r] = rows.jitterIndex(static_cast<std::int64_t>(r));

@@ -31,7 +31,7 @@ class OffsetKernel
   public:
     static bool applies(const EncodingParams &params, const NoiseParams &noise);
 
-    // S(0) .. S(maxOffset), computed with the fast fill: O(maxOffset * d).
+    // S(0) .. S(maxOffset) (offsetSums): O(maxOffset * d).
     OffsetKernel(const Encoding &encoding, std::int64_t maxOffset);
     double operator()(std::int64_t k) const { return s_[static_cast<std::size_t>(k < 0 ? -k : k)]; }
     std::int64_t maxOffset() const { return static_cast<std::int64_t>(s_.size()) - 1; }

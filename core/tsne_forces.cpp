@@ -1,23 +1,9 @@
 #include "tsne_forces.h"
 
 #include "float_product.h"
+#include "simd_clones.h"
 
 namespace pe {
-
-// ThreadSanitizer instruments the ifunc resolvers target_clones makes, and those run before it has
-// started: one generic version there.
-#if defined(__SANITIZE_THREAD__)
-#define PE_NO_CLONES
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PE_NO_CLONES
-#endif
-#endif
-#ifdef PE_NO_CLONES
-#define PE_CLONES
-#else
-#define PE_CLONES __attribute__((target_clones("arch=haswell", "default")))
-#endif
 
 namespace detail {
 

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace pe {
+
+// Sums over rotating pairs of angular frequencies θ_l at evenly spaced offsets m = first + r·step,
+// r = 0..count-1, for `sets` coefficient vectors at once:
+//   cosine[j·count + r] = Σ_l a[j·pairs + l] · cos(m θ_l)
+//   sine[j·count + r]   = Σ_l b[j·pairs + l] · sin(m θ_l)      (when b is given)
+//   bound[r] = (1/pairs) Σ_j |Σ_{l≤j} e^{i m θ_l}|               (when asked: RoFormer's bound, ropeDecay)
+// These are what the offset views need of a pure encoding: S(k) (similarity, distance), attention's
+// score per offset, RoPE's decay. Every offset and every pair is summed, nothing sampled, but the
+// count × pairs values are never written: eight offsets at a time, each pair's (cos, sin) at those
+// offsets turned by 8·step·θ_l from one group to the next, and reseeded every 256 offsets from
+// sinCosOfProduct (exact to about 1e-16) turned by ℓ·step·θ_l for lane ℓ, as the fill turns and
+// reseeds its rows. Each term is within a few 1e-16 of cos and sin evaluated in long double
+// (tst_offset_waves). Runs on every core (parallelFor).
+struct OffsetWaveRequest {
+    std::vector<double> theta; // the pairs' frequencies
+    std::vector<double> a, b;  // sets × pairs each, row-major; b empty: no sine sums
+    int sets = 0;
+    bool bound = false;
+};
+
+struct OffsetWaveSums {
+    std::vector<double> cosine, sine; // sets × count, row-major (sine empty without b)
+    std::vector<double> bound;        // count, or empty
+};
+
+OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
+                              std::int64_t count);
+
+} // namespace pe
