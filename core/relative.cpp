@@ -111,47 +111,77 @@ double rotationResidual(const Encoding &encoding, std::int64_t k, const std::vec
     return visited > 0 ? worst : std::numeric_limits<double>::quiet_NaN();
 }
 
-OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB)
+OffsetDecoder::OffsetDecoder(const Encoding &encoding)
+    : pairs_(encoding.pairCount())
+    , frequencies_(encoding.hasFrequencies())
 {
-    OffsetDecode out;
-    const int pairs = encoding.pairCount();
-    out.perPair.assign(static_cast<std::size_t>(pairs), 0.0);
-    std::vector<int> slowFirst;
-    for (int i = 0; i < pairs; ++i) {
-        const int sj = encoding.pairSineColumn(i), cj = encoding.pairCosineColumn(i);
+    for (int i = 0; i < pairs_; ++i) {
+        const int cj = encoding.pairCosineColumn(i);
         if (cj < 0)
             continue; // a sine alone does not fix an angle
-        // sin and cos of (theta_b - theta_a), then the angle difference in (-pi, pi].
-        const double sinDiff = peB[sj] * peA[cj] - peB[cj] * peA[sj];
-        const double cosDiff = peB[cj] * peA[cj] + peB[sj] * peA[sj];
-        const double angle = std::atan2(sinDiff, cosDiff);
-        out.perPair[static_cast<std::size_t>(i)] =
-            encoding.hasFrequencies() ? angle / encoding.pairFrequency(i) : angle;
-        slowFirst.push_back(i);
+        const double w = frequencies_ ? encoding.pairFrequency(i) : 1.0;
+        slowFirst_.push_back({i, encoding.pairSineColumn(i), cj, w, 2 * std::numbers::pi / w});
     }
-    if (!encoding.hasFrequencies()) { // a table: each pair's angle, no offset to read
-        out.offset = std::numeric_limits<double>::quiet_NaN();
-        return out;
-    }
-    std::sort(slowFirst.begin(), slowFirst.end(),
-              [&](int a, int b) { return encoding.pairFrequency(a) < encoding.pairFrequency(b); });
+    if (frequencies_)
+        std::sort(slowFirst_.begin(), slowFirst_.end(),
+                  [](const Pair &a, const Pair &b) { return a.frequency < b.frequency; });
+}
+
+double OffsetDecoder::reading(const Pair &p, const double *peA, const double *peB) const
+{
+    // sin and cos of (theta_b - theta_a), then the angle difference in (-pi, pi].
+    const double sinDiff = peB[p.sine] * peA[p.cosine] - peB[p.cosine] * peA[p.sine];
+    const double cosDiff = peB[p.cosine] * peA[p.cosine] + peB[p.sine] * peA[p.sine];
+    const double angle = std::atan2(sinDiff, cosDiff);
+    return frequencies_ ? angle / p.frequency : angle;
+}
+
+namespace {
+
+// The slowest hand's reading, refined by each faster one: of the whole turns the faster hand may have
+// made, the one that puts its reading nearest the estimate so far.
+template <typename Pairs, typename Reading> double refineSlowestFirst(const Pairs &slowFirst, Reading reading)
+{
     double estimate = 0;
     bool first = true;
-    for (int i : slowFirst) {
-        const double w = encoding.pairFrequency(i);
-        const double lambda = 2 * std::numbers::pi / w;
-        const double reading = out.perPair[static_cast<std::size_t>(i)];
+    for (const auto &p : slowFirst) {
+        const double r = reading(p);
         if (first) {
-            estimate = reading;
+            estimate = r;
             first = false;
             continue;
         }
-        // The whole turns this faster hand made: the one that puts its reading nearest the estimate.
-        const double turns = std::round((estimate - reading) / lambda);
-        estimate = reading + turns * lambda;
+        const double turns = std::round((estimate - r) / p.wavelength);
+        estimate = r + turns * p.wavelength;
     }
-    out.offset = estimate;
+    return estimate;
+}
+
+} // namespace
+
+OffsetDecode OffsetDecoder::operator()(const double *peA, const double *peB) const
+{
+    OffsetDecode out;
+    out.perPair.assign(static_cast<std::size_t>(pairs_), 0.0);
+    for (const Pair &p : slowFirst_)
+        out.perPair[static_cast<std::size_t>(p.index)] = reading(p, peA, peB);
+    out.offset = frequencies_
+                     ? refineSlowestFirst(slowFirst_,
+                                          [&](const Pair &p) { return out.perPair[static_cast<std::size_t>(p.index)]; })
+                     : std::numeric_limits<double>::quiet_NaN(); // a table: no offset to read
     return out;
+}
+
+double OffsetDecoder::offset(const double *peA, const double *peB) const
+{
+    if (!frequencies_)
+        return std::numeric_limits<double>::quiet_NaN();
+    return refineSlowestFirst(slowFirst_, [&](const Pair &p) { return reading(p, peA, peB); });
+}
+
+OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB)
+{
+    return OffsetDecoder(encoding)(peA, peB);
 }
 
 OffsetDecode decodeOffset(const Encoding &encoding, const NoiseParams &noise, std::int64_t a, std::int64_t b)

@@ -44,6 +44,28 @@ struct OffsetDecode {
         perPair; // each pair's own reading, in (-wavelength/2, wavelength/2]; a table's: its angle in (-pi, pi]
 };
 OffsetDecode decodeOffset(const Encoding &encoding, const double *peA, const double *peB);
+
+// decodeOffset's fixed part for one encoding, worked out once for many decodes (the probe's 12,000
+// pairs): the pairs that fix an angle, their columns and frequencies, slowest first.
+class OffsetDecoder
+{
+  public:
+    explicit OffsetDecoder(const Encoding &encoding);
+    OffsetDecode operator()(const double *peA, const double *peB) const;
+    // The decoded offset alone (NaN for a table), as operator() gives it.
+    double offset(const double *peA, const double *peB) const;
+
+  private:
+    struct Pair {
+        int index, sine, cosine;
+        double frequency, wavelength;
+    };
+    double reading(const Pair &p, const double *peA, const double *peB) const;
+
+    int pairs_ = 0;
+    bool frequencies_ = false;
+    std::vector<Pair> slowFirst_;
+};
 // The same between the embeddings x(a) and x(b) (noisy when the noise is on, as seed 002's are).
 OffsetDecode decodeOffset(const Encoding &encoding, const NoiseParams &noise, std::int64_t a, std::int64_t b);
 
