@@ -1,6 +1,7 @@
 #include "attention.h"
 
 #include "offset_waves.h"
+#include "parallel.h"
 #include "rope.h"
 #include "scheme.h"
 
@@ -210,10 +211,18 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
     // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,
     // so a row's sum keeps its digits next to the whole window's.
     max_ = *std::max_element(f_.begin(), f_.end());
+    exp_.resize(f_.size());
+    parallelFor(
+        static_cast<std::int64_t>(f_.size()),
+        [this](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = begin; j < end; ++j)
+                exp_[static_cast<std::size_t>(j)] = std::exp(f_[static_cast<std::size_t>(j)] - max_);
+        },
+        16'384);
     prefix_.resize(f_.size() + 1);
     prefix_[0] = 0;
     for (std::size_t j = 0; j < f_.size(); ++j)
-        prefix_[j + 1] = prefix_[j] + static_cast<long double>(std::exp(f_[j] - max_));
+        prefix_[j + 1] = prefix_[j] + static_cast<long double>(exp_[j]);
 }
 
 double PositionalAttention::logit(std::int64_t t, std::int64_t s) const
@@ -238,7 +247,7 @@ double PositionalAttention::weight(std::int64_t t, std::int64_t s) const
     if (masked(t, s))
         return 0.0;
     if (offset_)
-        return std::exp(offsetScore(t - s) - max_) / rowSum(t);
+        return offsetExp(t - s) / rowSum(t);
     const auto r = static_cast<std::size_t>(t - first_);
     return std::exp(logit(t, s) - rowMax_[r]) / rowSum_[r];
 }
@@ -249,7 +258,7 @@ void PositionalAttention::row(std::int64_t t, std::int64_t firstS, std::int64_t 
         const double sum = rowSum(t);
         for (std::int64_t i = 0; i < count; ++i) {
             const std::int64_t s = firstS + i;
-            out[i] = masked(t, s) ? 0.0 : std::exp(offsetScore(t - s) - max_) / sum;
+            out[i] = masked(t, s) ? 0.0 : offsetExp(t - s) / sum;
         }
         return;
     }

@@ -58,6 +58,7 @@ class PositionalAttention
 
   private:
     double offsetScore(std::int64_t k) const { return f_[static_cast<std::size_t>(k + n_ - 1)]; }
+    double offsetExp(std::int64_t k) const { return exp_[static_cast<std::size_t>(k + n_ - 1)]; }
     bool masked(std::int64_t t, std::int64_t s) const { return causal_ && s > t; }
     double rowSum(std::int64_t t) const;
 
@@ -67,6 +68,7 @@ class PositionalAttention
     bool offset_ = false;
     double max_ = 0;
     std::vector<double> f_;               // offset path: score at k = t - s, index k + n - 1
+    std::vector<double> exp_;             // exp(f - max), each offset's once
     std::vector<long double> prefix_;     // Σ exp(f - max) up to index j (exclusive)
     std::vector<double> scores_;          // N x N path: scores row-major,
     std::vector<double> rowMax_, rowSum_; // each row's largest score and Σ exp(score - largest)
