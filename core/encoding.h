@@ -116,12 +116,37 @@ class Encoding
     // The whole seq_len x d_model window starting at start_pos.
     Block windowBlock() const;
 
+    friend class RowStream;
+
   private:
+    // The rotation state of the fill at a position: (sin, cos) of each of the block's columns
+    // (a cosine column as (cos, -sin)), times the amplitude.
+    void seedColumns(const Block &block, std::int64_t position, double *s, double *c) const;
+
     EncodingParams params_;
     std::vector<double> channelFreq_;
     std::vector<double> columnFreq_;
     std::vector<unsigned char> columnSine_;
     double amplitude_ = 1.0;
+};
+
+// The rows of a block (not jittered) a few at a time, into the caller's buffer: the same values as
+// Encoding::fill, with the fill's rotation kept between calls, so a block streamed through a small
+// buffer costs one seed per 256 rows however few rows each call asks for (a fill of a few rows at a
+// time pays a sin and a cos per column each time).
+class RowStream
+{
+  public:
+    RowStream(const Encoding &encoding, const Block &block);
+    // Writes the next min(maxRows, rows left) rows, block.cols values each, and returns how many.
+    std::int64_t next(double *out, std::int64_t maxRows);
+
+  private:
+    const Encoding &encoding_;
+    Block block_;
+    bool rotates_;
+    std::int64_t done_ = 0;
+    std::vector<double> state_; // s, c, and the step's cos and sin, block.cols each
 };
 
 // Frequency of a channel for any valid parameters, without building the whole Encoding.

@@ -7,6 +7,7 @@
 #include "simd_clones.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace pe {
@@ -53,6 +54,69 @@ PE_CLONES void rotateJitteredRows(double *__restrict s, double *__restrict c, co
 }
 
 } // namespace
+
+void Encoding::seedColumns(const Block &block, std::int64_t position, double *s, double *c) const
+{
+    const auto t = static_cast<double>(position);
+    for (int k = 0; k < block.cols; ++k) {
+        const int j = block.column(k);
+        double sv, cv;
+        sinCosOfProduct(t, columnFreq_[j], sv, cv);
+        sv *= amplitude_; // rotations keep the length: YaRN's factor seeds it
+        cv *= amplitude_;
+        // A cosine column carries (cos, -sin): the same rotation then turns it correctly.
+        if (columnSine_[j]) {
+            s[k] = sv;
+            c[k] = cv;
+        } else {
+            s[k] = cv;
+            c[k] = -sv;
+        }
+    }
+}
+
+RowStream::RowStream(const Encoding &encoding, const Block &block)
+    : encoding_(encoding)
+    , block_(block)
+    , rotates_(encoding.hasFrequencies())
+{
+    if (block.jittered())
+        throw std::invalid_argument("RowStream: jittered blocks are filled whole (Encoding::fill)");
+    if (!rotates_)
+        return;
+    const auto n = static_cast<std::size_t>(std::max(block.cols, 0));
+    state_.resize(4 * n);
+    for (int k = 0; k < block.cols; ++k)
+        sinCosOfProduct(static_cast<double>(block.positionStep), encoding.columnFreq_[block.column(k)],
+                        state_[3 * n + static_cast<std::size_t>(k)], state_[2 * n + static_cast<std::size_t>(k)]);
+}
+
+std::int64_t RowStream::next(double *out, std::int64_t maxRows)
+{
+    const std::int64_t rows = std::min(maxRows, block_.rows - done_);
+    if (rows <= 0 || block_.cols <= 0)
+        return 0;
+    if (!rotates_) { // a table or ALiBi: the rows as the fill gives them
+        Block part = block_;
+        part.firstPosition = block_.firstPosition + done_ * block_.positionStep;
+        part.rows = rows;
+        encoding_.fill(part, out);
+        done_ += rows;
+        return rows;
+    }
+    const int n = block_.cols;
+    double *s = state_.data(), *c = s + n, *cw = c + n, *sw = cw + n;
+    std::int64_t written = 0;
+    while (written < rows) {
+        if (done_ % kReseedRows == 0)
+            encoding_.seedColumns(block_, block_.firstPosition + done_ * block_.positionStep, s, c);
+        const std::int64_t now = std::min(rows - written, kReseedRows - done_ % kReseedRows);
+        rotateRows(s, c, cw, sw, n, out + written * n, n, now);
+        written += now;
+        done_ += now;
+    }
+    return rows;
+}
 
 void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) const
 {
@@ -110,22 +174,7 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     }
 
     for (std::int64_t r0 = 0; r0 < block.rows; r0 += kReseedRows) {
-        const double t = static_cast<double>(block.firstPosition + r0 * block.positionStep);
-        for (int k = 0; k < n; ++k) {
-            const int j = block.column(k);
-            double sv, cv;
-            sinCosOfProduct(t, columnFreq_[j], sv, cv);
-            sv *= amplitude_; // rotations keep the length: YaRN's factor seeds it
-            cv *= amplitude_;
-            // A cosine column carries (cos, -sin): the same rotation then turns it correctly.
-            if (columnSine_[j]) {
-                s[k] = sv;
-                c[k] = cv;
-            } else {
-                s[k] = cv;
-                c[k] = -sv;
-            }
-        }
+        seedColumns(block, block.firstPosition + r0 * block.positionStep, s, c);
         const std::int64_t rows = std::min(kReseedRows, block.rows - r0);
         if (jitter)
             rotateJitteredRows(s, c, cw, sw, offsetCos.data(), offsetSin.data(), offsetIndex.data() + r0, n,

@@ -32,6 +32,8 @@ class TestEncoding : public QObject
     void fillMatchesReference_data();
     void fillMatchesReference();
     void sampledBlockMatchesSingleValues();
+    void rowStreamIsTheFill_data();
+    void rowStreamIsTheFill();
     void reducedBlockKeepsColourShares_data();
     void reducedBlockKeepsColourShares();
     void jitteredRowsDoNotAlias();
@@ -246,6 +248,47 @@ void TestEncoding::sampledBlockMatchesSingleValues()
                     1e-13);
             QCOMPARE(v[r * 2 * b.cols + b.cols + c], 7.0);
         }
+}
+
+void TestEncoding::rowStreamIsTheFill_data()
+{
+    QTest::addColumn<int>("scheme");
+    QTest::addColumn<qint64>("step");
+    QTest::addColumn<qint64>("chunk");
+    QTest::newRow("sinusoidal, a row at a time") << int(pe::SchemeId::Sinusoidal) << qint64(1) << qint64(1);
+    QTest::newRow("sinusoidal, 7 rows (across the reseeds)") << int(pe::SchemeId::Sinusoidal) << qint64(1) << qint64(7);
+    QTest::newRow("sinusoidal, step 13, 300 rows") << int(pe::SchemeId::Sinusoidal) << qint64(13) << qint64(300);
+    QTest::newRow("RoPE, step 3, 64 rows") << int(pe::SchemeId::Rope) << qint64(3) << qint64(64);
+    QTest::newRow("ALiBi, 100 rows (no vector)") << int(pe::SchemeId::Alibi) << qint64(1) << qint64(100);
+}
+
+void TestEncoding::rowStreamIsTheFill()
+{
+    QFETCH(int, scheme);
+    QFETCH(qint64, step);
+    QFETCH(qint64, chunk);
+    EncodingParams p = params(5000, 64, 1e4, 42);
+    p.scheme = static_cast<pe::SchemeId>(scheme);
+    const Encoding e(p);
+    pe::Block b;
+    b.firstPosition = 40;
+    b.positionStep = step;
+    b.rows = 700; // three reseed spans and a part
+    b.firstColumn = 2;
+    b.cols = 30;
+    std::vector<double> whole(static_cast<std::size_t>(b.size())), streamed(whole.size(), 7.0);
+    e.fill(b, whole.data());
+    pe::RowStream stream(e, b);
+    std::int64_t done = 0;
+    while (const std::int64_t n = stream.next(streamed.data() + done * b.cols, chunk))
+        done += n;
+    QCOMPARE(done, b.rows);
+    QCOMPARE(stream.next(streamed.data(), chunk), std::int64_t(0));
+    QVERIFY(whole == streamed); // bit for bit: the fill's own rotation and reseeds
+
+    b.jitters = 8; // jitter means something with a step: those blocks are the fill's alone
+    if (b.jittered())
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pe::RowStream(e, b));
 }
 
 namespace {
