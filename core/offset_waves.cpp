@@ -99,10 +99,96 @@ PE_CLONES void sweepSpan(const Span &w)
         sweepPairs<1>(w, l);
 }
 
+// One frequency's values at eight offsets a group, turned in registers: `groups` groups from the
+// seeds (8 lanes), written to cosines and sines (8 a group, `valid` values in all).
+PE_CLONES void turnGroups(const double *seedC, const double *seedS, double turnC, double turnS, int groups,
+                          std::int64_t valid, double scale, double *__restrict cosines, double *__restrict sines)
+{
+    Lanes c, s;
+    PE_LOAD(c, seedC);
+    PE_LOAD(s, seedS);
+    for (int g = 0; g < groups; ++g) {
+        const Lanes cs = c * scale, ss = s * scale;
+        if ((g + 1) * kLanes <= valid) {
+            PE_STORE(cosines + g * kLanes, cs);
+            PE_STORE(sines + g * kLanes, ss);
+        } else {
+            for (int lane = 0; g * kLanes + lane < valid; ++lane) {
+                cosines[g * kLanes + lane] = cs[lane];
+                sines[g * kLanes + lane] = ss[lane];
+            }
+        }
+        const Lanes turned = c * turnC - s * turnS;
+        s = s * turnC + c * turnS;
+        c = turned;
+    }
+}
+
 #undef PE_LOAD
 #undef PE_STORE
 
+// The exact turns of each frequency (by a lane's, a group's and a span's offsets), and the seeds
+// of a span: each frequency's (cos, sin) at the span's first eight offsets.
+struct Turns {
+    const std::vector<double> &theta;
+    std::int64_t first, step;
+    std::vector<double> groupC, groupS, spanC, spanS, laneC, laneS;
+
+    Turns(const std::vector<double> &theta_, std::int64_t first_, std::int64_t step_)
+        : theta(theta_)
+        , first(first_)
+        , step(step_)
+    {
+        const std::size_t n = theta.size();
+        groupC.resize(n), groupS.resize(n), spanC.resize(n), spanS.resize(n);
+        laneC.resize(n * kLanes), laneS.resize(n * kLanes);
+        for (std::size_t l = 0; l < n; ++l) {
+            sinCosOfProduct(static_cast<double>(kLanes * step), theta[l], groupS[l], groupC[l]);
+            sinCosOfProduct(static_cast<double>(kSpanGroups * kLanes * step), theta[l], spanS[l], spanC[l]);
+            for (int lane = 0; lane < kLanes; ++lane)
+                sinCosOfProduct(static_cast<double>(lane * step), theta[l], laneS[l * kLanes + lane],
+                                laneC[l * kLanes + lane]);
+        }
+    }
+
+    // Span p's seeds (pairs × 8, lane-minor). (c0, s0) carry each frequency's value at the span's
+    // first offset from call to call: exact (sinCosOfProduct) when asked, else the span before's
+    // turned by one span, so the calls must come in order between exact ones.
+    void seed(std::int64_t p, bool exact, double *c0, double *s0, double *seedC, double *seedS) const
+    {
+        const std::int64_t r0 = p * kSpanGroups * kLanes;
+        for (std::size_t l = 0; l < theta.size(); ++l) {
+            if (exact) {
+                sinCosOfProduct(static_cast<double>(first + r0 * step), theta[l], s0[l], c0[l]);
+            } else {
+                const double c = c0[l] * spanC[l] - s0[l] * spanS[l];
+                s0[l] = s0[l] * spanC[l] + c0[l] * spanS[l];
+                c0[l] = c;
+            }
+            for (int lane = 0; lane < kLanes; ++lane) {
+                const std::size_t at = l * kLanes + static_cast<std::size_t>(lane);
+                seedC[at] = c0[l] * laneC[at] - s0[l] * laneS[at];
+                seedS[at] = s0[l] * laneC[at] + c0[l] * laneS[at];
+            }
+        }
+    }
+};
+
 } // namespace
+
+void turnValues(double theta, double scale, std::int64_t first, std::int64_t count, double *cosines, double *sines)
+{
+    const std::vector<double> one{theta};
+    const Turns turns(one, first, 1);
+    double c0 = 0, s0 = 0, seedC[kLanes], seedS[kLanes];
+    const std::int64_t span = kSpanGroups * kLanes;
+    for (std::int64_t p = 0; p * span < count; ++p) {
+        turns.seed(p, p % kExactSpans == 0, &c0, &s0, seedC, seedS);
+        const std::int64_t valid = std::min(span, count - p * span);
+        turnGroups(seedC, seedS, turns.groupC[0], turns.groupS[0], static_cast<int>((valid + kLanes - 1) / kLanes),
+                   valid, scale, cosines + p * span, sines + p * span);
+    }
+}
 
 OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
                               std::int64_t count)
@@ -120,19 +206,7 @@ OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t fir
     if (count == 0 || pairs == 0)
         return out;
 
-    // Exact turns: by one group (8·step·θ) and, for the reseed, by each lane (ℓ·step·θ).
-    std::vector<double> groupC(static_cast<std::size_t>(pairs)), groupS(groupC.size());
-    std::vector<double> turnC(groupC.size()), turnS(groupC.size()); // by one span
-    std::vector<double> laneC(static_cast<std::size_t>(pairs) * kLanes), laneS(laneC.size());
-    for (int l = 0; l < pairs; ++l) {
-        const double theta = request.theta[static_cast<std::size_t>(l)];
-        const auto at = static_cast<std::size_t>(l);
-        sinCosOfProduct(static_cast<double>(kLanes * step), theta, groupS[at], groupC[at]);
-        sinCosOfProduct(static_cast<double>(kSpanGroups * kLanes * step), theta, turnS[at], turnC[at]);
-        for (int lane = 0; lane < kLanes; ++lane)
-            sinCosOfProduct(static_cast<double>(lane * step), theta, laneS[at * kLanes + lane],
-                            laneC[at * kLanes + lane]);
-    }
+    const Turns turns(request.theta, first, step);
     const std::int64_t groups = (count + kLanes - 1) / kLanes;
     const std::int64_t spans = (groups + kSpanGroups - 1) / kSpanGroups;
     const double *b = sines ? request.b.data() : nullptr;
@@ -141,30 +215,13 @@ OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t fir
         [&](std::int64_t begin, std::int64_t end) {
             const std::int64_t span = kSpanGroups * kLanes;
             std::vector<double> seedC(static_cast<std::size_t>(pairs) * kLanes), seedS(seedC.size());
-            std::vector<double> spanC(static_cast<std::size_t>(pairs)), spanS(spanC.size());
+            std::vector<double> firstC(static_cast<std::size_t>(pairs)), firstS(firstC.size());
             std::vector<double> cosine(static_cast<std::size_t>(sets * span)), sine(sines ? cosine.size() : 0);
             std::vector<double> re(request.bound ? span : 0), im(re.size()), sumAbs(re.size());
             for (std::int64_t p = begin; p < end; ++p) {
                 const std::int64_t g0 = p * kSpanGroups, g1 = std::min(groups, g0 + kSpanGroups);
                 const std::int64_t r0 = g0 * kLanes;
-                const bool exact = (p - begin) % kExactSpans == 0;
-                for (int l = 0; l < pairs; ++l) {
-                    double &s0 = spanS[static_cast<std::size_t>(l)], &c0 = spanC[static_cast<std::size_t>(l)];
-                    if (exact) {
-                        sinCosOfProduct(static_cast<double>(first + r0 * step),
-                                        request.theta[static_cast<std::size_t>(l)], s0, c0);
-                    } else { // the span before's first offset turned by one span
-                        const double c =
-                            c0 * turnC[static_cast<std::size_t>(l)] - s0 * turnS[static_cast<std::size_t>(l)];
-                        s0 = s0 * turnC[static_cast<std::size_t>(l)] + c0 * turnS[static_cast<std::size_t>(l)];
-                        c0 = c;
-                    }
-                    for (int lane = 0; lane < kLanes; ++lane) {
-                        const std::size_t at = static_cast<std::size_t>(l) * kLanes + lane;
-                        seedC[at] = c0 * laneC[at] - s0 * laneS[at];
-                        seedS[at] = s0 * laneC[at] + c0 * laneS[at];
-                    }
-                }
+                turns.seed(p, (p - begin) % kExactSpans == 0, firstC.data(), firstS.data(), seedC.data(), seedS.data());
                 const auto groupsHere = static_cast<int>(g1 - g0);
                 const std::int64_t used = groupsHere * kLanes;
                 for (std::vector<double> *v : {&cosine, &sine, &re, &im, &sumAbs})
@@ -176,8 +233,8 @@ OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t fir
                        b,
                        seedC.data(),
                        seedS.data(),
-                       groupC.data(),
-                       groupS.data(),
+                       turns.groupC.data(),
+                       turns.groupS.data(),
                        cosine.data(),
                        sines ? sine.data() : nullptr,
                        request.bound ? re.data() : nullptr,

@@ -32,4 +32,9 @@ struct OffsetWaveSums {
 OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
                               std::int64_t count);
 
+// One frequency's scale·cos(m θ) and scale·sin(m θ) at m = first .. first + count - 1, turned and
+// reseeded as offsetWaveSums does: a column of a rotating encoding without the fill's row-by-row
+// chain (eight positions a lane). On the calling thread.
+void turnValues(double theta, double scale, std::int64_t first, std::int64_t count, double *cosines, double *sines);
+
 } // namespace pe
