@@ -122,6 +122,8 @@ class Encoding
     // The rotation state of the fill at a position: (sin, cos) of each of the block's columns
     // (a cosine column as (cos, -sin)), times the amplitude.
     void seedColumns(const Block &block, std::int64_t position, double *s, double *c) const;
+    // A jittered block's turns by each of its offsets, jitters x block.cols, row-major.
+    void jitterTurns(const Block &block, std::vector<double> &offsetCos, std::vector<double> &offsetSin) const;
 
     EncodingParams params_;
     std::vector<double> channelFreq_;
@@ -130,10 +132,10 @@ class Encoding
     double amplitude_ = 1.0;
 };
 
-// The rows of a block (not jittered) a few at a time, into the caller's buffer: the same values as
-// Encoding::fill, with the fill's rotation kept between calls, so a block streamed through a small
-// buffer costs one seed per 256 rows however few rows each call asks for (a fill of a few rows at a
-// time pays a sin and a cos per column each time).
+// The rows of a block a few at a time, into the caller's buffer: the same values as Encoding::fill,
+// with the fill's rotation kept between calls, so a block streamed through a small buffer costs one
+// seed per 256 rows however few rows each call asks for (a fill of a few rows at a time pays a sin
+// and a cos per column each time, and a jittered one its jitters x d turns).
 class RowStream
 {
   public:
@@ -146,7 +148,9 @@ class RowStream
     Block block_;
     bool rotates_;
     std::int64_t done_ = 0;
-    std::vector<double> state_; // s, c, and the step's cos and sin, block.cols each
+    std::vector<double> state_;                 // s, c, and the step's cos and sin, block.cols each
+    std::vector<double> offsetCos_, offsetSin_; // jittered: the turn by each offset (jitterTurns)
+    std::vector<int> offsetIndex_;
 };
 
 // Frequency of a channel for any valid parameters, without building the whole Encoding.

@@ -227,22 +227,35 @@ SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noi
         }
         return metricFromDot(metric, dot, xNorm2, peNorm2);
     };
-    // Chunks of up to 4M values (32 MB): each jittered fill first computes its offsets' rotations
-    // (jitters x d sines), so a window's few thousand rows are one or two fills, not one per 256.
-    const std::int64_t kChunk = std::max<std::int64_t>(256, (std::int64_t(1) << 22) / d);
+    // Pure rows are streamed through a buffer under the allocator's mmap threshold (a 32 MB chunk
+    // was mapped and zero-filled by the system at every step); the stream turns its offsets once
+    // (jitters x d). Noisy rows come in chunks of up to 4M values (32 MB): each fill turns its
+    // offsets, and numpy's draws run up to the chunk's last position.
+    const std::int64_t kChunk = noise.active() ? std::max<std::int64_t>(256, (std::int64_t(1) << 22) / d)
+                                               : std::clamp<std::int64_t>(96 * 1024 / d, 1, 256);
     std::vector<double> buf(static_cast<std::size_t>(std::min(kChunk, std::max<std::int64_t>(rows.rows, 1)) * d));
     c.positions.resize(static_cast<std::size_t>(rows.rows));
     c.low.resize(c.positions.size());
-    for (std::int64_t r0 = 0; r0 < rows.rows; r0 += kChunk) {
-        Block chunk = rows;
-        chunk.cols = d;
-        chunk.firstPosition = rows.firstPosition + r0 * rows.positionStep;
-        chunk.rows = std::min(kChunk, rows.rows - r0);
-        fillEmbeddings(encoding, noise, chunk, buf.data());
-        for (std::int64_t r = 0; r < chunk.rows; ++r) {
-            c.positions[static_cast<std::size_t>(r0 + r)] = chunk.position(r);
-            c.low[static_cast<std::size_t>(r0 + r)] = score(buf.data() + r * d);
+    Block all = rows;
+    all.cols = d;
+    if (noise.active()) {
+        for (std::int64_t r0 = 0; r0 < rows.rows; r0 += kChunk) {
+            Block chunk = all;
+            chunk.firstPosition = rows.firstPosition + r0 * rows.positionStep;
+            chunk.rows = std::min(kChunk, rows.rows - r0);
+            fillEmbeddings(encoding, noise, chunk, buf.data());
+            for (std::int64_t r = 0; r < chunk.rows; ++r) {
+                c.positions[static_cast<std::size_t>(r0 + r)] = chunk.position(r);
+                c.low[static_cast<std::size_t>(r0 + r)] = score(buf.data() + r * d);
+            }
         }
+    } else {
+        RowStream stream(encoding, all);
+        for (std::int64_t r0 = 0; const std::int64_t n = stream.next(buf.data(), kChunk); r0 += n)
+            for (std::int64_t r = 0; r < n; ++r) {
+                c.positions[static_cast<std::size_t>(r0 + r)] = all.position(r0 + r);
+                c.low[static_cast<std::size_t>(r0 + r)] = score(buf.data() + r * d);
+            }
     }
     const std::int64_t own = (reference - p.startPos) / c.stride;
     if (own >= 0 && own < rows.rows && c.positions[static_cast<std::size_t>(own)] != reference) {
