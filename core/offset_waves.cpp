@@ -131,12 +131,11 @@ PE_CLONES void turnGroups(const double *seedC, const double *seedS, double turnC
 // of a span: each frequency's (cos, sin) at the span's first eight offsets.
 struct Turns {
     const std::vector<double> &theta;
-    std::int64_t first, step;
+    std::int64_t step;
     std::vector<double> groupC, groupS, spanC, spanS, laneC, laneS;
 
-    Turns(const std::vector<double> &theta_, std::int64_t first_, std::int64_t step_)
+    Turns(const std::vector<double> &theta_, std::int64_t step_)
         : theta(theta_)
-        , first(first_)
         , step(step_)
     {
         const std::size_t n = theta.size();
@@ -151,10 +150,12 @@ struct Turns {
         }
     }
 
-    // Span p's seeds (pairs × 8, lane-minor). (c0, s0) carry each frequency's value at the span's
-    // first offset from call to call: exact (sinCosOfProduct) when asked, else the span before's
-    // turned by one span, so the calls must come in order between exact ones.
-    void seed(std::int64_t p, bool exact, double *c0, double *s0, double *seedC, double *seedS) const
+    // Span p's seeds (pairs × 8, lane-minor) for offsets from `first`. (c0, s0) carry each
+    // frequency's value at the span's first offset from call to call: exact (sinCosOfProduct) when
+    // asked, else the span before's turned by one span, so the calls must come in order between
+    // exact ones.
+    void seed(std::int64_t first, std::int64_t p, bool exact, double *c0, double *s0, double *seedC,
+              double *seedS) const
     {
         const std::int64_t r0 = p * kSpanGroups * kLanes;
         for (std::size_t l = 0; l < theta.size(); ++l) {
@@ -179,49 +180,56 @@ struct Turns {
 void turnValues(double theta, double scale, std::int64_t first, std::int64_t count, double *cosines, double *sines)
 {
     const std::vector<double> one{theta};
-    const Turns turns(one, first, 1);
+    const Turns turns(one, 1);
     double c0 = 0, s0 = 0, seedC[kLanes], seedS[kLanes];
     const std::int64_t span = kSpanGroups * kLanes;
     for (std::int64_t p = 0; p * span < count; ++p) {
-        turns.seed(p, p % kExactSpans == 0, &c0, &s0, seedC, seedS);
+        turns.seed(first, p, p % kExactSpans == 0, &c0, &s0, seedC, seedS);
         const std::int64_t valid = std::min(span, count - p * span);
         turnGroups(seedC, seedS, turns.groupC[0], turns.groupS[0], static_cast<int>((valid + kLanes - 1) / kLanes),
                    valid, scale, cosines + p * span, sines + p * span);
     }
 }
 
-OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
-                              std::int64_t count)
+std::vector<OffsetWaveSums> offsetWaveSums(const OffsetWaveRequest &request, const std::vector<std::int64_t> &firsts,
+                                           std::int64_t step, std::int64_t count)
 {
-    OffsetWaveSums out;
     const int pairs = static_cast<int>(request.theta.size());
     const int sets = request.sets;
     const bool sines = !request.b.empty();
     count = std::max<std::int64_t>(count, 0);
-    out.cosine.assign(static_cast<std::size_t>(sets * count), 0.0);
-    if (sines)
-        out.sine.assign(static_cast<std::size_t>(sets * count), 0.0);
-    if (request.bound)
-        out.bound.assign(static_cast<std::size_t>(count), 0.0);
-    if (count == 0 || pairs == 0)
-        return out;
+    std::vector<OffsetWaveSums> all(firsts.size());
+    for (OffsetWaveSums &out : all) {
+        out.cosine.assign(static_cast<std::size_t>(sets * count), 0.0);
+        if (sines)
+            out.sine.assign(static_cast<std::size_t>(sets * count), 0.0);
+        if (request.bound)
+            out.bound.assign(static_cast<std::size_t>(count), 0.0);
+    }
+    if (count == 0 || pairs == 0 || firsts.empty())
+        return all;
 
-    const Turns turns(request.theta, first, step);
+    const Turns turns(request.theta, step);
     const std::int64_t groups = (count + kLanes - 1) / kLanes;
     const std::int64_t spans = (groups + kSpanGroups - 1) / kSpanGroups;
+    // A task is a stripe of kExactSpans spans of one first offset: its first span exact, the others
+    // turned from it. Threads take whole stripes, so the values do not depend on how many there are.
+    const std::int64_t stripes = (spans + kExactSpans - 1) / kExactSpans;
     const double *b = sines ? request.b.data() : nullptr;
-    parallelFor(
-        spans,
-        [&](std::int64_t begin, std::int64_t end) {
-            const std::int64_t span = kSpanGroups * kLanes;
-            std::vector<double> seedC(static_cast<std::size_t>(pairs) * kLanes), seedS(seedC.size());
-            std::vector<double> firstC(static_cast<std::size_t>(pairs)), firstS(firstC.size());
-            std::vector<double> cosine(static_cast<std::size_t>(sets * span)), sine(sines ? cosine.size() : 0);
-            std::vector<double> re(request.bound ? span : 0), im(re.size()), sumAbs(re.size());
-            for (std::int64_t p = begin; p < end; ++p) {
+    parallelFor(static_cast<std::int64_t>(firsts.size()) * stripes, [&](std::int64_t begin, std::int64_t end) {
+        const std::int64_t span = kSpanGroups * kLanes;
+        std::vector<double> seedC(static_cast<std::size_t>(pairs) * kLanes), seedS(seedC.size());
+        std::vector<double> firstC(static_cast<std::size_t>(pairs)), firstS(firstC.size());
+        std::vector<double> cosine(static_cast<std::size_t>(sets * span)), sine(sines ? cosine.size() : 0);
+        std::vector<double> re(request.bound ? span : 0), im(re.size()), sumAbs(re.size());
+        for (std::int64_t task = begin; task < end; ++task) {
+            const auto f = static_cast<std::size_t>(task / stripes);
+            OffsetWaveSums &out = all[f];
+            const std::int64_t p0 = (task % stripes) * kExactSpans;
+            for (std::int64_t p = p0; p < std::min(spans, p0 + kExactSpans); ++p) {
                 const std::int64_t g0 = p * kSpanGroups, g1 = std::min(groups, g0 + kSpanGroups);
                 const std::int64_t r0 = g0 * kLanes;
-                turns.seed(p, (p - begin) % kExactSpans == 0, firstC.data(), firstS.data(), seedC.data(), seedS.data());
+                turns.seed(firsts[f], p, p == p0, firstC.data(), firstS.data(), seedC.data(), seedS.data());
                 const auto groupsHere = static_cast<int>(g1 - g0);
                 const std::int64_t used = groupsHere * kLanes;
                 for (std::vector<double> *v : {&cosine, &sine, &re, &im, &sumAbs})
@@ -251,9 +259,15 @@ OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t fir
                     for (std::int64_t r = 0; r < n; ++r)
                         out.bound[static_cast<std::size_t>(r0 + r)] = sumAbs[static_cast<std::size_t>(r)] / pairs;
             }
-        },
-        4);
-    return out;
+        }
+    });
+    return all;
+}
+
+OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
+                              std::int64_t count)
+{
+    return std::move(offsetWaveSums(request, std::vector<std::int64_t>{first}, step, count).front());
 }
 
 } // namespace pe

@@ -31,6 +31,10 @@ struct OffsetWaveSums {
 
 OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t first, std::int64_t step,
                               std::int64_t count);
+// The same from several first offsets at once (the distance matrix's jitter pairs): the turns are
+// worked out once. Each result is the one offsetWaveSums(request, first, step, count) gives.
+std::vector<OffsetWaveSums> offsetWaveSums(const OffsetWaveRequest &request, const std::vector<std::int64_t> &firsts,
+                                           std::int64_t step, std::int64_t count);
 
 // One frequency's scale·cos(m θ) and scale·sin(m θ) at m = first .. first + count - 1, turned and
 // reseeded as offsetWaveSums does: a column of a rotating encoding without the fill's row-by-row

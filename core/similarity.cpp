@@ -46,16 +46,25 @@ bool OffsetKernel::applies(const EncodingParams &params, const NoiseParams &nois
     return !noise.active() && dotDependsOnOffsetOnly(params);
 }
 
-std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
+namespace {
+
+// S(k) is the sum over the pairs of cos(k θ_i): the cosine columns at "position" k, wherever the
+// scheme puts them, without filling them (offset_waves.h).
+OffsetWaveRequest cosineWaves(const Encoding &encoding)
 {
-    // S(k) is the sum over the pairs of cos(k θ_i): the cosine columns at "position" k, wherever the
-    // scheme puts them, without filling them (offset_waves.h).
     OffsetWaveRequest r;
     for (int i = 0; i < encoding.params().dModel / 2; ++i)
         r.theta.push_back(encoding.pairFrequency(i));
     r.sets = 1;
     r.a.assign(r.theta.size(), 1.0);
-    return offsetWaveSums(r, first, step, n).cosine;
+    return r;
+}
+
+} // namespace
+
+std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n)
+{
+    return offsetWaveSums(cosineWaves(encoding), first, step, n).cosine;
 }
 
 OffsetKernel::OffsetKernel(const Encoding &encoding, std::int64_t maxOffset)
@@ -77,12 +86,14 @@ void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric m
     // jitter offsets o(k): one curve of S over the sampled offsets per pair (k_r, k_c).
     const int jitters = rows.jitterCount();
     std::vector<double> curves(static_cast<std::size_t>(jitters * jitters) * n);
+    std::vector<std::int64_t> firsts;
     for (int a = 0; a < jitters; ++a)
-        for (int b = 0; b < jitters; ++b) {
-            const std::vector<double> s =
-                offsetSums(encoding, rows.jitterOffset(a) - rows.jitterOffset(b), rows.positionStep, rows.rows);
-            std::copy(s.begin(), s.end(), curves.begin() + static_cast<std::ptrdiff_t>((a * jitters + b) * n));
-        }
+        for (int b = 0; b < jitters; ++b)
+            firsts.push_back(rows.jitterOffset(a) - rows.jitterOffset(b));
+    const std::vector<OffsetWaveSums> sums =
+        offsetWaveSums(cosineWaves(encoding), firsts, rows.positionStep, rows.rows);
+    for (std::size_t e = 0; e < sums.size(); ++e)
+        std::copy(sums[e].cosine.begin(), sums[e].cosine.end(), curves.begin() + static_cast<std::ptrdiff_t>(e * n));
     std::vector<int> k(n);
     for (std::size_t r = 0; r < n; ++r)
         k[r] = rows.jitterIndex(static_cast<std::int64_t>(r));

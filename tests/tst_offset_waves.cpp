@@ -17,6 +17,7 @@ class TestOffsetWaves : public QObject
   private slots:
     void sumsAgainstLongDouble_data();
     void sumsAgainstLongDouble();
+    void severalFirstsAreEachOnesOwn();
     void boundIsRoFormers();
     void emptyAndSingle();
 };
@@ -105,6 +106,25 @@ void TestOffsetWaves::sumsAgainstLongDouble()
     }
     // Per unit of coefficient: a few roundings of the reseed and up to 31 turns.
     QVERIFY2(worst < 2e-15, qPrintable(QStringLiteral("worst error per unit coefficient %1").arg(worst)));
+}
+
+void TestOffsetWaves::severalFirstsAreEachOnesOwn()
+{
+    pe::OffsetWaveRequest r;
+    r.theta = frequencies(40, 10'000);
+    r.sets = 2;
+    r.a.assign(80, 0.5);
+    r.b.assign(80, -1.5);
+    const std::vector<std::int64_t> firsts{0, -7, 300, 123'456};
+    // 30,000 offsets: many stripes of eight spans, shared between the threads.
+    const std::vector<pe::OffsetWaveSums> all = pe::offsetWaveSums(r, firsts, 3, 30'000);
+    QCOMPARE(all.size(), firsts.size());
+    for (std::size_t f = 0; f < firsts.size(); ++f) {
+        const pe::OffsetWaveSums one = pe::offsetWaveSums(r, firsts[f], 3, 30'000);
+        QVERIFY(all[f].cosine == one.cosine); // bit for bit
+        QVERIFY(all[f].sine == one.sine);
+    }
+    QVERIFY(pe::offsetWaveSums(r, std::vector<std::int64_t>{}, 1, 10).empty());
 }
 
 void TestOffsetWaves::boundIsRoFormers()
