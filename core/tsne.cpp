@@ -175,6 +175,26 @@ Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settin
         if (v > 0)
             entropyTerm_ += v * std::log(v);
     pFloat_.assign(p_.p.begin(), p_.p.end());
+    // The shared row: the middle row's offsets and values, where the rows of a pure encoding's
+    // window are alike (99.7% of them at 100,000 positions, 95% at 5,000). Rows equal to it, shifted,
+    // take the block path of the attraction.
+    shared_.assign(static_cast<std::size_t>(p_.n), 0);
+    if (p_.n > 0) {
+        const std::int64_t mid = p_.n / 2, f0 = p_.rowStart[static_cast<std::size_t>(mid)];
+        const std::int64_t m = p_.rowStart[static_cast<std::size_t>(mid + 1)] - f0;
+        for (std::int64_t e = 0; e < m; ++e) {
+            sharedOffsets_.push_back(p_.col[static_cast<std::size_t>(f0 + e)] - static_cast<std::int32_t>(mid));
+            sharedP_.push_back(pFloat_[static_cast<std::size_t>(f0 + e)]);
+        }
+        for (std::int64_t i = 0; i < p_.n; ++i) {
+            const std::int64_t f = p_.rowStart[static_cast<std::size_t>(i)];
+            bool same = p_.rowStart[static_cast<std::size_t>(i + 1)] - f == m;
+            for (std::int64_t e = 0; same && e < m; ++e)
+                same = p_.col[static_cast<std::size_t>(f + e)] - i == sharedOffsets_[static_cast<std::size_t>(e)] &&
+                       pFloat_[static_cast<std::size_t>(f + e)] == sharedP_[static_cast<std::size_t>(e)];
+            shared_[static_cast<std::size_t>(i)] = same;
+        }
+    }
 }
 
 double Tsne::gradient(const std::atomic<bool> *cancel)
@@ -206,13 +226,33 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     constexpr std::int64_t kAttractionTasks = 16;
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
     const std::int64_t treeTasks = exact_ ? 0 : 1;
+    const auto sharedBlock = [&](std::int64_t i, std::int64_t end) {
+        if (i + 8 > end)
+            return false;
+        for (std::int64_t r = i; r < i + 8; ++r)
+            if (!shared_[static_cast<std::size_t>(r)])
+                return false;
+        return true;
+    };
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
+        double block[16];
+        std::int64_t blockStart = -1; // the block computed last: rows blockStart .. blockStart + 7
         for (std::int64_t i = begin; i < end; ++i) {
             const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
             const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
             double f[2];
-            attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m,
-                          yFloat_.data(), yFloat_[2 * i], yFloat_[2 * i + 1], f);
+            if (blockStart >= 0 && i < blockStart + 8) {
+                f[0] = block[i - blockStart];
+                f[1] = block[8 + i - blockStart];
+            } else if (sharedBlock(i, end)) {
+                attractionBlock(sharedOffsets_.data(), sharedP_.data(), m, yFloat_.data(), i, block);
+                blockStart = i;
+                f[0] = block[0];
+                f[1] = block[8];
+            } else {
+                attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m,
+                              yFloat_.data(), yFloat_[2 * i], yFloat_[2 * i + 1], f);
+            }
             if (withKl) {
                 double kl = 0;
                 for (int e = 0; e < m; ++e) {

@@ -107,6 +107,11 @@ class Tsne
     std::vector<double> y_, update_, gains_, grad_;
     // Single-precision copies for the vectorised force loops: forces need no more.
     std::vector<float> yFloat_, pFloat_;
+    // P's shared row (attractionBlock): the middle row's offsets and values, and for each row
+    // whether it is that row shifted (1) or its own (0).
+    std::vector<std::int32_t> sharedOffsets_;
+    std::vector<float> sharedP_;
+    std::vector<unsigned char> shared_;
     std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
     double learningRate_ = 0;
     double entropyTerm_ = 0; // sum p log p

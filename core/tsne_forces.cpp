@@ -43,6 +43,37 @@ PE_CLONES void attractionRowGeneric(const std::int32_t *col, const float *p, int
 
 } // namespace detail
 
+// GCC's vector types: one AVX-512 register in the x86-64-v4 clone, AVX2 and SSE2 ones in the others.
+PE_CLONES void attractionBlock(const std::int32_t *offsets, const float *p, int m, const float *y, std::int64_t i,
+                               double *out)
+{
+    using F8 = float __attribute__((vector_size(32)));
+    using I8 = std::int32_t __attribute__((vector_size(32)));
+    const I8 evens = {0, 2, 4, 6, 8, 10, 12, 14}, odds = evens + 1;
+    // (x, y) of eight consecutive points, interleaved in memory, as eight x and eight y.
+    const auto load = [&](std::int64_t j, F8 &xs, F8 &ys) {
+        F8 a, b;
+        __builtin_memcpy(&a, y + 2 * j, sizeof a);
+        __builtin_memcpy(&b, y + 2 * j + 8, sizeof b);
+        xs = __builtin_shuffle(a, b, evens);
+        ys = __builtin_shuffle(a, b, odds);
+    };
+    F8 xi, yi, fx = {}, fy = {};
+    load(i, xi, yi);
+    for (int e = 0; e < m; ++e) {
+        F8 xj, yj;
+        load(i + offsets[e], xj, yj);
+        const F8 dx = xi - xj, dy = yi - yj;
+        const F8 pw = p[e] / (1.0f + dx * dx + dy * dy);
+        fx += pw * dx;
+        fy += pw * dy;
+    }
+    for (int l = 0; l < 8; ++l) {
+        out[l] = fx[l];
+        out[8 + l] = fy[l];
+    }
+}
+
 namespace {
 
 using Repulsion = void (*)(const float *, const float *, const float *, int, float, float, double *);

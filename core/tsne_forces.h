@@ -16,6 +16,12 @@ void repulsionFromList(const float *lx, const float *ly, const float *lc, int m,
 // embedding y (x, y interleaved): out = sum_j p_ij w_ij (y_i - y_j).
 void attractionRow(const std::int32_t *col, const float *p, int m, const float *y, float xi, float yi, double *out);
 
+// Attraction on the eight points i .. i+7 whose rows of P are one shared row: the same offsets
+// (columns col = i + offsets[e]) and the same values p. Each offset's eight neighbours are then
+// consecutive points, read with plain loads instead of one gather each (the rows of a pure
+// encoding are almost all so: the offset structure). out: fx[8], then fy[8].
+void attractionBlock(const std::int32_t *offsets, const float *p, int m, const float *y, std::int64_t i, double *out);
+
 namespace detail {
 void repulsionFromListGeneric(const float *lx, const float *ly, const float *lc, int m, float xi, float yi,
                               double *out);

@@ -30,6 +30,7 @@ class TestTsne : public QObject
     void settingsAreValidated();
     void resultsDoNotDependOnTheThreads();
     void forceLoopsAgreeAcrossInstructionSets();
+    void sharedRowBlockIsEightRows();
 };
 
 void TestTsne::affinitiesMatchThePerplexity()
@@ -327,6 +328,41 @@ void TestTsne::forceLoopsAgreeAcrossInstructionSets()
                     qPrintable(
                         QStringLiteral("attraction, %1 entries: %2 against %3").arg(m).arg(fast[c]).arg(plain[c])));
         }
+}
+
+void TestTsne::sharedRowBlockIsEightRows()
+{
+    // The block path of the attraction (eight points with one shared row of P, read with plain
+    // loads) against the row path on each of the eight rows written out: the same sums.
+    std::vector<float> y;
+    for (int j = 0; j < 400; ++j)
+        y.push_back(std::sin(0.37f * j) * (j % 9 == 0 ? 30.0f : 2.0f) + 0.01f * j);
+    std::vector<std::int32_t> offsets;
+    std::vector<float> p;
+    for (int o = -23; o <= 23; ++o)
+        if (o != 0) {
+            offsets.push_back(o * (o % 4 == 0 ? 3 : 1));
+            p.push_back(1e-4f * static_cast<float>(1 + (o + 40) % 7));
+        }
+    const int m = static_cast<int>(offsets.size());
+    for (std::int64_t i : {70, 91, 120}) {
+        double block[16];
+        pe::attractionBlock(offsets.data(), p.data(), m, y.data(), i, block);
+        for (int l = 0; l < 8; ++l) {
+            std::vector<std::int32_t> col;
+            for (std::int32_t o : offsets)
+                col.push_back(static_cast<std::int32_t>(i + l) + o);
+            double row[2];
+            pe::attractionRow(col.data(), p.data(), m, y.data(), y[2 * (i + l)], y[2 * (i + l) + 1], row);
+            for (int c = 0; c < 2; ++c)
+                QVERIFY2(std::abs(block[8 * c + l] - row[c]) <= 1e-5 * (std::abs(row[c]) + 1e-6),
+                         qPrintable(QStringLiteral("point %1, %2: %3 against %4")
+                                        .arg(i + l)
+                                        .arg(c)
+                                        .arg(block[8 * c + l], 0, 'g', 9)
+                                        .arg(row[c], 0, 'g', 9)));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestTsne)
