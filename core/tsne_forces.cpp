@@ -48,15 +48,14 @@ PE_CLONES void attractionBlock(const std::int32_t *offsets, const float *p, int 
                                double *out)
 {
     using F8 = float __attribute__((vector_size(32)));
-    using I8 = std::int32_t __attribute__((vector_size(32)));
-    const I8 evens = {0, 2, 4, 6, 8, 10, 12, 14}, odds = evens + 1;
-    // (x, y) of eight consecutive points, interleaved in memory, as eight x and eight y.
+    // (x, y) of eight consecutive points, interleaved in memory, as eight x and eight y
+    // (__builtin_shufflevector: GCC 12 and clang both have it).
     const auto load = [&](std::int64_t j, F8 &xs, F8 &ys) {
         F8 a, b;
         __builtin_memcpy(&a, y + 2 * j, sizeof a);
         __builtin_memcpy(&b, y + 2 * j + 8, sizeof b);
-        xs = __builtin_shuffle(a, b, evens);
-        ys = __builtin_shuffle(a, b, odds);
+        xs = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+        ys = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
     };
     F8 xi, yi, fx = {}, fy = {};
     load(i, xi, yi);
