@@ -82,11 +82,17 @@ void RopeDecayView::rebuild()
     samplesUsed_ = std::min(samplesSpin_->value(), static_cast<int>(std::max(1.0, kWork / perSample)));
     if (samplesSpin_->value() == 0)
         samplesUsed_ = 0;
-    if (!curves_ || curvesFor_.lock() != parameters()->sharedEncoding() || curvesSamples_ != samplesUsed_ ||
-        curvesSeed_ != seedSpin_->value()) {
+    std::vector<double> theta;
+    for (int i = 0; i < enc.pairCount(); ++i)
+        theta.push_back(enc.pairFrequency(i));
+    if (!curves_ || theta != curvesTheta_ || curvesD_ != p.dModel || curvesLayout_ != static_cast<int>(p.layout) ||
+        curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ || curvesSeed_ != seedSpin_->value()) {
         curves_ = std::make_shared<pe::RopeDecayCurves>(
             pe::ropeDecayCurves(enc, offsets_, samplesUsed_, static_cast<std::uint64_t>(seedSpin_->value())));
-        curvesFor_ = parameters()->sharedEncoding();
+        curvesTheta_ = std::move(theta);
+        curvesD_ = p.dModel;
+        curvesLayout_ = static_cast<int>(p.layout);
+        curvesOffsets_ = offsets_;
         curvesSamples_ = samplesUsed_;
         curvesSeed_ = seedSpin_->value();
     }

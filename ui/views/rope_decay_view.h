@@ -37,8 +37,14 @@ class RopeDecayView : public PlotView
     QSpinBox *seedSpin_;
     QCPTextElement *title_;
     QCPItemStraightLine *contextLine_;
+    // The curves and what they depend on: θ (not the window: a seq_len or start_pos step keeps
+    // them, but for dynamic NTK, whose θ follows seq_len), d and the layout (q and k), the offsets,
+    // samples and seed.
     std::shared_ptr<const pe::RopeDecayCurves> curves_;
-    std::weak_ptr<const pe::Encoding> curvesFor_;
+    std::vector<double> curvesTheta_;
+    int curvesD_ = -1;
+    int curvesLayout_ = -1;
+    std::int64_t curvesOffsets_ = -1;
     int curvesSamples_ = -1;
     int curvesSeed_ = -1;
     int samplesUsed_ = 0;
