@@ -73,8 +73,7 @@ void pairProducts(const Encoding &rope, const std::vector<double> &q, const std:
 OffsetWaveRequest pairWaves(const Encoding &encoding)
 {
     OffsetWaveRequest r;
-    for (int i = 0; i < encoding.pairCount(); ++i)
-        r.theta.push_back(encoding.pairFrequency(i));
+    r.theta = pairFrequencies(encoding);
     return r;
 }
 

@@ -132,6 +132,9 @@ class Encoding
     double amplitude_ = 1.0;
 };
 
+// The fill reseeds each column from exact values every this many rows of a block (encoding_fill.cpp).
+inline constexpr std::int64_t kFillReseedRows = 256;
+
 // The rows of a block a few at a time, into the caller's buffer: the same values as Encoding::fill,
 // with the fill's rotation kept between calls, so a block streamed through a small buffer costs one
 // seed per 256 rows however few rows each call asks for (a fill of a few rows at a time pays a sin

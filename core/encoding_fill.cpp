@@ -14,7 +14,7 @@ namespace pe {
 
 namespace {
 
-constexpr std::int64_t kReseedRows = 256;
+constexpr std::int64_t kReseedRows = kFillReseedRows;
 
 // Writes `rows` rows of state s (one value per column) and rotates (s, c) by (cw, sw) each row.
 PE_CLONES void rotateRows(double *__restrict s, double *__restrict c, const double *__restrict cw,

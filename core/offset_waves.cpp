@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace pe {
 
@@ -177,6 +179,20 @@ struct Turns {
 
 } // namespace
 
+std::vector<double> pairFrequencies(const Encoding &encoding)
+{
+    std::vector<double> theta;
+    for (int i = 0; i < encoding.pairCount(); ++i) {
+        const int cj = encoding.pairCosineColumn(i);
+        const double w = encoding.pairFrequency(i);
+        if (cj < 0 || encoding.columnFrequency(cj) != w)
+            throw std::invalid_argument("pairFrequencies: pair " + std::to_string(i) +
+                                        (cj < 0 ? " has no cosine partner" : " turns at two speeds"));
+        theta.push_back(w);
+    }
+    return theta;
+}
+
 void turnValues(double theta, double scale, std::int64_t first, std::int64_t count, double *cosines, double *sines)
 {
     const std::vector<double> one{theta};
@@ -197,6 +213,9 @@ std::vector<OffsetWaveSums> offsetWaveSums(const OffsetWaveRequest &request, con
     const int pairs = static_cast<int>(request.theta.size());
     const int sets = request.sets;
     const bool sines = !request.b.empty();
+    const auto coefficients = static_cast<std::size_t>(std::max(sets, 0)) * request.theta.size();
+    if (sets < 0 || request.a.size() != coefficients || (sines && request.b.size() != coefficients))
+        throw std::invalid_argument("offsetWaveSums: a and b must hold sets x pairs coefficients");
     count = std::max<std::int64_t>(count, 0);
     std::vector<OffsetWaveSums> all(firsts.size());
     for (OffsetWaveSums &out : all) {

@@ -13,10 +13,15 @@ namespace pe {
 // These are what the offset views need of a pure encoding: S(k) (similarity, distance), attention's
 // score per offset, RoPE's decay. Every offset and every pair is summed, nothing sampled, but the
 // count × pairs values are never written: eight offsets at a time, each pair's (cos, sin) at those
-// offsets turned by 8·step·θ_l from one group to the next, and reseeded every 256 offsets from
-// sinCosOfProduct (exact to about 1e-16) turned by ℓ·step·θ_l for lane ℓ, as the fill turns and
-// reseeds its rows. Each term is within a few 1e-16 of cos and sin evaluated in long double
-// (tst_offset_waves). Runs on every core (parallelFor).
+// offsets turned by 8·step·θ_l from one group to the next. Every 256 offsets (a span) the lanes are
+// reseeded: the span's first offset turned by ℓ·step·θ_l for lane ℓ, that first offset exact
+// (sinCosOfProduct, about 1e-16) every eighth span and the span before's turned by one span between,
+// so at most 7 + 31 turns from an exact value. Each term is within a few 1e-16 of cos and sin
+// evaluated exactly (tst_offset_waves: at most 6e-16 a unit coefficient). Runs on every core
+// (parallelFor), in whole stripes of eight spans: the same bits on any number of threads.
+// a and b must hold sets × pairs values (b none); std::invalid_argument otherwise.
+class Encoding;
+
 struct OffsetWaveRequest {
     std::vector<double> theta; // the pairs' frequencies
     std::vector<double> a, b;  // sets × pairs each, row-major; b empty: no sine sums
@@ -35,6 +40,12 @@ OffsetWaveSums offsetWaveSums(const OffsetWaveRequest &request, std::int64_t fir
 // worked out once. Each result is the one offsetWaveSums(request, first, step, count) gives.
 std::vector<OffsetWaveSums> offsetWaveSums(const OffsetWaveRequest &request, const std::vector<std::int64_t> &firsts,
                                            std::int64_t step, std::int64_t count);
+
+// The frequencies of an encoding whose every pair turns as one (each sine column's cosine partner
+// at the same speed: the pair exponent with even d, or RoPE): what S(k), attention's per-offset
+// score and RoPE's decay sum over. Throws std::invalid_argument for any other encoding (the
+// per-index exponent's cosine turns at its own speed; odd d leaves a sine alone).
+std::vector<double> pairFrequencies(const Encoding &encoding);
 
 // One frequency's scale·cos(m θ) and scale·sin(m θ) at m = first .. first + count - 1, turned and
 // reseeded as offsetWaveSums does: a column of a rotating encoding without the fill's row-by-row

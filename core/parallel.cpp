@@ -13,6 +13,11 @@ namespace pe {
 
 namespace {
 
+// Set while a thread runs a chunk: a nested parallelFor (an Encoding::fill of jittered rows inside a
+// parallel loop, say) must not take the pool again; on the caller's thread that would lock busy_
+// twice.
+thread_local bool insideChunk = false;
+
 class Pool
 {
   public:
@@ -65,6 +70,11 @@ class Pool
   private:
     void drain(const std::function<void(std::int64_t)> &chunk, std::int64_t chunks)
     {
+        // A parallelFor inside a chunk runs on this thread alone (reset however the chunk ends).
+        struct Inside {
+            Inside() { insideChunk = true; }
+            ~Inside() { insideChunk = false; }
+        } inside;
         for (std::int64_t c = next_.fetch_add(1); c < chunks; c = next_.fetch_add(1))
             chunk(c);
     }
@@ -128,7 +138,7 @@ void parallelFor(std::int64_t n, const std::function<void(std::int64_t, std::int
     const std::int64_t wanted = 4 * static_cast<std::int64_t>(pool().threads());
     const std::int64_t size = std::max(minChunk, (n + wanted - 1) / wanted);
     const std::int64_t chunks = (n + size - 1) / size;
-    if (chunks == 1) {
+    if (chunks == 1 || insideChunk) {
         fn(0, n);
         return;
     }

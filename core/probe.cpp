@@ -178,7 +178,8 @@ ProbeTrainer::ProbeTrainer(const Encoding &encoding, const ProbeSettings &settin
             to.second.push_back(column(t + k));
             to.labels.push_back(static_cast<int>(k));
         }
-        atan2.assign(from.size(), -1);
+        const std::size_t atan2Base = atan2.size();
+        atan2.resize(atan2Base + from.size(), -1);
         if (!atan2Applies_)
             return;
         parallelFor(
@@ -189,7 +190,7 @@ ProbeTrainer::ProbeTrainer(const Encoding &encoding, const ProbeSettings &settin
                     const double read = decoder.offset(x.data() + static_cast<std::size_t>(to.first[base + at]) * d_,
                                                        x.data() + static_cast<std::size_t>(to.second[base + at]) * d_);
                     if (std::isfinite(read))
-                        atan2[at] = static_cast<int>(std::lround(read));
+                        atan2[atan2Base + at] = static_cast<int>(std::lround(read));
                 }
             },
             256);

@@ -10,8 +10,8 @@ namespace pe {
 
 namespace {
 
-// A pair's sine and cosine columns at positions first .. first + count - 1, the fill's values (y 0
-// for a sine without a partner). A rotating pair comes from turnValues, eight positions a lane: the
+// A pair's sine and cosine columns at positions first .. first + count - 1 (y 0 for a sine without a
+// partner): a table's from the fill; a rotating pair's from turnValues, eight positions a lane: the
 // fill turns a single column row after row, one chain of dependent multiplies (it was a third of
 // the circles' time at 1,000,000 positions).
 void pairValues(const Encoding &encoding, int pair, std::int64_t first, std::int64_t count, double *x, double *y,

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -37,6 +36,7 @@ struct PairColumns {
 // t and t + k both in the window (its rows end there).
 struct RowPairs {
     static constexpr std::int64_t kSpan = 256; // rows a thread's share starts on a multiple of
+    static_assert(kSpan % kFillReseedRows == 0, "a share must start where the fill reseeds");
     // Rows a visit: a power of two up to kSpan with at most 96 Ki values (768 KiB), under the
     // allocator's 1 MiB mmap threshold (allocator.cpp), so the buffers come from the heap and are
     // not mapped and zero-filled by the system at every call (half the time at d 4,096).

@@ -4,10 +4,11 @@
 // (x86-64-v3) and for the baseline, and lets the loader pick one for the processor (GCC's
 // target_clones, an ifunc). The levels, not "arch=haswell": GCC picks an arch= clone only on that
 // very processor model (__builtin_cpu_is), so on every other one the baseline ran. Only
-// with GCC on x86-64 and without a sanitizer: ThreadSanitizer instruments the ifunc resolvers,
-// which run before it has started, and the sanitizer builds (clang) need the one plain version.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&               \
-    !defined(__SANITIZE_THREAD__)
+// with GCC 12 or later (the x86-64-v* levels as clone targets) on x86-64 and without a sanitizer: ThreadSanitizer
+// instruments the ifunc resolvers, which run before it has started, and the sanitizer builds (clang) need the one plain
+// version.
+#if defined(__x86_64__) && defined(__GNUC__) && __GNUC__ >= 12 && !defined(__clang__) &&                               \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define PE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define PE_CLONES

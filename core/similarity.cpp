@@ -53,8 +53,7 @@ namespace {
 OffsetWaveRequest cosineWaves(const Encoding &encoding)
 {
     OffsetWaveRequest r;
-    for (int i = 0; i < encoding.params().dModel / 2; ++i)
-        r.theta.push_back(encoding.pairFrequency(i));
+    r.theta = pairFrequencies(encoding);
     r.sets = 1;
     r.a.assign(r.theta.size(), 1.0);
     return r;

@@ -62,7 +62,7 @@ SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noi
                                 Metric metric, const OffsetKernel *kernel, std::int64_t buckets);
 
 // S(first), S(first + step), ... (n of them) for any offsets, negative ones too: the kernel's sums
-// without a table. O(n d / 2).
+// without a table. O(n d / 2). Only where the kernel applies (pairFrequencies throws otherwise).
 std::vector<double> offsetSums(const Encoding &encoding, std::int64_t first, std::int64_t step, std::int64_t n);
 
 // metric(x_t, PE(s)) between every two of the block's positions (its rows, jittered or not), row-major

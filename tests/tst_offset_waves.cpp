@@ -104,7 +104,7 @@ void TestOffsetWaves::sumsAgainstLongDouble()
             worst = std::max(worst, err);
         }
     }
-    // Per unit of coefficient: a few roundings of the reseed and up to 31 turns.
+    // Per unit of coefficient: a few roundings of the reseed and up to 7 + 31 turns.
     QVERIFY2(worst < 2e-15, qPrintable(QStringLiteral("worst error per unit coefficient %1").arg(worst)));
 }
 

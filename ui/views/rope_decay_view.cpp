@@ -85,11 +85,13 @@ void RopeDecayView::rebuild()
     std::vector<double> theta;
     for (int i = 0; i < enc.pairCount(); ++i)
         theta.push_back(enc.pairFrequency(i));
-    if (!curves_ || theta != curvesTheta_ || curvesD_ != p.dModel || curvesLayout_ != static_cast<int>(p.layout) ||
-        curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ || curvesSeed_ != seedSpin_->value()) {
+    if (!curves_ || theta != curvesTheta_ || curvesScheme_ != static_cast<int>(p.scheme) || curvesD_ != p.dModel ||
+        curvesLayout_ != static_cast<int>(p.layout) || curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ ||
+        curvesSeed_ != seedSpin_->value()) {
         curves_ = std::make_shared<pe::RopeDecayCurves>(
             pe::ropeDecayCurves(enc, offsets_, samplesUsed_, static_cast<std::uint64_t>(seedSpin_->value())));
         curvesTheta_ = std::move(theta);
+        curvesScheme_ = static_cast<int>(p.scheme);
         curvesD_ = p.dModel;
         curvesLayout_ = static_cast<int>(p.layout);
         curvesOffsets_ = offsets_;

@@ -38,10 +38,11 @@ class RopeDecayView : public PlotView
     QCPTextElement *title_;
     QCPItemStraightLine *contextLine_;
     // The curves and what they depend on: θ (not the window: a seq_len or start_pos step keeps
-    // them, but for dynamic NTK, whose θ follows seq_len), d and the layout (q and k), the offsets,
-    // samples and seed.
+    // them, but for dynamic NTK, whose θ follows seq_len), the scheme, d and the layout (the q and k
+    // columns), the offsets, samples and seed.
     std::shared_ptr<const pe::RopeDecayCurves> curves_;
     std::vector<double> curvesTheta_;
+    int curvesScheme_ = -1;
     int curvesD_ = -1;
     int curvesLayout_ = -1;
     std::int64_t curvesOffsets_ = -1;
