@@ -26,6 +26,10 @@ std::uint32_t spreadBits(std::uint32_t x)
     return x;
 }
 
+} // namespace
+
+namespace detail {
+
 // A quadtree over Morton-sorted points: every node is a contiguous range of the sorted order, so a
 // node's centre of mass comes from prefix sums and its children from the next two key bits.
 class QuadTree
@@ -138,6 +142,12 @@ class QuadTree
     std::vector<Node> nodes_;
 };
 
+} // namespace detail
+
+namespace {
+
+using detail::QuadTree;
+
 // Grouped Barnes-Hut's targets hold at most this many points (the best of 32 to 512 measured at
 // 5,000 points).
 constexpr std::int32_t kGroupSize = 256;
@@ -197,6 +207,10 @@ Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settin
     }
 }
 
+Tsne::~Tsne() = default;
+Tsne::Tsne(Tsne &&) noexcept = default;
+Tsne &Tsne::operator=(Tsne &&) noexcept = default;
+
 double Tsne::gradient(const std::atomic<bool> *cancel)
 {
     const std::int64_t n = p_.n;
@@ -222,7 +236,10 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     // Attraction over P's entries: sum_j p_ij w_ij (y_i - y_j), and sum p_ij log(1 + d_ij^2) for
     // KL, in fixed chunks of rows; for Barnes-Hut the tree is built as one more task beside them,
     // so neither core waits for it.
-    QuadTree tree;
+    // Kept from step to step (its keys, prefix sums and nodes were mapped afresh at every step).
+    if (!tree_)
+        tree_ = std::make_unique<QuadTree>();
+    QuadTree &tree = *tree_;
     constexpr std::int64_t kAttractionTasks = 16;
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
     const std::int64_t treeTasks = exact_ ? 0 : 1;

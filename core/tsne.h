@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,11 +80,18 @@ Affinities affinities(const Neighbors &neighbors, double perplexity, const std::
 // per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes.
 // Repulsion exactly for small n, else by a Barnes-Hut quadtree (van der Maaten 2014) built on
 // Morton-sorted points, over every core.
+namespace detail {
+class QuadTree;
+}
+
 class Tsne
 {
   public:
     // initial: n x 2, row-major.
     Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settings);
+    ~Tsne();
+    Tsne(Tsne &&) noexcept;
+    Tsne &operator=(Tsne &&) noexcept;
 
     std::int64_t size() const { return p_.n; }
     int iteration() const { return iteration_; }
@@ -113,6 +121,7 @@ class Tsne
     std::vector<float> sharedP_;
     std::vector<unsigned char> shared_;
     std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
+    std::unique_ptr<detail::QuadTree> tree_;   // Barnes-Hut's, rebuilt in place each step
     double learningRate_ = 0;
     double entropyTerm_ = 0; // sum p log p
     double kl_ = 0;
