@@ -143,8 +143,9 @@ class RowStream
 {
   public:
     RowStream(const Encoding &encoding, const Block &block);
-    // Writes the next min(maxRows, rows left) rows, block.cols values each, and returns how many.
-    std::int64_t next(double *out, std::int64_t maxRows);
+    // Writes the next min(maxRows, rows left) rows, block.cols values each (rows outRowStride apart,
+    // block.cols by default), and returns how many.
+    std::int64_t next(double *out, std::int64_t maxRows, std::int64_t outRowStride = -1);
 
   private:
     const Encoding &encoding_;

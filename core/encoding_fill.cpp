@@ -109,16 +109,18 @@ RowStream::RowStream(const Encoding &encoding, const Block &block)
         encoding.jitterTurns(block, offsetCos_, offsetSin_);
 }
 
-std::int64_t RowStream::next(double *out, std::int64_t maxRows)
+std::int64_t RowStream::next(double *out, std::int64_t maxRows, std::int64_t outRowStride)
 {
     const std::int64_t rows = std::min(maxRows, block_.rows - done_);
     if (rows <= 0 || block_.cols <= 0)
         return 0;
+    if (outRowStride < 0)
+        outRowStride = block_.cols;
     if (!rotates_) { // a table or ALiBi: the rows as the fill gives them
         Block part = block_;
         part.firstPosition = block_.firstPosition + done_ * block_.positionStep;
         part.rows = rows;
-        encoding_.fill(part, out);
+        encoding_.fill(part, out, outRowStride);
         done_ += rows;
         return rows;
     }
@@ -130,13 +132,13 @@ std::int64_t RowStream::next(double *out, std::int64_t maxRows)
             encoding_.seedColumns(block_, block_.firstPosition + done_ * block_.positionStep, s, c);
         const std::int64_t now = std::min(rows - written, kReseedRows - done_ % kReseedRows);
         if (offsetCos_.empty()) {
-            rotateRows(s, c, cw, sw, n, out + written * n, n, now);
+            rotateRows(s, c, cw, sw, n, out + written * outRowStride, outRowStride, now);
         } else {
             offsetIndex_.resize(static_cast<std::size_t>(now));
             for (std::int64_t r = 0; r < now; ++r)
                 offsetIndex_[static_cast<std::size_t>(r)] = block_.jitterIndex(done_ + r);
             rotateJitteredRows(s, c, cw, sw, offsetCos_.data(), offsetSin_.data(), offsetIndex_.data(), n,
-                               out + written * n, n, now);
+                               out + written * outRowStride, outRowStride, now);
         }
         written += now;
         done_ += now;
@@ -172,35 +174,8 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
     case SchemeId::Rope:
         break;
     }
-    std::vector<double> buf(4 * static_cast<std::size_t>(n));
-    double *s = buf.data();
-    double *c = s + n;
-    double *cw = c + n;
-    double *sw = cw + n;
-    const double step = static_cast<double>(block.positionStep);
-    for (int k = 0; k < n; ++k)
-        sinCosOfProduct(step, columnFreq_[block.column(k)], sw[k], cw[k]);
-
-    // With jitter: the rotation by each of the few offsets, per column, and each row's offset.
-    std::vector<double> offsetCos, offsetSin;
-    std::vector<int> offsetIndex;
-    const bool jitter = block.jittered();
-    if (jitter) {
-        jitterTurns(block, offsetCos, offsetSin);
-        offsetIndex.resize(static_cast<std::size_t>(block.rows));
-        for (std::int64_t r = 0; r < block.rows; ++r)
-            offsetIndex[static_cast<std::size_t>(r)] = block.jitterIndex(r);
-    }
-
-    for (std::int64_t r0 = 0; r0 < block.rows; r0 += kReseedRows) {
-        seedColumns(block, block.firstPosition + r0 * block.positionStep, s, c);
-        const std::int64_t rows = std::min(kReseedRows, block.rows - r0);
-        if (jitter)
-            rotateJitteredRows(s, c, cw, sw, offsetCos.data(), offsetSin.data(), offsetIndex.data() + r0, n,
-                               out + r0 * outRowStride, outRowStride, rows);
-        else
-            rotateRows(s, c, cw, sw, n, out + r0 * outRowStride, outRowStride, rows);
-    }
+    // The rotation: the whole block through one stream (RowStream keeps the fill's turns and reseeds).
+    RowStream(*this, block).next(out, block.rows, outRowStride);
 }
 
 } // namespace pe
