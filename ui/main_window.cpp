@@ -157,9 +157,12 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     // The numbers themselves, like seed 003's printed tensors, in a dock of their own.
     auto *valuesDock = new QDockWidget(tr("Values"), this);
     valuesDock->setObjectName(QStringLiteral("valuesDock"));
-    valuesDock->setWidget(new ValuesTable(parameters, valuesDock));
+    auto *values = new ValuesTable(parameters, valuesDock);
+    valuesDock->setWidget(values);
     addDockWidget(Qt::BottomDockWidgetArea, valuesDock);
     valuesDock->hide();
+    values->setLive(false);
+    connect(valuesDock, &QDockWidget::visibilityChanged, values, &ValuesTable::setLive);
     viewMenu->addSeparator();
     viewMenu->addAction(dock->toggleViewAction());
     QMenu *themeMenu = viewMenu->addMenu(tr("T&heme"));

@@ -146,7 +146,7 @@ ValuesTable::ValuesTable(Parameters *parameters, QWidget *parent)
     // The current position's row follows the position.
     connect(parameters_, &Parameters::positionChanged, this, [this] {
         const std::int64_t row = parameters_->position() - parameters_->values().startPos;
-        if (row >= 0 && row < model_->rowCount()) {
+        if (table_->model() == model_ && row >= 0 && row < model_->rowCount()) {
             table_->scrollTo(model_->index(static_cast<int>(row), 0));
             emit model_->headerDataChanged(Qt::Vertical, static_cast<int>(row), static_cast<int>(row));
             table_->viewport()->update();
@@ -165,5 +165,13 @@ ValuesTable::ValuesTable(Parameters *parameters, QWidget *parent)
 
 void ValuesTable::copySelection()
 {
-    QApplication::clipboard()->setText(model_->tsv(table_->selectionModel()->selectedIndexes()));
+    if (table_->selectionModel())
+        QApplication::clipboard()->setText(model_->tsv(table_->selectionModel()->selectedIndexes()));
+}
+
+void ValuesTable::setLive(bool live)
+{
+    if (live == (table_->model() == model_))
+        return;
+    table_->setModel(live ? model_ : nullptr);
 }

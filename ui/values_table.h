@@ -44,6 +44,10 @@ class ValuesTable : public QWidget
     ValuesModel *model() const { return model_; }
     // Puts the selection on the clipboard as TSV (also Ctrl+C in the table).
     void copySelection();
+    // While nobody sees the table (the window's dock hidden), the view lets go of the model: a reset
+    // at every parameter change made its headers measure themselves, about 1 ms of every slider
+    // step at 100,000 positions. Live again, it takes the model back as it is then.
+    void setLive(bool live);
 
   private:
     Parameters *parameters_;
