@@ -8,6 +8,7 @@
 #include "playback.h"
 #include "scheme_support.h"
 #include "test_support.h"
+#include "values_table.h"
 #include "view_fixture.h"
 #include "view_registry.h"
 
@@ -39,6 +40,7 @@ class TestMainWindow : public QObject
     void everyRegisteredViewIsATab();
     void sliderStepRepaintsTheVisibleView();
     void hiddenViewCatchesUpWhenShown();
+    void valuesDockHoldsItsModelOnlyWhenShown();
     void darkThemeReachesThePlots();
     void everyControlHasATooltip();
     void positionKeysOnTheViews();
@@ -113,6 +115,31 @@ void TestMainWindow::hiddenViewCatchesUpWhenShown()
     w.showView(QStringLiteral("frequencies"));
     QTRY_COMPARE(rebuilt.count(), 1);
     QCOMPARE(freq->plot()->graph(freq->plot()->graphCount() - 1)->dataCount(), 32);
+}
+
+void TestMainWindow::valuesDockHoldsItsModelOnlyWhenShown()
+{
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    Parameters &p = f.params;
+    auto *dock = f.view->findChild<QDockWidget *>(QStringLiteral("valuesDock"));
+    QVERIFY(dock);
+    auto *values = dock->findChild<ValuesTable *>();
+    QVERIFY(values);
+    QVERIFY(dock->isHidden());
+    QCOMPARE(values->table()->model(), nullptr); // hidden: parameter changes reach no header
+    pe::EncodingParams v = p.values();
+    v.seqLen = 7;
+    v.dModel = 6;
+    p.set(v);
+    dock->show();
+    QTRY_COMPARE(values->table()->model(), values->model());
+    QCOMPARE(values->table()->model()->rowCount(), 7);
+    QCOMPARE(values->table()->model()->columnCount(), 6);
+    QCOMPARE(values->model()->data(values->model()->index(1, 0), Qt::DisplayRole).toString().toDouble(),
+             std::round(std::sin(1.0) * 1e4) / 1e4);
+    dock->hide();
+    QTRY_COMPARE(values->table()->model(), nullptr);
 }
 
 void TestMainWindow::positionKeysOnTheViews()
