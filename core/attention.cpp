@@ -13,6 +13,7 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <stdexcept>
 
 namespace pe {
 
@@ -222,6 +223,15 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
     prefix_[0] = 0;
     for (std::size_t j = 0; j < f_.size(); ++j)
         prefix_[j + 1] = prefix_[j] + static_cast<long double>(exp_[j]);
+}
+
+PositionalAttention PositionalAttention::rebased(std::int64_t first) const
+{
+    if (!offset_)
+        throw std::logic_error("PositionalAttention::rebased: the N x N scores belong to their window");
+    PositionalAttention moved = *this;
+    moved.first_ = first;
+    return moved;
 }
 
 double PositionalAttention::logit(std::int64_t t, std::int64_t s) const

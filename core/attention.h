@@ -47,6 +47,11 @@ class PositionalAttention
     static std::string tooLarge(const EncodingParams &params);
     static bool offsetOnly(const EncodingParams &params);
 
+    // The same attention over a window from another first position: on the offset path the scores
+    // depend on t - s alone, so only the window moves (a start_pos step need not recompute them).
+    // Throws std::logic_error on the N x N path.
+    PositionalAttention rebased(std::int64_t first) const;
+
     std::int64_t firstPosition() const { return first_; }
     std::int64_t size() const { return n_; }
     // The score before the softmax; -infinity where the causal mask hides s.

@@ -32,6 +32,7 @@ class TestAttention : public QObject
     void alibiRowsAgainstDirect();
     void tableTakesTheMatrixPathAndAgrees();
     void longWindowRowsSumToOne();
+    void rebasedIsTheWindowBuiltThere();
     void decayCurvesAgainstRopeDecay();
     void tooLargeSaysWhy();
     void exportsHaveTheirColumns();
@@ -289,6 +290,36 @@ void TestAttention::longWindowRowsSumToOne()
             QVERIFY2(std::abs(static_cast<double>(sum) - 1) < 1e-9, qPrintable(QString::number(double(sum) - 1)));
         }
     }
+}
+
+void TestAttention::rebasedIsTheWindowBuiltThere()
+{
+    // A start_pos step keeps the scores per offset and moves the window: the same weights, bit for
+    // bit, as attention built at the new start (RoPE with random q, k, causal; the sinusoids; ALiBi).
+    pe::EncodingParams r = rope(16);
+    r.seqLen = 300;
+    pe::EncodingParams sinusoids = r;
+    sinusoids.scheme = pe::SchemeId::Sinusoidal;
+    pe::EncodingParams alibi = r;
+    alibi.scheme = pe::SchemeId::Alibi;
+    for (const pe::EncodingParams &p : {r, sinusoids, alibi}) {
+        const pe::AttentionSettings s{pe::QueryKey::Random, 5, true};
+        pe::EncodingParams moved = p;
+        moved.startPos = p.startPos + 1'234;
+        const pe::PositionalAttention built(pe::Encoding(moved), s);
+        const pe::PositionalAttention rebased = pe::PositionalAttention(pe::Encoding(p), s).rebased(moved.startPos);
+        QCOMPARE(rebased.firstPosition(), moved.startPos);
+        for (std::int64_t t : {moved.startPos, moved.startPos + 17, moved.startPos + 299})
+            for (std::int64_t u : {moved.startPos, moved.startPos + 5, moved.startPos + 17, moved.startPos + 299}) {
+                QCOMPARE(rebased.weight(t, u), built.weight(t, u));
+                QCOMPARE(rebased.logit(t, u), built.logit(t, u));
+            }
+    }
+    // A table's N x N scores belong to their window.
+    pe::EncodingParams index = r;
+    index.scheme = pe::SchemeId::Sinusoidal;
+    index.exponent = pe::Exponent::Index;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, pe::PositionalAttention(pe::Encoding(index), {}).rebased(7));
 }
 
 void TestAttention::decayCurvesAgainstRopeDecay()

@@ -128,17 +128,39 @@ const pe::PositionalAttention &AttentionView::attention()
     // reads them.
     const pe::AttentionSettings s = attentionSettings();
     const bool compare = compareBox_->isChecked();
-    if (!attention_ || attentionFor_.lock() != parameters()->sharedEncoding() || s != attentionSettings_ ||
-        compare != compareAsked_) {
-        attention_ = std::make_shared<pe::PositionalAttention>(parameters()->encoding(), s);
-        attentionFor_ = parameters()->sharedEncoding();
-        attentionSettings_ = s;
-        compareAsked_ = compare;
+    const pe::Encoding &enc = parameters()->encoding();
+    if (attention_ && attentionFor_.lock() == parameters()->sharedEncoding() && s == attentionSettings_ &&
+        compare == compareAsked_)
+        return *attention_;
+    // Scores per offset are the same for another start_pos (θ kept: dynamic NTK's follows the
+    // window's end): only the window moves.
+    pe::EncodingParams key = enc.params();
+    key.startPos = 0;
+    std::vector<double> theta;
+    for (int i = 0; enc.hasFrequencies() && i < enc.pairCount(); ++i)
+        theta.push_back(enc.pairFrequency(i));
+    // The compared scheme's θ is not in the key: under dynamic NTK (RoPE's, or RoPE compared with the
+    // sinusoids) it follows the window's end, so that pair is rebuilt.
+    const bool sameOffsets = attention_ && pe::PositionalAttention::offsetOnly(enc.params()) && key == attentionKey_ &&
+                             theta == attentionTheta_ && s == attentionSettings_ && compare == compareAsked_ &&
+                             !(compared_ && key.rope.scaling == pe::RopeScaling::DynamicNtk);
+    const std::int64_t first = enc.params().startPos;
+    if (sameOffsets) {
+        attention_ = std::make_shared<pe::PositionalAttention>(attention_->rebased(first));
+        if (compared_)
+            compared_ = std::make_shared<pe::PositionalAttention>(compared_->rebased(first));
+    } else {
+        attention_ = std::make_shared<pe::PositionalAttention>(enc, s);
         compared_.reset();
         if (const auto other = otherScheme(parameters()->values());
             compare && other && pe::PositionalAttention::offsetOnly(*other))
             compared_ = std::make_shared<pe::PositionalAttention>(pe::Encoding(*other), s);
     }
+    attentionFor_ = parameters()->sharedEncoding();
+    attentionSettings_ = s;
+    compareAsked_ = compare;
+    attentionKey_ = key;
+    attentionTheta_ = std::move(theta);
     return *attention_;
 }
 

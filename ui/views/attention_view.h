@@ -60,5 +60,8 @@ class AttentionView : public PlotView
     std::shared_ptr<const pe::PositionalAttention> compared_;
     bool compareAsked_ = false;
     std::weak_ptr<const pe::Encoding> attentionFor_;
+    // What the scores per offset depend on: the parameters but start_pos, and θ.
+    pe::EncodingParams attentionKey_;
+    std::vector<double> attentionTheta_;
     pe::AttentionSettings attentionSettings_;
 };
