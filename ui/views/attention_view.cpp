@@ -1,5 +1,7 @@
 #include "attention_view.h"
 
+#include "offset_waves.h"
+
 #include "integer_ticker.h"
 #include "parameters.h"
 #include "position_matrix.h"
@@ -136,13 +138,12 @@ const pe::PositionalAttention &AttentionView::attention()
     // window's end): only the window moves.
     pe::EncodingParams key = enc.params();
     key.startPos = 0;
-    std::vector<double> theta;
-    for (int i = 0; enc.hasFrequencies() && i < enc.pairCount(); ++i)
-        theta.push_back(enc.pairFrequency(i));
+    const bool offsetOnly = pe::PositionalAttention::offsetOnly(enc.params());
+    std::vector<double> theta = offsetOnly && enc.hasFrequencies() ? pe::pairFrequencies(enc) : std::vector<double>{};
     // The compared scheme's θ is not in the key: under dynamic NTK (RoPE's, or RoPE compared with the
     // sinusoids) it follows the window's end, so that pair is rebuilt.
-    const bool sameOffsets = attention_ && pe::PositionalAttention::offsetOnly(enc.params()) && key == attentionKey_ &&
-                             theta == attentionTheta_ && s == attentionSettings_ && compare == compareAsked_ &&
+    const bool sameOffsets = attention_ && offsetOnly && key == attentionKey_ && theta == attentionTheta_ &&
+                             s == attentionSettings_ && compare == compareAsked_ &&
                              !(compared_ && key.rope.scaling == pe::RopeScaling::DynamicNtk);
     const std::int64_t first = enc.params().startPos;
     if (sameOffsets) {

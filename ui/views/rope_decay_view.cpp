@@ -1,6 +1,7 @@
 #include "rope_decay_view.h"
 
 #include "integer_ticker.h"
+#include "offset_waves.h"
 #include "parameters.h"
 #include "scheme.h"
 #include "view_registry.h"
@@ -85,9 +86,7 @@ void RopeDecayView::rebuild()
     samplesUsed_ = std::min(samplesSpin_->value(), static_cast<int>(std::max(1.0, kWork / perSample)));
     if (samplesSpin_->value() == 0)
         samplesUsed_ = 0;
-    std::vector<double> theta;
-    for (int i = 0; i < enc.pairCount(); ++i)
-        theta.push_back(enc.pairFrequency(i));
+    std::vector<double> theta = pe::pairFrequencies(enc); // RoPE's pairs always turn as one
     if (!curves_ || theta != curvesTheta_ || curvesScheme_ != static_cast<int>(p.scheme) || curvesD_ != p.dModel ||
         curvesLayout_ != static_cast<int>(p.layout) || curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ ||
         curvesSeed_ != seedSpin_->value()) {
