@@ -67,27 +67,51 @@ Rows embeddingRows(const Encoding &encoding, const NoiseParams &noise)
     return rows;
 }
 
+void OffsetOrder::row(std::int64_t i, int k, std::int32_t *index, double *dist2Out) const
+{
+    int found = 0;
+    for (std::size_t o = 0; o < offsets.size() && found < k; ++o) {
+        const std::int64_t off = offsets[o];
+        for (const std::int64_t j : {i - off, i + off})
+            if (found < k && j >= 0 && j < n) {
+                index[found] = static_cast<std::int32_t>(j);
+                dist2Out[found] = dist2[static_cast<std::size_t>(off)];
+                ++found;
+            }
+    }
+}
+
+OffsetOrder offsetOrder(const Encoding &encoding, const std::atomic<bool> *cancel)
+{
+    const std::int64_t n = encoding.params().seqLen;
+    const auto stop = [cancel] { return cancel && cancel->load(); };
+    if (stop() || n < 1)
+        return {};
+    const OffsetKernel kernel(encoding, n - 1);
+    OffsetOrder order;
+    order.dist2.resize(static_cast<std::size_t>(n));
+    const double s0 = kernel(0);
+    for (std::int64_t off = 0; off < n; ++off)
+        order.dist2[static_cast<std::size_t>(off)] = std::max(0.0, 2.0 * (s0 - kernel(off)));
+    order.offsets.resize(static_cast<std::size_t>(n - 1));
+    std::iota(order.offsets.begin(), order.offsets.end(), std::int64_t(1));
+    std::stable_sort(order.offsets.begin(), order.offsets.end(), [&](std::int64_t a, std::int64_t b) {
+        return order.dist2[static_cast<std::size_t>(a)] < order.dist2[static_cast<std::size_t>(b)];
+    });
+    if (stop())
+        return {};
+    order.n = n;
+    return order;
+}
+
 Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<bool> *cancel)
 {
     const std::int64_t n = encoding.params().seqLen;
     if (k < 1 || k >= n)
         throw std::invalid_argument("offsetNeighbors: k must be from 1 to n - 1");
-    const OffsetKernel kernel(encoding, n - 1);
-    const auto stop = [cancel] { return cancel && cancel->load(); };
-    if (stop())
+    const OffsetOrder order = offsetOrder(encoding, cancel);
+    if (order.n == 0)
         return {};
-    std::vector<double> byOffset(static_cast<std::size_t>(n));
-    const double s0 = kernel(0);
-    for (std::int64_t off = 0; off < n; ++off)
-        byOffset[static_cast<std::size_t>(off)] = std::max(0.0, 2.0 * (s0 - kernel(off)));
-    const auto dist2 = [&](std::int64_t off) { return byOffset[static_cast<std::size_t>(off)]; };
-    std::vector<std::int64_t> offsets(static_cast<std::size_t>(n - 1));
-    std::iota(offsets.begin(), offsets.end(), std::int64_t(1));
-    std::stable_sort(offsets.begin(), offsets.end(),
-                     [&](std::int64_t a, std::int64_t b) { return dist2(a) < dist2(b); });
-    if (stop())
-        return {};
-
     Neighbors nb;
     nb.n = n;
     nb.k = k;
@@ -99,18 +123,7 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<boo
             for (std::int64_t i = begin; i < end; ++i) {
                 if ((i & 1023) == 0 && cancel && cancel->load())
                     return;
-                std::int32_t *idx = &nb.index[static_cast<std::size_t>(i * k)];
-                double *dst = &nb.dist2[static_cast<std::size_t>(i * k)];
-                int found = 0;
-                for (std::size_t o = 0; o < offsets.size() && found < k; ++o) {
-                    const std::int64_t off = offsets[o];
-                    for (const std::int64_t j : {i - off, i + off})
-                        if (found < k && j >= 0 && j < n) {
-                            idx[found] = static_cast<std::int32_t>(j);
-                            dst[found] = dist2(off);
-                            ++found;
-                        }
-                }
+                order.row(i, k, &nb.index[static_cast<std::size_t>(i * k)], &nb.dist2[static_cast<std::size_t>(i * k)]);
             }
         },
         256);

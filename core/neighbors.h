@@ -35,8 +35,21 @@ struct Neighbors {
 
 // Pure pair-exponent encodings with even d (OffsetKernel::applies): |PE(t) - PE(s)|^2 =
 // 2 (S(0) - S(t - s)) depends on the offset alone, so one sorted list of offsets gives every
-// row's neighbours in O(n k + n log n), with no search at all. Rows away from the window's ends
-// get identical distance lists, which the affinities reuse. Empty (n == 0) when cancelled.
+// row's neighbours, with no search at all.
+struct OffsetOrder {
+    std::int64_t n = 0;
+    std::vector<double> dist2;         // by offset, 0 .. n - 1
+    std::vector<std::int64_t> offsets; // 1 .. n - 1, nearest first (ties by offset)
+
+    // Row i's k nearest, nearest first: for each offset in order, i - offset then i + offset, where
+    // inside the window. Rows at least the first ceil(k / 2) offsets' largest from both ends get
+    // the same list, shifted.
+    void row(std::int64_t i, int k, std::int32_t *index, double *dist2Out) const;
+};
+// Empty (n == 0) when cancelled.
+OffsetOrder offsetOrder(const Encoding &encoding, const std::atomic<bool> *cancel = nullptr);
+
+// Every row's list from the order, in O(n k + n log n). Empty (n == 0) when cancelled.
 Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<bool> *cancel = nullptr);
 
 // Any rows: exact, by blocked dot products through Eigen on every core; O(n^2 d).

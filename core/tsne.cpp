@@ -2,6 +2,7 @@
 
 #include "parallel.h"
 #include "pca.h"
+#include "similarity.h"
 #include "tsne_forces.h"
 
 #include <algorithm>
@@ -181,30 +182,18 @@ Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settin
                         ? settings_.learningRate
                         : std::max(static_cast<double>(p_.n) / settings_.earlyExaggeration / 4.0, 50.0);
     exact_ = p_.n <= kExactMaxPoints || settings_.theta == 0.0;
-    for (double v : p_.p)
-        if (v > 0)
-            entropyTerm_ += v * std::log(v);
-    pFloat_.assign(p_.p.begin(), p_.p.end());
-    // The shared row: the middle row's offsets and values, where the rows of a pure encoding's
-    // window are alike (99.7% of them at 100,000 positions, 95% at 5,000). Rows equal to it, shifted,
-    // take the block path of the attraction.
-    shared_.assign(static_cast<std::size_t>(p_.n), 0);
-    if (p_.n > 0) {
-        const std::int64_t mid = p_.n / 2, f0 = p_.rowStart[static_cast<std::size_t>(mid)];
-        const std::int64_t m = p_.rowStart[static_cast<std::size_t>(mid + 1)] - f0;
-        for (std::int64_t e = 0; e < m; ++e) {
-            sharedOffsets_.push_back(p_.col[static_cast<std::size_t>(f0 + e)] - static_cast<std::int32_t>(mid));
-            sharedP_.push_back(pFloat_[static_cast<std::size_t>(f0 + e)]);
-        }
-        for (std::int64_t i = 0; i < p_.n; ++i) {
-            const std::int64_t f = p_.rowStart[static_cast<std::size_t>(i)];
-            bool same = p_.rowStart[static_cast<std::size_t>(i + 1)] - f == m;
-            for (std::int64_t e = 0; same && e < m; ++e)
-                same = p_.col[static_cast<std::size_t>(f + e)] - i == sharedOffsets_[static_cast<std::size_t>(e)] &&
-                       pFloat_[static_cast<std::size_t>(f + e)] == sharedP_[static_cast<std::size_t>(e)];
-            shared_[static_cast<std::size_t>(i)] = same;
-        }
+    // sum p log p, a run at a time (each of its rows holds the same values).
+    for (std::int64_t r = 0; r < p_.runs(); ++r) {
+        double sum = 0;
+        for (auto e = p_.entryStart[static_cast<std::size_t>(r)]; e < p_.entryStart[static_cast<std::size_t>(r + 1)];
+             ++e)
+            if (const double v = p_.p[static_cast<std::size_t>(e)]; v > 0)
+                sum += v * std::log(v);
+        entropyTerm_ += static_cast<double>(p_.runFirst[static_cast<std::size_t>(r + 1)] -
+                                            p_.runFirst[static_cast<std::size_t>(r)]) *
+                        sum;
     }
+    pFloat_.assign(p_.p.begin(), p_.p.end());
 }
 
 Tsne::~Tsne() = default;
@@ -243,40 +232,38 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     constexpr std::int64_t kAttractionTasks = 16;
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
     const std::int64_t treeTasks = exact_ ? 0 : 1;
-    const auto sharedBlock = [&](std::int64_t i, std::int64_t end) {
-        if (i + 8 > end)
-            return false;
-        for (std::int64_t r = i; r < i + 8; ++r)
-            if (!shared_[static_cast<std::size_t>(r)])
-                return false;
-        return true;
-    };
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
         double block[16];
-        std::int64_t blockStart = -1; // the block computed last: rows blockStart .. blockStart + 7
+        std::int64_t blockStart = -1;      // the block computed last: rows blockStart .. blockStart + 7
+        std::vector<std::int32_t> columns; // a row's, written out
         for (std::int64_t i = begin; i < end; ++i) {
-            const std::int64_t first = p_.rowStart[static_cast<std::size_t>(i)];
-            const int m = static_cast<int>(p_.rowStart[static_cast<std::size_t>(i + 1)] - first);
+            const auto r = static_cast<std::size_t>(p_.runOf[static_cast<std::size_t>(i)]);
+            const std::int64_t first = p_.entryStart[r];
+            const int m = static_cast<int>(p_.entryStart[r + 1] - first);
             double f[2];
             if (blockStart >= 0 && i < blockStart + 8) {
                 f[0] = block[i - blockStart];
                 f[1] = block[8 + i - blockStart];
-            } else if (sharedBlock(i, end)) {
-                attractionBlock(sharedOffsets_.data(), sharedP_.data(), m, yFloat_.data(), i, block);
+            } else if (i + 8 <= std::min(end, p_.runFirst[r + 1])) { // eight rows of one run
+                attractionBlock(&p_.offset[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)],
+                                m, yFloat_.data(), i, block);
                 blockStart = i;
                 f[0] = block[0];
                 f[1] = block[8];
             } else {
-                attractionRow(&p_.col[static_cast<std::size_t>(first)], &pFloat_[static_cast<std::size_t>(first)], m,
-                              yFloat_.data(), yFloat_[2 * i], yFloat_[2 * i + 1], f);
+                columns.resize(static_cast<std::size_t>(m));
+                for (int e = 0; e < m; ++e)
+                    columns[static_cast<std::size_t>(e)] =
+                        static_cast<std::int32_t>(i + p_.offset[static_cast<std::size_t>(first + e)]);
+                attractionRow(columns.data(), &pFloat_[static_cast<std::size_t>(first)], m, yFloat_.data(),
+                              yFloat_[2 * i], yFloat_[2 * i + 1], f);
             }
             if (withKl) {
                 double kl = 0;
-                for (int e = 0; e < m; ++e) {
-                    const std::int64_t j = p_.col[static_cast<std::size_t>(first + e)];
+                p_.forEach(i, [&](std::int32_t j, double p) {
                     const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
-                    kl += p_.p[static_cast<std::size_t>(first + e)] * std::log1p(dx * dx + dy * dy);
-                }
+                    kl += p * std::log1p(dx * dx + dy * dy);
+                });
                 klPart[static_cast<std::size_t>(i)] = kl;
             }
             grad_[2 * i] = exaggeration * f[0];
@@ -463,10 +450,12 @@ std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noi
         return std::nullopt;
     if (onStart)
         onStart(y);
-    const Neighbors nb = windowNeighbors(encoding, noise, k, cancel);
-    if (nb.n == 0)
-        return std::nullopt;
-    Affinities p = affinities(nb, settings.perplexity, cancel);
+    // By the offsets where they apply: no list of every row's neighbours is held (at 1,000,000
+    // positions it alone would be 1.1 GB).
+    Affinities p =
+        OffsetKernel::applies(encoding.params(), noise)
+            ? offsetAffinities(encoding, k, settings.perplexity, cancel)
+            : affinities(exactNeighbors(embeddingRows(encoding, noise), k, cancel), settings.perplexity, cancel);
     if (p.n == 0)
         return std::nullopt;
     return Tsne(std::move(p), std::move(y), settings);

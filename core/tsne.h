@@ -34,7 +34,11 @@ struct TsneSettings {
 };
 
 namespace limits {
+// Projections of any vectors take at most this many positions; of a pure encoding with the offset
+// structure (OffsetKernel::applies: closed-form PCA sums, neighbours and affinities by offsets) the
+// longest window.
 inline constexpr std::int64_t maxProjectionPositions = 100'000;
+inline constexpr std::int64_t maxOffsetProjectionPositions = 1'000'000;
 inline constexpr double maxPerplexity = 1000.0;
 inline constexpr int maxTsneIterations = 100'000;
 inline constexpr double maxLearningRate = 1e6;
@@ -61,20 +65,42 @@ std::optional<std::string> validateTsne(const TsneSettings &settings, std::int64
 // One sentence when the window cannot be projected (too many positions, or an exact kNN too long).
 std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne);
 
-// The symmetric joint probabilities p_ij (sum 1) in compressed rows: row i's entries are
-// col[rowStart[i]] .. col[rowStart[i+1] - 1].
+// The symmetric joint probabilities p_ij (sum 1), in runs of rows alike. Rows of a pure encoding's
+// window are mostly the row before them shifted by one (the offset structure: 99.7% of them at
+// 100,000 positions), so each run of such rows holds its first row once, as offsets: row i of run r
+// has the entries i + offset[e] with p[e], e from entryStart[r] to entryStart[r + 1] - 1, by
+// increasing offset. Any other row is a run of its own. At 1,000,000 positions the rows written out
+// would be 90 million entries (1.1 GB); held in runs they are a few MB.
 struct Affinities {
     std::int64_t n = 0;
-    std::vector<std::int64_t> rowStart;
-    std::vector<std::int32_t> col;
+    std::vector<std::int64_t> runFirst;   // run r's rows: runFirst[r] .. runFirst[r + 1] - 1
+    std::vector<std::int64_t> entryStart; // run r's entries: entryStart[r] .. entryStart[r + 1] - 1
+    std::vector<std::int32_t> offset;
     std::vector<double> p;
+    std::vector<std::int32_t> runOf; // each row's run
+
+    std::int64_t runs() const { return static_cast<std::int64_t>(runFirst.size()) - 1; }
+    // f(j, p_ij) for row i's entries, by increasing j.
+    template <class F> void forEach(std::int64_t i, F &&f) const
+    {
+        const auto r = static_cast<std::size_t>(runOf[static_cast<std::size_t>(i)]);
+        for (auto e = static_cast<std::size_t>(entryStart[r]); e < static_cast<std::size_t>(entryStart[r + 1]); ++e)
+            f(static_cast<std::int32_t>(i + offset[e]), p[e]);
+    }
 };
 
 // p_j|i = exp(-beta_i d_ij^2) / sum over the neighbours, beta_i by bisection so that the entropy is
 // log(perplexity) (van der Maaten and Hinton 2008, section 2); then p_ij = (p_j|i + p_i|j) / 2n.
-// Rows whose distance lists equal the previous row's reuse its beta (the offset structure makes
-// almost every row so). Empty (n == 0) when cancelled.
+// Rows whose distance lists equal the previous row's reuse its beta. Empty (n == 0) when cancelled.
 Affinities affinities(const Neighbors &neighbors, double perplexity, const std::atomic<bool> *cancel = nullptr);
+
+// The same joint probabilities for a pure encoding with the offset structure (OffsetKernel::applies),
+// from its offset order alone, without every row's neighbours: a row's list changes only where one
+// of its offsets leaves the window, and its row of P only there or an offset away from there, so
+// each run is computed once. Equal to affinities(offsetNeighbors(encoding, k), perplexity) entry for
+// entry, bit for bit.
+Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity,
+                            const std::atomic<bool> *cancel = nullptr);
 
 // The optimiser: gradient descent with momentum (0.5, then 0.8 after early exaggeration) and
 // per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes.
@@ -115,11 +141,6 @@ class Tsne
     std::vector<double> y_, update_, gains_, grad_;
     // Single-precision copies for the vectorised force loops: forces need no more.
     std::vector<float> yFloat_, pFloat_;
-    // P's shared row (attractionBlock): the middle row's offsets and values, and for each row
-    // whether it is that row shifted (1) or its own (0).
-    std::vector<std::int32_t> sharedOffsets_;
-    std::vector<float> sharedP_;
-    std::vector<unsigned char> shared_;
     std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
     std::unique_ptr<detail::QuadTree> tree_;   // Barnes-Hut's, rebuilt in place each step
     double learningRate_ = 0;

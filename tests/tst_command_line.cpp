@@ -318,8 +318,9 @@ void TestCommandLine::refusals_data()
                                          << "N·d up to 268,435,456";
     QTest::newRow("attention data too large") << "--seq-len 20000 --export-data attention --out a.npy"
                                               << "at most 10,000 positions";
-    QTest::newRow("projection too big") << "--seq-len 200000 --export projection --out p.png"
-                                        << "at most 100,000 positions";
+    QTest::newRow("projection of noisy vectors too big")
+        << "--seq-len 200000 --noise 0.1 --export projection --out p.png"
+        << "at most 100,000 positions";
     QTest::newRow("noisy projection too big")
         << "--seq-len 100000 --d-model 512 --noise 0.5 --export-data projection --out p.csv"
         << "exact neighbour search";

@@ -205,7 +205,8 @@ void TestProjectionView::tooLargeIsRefusedWithAMessage()
 {
     ViewFixture<ProjectionView> f(QSize(900, 600));
     QVERIFY(f.exposed());
-    QVERIFY(!f.params.set(params(200'000, 16)));
+    // Vectors without the offset structure (the per-index exponent) take at most 100,000 positions.
+    QVERIFY(!f.params.set(params(200'000, 16, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
     QVERIFY(!f.view->running());
     QVERIFY(f.view->projection().xy.empty());
     QVERIFY2(title(f.view.get()).contains(QStringLiteral("at most 100,000 positions")),

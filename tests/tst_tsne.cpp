@@ -16,12 +16,27 @@
 
 using testsupport::params;
 
+namespace {
+
+// Row i of P written out, by increasing column.
+std::vector<std::pair<std::int32_t, double>> rowOf(const pe::Affinities &p, std::int64_t i)
+{
+    std::vector<std::pair<std::int32_t, double>> out;
+    p.forEach(i, [&](std::int32_t j, double v) { out.push_back({j, v}); });
+    return out;
+}
+
+} // namespace
+
 class TestTsne : public QObject
 {
     Q_OBJECT
 
   private slots:
     void affinitiesMatchThePerplexity();
+    void offsetAffinitiesAreTheRowsWrittenOut_data();
+    void offsetAffinitiesAreTheRowsWrittenOut();
+    void millionPositionsAffinitiesAreSmall();
     void klFallsAndSeed004Converges();
     void fixedCaseIsTrustworthy();
     void barnesHutStepFollowsTheExactOne();
@@ -40,21 +55,19 @@ void TestTsne::affinitiesMatchThePerplexity()
     const pe::Affinities p = pe::affinities(nb, 20.0);
     QCOMPARE(p.n, std::int64_t(400));
     double sum = 0;
-    for (double v : p.p) {
-        QVERIFY(v > 0);
-        sum += v;
-    }
+    for (std::int64_t i = 0; i < p.n; ++i)
+        for (const auto &[j, v] : rowOf(p, i)) {
+            QVERIFY(v > 0);
+            sum += v;
+        }
     QVERIFY(std::abs(sum - 1.0) < 1e-12);
     // Symmetric: p_ij = p_ji.
     for (std::int64_t i = 0; i < p.n; i += 37)
-        for (std::int64_t e1 = p.rowStart[static_cast<std::size_t>(i)];
-             e1 < p.rowStart[static_cast<std::size_t>(i + 1)]; ++e1) {
-            const std::int64_t j = p.col[static_cast<std::size_t>(e1)];
-            const auto first = p.col.begin() + p.rowStart[static_cast<std::size_t>(j)];
-            const auto last = p.col.begin() + p.rowStart[static_cast<std::size_t>(j + 1)];
-            const auto it = std::lower_bound(first, last, static_cast<std::int32_t>(i));
-            QVERIFY(it != last && *it == i);
-            QCOMPARE(p.p[static_cast<std::size_t>(it - p.col.begin())], p.p[static_cast<std::size_t>(e1)]);
+        for (const auto &[j, v] : rowOf(p, i)) {
+            const auto other = rowOf(p, j);
+            const auto it = std::find_if(other.begin(), other.end(), [i](const auto &x) { return x.first == i; });
+            QVERIFY(it != other.end());
+            QCOMPARE(it->second, v);
         }
     // Each conditional row has entropy log(perplexity): rebuild one from its beta-free definition.
     const std::int64_t row = 200;
@@ -79,12 +92,91 @@ void TestTsne::affinitiesMatchThePerplexity()
     // the ends) both conditionals are the same row shape, so p_ij = p_j|i / n.
     const std::int64_t j = nb.index[static_cast<std::size_t>(row * 60)];
     const double expected = std::exp(-lo * (d[0] - d[0])) / s / 400.0;
-    const auto first = p.col.begin() + p.rowStart[static_cast<std::size_t>(row)];
-    const auto last = p.col.begin() + p.rowStart[static_cast<std::size_t>(row + 1)];
-    const auto it = std::lower_bound(first, last, static_cast<std::int32_t>(j));
+    const auto entries = rowOf(p, row);
+    const auto it = std::find_if(entries.begin(), entries.end(), [j](const auto &x) { return x.first == j; });
+    QVERIFY(it != entries.end());
     // The bisection stops within 1e-5 of the entropy: p agrees to about that.
-    const double got = p.p[static_cast<std::size_t>(it - p.col.begin())];
+    const double got = it->second;
     QVERIFY2(std::abs(got - expected) < 1e-4 * expected, qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(expected)));
+}
+
+void TestTsne::offsetAffinitiesAreTheRowsWrittenOut_data()
+{
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<double>("base");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("start");
+    QTest::addColumn<bool>("compact"); // most rows shared
+    QTest::newRow("seed 004, every pair (exact)") << qint64(128) << 8 << 1e4 << 127 << 0 << false;
+    QTest::newRow("5,000 x 128, k 90") << qint64(5000) << 128 << 1e4 << 90 << 0 << true;
+    QTest::newRow("odd k") << qint64(3000) << 64 << 1e4 << 91 << 0 << true;
+    QTest::newRow("far start") << qint64(3000) << 64 << 1e4 << 90 << 999'000 << true;
+    // Base 10 and d 4: the nearest offsets are not 1, 2, 3 … (the two clocks come back near each
+    // other's start far apart), so the rows near the ends reach most of the window: none shared.
+    QTest::newRow("base 10, d 4: offsets out of order") << qint64(4000) << 4 << 10.0 << 30 << 0 << false;
+    QTest::newRow("no interior row") << qint64(60) << 16 << 1e4 << 59 << 0 << false;
+}
+
+void TestTsne::offsetAffinitiesAreTheRowsWrittenOut()
+{
+    // The offset path (the ends written out, one shared row) against the neighbour lists of every
+    // row symmetrised entry by entry: the same rows, bit for bit.
+    QFETCH(qint64, n);
+    QFETCH(int, d);
+    QFETCH(double, base);
+    QFETCH(int, k);
+    QFETCH(int, start);
+    QFETCH(bool, compact);
+    pe::EncodingParams ps = params(n, d, base);
+    ps.startPos = start;
+    const pe::Encoding e(ps);
+    const pe::Affinities full = pe::affinities(pe::offsetNeighbors(e, k), 30.0 < k / 3.0 ? 30.0 : k / 3.0);
+    const pe::Affinities fast = pe::offsetAffinities(e, k, 30.0 < k / 3.0 ? 30.0 : k / 3.0);
+    QCOMPARE(fast.n, n);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto a = rowOf(fast, i), b = rowOf(full, i);
+        QVERIFY2(a == b,
+                 qPrintable(QStringLiteral("row %1: %2 entries against %3").arg(i).arg(a.size()).arg(b.size())));
+    }
+    // The same runs too: they are the longest either way.
+    QCOMPARE(fast.runFirst, full.runFirst);
+    QCOMPARE(fast.entryStart, full.entryStart);
+    QCOMPARE(fast.offset, full.offset);
+    QCOMPARE(fast.runOf, full.runOf);
+    // Held in runs: a fraction of the n k entries written out.
+    if (compact)
+        QVERIFY2(fast.p.size() < static_cast<std::size_t>(n) * k / 4,
+                 qPrintable(QStringLiteral("%1 runs, %2 entries").arg(fast.runs()).arg(fast.p.size())));
+}
+
+void TestTsne::millionPositionsAffinitiesAreSmall()
+{
+    // 1,000,000 positions of d 64, perplexity 30: the 90 million entries of P held in runs. At d 64
+    // offset 847,603 is among every row's 45 nearest where it fits (a near return of all 32 clocks),
+    // so the rows fall in several runs, not one.
+    const pe::Encoding e(params(1'000'000, 64));
+    const pe::Affinities p = pe::offsetAffinities(e, 90, 30);
+    QCOMPARE(p.n, std::int64_t(1'000'000));
+    QVERIFY2(p.runs() < 5'000 && p.p.size() < 500'000,
+             qPrintable(QStringLiteral("%1 runs, %2 entries").arg(p.runs()).arg(p.p.size())));
+    // Spot rows against their definition: symmetric, and the whole sums to 1.
+    double sum = 0;
+    for (std::int64_t r = 0; r < p.runs(); ++r) {
+        double run = 0;
+        for (auto e = p.entryStart[static_cast<std::size_t>(r)]; e < p.entryStart[static_cast<std::size_t>(r + 1)]; ++e)
+            run += p.p[static_cast<std::size_t>(e)];
+        sum += run * static_cast<double>(p.runFirst[static_cast<std::size_t>(r + 1)] -
+                                         p.runFirst[static_cast<std::size_t>(r)]);
+    }
+    QVERIFY2(std::abs(sum - 1.0) < 1e-9, qPrintable(QString::number(sum - 1.0)));
+    for (std::int64_t i : {0, 1, 45, 152'396, 152'397, 500'000, 847'603, 999'999})
+        for (const auto &[j, v] : rowOf(p, i)) {
+            const auto other = rowOf(p, j);
+            const auto it = std::find_if(other.begin(), other.end(), [i](const auto &x) { return x.first == i; });
+            QVERIFY(it != other.end());
+            QCOMPARE(it->second, v);
+        }
 }
 
 void TestTsne::klFallsAndSeed004Converges()
@@ -258,7 +350,11 @@ void TestTsne::settingsAreValidated()
     s = {};
     s.exaggerationIterations = -1;
     QCOMPARE(fieldOf(s, 100), pe::TsneField::ExaggerationIterations);
-    QVERIFY(pe::projectionTooLarge(params(200'000, 8), {}, false));
+    // A pure encoding's window to 1,000,000 positions (by its offsets); other vectors to 100,000.
+    QVERIFY(pe::projectionTooLarge(params(1'000'001, 8), {}, false));
+    QVERIFY(!pe::projectionTooLarge(params(1'000'000, 64), {}, true));
+    QVERIFY(!pe::projectionTooLarge(params(200'000, 8), {}, false));
+    QVERIFY(pe::projectionTooLarge(params(200'000, 8), {0.5, 1}, false));
     QVERIFY(!pe::projectionTooLarge(params(100'000, 8), {}, true));
     // Noisy vectors have no offset structure: an exact search, which is bounded.
     QVERIFY(pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, true));
