@@ -23,8 +23,10 @@
 
 namespace {
 
-// Frames handed to the window while t-SNE runs: at most one per this interval.
+// Frames handed to the window while t-SNE runs: at most one per this interval, and at most one
+// per ten times what the last frame cost to draw (a million points take tens of ms).
 constexpr auto kFrameInterval = std::chrono::milliseconds(40);
+constexpr double kFrameCostShare = 10.0;
 
 // Range, decimals and default come from the view's declared settings (bindSettings).
 QDoubleSpinBox *doubleSpin(QWidget *parent, const char *name, const QString &tip)
@@ -138,6 +140,13 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
             userRange_ = true;
             raster();
         });
+    connect(p, &QCustomPlot::afterReplot, this, [this] {
+        if (!timingFrame_)
+            return;
+        timingFrame_ = false;
+        frameCostMs_ =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameShownAt_).count();
+    });
     connect(p, &QCustomPlot::mouseDoubleClick, this, &ProjectionView::fit);
     connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
         // A click (not a drag) on a point makes it the current position of every view.
@@ -302,7 +311,10 @@ void ProjectionView::launch()
             *tsne,
             [&](const pe::Tsne &t) {
                 const auto now = std::chrono::steady_clock::now();
-                if (now - last >= kFrameInterval && !t.finished()) {
+                const auto interval = std::max<std::chrono::steady_clock::duration>(
+                    kFrameInterval, std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double, std::milli>(kFrameCostShare * frameCostMs_)));
+                if (now - last >= interval && !t.finished()) {
                     last = now;
                     post([this, frame = frameOf(t)]() mutable { showFrame(std::move(frame)); });
                 }
@@ -351,6 +363,8 @@ void ProjectionView::fit()
 
 void ProjectionView::showFrame(pe::Projection frame)
 {
+    frameShownAt_ = std::chrono::steady_clock::now();
+    timingFrame_ = true;
     const bool first = shown_.xy.empty() || stale_;
     shown_ = std::move(frame);
     shownStart_ = key_ ? key_->params.startPos : 0;

@@ -4,6 +4,8 @@
 #include "projection.h"
 #include "view_settings.h"
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 
 class BackgroundJob;
@@ -115,4 +117,9 @@ class ProjectionView : public PlotView
     bool settingRange_ = false;
     std::vector<std::int32_t> pixelIndex_; // point drawn at each raster cell, -1 for none
     int rasterWidth_ = 0, rasterHeight_ = 0;
+    // What the last t-SNE frame cost this thread, from showFrame to its replot done: the worker
+    // spaces frames by ten times it, so drawing takes at most a tenth of a core from the run.
+    std::atomic<double> frameCostMs_{0.0};
+    std::chrono::steady_clock::time_point frameShownAt_{};
+    bool timingFrame_ = false;
 };

@@ -95,7 +95,7 @@ void ProjectionView::draw()
     const pe::EncodingParams &params = key_ ? key_->params : parameters()->values();
     const QString what =
         tr("%1 positions (d_model %2%3)")
-            .arg(params.seqLen)
+            .arg(QString::fromStdString(pe::withThousands(params.seqLen)))
             .arg(params.dModel)
             .arg(key_ && key_->noise.active() ? tr(", x = PE + %1·z").arg(key_->noise.sigma) : QString());
     QStringList title;
