@@ -14,14 +14,17 @@ namespace pe {
 
 namespace {
 
-// FFTW's planner is not thread-safe; executing a plan on other arrays is (fftw_execute_dft_r2c).
-std::mutex plannerLock;
-
 struct FftwFree {
     void operator()(void *p) const { fftw_free(p); }
 };
 
 } // namespace
+
+std::mutex &fftwPlannerLock()
+{
+    static std::mutex lock;
+    return lock;
+}
 
 ColumnSpectrum columnSpectrum(const Encoding &encoding, const std::vector<int> &columns, std::int64_t maxPositions)
 {
@@ -39,7 +42,7 @@ ColumnSpectrum columnSpectrum(const Encoding &encoding, const std::vector<int> &
 
     fftw_plan plan;
     {
-        std::lock_guard<std::mutex> guard(plannerLock);
+        std::lock_guard<std::mutex> guard(fftwPlannerLock());
         std::unique_ptr<double, FftwFree> in(fftw_alloc_real(static_cast<std::size_t>(n)));
         std::unique_ptr<fftw_complex, FftwFree> spec(fftw_alloc_complex(static_cast<std::size_t>(bins)));
         plan = fftw_plan_dft_r2c_1d(static_cast<int>(n), in.get(), spec.get(), FFTW_ESTIMATE);
@@ -95,7 +98,7 @@ ColumnSpectrum columnSpectrum(const Encoding &encoding, const std::vector<int> &
         },
         8);
     {
-        std::lock_guard<std::mutex> guard(plannerLock);
+        std::lock_guard<std::mutex> guard(fftwPlannerLock());
         fftw_destroy_plan(plan);
     }
     return out;

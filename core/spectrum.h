@@ -3,6 +3,7 @@
 #include "encoding.h"
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace pe {
@@ -28,6 +29,10 @@ struct ColumnSpectrum {
 };
 
 inline constexpr std::int64_t kSpectrumPositions = 8192;
+
+// FFTW's planner is not thread-safe (executing a plan on other arrays is): every plan and its
+// destruction, here and in t-SNE's repulsion (tsne_fft.h), is made under this lock.
+std::mutex &fftwPlannerLock();
 
 // The columns' spectra over positions start_pos, start_pos + 1, ... (at most maxPositions of them,
 // never sampled with a stride, which would fold fast columns onto slow frequencies).

@@ -3,6 +3,7 @@
 #include "parallel.h"
 #include "pca.h"
 #include "similarity.h"
+#include "tsne_fft.h"
 #include "tsne_forces.h"
 
 #include <algorithm>
@@ -231,7 +232,21 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     QuadTree &tree = *tree_;
     constexpr std::int64_t kAttractionTasks = 16;
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
-    const std::int64_t treeTasks = exact_ ? 0 : 1;
+    // Repulsion by FFT interpolation while that costs less (a large n in a small square: the first
+    // hundreds of steps of a large run), else by Barnes-Hut.
+    bool fft = false;
+    if (!exact_ && repulsion_ != Repulsion::BarnesHut) {
+        double minX = y[0], maxX = y[0], minY = y[1], maxY = y[1];
+        for (std::int64_t i = 1; i < n; ++i) {
+            minX = std::min(minX, y[2 * i]);
+            maxX = std::max(maxX, y[2 * i]);
+            minY = std::min(minY, y[2 * i + 1]);
+            maxY = std::max(maxY, y[2 * i + 1]);
+        }
+        fft = repulsion_ == Repulsion::Fft || fftRepulsionPays(n, std::max(maxX - minX, maxY - minY));
+    }
+    lastStepFft_ = fft;
+    const std::int64_t treeTasks = exact_ || fft ? 0 : 1;
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
         double block[16];
         std::int64_t blockStart = -1;      // the block computed last: rows blockStart .. blockStart + 7
@@ -283,7 +298,12 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
         1);
 
     // Repulsion: sum_j w_ij^2 (y_i - y_j) and Z = sum_{i != j} w_ij, with w = 1 / (1 + d^2).
-    if (exact_) {
+    if (fft) {
+        if (!fft_)
+            fft_ = std::make_unique<FftRepulsion>();
+        if (!cancelled())
+            fft_->compute(y, n, rep.data(), zPart.data());
+    } else if (exact_) {
         parallelFor(
             n,
             [&](std::int64_t begin, std::int64_t end) {

@@ -109,6 +109,7 @@ Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity,
 namespace detail {
 class QuadTree;
 }
+class FftRepulsion;
 
 class Tsne
 {
@@ -124,6 +125,13 @@ class Tsne
     bool finished() const { return iteration_ >= settings_.iterations; }
     double learningRate() const { return learningRate_; }
     bool exact() const { return exact_; }
+
+    // How the repulsion of the Barnes-Hut range (n > kExactMaxPoints) is computed: each step the
+    // cheaper of FFT interpolation (tsne_fft.h) and the quadtree, or always one of them (tests and
+    // benchmarks compare them).
+    enum class Repulsion { Cheaper, BarnesHut, Fft };
+    void setRepulsion(Repulsion r) { repulsion_ = r; }
+    bool lastStepFft() const { return lastStepFft_; } // the last step's repulsion was by FFT
 
     // One gradient step; false (nothing changed) when cancelled midway.
     bool step(const std::atomic<bool> *cancel = nullptr);
@@ -143,6 +151,9 @@ class Tsne
     std::vector<float> yFloat_, pFloat_;
     std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
     std::unique_ptr<detail::QuadTree> tree_;   // Barnes-Hut's, rebuilt in place each step
+    std::unique_ptr<FftRepulsion> fft_;        // its transforms, kept while the grid's size stays
+    Repulsion repulsion_ = Repulsion::Cheaper;
+    bool lastStepFft_ = false;
     double learningRate_ = 0;
     double entropyTerm_ = 0; // sum p log p
     double kl_ = 0;

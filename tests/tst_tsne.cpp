@@ -3,6 +3,7 @@
 #include "projection.h"
 #include "test_support.h"
 #include "tsne.h"
+#include "tsne_fft.h"
 #include "tsne_forces.h"
 
 #include <Eigen/Dense>
@@ -40,6 +41,11 @@ class TestTsne : public QObject
     void klFallsAndSeed004Converges();
     void fixedCaseIsTrustworthy();
     void barnesHutStepFollowsTheExactOne();
+    void fftRepulsionIsTheExactSums_data();
+    void fftRepulsionIsTheExactSums();
+    void fftStepFollowsTheExactOne();
+    void fftIsChosenWhereItPays();
+    void fftResultsDoNotDependOnTheThreads();
     void sameSeedSameOutput();
     void cancelStopsMidway();
     void settingsAreValidated();
@@ -266,6 +272,145 @@ void TestTsne::barnesHutStepFollowsTheExactOne()
     }
     QVERIFY2(std::sqrt(num / den) < 0.02, qPrintable(QString::number(std::sqrt(num / den))));
     QVERIFY(std::abs(exact.kl() - bh.kl()) < 0.01 * exact.kl());
+}
+
+void TestTsne::fftRepulsionIsTheExactSums_data()
+{
+    QTest::addColumn<double>("spread");
+    QTest::addColumn<double>("tolerance"); // relative, of the forces as a whole
+    // The minimum grid (50 boxes) on a small cloud: fine boxes, errors of about 1e-4.
+    QTest::newRow("small cloud") << 1.5 << 1e-3;
+    // Boxes of half a unit on a cloud 100 units wide: a percent (Barnes-Hut's is several).
+    QTest::newRow("wide cloud") << 20.0 << 1.5e-2;
+}
+
+void TestTsne::fftRepulsionIsTheExactSums()
+{
+    // FIt-SNE's four interpolated sums against every pair summed: the forces sum_j w^2 (y_i - y_j),
+    // each point's sum_j w, and their total Z (which every force is divided by).
+    QFETCH(double, spread);
+    QFETCH(double, tolerance);
+    const int n = 3000;
+    std::vector<double> y(2 * n);
+    for (int i = 0; i < n; ++i) // a ring and a cluster, as an embedding has structure
+        for (int c = 0; c < 2; ++c)
+            y[2 * i + c] = spread * (i % 3 == 0 ? pe::standardNormal(9, i, c)
+                                                : 2.5 * (c == 0 ? std::cos(0.01 * i) : std::sin(0.01 * i)) +
+                                                      0.1 * pe::standardNormal(9, i, c));
+    std::vector<double> rep(2 * n), z(n);
+    pe::FftRepulsion fft;
+    fft.compute(y.data(), n, rep.data(), z.data());
+    double num = 0, den = 0, zFft = 0, zExact = 0;
+    std::vector<double> zErrors;
+    for (int i = 0; i < n; ++i) {
+        double fx = 0, fy = 0, zi = 0;
+        for (int j = 0; j < n; ++j) {
+            if (j == i)
+                continue;
+            const double dx = y[2 * i] - y[2 * j], dy = y[2 * i + 1] - y[2 * j + 1];
+            const double w = 1.0 / (1.0 + dx * dx + dy * dy);
+            zi += w;
+            fx += w * w * dx;
+            fy += w * w * dy;
+        }
+        num += std::pow(rep[2 * i] - fx, 2) + std::pow(rep[2 * i + 1] - fy, 2);
+        den += fx * fx + fy * fy;
+        zFft += z[i];
+        zExact += zi;
+        zErrors.push_back(std::abs(z[i] - zi) / zi);
+    }
+    const double err = std::sqrt(num / den);
+    QVERIFY2(err < tolerance, qPrintable(QStringLiteral("forces off by %1").arg(err)));
+    QVERIFY2(std::abs(zFft - zExact) < 0.1 * tolerance * zExact,
+             qPrintable(QStringLiteral("Z %1 against %2").arg(zFft, 0, 'g', 10).arg(zExact, 0, 'g', 10)));
+    // Each point's own sum: within the tolerance for 99 in 100; the worst are lone points far out,
+    // whose few neighbours make the sum small.
+    std::sort(zErrors.begin(), zErrors.end());
+    const double p99 = zErrors[zErrors.size() * 99 / 100];
+    QVERIFY2(p99 < tolerance && zErrors.back() < 5 * tolerance,
+             qPrintable(
+                 QStringLiteral("points' sums off by %1 (99th percentile), %2 (worst)").arg(p99).arg(zErrors.back())));
+}
+
+void TestTsne::fftStepFollowsTheExactOne()
+{
+    // As barnesHutStepFollowsTheExactOne, with the repulsion by FFT interpolation.
+    const pe::Encoding e(params(2000, 16));
+    const pe::Affinities p = pe::affinities(pe::windowNeighbors(e, {}, 90), 30);
+    std::vector<double> y(4000);
+    for (int i = 0; i < 2000; ++i) {
+        y[2 * i] = 30 * std::cos(0.01 * i) + pe::standardNormal(3, i, 0);
+        y[2 * i + 1] = 30 * std::sin(0.013 * i) + pe::standardNormal(3, i, 1);
+    }
+    pe::TsneSettings s;
+    s.exaggerationIterations = 0;
+    pe::TsneSettings exactSettings = s;
+    exactSettings.theta = 0;
+    pe::Tsne exact(p, y, exactSettings), fft(p, y, s);
+    fft.setRepulsion(pe::Tsne::Repulsion::Fft);
+    exact.step();
+    fft.step();
+    QVERIFY(fft.lastStepFft() && !exact.lastStepFft());
+    double num = 0, den = 0;
+    for (std::size_t c = 0; c < y.size(); ++c) {
+        num += std::pow(exact.embedding()[c] - fft.embedding()[c], 2);
+        den += std::pow(exact.embedding()[c] - y[c], 2);
+    }
+    QVERIFY2(std::sqrt(num / den) < 0.01, qPrintable(QString::number(std::sqrt(num / den))));
+}
+
+void TestTsne::fftIsChosenWhereItPays()
+{
+    // Chosen by n and the embedding's width: a million points while they are within about 100
+    // units (the first few hundred steps), never a few thousand (their grid costs more than they do).
+    QVERIFY(pe::fftRepulsionPays(1'000'000, 20));
+    QVERIFY(pe::fftRepulsionPays(1'000'000, 80));
+    QVERIFY(!pe::fftRepulsionPays(1'000'000, 300));
+    QVERIFY(pe::fftRepulsionPays(100'000, 10));
+    QVERIFY(!pe::fftRepulsionPays(5'000, 1));
+    // Grids FFTW transforms fast, three nodes a box, at least 50 boxes, half a unit wide at most.
+    QCOMPARE(pe::FftRepulsion::gridSide(3), 150);
+    QCOMPARE(pe::FftRepulsion::gridSide(60), 3 * 120);
+    QCOMPARE(pe::FftRepulsion::gridSide(60.6), 3 * 125); // 122 boxes rounded up to 5^3
+    // A 100,000-point run takes the FFT for its first steps (the start is 1e-4 wide), Barnes-Hut
+    // once it has spread out.
+    const pe::Encoding e(params(100'000, 32));
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {});
+    QVERIFY(tsne);
+    for (int k = 0; k < 3; ++k) {
+        QVERIFY(tsne->step());
+        QVERIFY(tsne->lastStepFft());
+    }
+    std::vector<double> wide = tsne->embedding();
+    for (std::size_t c = 0; c < wide.size(); ++c)
+        wide[c] = 150.0 * pe::standardNormal(5, static_cast<std::int64_t>(c / 2), static_cast<int>(c % 2));
+    pe::Tsne spread(pe::offsetAffinities(e, 90, 30), wide, {});
+    QVERIFY(spread.step());
+    QVERIFY(!spread.lastStepFft());
+}
+
+void TestTsne::fftResultsDoNotDependOnTheThreads()
+{
+    // Two runs at once (one on the pool, one alone) and a lone one: the same bits.
+    const pe::Encoding e(params(3000, 32));
+    const pe::Affinities p = pe::offsetAffinities(e, 90, 30);
+    std::vector<double> y(6000);
+    for (int i = 0; i < 3000; ++i)
+        for (int c = 0; c < 2; ++c)
+            y[2 * i + c] = 10 * pe::standardNormal(4, i, c);
+    const auto run = [&] {
+        pe::Tsne t(p, y, {});
+        t.setRepulsion(pe::Tsne::Repulsion::Fft);
+        for (int k = 0; k < 20; ++k)
+            t.step();
+        return t.embedding();
+    };
+    const std::vector<double> one = run();
+    std::vector<double> two, three;
+    std::thread other([&] { two = run(); });
+    three = run();
+    other.join();
+    QVERIFY(two == one && three == one);
 }
 
 void TestTsne::sameSeedSameOutput()
