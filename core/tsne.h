@@ -79,7 +79,7 @@ struct Affinities {
     std::vector<double> p;
     std::vector<std::int32_t> runOf; // each row's run
 
-    std::int64_t runs() const { return static_cast<std::int64_t>(runFirst.size()) - 1; }
+    std::int64_t runs() const { return runFirst.empty() ? 0 : static_cast<std::int64_t>(runFirst.size()) - 1; }
     // f(j, p_ij) for row i's entries, by increasing j.
     template <class F> void forEach(std::int64_t i, F &&f) const
     {
@@ -104,8 +104,8 @@ Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity,
 
 // The optimiser: gradient descent with momentum (0.5, then 0.8 after early exaggeration) and
 // per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes.
-// Repulsion exactly for small n, else by a Barnes-Hut quadtree (van der Maaten 2014) built on
-// Morton-sorted points, over every core.
+// Repulsion exactly for small n, else each step by the cheaper of a Barnes-Hut quadtree (van der
+// Maaten 2014) built on Morton-sorted points and FFT interpolation (tsne_fft.h), over every core.
 namespace detail {
 class QuadTree;
 }

@@ -158,8 +158,9 @@ std::optional<std::string> projectionTooLarge(const EncodingParams &params, cons
     if (!offsets && params.seqLen > limits::maxProjectionPositions)
         return "projections of these vectors take at most " + withThousands(limits::maxProjectionPositions) +
                " positions (seq_len is " + withThousands(params.seqLen) +
-               "); without noise, with the pair exponent and even d_model they take " +
-               withThousands(limits::maxOffsetProjectionPositions) + ".";
+               "); without noise, the sinusoids with the pair exponent and even d_model, or RoPE without YaRN's "
+               "factor, take " +
+               withThousands(limits::maxOffsetProjectionPositions) + " (their neighbours come from the offsets).";
     const double work = static_cast<double>(params.seqLen) * static_cast<double>(params.seqLen) * params.dModel;
     if (tsne && !offsets && params.seqLen > kExactMaxPoints && work > limits::maxExactNeighborWork)
         return "t-SNE of these vectors needs an exact neighbour search of seq_len^2 x d_model = " + number(work) +

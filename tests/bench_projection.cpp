@@ -136,6 +136,7 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         std::optional<pe::Tsne> tsne;
         std::vector<double> preps, totals, whole;
         double firstKl = 0;
+        int fftSteps = 0;
         // In-process (prepareTsne and runTsne on this thread) and whole process (the command, start to
         // exit), alternately: 5 runs each (3 at 100,000, 1 at 1,000,000), 3 and 1 with --quick.
         const int runs = c.n > 100'000 ? 1 : c.n > 10'000 ? (quick ? 1 : 3) : (quick ? 3 : 5);
@@ -143,9 +144,11 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         for (int rep = 0; rep < runs; ++rep) {
             const double prep = seconds([&] { tsne = pe::prepareTsne(e, {}, s); });
             const double run = seconds([&] {
+                fftSteps = 0;
                 pe::runTsne(*tsne, [&](const pe::Tsne &t) {
                     if (t.iteration() == 1)
                         firstKl = t.kl();
+                    fftSteps += t.iteration() > 0 && t.lastStepFft();
                     return true;
                 });
             });
@@ -164,10 +167,11 @@ void projectionBenchmarks(bool quick, const QString &explorer)
             whole5000 = whole;
         std::printf("  t-SNE %7lld x %3d, perplexity %g, %d iterations (%s), min / median / max of %d:\n"
                     "    in-process %s (neighbours+P+start %.3f s); whole process %s (peak resident %.0f MiB); KL "
-                    "%.3f after 1 step, %.3f at the end",
+                    "%.3f after 1 step, %.3f at the end; %d steps by FFT",
                     static_cast<long long>(c.n), c.d, c.perplexity, s.iterations,
-                    tsne->exact() ? "exact" : "Barnes-Hut", runs, spread(totals).c_str(), median(preps),
-                    spread(whole).c_str(), static_cast<double>(peakKiB) / 1024.0, firstKl, tsne->kl());
+                    tsne->exact() ? "exact" : "Barnes-Hut or FFT, the cheaper each step", runs, spread(totals).c_str(),
+                    median(preps), spread(whole).c_str(), static_cast<double>(peakKiB) / 1024.0, firstKl, tsne->kl(),
+                    fftSteps);
         if (c.trust)
             std::printf("; trustworthiness(10) %.4f",
                         pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10));
