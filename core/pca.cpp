@@ -150,7 +150,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     return pca;
 }
 
-std::vector<double> project(const Rows &rows, const Pca &pca)
+std::vector<double> project(const Rows &rows, const Pca &pca, const std::atomic<bool> *cancel)
 {
     const int k = pca.count();
     std::vector<double> out(static_cast<std::size_t>(rows.n * k));
@@ -160,6 +160,8 @@ std::vector<double> project(const Rows &rows, const Pca &pca)
     parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
         RowMatrix x;
         for (std::int64_t b = b0; b < b1; ++b) {
+            if (cancel && cancel->load())
+                return;
             const std::int64_t first = b * kRowBlock;
             const std::int64_t count = std::min(kRowBlock, rows.n - first);
             x.resize(count, pca.d);
@@ -167,6 +169,8 @@ std::vector<double> project(const Rows &rows, const Pca &pca)
             Eigen::Map<RowMatrix>(out.data() + first * k, count, k) = (x.rowwise() - mean) * comps;
         }
     });
+    if (cancel && cancel->load())
+        return {};
     return out;
 }
 

@@ -39,7 +39,9 @@ Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, con
     const Pca pca = principalComponents(rows, k, 0, cancel);
     if (pca.cancelled)
         return out;
-    const std::vector<double> coords = project(rows, pca);
+    const std::vector<double> coords = project(rows, pca, cancel);
+    if (coords.empty())
+        return out;
     out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
     for (std::int64_t i = 0; i < rows.n; ++i)
         for (int c = 0; c < k; ++c)

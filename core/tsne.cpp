@@ -431,7 +431,9 @@ std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &setti
         const Pca pca = principalComponents(rows, 2, kInitRows, cancel, 1e-4);
         if (pca.cancelled)
             return {};
-        y = project(rows, pca);
+        y = project(rows, pca, cancel);
+        if (y.empty())
+            return {};
     } else {
         for (std::int64_t i = 0; i < n; ++i)
             for (int c = 0; c < 2; ++c)

@@ -144,7 +144,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
         if (!timingFrame_)
             return;
         timingFrame_ = false;
-        frameCostMs_ =
+        *frameCostMs_ =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameShownAt_).count();
     });
     connect(p, &QCustomPlot::mouseDoubleClick, this, &ProjectionView::fit);
@@ -276,9 +276,10 @@ void ProjectionView::launch()
     const Key key = *key_;
     const std::shared_ptr<TsneSlot> slot = slot_;
     const std::shared_ptr<pe::Tsne> resume = slot->tsne;
+    const std::shared_ptr<const std::atomic<double>> frameCost = frameCostMs_;
     paused_ = false;
-    job_->start([this, enc, key, slot, resume](const std::atomic<bool> &cancel,
-                                               const BackgroundJob::Post &post) -> std::function<void()> {
+    job_->start([this, enc, key, slot, resume, frameCost](const std::atomic<bool> &cancel,
+                                                          const BackgroundJob::Post &post) -> std::function<void()> {
         if (key.method == pe::ProjectionMethod::Pca) {
             pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel);
             if (cancel.load())
@@ -313,7 +314,7 @@ void ProjectionView::launch()
                 const auto now = std::chrono::steady_clock::now();
                 const auto interval = std::max<std::chrono::steady_clock::duration>(
                     kFrameInterval, std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                        std::chrono::duration<double, std::milli>(kFrameCostShare * frameCostMs_)));
+                                        std::chrono::duration<double, std::milli>(kFrameCostShare * *frameCost)));
                 if (now - last >= interval && !t.finished()) {
                     last = now;
                     post([this, frame = frameOf(t)]() mutable { showFrame(std::move(frame)); });

@@ -119,7 +119,8 @@ class ProjectionView : public PlotView
     int rasterWidth_ = 0, rasterHeight_ = 0;
     // What the last t-SNE frame cost this thread, from showFrame to its replot done: the worker
     // spaces frames by ten times it, so drawing takes at most a tenth of a core from the run.
-    std::atomic<double> frameCostMs_{0.0};
+    // Shared with the worker, which must not touch the view itself (it may be going away).
+    std::shared_ptr<std::atomic<double>> frameCostMs_ = std::make_shared<std::atomic<double>>(0.0);
     std::chrono::steady_clock::time_point frameShownAt_{};
     bool timingFrame_ = false;
 };
