@@ -49,16 +49,10 @@ class QuadTree
         std::int32_t children;
     };
 
-    void build(const std::vector<double> &y, std::int64_t n)
+    void build(const std::vector<double> &y, std::int64_t n, const Bounds &bounds)
     {
-        double minX = y[0], maxX = y[0], minY = y[1], maxY = y[1];
-        for (std::int64_t i = 1; i < n; ++i) {
-            minX = std::min(minX, y[2 * i]);
-            maxX = std::max(maxX, y[2 * i]);
-            minY = std::min(minY, y[2 * i + 1]);
-            maxY = std::max(maxY, y[2 * i + 1]);
-        }
-        const double width = std::max({maxX - minX, maxY - minY, 1e-12}) * (1 + 1e-9);
+        const double minX = bounds.minX, minY = bounds.minY;
+        const double width = bounds.width() * (1 + 1e-9);
         const double scale = 65536.0 / width;
         keys_.resize(static_cast<std::size_t>(n));
         for (std::int64_t i = 0; i < n; ++i) {
@@ -234,17 +228,9 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     const std::int64_t rowsPerTask = (n + kAttractionTasks - 1) / kAttractionTasks;
     // Repulsion by FFT interpolation while that costs less (a large n in a small square: the first
     // hundreds of steps of a large run), else by Barnes-Hut.
-    bool fft = false;
-    if (!exact_ && repulsion_ != Repulsion::BarnesHut) {
-        double minX = y[0], maxX = y[0], minY = y[1], maxY = y[1];
-        for (std::int64_t i = 1; i < n; ++i) {
-            minX = std::min(minX, y[2 * i]);
-            maxX = std::max(maxX, y[2 * i]);
-            minY = std::min(minY, y[2 * i + 1]);
-            maxY = std::max(maxY, y[2 * i + 1]);
-        }
-        fft = repulsion_ == Repulsion::Fft || fftRepulsionPays(n, std::max(maxX - minX, maxY - minY));
-    }
+    const Bounds bounds = boundsOf(y, n);
+    const bool fft = !exact_ && repulsion_ != Repulsion::BarnesHut &&
+                     (repulsion_ == Repulsion::Fft || fftRepulsionPays(n, bounds.width()));
     lastStepFft_ = fft;
     const std::int64_t treeTasks = exact_ || fft ? 0 : 1;
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
@@ -290,7 +276,7 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
         [&](std::int64_t t0, std::int64_t t1) {
             for (std::int64_t t = t0; t < t1; ++t) {
                 if (t < treeTasks)
-                    tree.build(y_, n);
+                    tree.build(y_, n, bounds);
                 else
                     attract((t - treeTasks) * rowsPerTask, std::min(n, (t - treeTasks + 1) * rowsPerTask));
             }
@@ -302,7 +288,7 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
         if (!fft_)
             fft_ = std::make_unique<FftRepulsion>();
         if (!cancelled())
-            fft_->compute(y, n, rep.data(), zPart.data());
+            fft_->compute(y, n, bounds, rep.data(), zPart.data());
     } else if (exact_) {
         parallelFor(
             n,

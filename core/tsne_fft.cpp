@@ -104,16 +104,27 @@ bool fftRepulsionPays(std::int64_t n, double width)
     return fft < 7e-9 * points * std::log2(points);
 }
 
-void FftRepulsion::compute(const double *y, std::int64_t n, double *rep, double *zPart)
+double Bounds::width() const
 {
-    double minX = y[0], maxX = y[0], minY = y[1], maxY = y[1];
+    return std::max({maxX - minX, maxY - minY, 1e-12});
+}
+
+Bounds boundsOf(const double *y, std::int64_t n)
+{
+    Bounds b{y[0], y[0], y[1], y[1]};
     for (std::int64_t i = 1; i < n; ++i) {
-        minX = std::min(minX, y[2 * i]);
-        maxX = std::max(maxX, y[2 * i]);
-        minY = std::min(minY, y[2 * i + 1]);
-        maxY = std::max(maxY, y[2 * i + 1]);
+        b.minX = std::min(b.minX, y[2 * i]);
+        b.maxX = std::max(b.maxX, y[2 * i]);
+        b.minY = std::min(b.minY, y[2 * i + 1]);
+        b.maxY = std::max(b.maxY, y[2 * i + 1]);
     }
-    const double width = std::max({maxX - minX, maxY - minY, 1e-12}) * (1 + 1e-9);
+    return b;
+}
+
+void FftRepulsion::compute(const double *y, std::int64_t n, const Bounds &bounds, double *rep, double *zPart)
+{
+    const double minX = bounds.minX, minY = bounds.minY;
+    const double width = bounds.width() * (1 + 1e-9); // the largest value falls inside the last box
     const int nodes = gridSide(width);
     const int boxes = nodes / kNodesPerBox;
     const double boxWidth = width / boxes;

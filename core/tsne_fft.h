@@ -20,6 +20,14 @@ namespace pe {
 // twice the grid), and the results interpolated back to the points. O(n + G log G) for G nodes
 // against Barnes-Hut's O(n log n): it pays while the embedding is small against n (the first
 // hundreds of steps of a large run), which Tsne checks at every step (fftRepulsionPays).
+// An embedding's bounding box (n >= 1 points, x and y interleaved): what the quadtree, the FFT grid
+// and the choice between them all start from.
+struct Bounds {
+    double minX, maxX, minY, maxY;
+    double width() const; // the larger extent, at least 1e-12
+};
+Bounds boundsOf(const double *y, std::int64_t n);
+
 class FftRepulsion
 {
   public:
@@ -30,7 +38,7 @@ class FftRepulsion
 
     // For n points y (x, y interleaved): rep[2i..2i+1] = sum_j w_ij^2 (y_i - y_j) and
     // zPart[i] = sum_{j != i} w_ij, as the Barnes-Hut loop gives them.
-    void compute(const double *y, std::int64_t n, double *rep, double *zPart);
+    void compute(const double *y, std::int64_t n, const Bounds &bounds, double *rep, double *zPart);
 
     // Interpolation nodes on each side of the grid for an embedding this wide (the larger of its
     // extents): 3 per box, boxes at most half a unit wide and at least kMinBoxes of them, rounded up

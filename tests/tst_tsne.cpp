@@ -299,7 +299,7 @@ void TestTsne::fftRepulsionIsTheExactSums()
                                                       0.1 * pe::standardNormal(9, i, c));
     std::vector<double> rep(2 * n), z(n);
     pe::FftRepulsion fft;
-    fft.compute(y.data(), n, rep.data(), z.data());
+    fft.compute(y.data(), n, pe::boundsOf(y.data(), n), rep.data(), z.data());
     double num = 0, den = 0, zFft = 0, zExact = 0;
     std::vector<double> zErrors;
     for (int i = 0; i < n; ++i) {
