@@ -141,7 +141,8 @@ std::string PositionalAttention::tooLarge(const EncodingParams &p)
            withThousands(p.dModel) + ").";
 }
 
-PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings)
+PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings,
+                                         PositionalAttention *recycle)
     : first_(encoding.params().startPos)
     , n_(encoding.params().seqLen)
     , causal_(settings.causal)
@@ -171,6 +172,11 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         return;
     }
     // One score per offset k = t - s in [-(N-1), N-1].
+    if (recycle) {
+        f_ = std::move(recycle->f_);
+        exp_ = std::move(recycle->exp_);
+        prefix_ = std::move(recycle->prefix_);
+    }
     f_.assign(static_cast<std::size_t>(2 * n_ - 1), 0.0);
     const auto at = [this](std::int64_t k) -> double & { return f_[static_cast<std::size_t>(k + n_ - 1)]; };
     switch (p.scheme) {
@@ -225,11 +231,16 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         prefix_[j + 1] = prefix_[j] + static_cast<long double>(exp_[j]);
 }
 
-PositionalAttention PositionalAttention::rebased(std::int64_t first) const
+PositionalAttention PositionalAttention::rebased(std::int64_t first) const &
+{
+    return PositionalAttention(*this).rebased(first);
+}
+
+PositionalAttention PositionalAttention::rebased(std::int64_t first) &&
 {
     if (!offset_)
         throw std::logic_error("PositionalAttention::rebased: the N x N scores belong to their window");
-    PositionalAttention moved = *this;
+    PositionalAttention moved = std::move(*this);
     moved.first_ = first;
     return moved;
 }

@@ -41,7 +41,10 @@ std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int w
 class PositionalAttention
 {
   public:
-    PositionalAttention(const Encoding &encoding, const AttentionSettings &settings);
+    // recycle: an attention no longer needed whose buffers are taken over (at 100,000 positions a
+    // slider step would otherwise map and zero 6 MB afresh: a tenth of the step).
+    PositionalAttention(const Encoding &encoding, const AttentionSettings &settings,
+                        PositionalAttention *recycle = nullptr);
 
     // Why the scores cannot be computed for this window (the N x N path's limit); "" when they can.
     static std::string tooLarge(const EncodingParams &params);
@@ -50,7 +53,8 @@ class PositionalAttention
     // The same attention over a window from another first position: on the offset path the scores
     // depend on t - s alone, so only the window moves (a start_pos step need not recompute them).
     // Throws std::logic_error on the N x N path.
-    PositionalAttention rebased(std::int64_t first) const;
+    PositionalAttention rebased(std::int64_t first) const &;
+    PositionalAttention rebased(std::int64_t first) &&; // the scores moved, not copied
 
     std::int64_t firstPosition() const { return first_; }
     std::int64_t size() const { return n_; }

@@ -232,6 +232,8 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     const bool fft = !exact_ && repulsion_ != Repulsion::BarnesHut &&
                      (repulsion_ == Repulsion::Fft || fftRepulsionPays(n, bounds.width()));
     lastStepFft_ = fft;
+    if (!fft)
+        fft_.reset(); // its grids (up to 140 MB at a million points) are not needed once the tree is
     const std::int64_t treeTasks = exact_ || fft ? 0 : 1;
     const auto attract = [&](std::int64_t begin, std::int64_t end) {
         double block[16];

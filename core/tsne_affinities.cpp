@@ -124,6 +124,11 @@ std::optional<TsneProblem> checkTsne(const TsneSettings &s, std::int64_t n)
     if (s.perplexity >= static_cast<double>(n))
         return TsneProblem{F::Perplexity, "perplexity must be below the number of positions, " + std::to_string(n) +
                                               " (got " + number(s.perplexity) + ")."};
+    if (3.0 * s.perplexity * static_cast<double>(n) > limits::maxNeighborEntries)
+        return TsneProblem{F::Perplexity, "perplexity times seq_len must be at most " +
+                                              compactNumber(limits::maxNeighborEntries / 3) + " (got " +
+                                              number(s.perplexity) + " x " + withThousands(n) +
+                                              "): t-SNE keeps 3 x perplexity neighbours of every position."};
     if (s.iterations < 1 || s.iterations > limits::maxTsneIterations)
         return TsneProblem{F::Iterations, "iterations must be from 1 to " + iterations + " (got " +
                                               std::to_string(s.iterations) + ")."};
@@ -318,7 +323,7 @@ Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity, 
         return static_cast<std::size_t>(std::upper_bound(listFirst.begin(), listFirst.end(), j) - listFirst.begin() -
                                         1);
     };
-    for (auto &entries : byOffset) // the own rows (below) keep the lists' order; the look-ups sort
+    for (auto &entries : byOffset) // by offset, for the look-ups (a row's merge sorts its own anyway)
         std::sort(entries.begin(), entries.end(), [](const Entry &x, const Entry &y) { return x.first < y.first; });
 
     // 2. Row i of P: p_j|i / 2n for its own list, p_i|j / 2n for every row j = i - s that lists i

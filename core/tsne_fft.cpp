@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <new>
 
 namespace pe {
 
@@ -86,7 +87,10 @@ FftRepulsion::~FftRepulsion() = default;
 
 int FftRepulsion::gridSide(double width)
 {
-    int boxes = std::max(kMinBoxes, static_cast<int>(std::ceil(kBoxesPerUnit * width)));
+    // Clamped before the cast (a diverging run's width may be huge or not a number); grids that
+    // large never pay (fftRepulsionPays) and only a forced FFT would ask.
+    const double boxesWanted = std::isfinite(width) ? std::min(kBoxesPerUnit * width, 4096.0) : 4096.0;
+    int boxes = std::max(kMinBoxes, static_cast<int>(std::ceil(boxesWanted)));
     while (!smooth(boxes))
         ++boxes;
     return kNodesPerBox * boxes;
@@ -98,6 +102,8 @@ bool fftRepulsionPays(std::int64_t n, double width)
     // Tsne::step at 100,000 and 1,000,000 points): the interpolation about 40 ns a point; the five
     // transforms of a padded side L about 2.5 ns per L^2 log2(L^2) (2.0 at L = 1,440, 3.0 at 2,400);
     // Barnes-Hut about 7 ns x log2(n) a point (140 ns at 1,000,000, 80 to 115 ns at 100,000).
+    if (!(width < 1e3)) // its grid alone would cost more than Barnes-Hut at any n taken
+        return false;
     const double points = static_cast<double>(n);
     const double padded = 2.0 * FftRepulsion::gridSide(width);
     const double fft = 40e-9 * points + 2.5e-9 * padded * padded * std::log2(padded * padded);
@@ -143,6 +149,11 @@ void FftRepulsion::compute(const double *y, std::int64_t n, const Bounds &bounds
         }
         p->kernel.reset(fftw_alloc_real(p->realSize()));
         p->kernelSpectrum.reset(fftw_alloc_complex(p->complexSize()));
+        for (int c = 0; c < kCharges; ++c)
+            if (!p->real[c] || !p->spectrum[c])
+                throw std::bad_alloc();
+        if (!p->kernel || !p->kernelSpectrum)
+            throw std::bad_alloc();
         std::lock_guard<std::mutex> guard(fftwPlannerLock());
         p->forward = fftw_plan_dft_r2c_2d(p->padded, p->padded, p->real[0].get(), p->spectrum[0].get(), FFTW_ESTIMATE);
         p->backward = fftw_plan_dft_c2r_2d(p->padded, p->padded, p->spectrum[0].get(), p->real[0].get(), FFTW_ESTIMATE);
@@ -168,7 +179,7 @@ void FftRepulsion::compute(const double *y, std::int64_t n, const Bounds &bounds
             if (dx > 0 && dy > 0)
                 kernel[at(L - dy, L - dx)] = k;
         }
-    // One task: the kernel's transform; four more: a charge each, spread, transformed, multiplied
+    // The kernel's transform here, then four tasks: a charge each, spread, transformed, multiplied
     // by the kernel's and transformed back. Each grid is written by one task in the points' order,
     // so the sums do not depend on the number of cores.
     fftw_execute_dft_r2c(p.forward, kernel, p.kernelSpectrum.get());

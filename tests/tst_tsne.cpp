@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <thread>
 
@@ -126,8 +127,8 @@ void TestTsne::offsetAffinitiesAreTheRowsWrittenOut_data()
 
 void TestTsne::offsetAffinitiesAreTheRowsWrittenOut()
 {
-    // The offset path (the ends written out, one shared row) against the neighbour lists of every
-    // row symmetrised entry by entry: the same rows, bit for bit.
+    // The offset path (only the rows where P can change computed, runs of shifted rows between)
+    // against the neighbour lists of every row symmetrised entry by entry: the same rows, bit for bit.
     QFETCH(qint64, n);
     QFETCH(int, d);
     QFETCH(double, base);
@@ -368,6 +369,10 @@ void TestTsne::fftIsChosenWhereItPays()
     QVERIFY(!pe::fftRepulsionPays(1'000'000, 300));
     QVERIFY(pe::fftRepulsionPays(100'000, 10));
     QVERIFY(!pe::fftRepulsionPays(5'000, 1));
+    // A run gone wild: never the FFT, and no grid sized from a width past any int.
+    QVERIFY(!pe::fftRepulsionPays(1'000'000, 1e12));
+    QVERIFY(!pe::fftRepulsionPays(1'000'000, std::numeric_limits<double>::quiet_NaN()));
+    QCOMPARE(pe::FftRepulsion::gridSide(1e12), 3 * 4096);
     // Grids FFTW transforms fast, three nodes a box, at least 50 boxes, half a unit wide at most.
     QCOMPARE(pe::FftRepulsion::gridSide(3), 150);
     QCOMPARE(pe::FftRepulsion::gridSide(60), 3 * 120);
@@ -495,6 +500,18 @@ void TestTsne::settingsAreValidated()
     s = {};
     s.exaggerationIterations = -1;
     QCOMPARE(fieldOf(s, 100), pe::TsneField::ExaggerationIterations);
+    // The neighbours kept, n x 3 perplexity, at most 3e8: every perplexity at 100,000 positions, up
+    // to 100 at 1,000,000.
+    s = {};
+    s.perplexity = 1000;
+    QVERIFY(!pe::checkTsne(s, 100'000));
+    s.perplexity = 100;
+    QVERIFY(!pe::checkTsne(s, 1'000'000));
+    s.perplexity = 101;
+    QCOMPARE(fieldOf(s, 1'000'000), pe::TsneField::Perplexity);
+    QVERIFY2(QString::fromStdString(pe::checkTsne(s, 1'000'000)->message)
+                 .startsWith(QStringLiteral("perplexity times seq_len must be at most 1e8 (got 101 x 1,000,000)")),
+             pe::checkTsne(s, 1'000'000)->message.c_str());
     // A pure encoding's window to 1,000,000 positions (by its offsets); other vectors to 100,000.
     QVERIFY(pe::projectionTooLarge(params(1'000'001, 8), {}, false));
     QVERIFY(!pe::projectionTooLarge(params(1'000'000, 64), {}, true));

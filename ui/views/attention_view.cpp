@@ -146,12 +146,20 @@ const pe::PositionalAttention &AttentionView::attention()
                              s == attentionSettings_ && compare == compareAsked_ &&
                              !(compared_ && key.rope.scaling == pe::RopeScaling::DynamicNtk);
     const std::int64_t first = enc.params().startPos;
+    // Held here alone (no export reads them), the old scores' buffers are moved or reused.
+    const auto owned = [](const std::shared_ptr<pe::PositionalAttention> &a) {
+        return a && a.use_count() == 1 ? a.get() : nullptr;
+    };
+    const auto moved = [&](const std::shared_ptr<pe::PositionalAttention> &a) {
+        pe::PositionalAttention *mine = owned(a);
+        return std::make_shared<pe::PositionalAttention>(mine ? std::move(*mine).rebased(first) : a->rebased(first));
+    };
     if (sameOffsets) {
-        attention_ = std::make_shared<pe::PositionalAttention>(attention_->rebased(first));
+        attention_ = moved(attention_);
         if (compared_)
-            compared_ = std::make_shared<pe::PositionalAttention>(compared_->rebased(first));
+            compared_ = moved(compared_);
     } else {
-        attention_ = std::make_shared<pe::PositionalAttention>(enc, s);
+        attention_ = std::make_shared<pe::PositionalAttention>(enc, s, owned(attention_));
         compared_.reset();
         if (const auto other = otherScheme(parameters()->values());
             compare && other && pe::PositionalAttention::offsetOnly(*other))

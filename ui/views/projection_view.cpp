@@ -144,8 +144,9 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
         if (!timingFrame_)
             return;
         timingFrame_ = false;
-        *frameCostMs_ =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameShownAt_).count();
+        // Clamped: a stall elsewhere (a dialog, another view's work) is not the frame's cost.
+        *frameCostMs_ = std::min(
+            100.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameShownAt_).count());
     });
     connect(p, &QCustomPlot::mouseDoubleClick, this, &ProjectionView::fit);
     connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
