@@ -9,6 +9,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -233,16 +234,22 @@ void PairCircleView::rebuild()
         const int cj = enc.pairCosineColumn(pair);
         QCPAxisRect *rect = rects_[i];
         const QString lambda = QString::fromStdString(pe::wavelengthText(enc.pairWavelength(pair)));
+        QString label;
         if (enc.hasFrequencies())
-            rect->axis(QCPAxis::atTop)
-                ->setLabel(compact ? tr("%1 · λ %2").arg(pair).arg(lambda)
-                                   : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda));
+            label = compact ? tr("%1 · λ %2").arg(pair).arg(lambda) : tr("pair %1  ·  λ = %2").arg(pair).arg(lambda);
         else // each plot at its own pair's scale, stated
-            rect->axis(QCPAxis::atTop)
-                ->setLabel(compact ? tr("%1 · r ≤ %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2)
-                                   : tr("pair %1  ·  largest radius %2")
-                                         .arg(pair)
-                                         .arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 3));
+            label = compact ? tr("%1 · r ≤ %2").arg(pair).arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2)
+                            : tr("pair %1  ·  largest radius %2")
+                                  .arg(pair)
+                                  .arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 3);
+        // Lecture fonts in a small window: a label wider than its column would run into the next
+        // one's, so it loses the pair's number first (its columns are under the plot), then is elided.
+        const QFontMetricsF metrics(rect->axis(QCPAxis::atTop)->labelFont());
+        const double column = 0.8 * viewport.width() / gridCols; // the colour scale and gaps take the rest
+        if (compact && metrics.horizontalAdvance(label) > column)
+            label = enc.hasFrequencies() ? tr("λ %1").arg(lambda)
+                                         : tr("r ≤ %1").arg(radius_[static_cast<std::size_t>(i)], 0, 'g', 2);
+        rect->axis(QCPAxis::atTop)->setLabel(metrics.elidedText(label, Qt::ElideRight, column));
         rect->axis(QCPAxis::atBottom)
             ->setLabel(compact ? QString() : (enc.hasFrequencies() ? tr("PE[t, %1] (sin)") : tr("PE[t, %1]")).arg(sj));
         rect->axis(QCPAxis::atLeft)
