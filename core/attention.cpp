@@ -231,11 +231,6 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         prefix_[j + 1] = prefix_[j] + static_cast<long double>(exp_[j]);
 }
 
-PositionalAttention PositionalAttention::rebased(std::int64_t first) const &
-{
-    return PositionalAttention(*this).rebased(first);
-}
-
 PositionalAttention PositionalAttention::rebased(std::int64_t first) &&
 {
     if (!offset_)

@@ -53,8 +53,8 @@ class PositionalAttention
     // The same attention over a window from another first position: on the offset path the scores
     // depend on t - s alone, so only the window moves (a start_pos step need not recompute them).
     // Throws std::logic_error on the N x N path.
-    PositionalAttention rebased(std::int64_t first) const &;
-    PositionalAttention rebased(std::int64_t first) &&; // the scores moved, not copied
+    // The scores are moved, not copied: call it on an attention no longer needed.
+    PositionalAttention rebased(std::int64_t first) &&;
 
     std::int64_t firstPosition() const { return first_; }
     std::int64_t size() const { return n_; }

@@ -308,11 +308,15 @@ void TestAttention::rebasedIsTheWindowBuiltThere()
         moved.startPos = p.startPos + 1'234;
         const pe::PositionalAttention built(pe::Encoding(moved), s);
         const pe::PositionalAttention rebased = pe::PositionalAttention(pe::Encoding(p), s).rebased(moved.startPos);
+        // And built over an old attention's buffers (the view's rebuild): the same weights too.
+        pe::PositionalAttention old(pe::Encoding(p), s);
+        const pe::PositionalAttention recycled(pe::Encoding(moved), s, &old);
         QCOMPARE(rebased.firstPosition(), moved.startPos);
         for (std::int64_t t : {moved.startPos, moved.startPos + 17, moved.startPos + 299})
             for (std::int64_t u : {moved.startPos, moved.startPos + 5, moved.startPos + 17, moved.startPos + 299}) {
                 QCOMPARE(rebased.weight(t, u), built.weight(t, u));
                 QCOMPARE(rebased.logit(t, u), built.logit(t, u));
+                QCOMPARE(recycled.weight(t, u), built.weight(t, u));
             }
     }
     // A table's N x N scores belong to their window.

@@ -54,10 +54,10 @@ class AttentionView : public PlotView
     QCPAxisRect *rowRect_;
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
-    std::shared_ptr<pe::PositionalAttention> attention_;
+    std::unique_ptr<pe::PositionalAttention> attention_;
     // The other of sinusoidal and RoPE with the same window, d and base (--compare); null when not
     // asked or when there is none.
-    std::shared_ptr<pe::PositionalAttention> compared_;
+    std::unique_ptr<pe::PositionalAttention> compared_;
     bool compareAsked_ = false;
     std::weak_ptr<const pe::Encoding> attentionFor_;
     // What the scores per offset depend on: the parameters but start_pos, and θ.
