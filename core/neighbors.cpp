@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -55,12 +56,19 @@ Rows embeddingRows(const Encoding &encoding, const NoiseParams &noise)
     Rows rows;
     rows.n = window.rows;
     rows.d = window.cols;
-    rows.fill = [&encoding, noise, window](std::int64_t first, std::int64_t count, std::int64_t step, double *out) {
+    // A table without noise is scaled (the encodings and the noise already are of order 1).
+    if (const PositionTable *table = encoding.table(); table && !noise.active())
+        rows.scale = table->unitScale();
+    rows.fill = [&encoding, noise, window, scale = rows.scale](std::int64_t first, std::int64_t count,
+                                                               std::int64_t step, double *out) {
         Block b = window;
         b.firstPosition += first;
         b.positionStep = step;
         b.rows = count;
         fillEmbeddings(encoding, noise, b, out);
+        if (scale != 1.0)
+            for (std::int64_t i = 0; i < count * b.cols; ++i)
+                out[i] *= scale;
     };
     if (!noise.active())
         rows.pure = &encoding;

@@ -18,6 +18,11 @@ struct Rows {
     // Set when the rows are this encoding's own vectors (no noise): sums over them then have closed
     // forms (encoding_covariance.h).
     const Encoding *pure = nullptr;
+    // The rows as filled are the vectors times this power of two (a table's unitScale, exact), so a
+    // table of tiny values keeps its squared distances in range (1e-300 squared underflows to 0).
+    // Neighbours, affinities and trustworthiness do not change with a common scale; PCA's
+    // coordinates divide by it.
+    double scale = 1.0;
 
     std::vector<double> all() const; // n x d in memory
 };

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -233,7 +234,7 @@ void PositionTable::parse(const std::string &name)
 namespace {
 
 // The scan of n values at p, the i-th being value number first + i of the file: the largest finite
-// magnitude, and the smallest (row, column) holding a non-finite value.
+// magnitude, and the smallest (row, column) holding a value that is not finite or too large.
 struct ScanResult {
     double maxAbs = 0;
     std::int64_t badRow = -1, badCol = -1;
@@ -265,7 +266,7 @@ void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t 
             v = halfToDouble(loadSwapped<std::uint16_t>(p + i * 2, swap));
         else
             v = loadSwapped<T>(p + i * static_cast<std::int64_t>(sizeof(T)), swap);
-        if (std::isfinite(v)) [[likely]] {
+        if (std::abs(v) <= kTableMaxMagnitude) [[likely]] { // false for NaN
             m = std::max(m, std::abs(v));
         } else {
             const std::int64_t k = first + i;
@@ -331,13 +332,21 @@ void PositionTable::scan(const std::string &name, int fd)
                 1);
     if (readFailed)
         refuse(name, std::string("cannot read it: ") + std::strerror(readErrno));
-    if (all.badRow >= 0)
+    if (all.badRow >= 0) {
+        const std::string where =
+            " at row " + withThousands(all.badRow) + ", column " + withThousands(all.badCol) + " (counted from 0)";
+        if (std::isfinite(all.badValue)) {
+            char value[32];
+            std::snprintf(value, sizeof value, "%.3g", all.badValue);
+            refuse(name, std::string("the table holds ") + value + where +
+                             "; values must lie within +/-1e150, so that squared distances between rows stay finite");
+        }
         refuse(name, std::string("the table holds ") +
                          (std::isnan(all.badValue) ? "NaN"
                           : all.badValue > 0       ? "infinity"
                                                    : "-infinity") +
-                         " at row " + withThousands(all.badRow) + ", column " + withThousands(all.badCol) +
-                         " (counted from 0); every value must be a finite number");
+                         where + "; every value must be a finite number");
+    }
     maxAbs_ = all.maxAbs;
 }
 

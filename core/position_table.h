@@ -2,6 +2,8 @@
 
 #include "encoding_params.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +24,11 @@ namespace pe {
 //
 // The header is parsed strictly as the format defines it (a Python dict literal with exactly the keys
 // 'descr', 'fortran_order' and 'shape'), never evaluated.
+// The largest magnitude a table may hold. Every analysis squares and sums values: a squared distance
+// between two rows of d columns reaches 4 d M^2, which for d up to 16,384 and M = 1e150 is 6.6e304,
+// still below the largest double (1.8e308). A larger value is refused at open, naming where it is.
+inline constexpr double kTableMaxMagnitude = 1e150;
+
 class PositionTable
 {
   public:
@@ -41,6 +48,10 @@ class PositionTable
     std::int64_t rows() const { return rows_; }
     int cols() const { return cols_; }
     double maxAbs() const { return maxAbs_; }
+    // The power of two that brings maxAbs into [0.5, 1) (1 for a table of zeros): analyses multiply
+    // the values by it, exactly, before squaring them, so 1e-300 does not underflow to 0. At most
+    // 2^1023, the largest a double holds: a subnormal table comes up to 1e-16 or more, enough.
+    double unitScale() const { return maxAbs_ > 0 ? std::ldexp(1.0, std::min(-std::ilogb(maxAbs_) - 1, 1023)) : 1.0; }
     // "float32, little endian, C order": for titles and tooltips.
     std::string description() const;
 
@@ -51,8 +62,8 @@ class PositionTable
   private:
     PositionTable() = default;
     void parse(const std::string &name);
-    // Every value once: refuses NaN and infinity, finds maxAbs. With fd >= 0 the values are read with
-    // pread into a small buffer, so the scan leaves no pages mapped (resident) in the process.
+    // Every value once: refuses NaN, infinity and magnitudes above kTableMaxMagnitude, finds maxAbs. With fd >= 0 the
+    // values are read with pread into a small buffer, so the scan leaves no pages mapped (resident) in the process.
     void scan(const std::string &name, int fd = -1);
 
     std::string path_;

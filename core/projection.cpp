@@ -45,7 +45,7 @@ Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, con
     out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
     for (std::int64_t i = 0; i < rows.n; ++i)
         for (int c = 0; c < k; ++c)
-            out.xy[static_cast<std::size_t>(2 * i + c)] = coords[static_cast<std::size_t>(i * k + c)];
+            out.xy[static_cast<std::size_t>(2 * i + c)] = coords[static_cast<std::size_t>(i * k + c)] / rows.scale;
     for (int c = 0; c < k; ++c)
         out.explained[c] = pca.explained(c);
     return out;

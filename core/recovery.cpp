@@ -34,6 +34,13 @@ class Recoverer
         , p_(n_, d_)
     {
         e.fill(e.windowBlock(), p_.data());
+        // A table's values can be of any magnitude: its rows are brought to a largest magnitude in
+        // [0.5, 1), exactly, so that products neither overflow nor underflow and the dense product's
+        // bound (|p_j| <= 1) holds. argmax_s x . PE(s) does not change with the scale of PE nor of x.
+        if (const PositionTable *table = e.table()) {
+            scale_ = table->unitScale();
+            p_ *= scale_;
+        }
         if (OffsetKernel::applies(e.params(), NoiseParams{})) {
             kernel_.emplace(e, n_ - 1);
             order_.resize(static_cast<std::size_t>(n_));
@@ -58,8 +65,16 @@ class Recoverer
     Eigen::VectorXd embedding(std::int64_t r, double sigma, const std::vector<double> &z) const
     {
         Eigen::VectorXd x = p_.row(r).transpose();
+        if (scale_ == 1.0) {
+            for (int j = 0; j < d_; ++j)
+                x(j) += sigma * z[static_cast<std::size_t>(j)];
+            return x;
+        }
+        x /= scale_; // the table's own values, then x brought to [0.5, 1) as the rows were
         for (int j = 0; j < d_; ++j)
             x(j) += sigma * z[static_cast<std::size_t>(j)];
+        if (const double m = x.lpNorm<Eigen::Infinity>(); m > 0)
+            x *= std::ldexp(1.0, -std::ilogb(m) - 1);
         return x;
     }
 
@@ -162,6 +177,7 @@ class Recoverer
     std::int64_t n_;
     int d_;
     RowMatrix p_;
+    double scale_ = 1.0; // p_ is the window times this power of two
     std::optional<OffsetKernel> kernel_;
     std::vector<std::int64_t> order_;
 };

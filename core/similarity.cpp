@@ -108,6 +108,34 @@ void distanceMatrix(const Encoding &encoding, const NoiseParams &noise, Metric m
 
 namespace {
 
+// The metric of x and p computed from x * sx and p * sp: a table's values are scaled by its unit
+// scale before they are squared (1e-300 squared is 0), the noisy x left as it is (the noise keeps it
+// of order 1).
+struct MetricScales {
+    double x = 1, p = 1;
+    MetricScales(const Encoding &e, const NoiseParams &noise)
+        : x(e.table() && !noise.active() ? e.table()->unitScale() : 1.0)
+        , p(e.table() ? e.table()->unitScale() : 1.0)
+    {
+    }
+    double operator()(Metric metric, double dot, double xNorm2, double pNorm2) const
+    {
+        if (x == 1.0 && p == 1.0)
+            return metricFromDot(metric, dot, xNorm2, pNorm2);
+        switch (metric) {
+        case Metric::Cosine: // the same for any positive scales
+            return metricFromDot(metric, dot, xNorm2, pNorm2);
+        case Metric::Euclidean:
+            if (x == p) // |x s - p s| / s: the distance of the scaled rows, scaled back
+                return metricFromDot(metric, dot, xNorm2, pNorm2) / x;
+            return metricFromDot(metric, dot / x / p, xNorm2 / x / x, pNorm2 / p / p);
+        case Metric::Dot:
+            break;
+        }
+        return dot / x / p;
+    }
+};
+
 // Rows of x (noisy or pure) for the given positions, row-major positions.size() x d.
 Eigen::MatrixXd embeddingRows(const Encoding &e, const NoiseParams &noise, const std::vector<std::int64_t> &positions)
 {
@@ -158,9 +186,12 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
     one.rows = 1;
     one.cols = d;
     encoding.fill(one, ref.data());
+    const MetricScales scales(encoding, noise);
     double refNorm2 = 0;
-    for (double v : ref)
+    for (double &v : ref) {
+        v *= scales.p;
         refNorm2 += v * v;
+    }
     constexpr std::int64_t kRows = 256;
     std::vector<double> buf(static_cast<std::size_t>(kRows * d));
     Block b = encoding.windowBlock();
@@ -173,10 +204,11 @@ std::vector<double> similarityToReference(const Encoding &encoding, const NoiseP
             const double *x = buf.data() + r * d;
             double dot = 0, xNorm2 = 0;
             for (int j = 0; j < d; ++j) {
-                dot += x[j] * ref[static_cast<std::size_t>(j)];
-                xNorm2 += x[j] * x[j];
+                const double xj = x[j] * scales.x;
+                dot += xj * ref[static_cast<std::size_t>(j)];
+                xNorm2 += xj * xj;
             }
-            out[static_cast<std::size_t>(r0 + r)] = metricFromDot(metric, dot, xNorm2, refNorm2);
+            out[static_cast<std::size_t>(r0 + r)] = scales(metric, dot, xNorm2, refNorm2);
         }
     }
     return out;
@@ -226,16 +258,20 @@ SimilarityCurve similarityCurve(const Encoding &encoding, const NoiseParams &noi
     one.firstPosition = reference;
     one.rows = 1;
     encoding.fill(one, pe.data());
+    const MetricScales scales(encoding, noise);
     double peNorm2 = 0;
-    for (double v : pe)
+    for (double &v : pe) {
+        v *= scales.p;
         peNorm2 += v * v;
+    }
     const auto score = [&](const double *x) {
         double dot = 0, xNorm2 = 0;
         for (int j = 0; j < d; ++j) {
-            dot += x[j] * pe[static_cast<std::size_t>(j)];
-            xNorm2 += x[j] * x[j];
+            const double xj = x[j] * scales.x;
+            dot += xj * pe[static_cast<std::size_t>(j)];
+            xNorm2 += xj * xj;
         }
-        return metricFromDot(metric, dot, xNorm2, peNorm2);
+        return scales(metric, dot, xNorm2, peNorm2);
     };
     // Pure rows are streamed through a buffer under the allocator's mmap threshold (a 32 MB chunk
     // was mapped and zero-filled by the system at every step); the stream turns its offsets once
@@ -290,15 +326,16 @@ void scoreBlock(const Encoding &encoding, const NoiseParams &noise, Metric metri
                 out[r * nc + c] = metricFromDot(metric, (*kernel)(rows[r] - cols[c]), norm2, norm2);
         return;
     }
-    const Eigen::MatrixXd x = embeddingRows(encoding, noise, rows);
-    const Eigen::MatrixXd pe = embeddingRows(encoding, NoiseParams{}, cols);
+    const MetricScales scales(encoding, noise);
+    const Eigen::MatrixXd x = embeddingRows(encoding, noise, rows) * scales.x;
+    const Eigen::MatrixXd pe = embeddingRows(encoding, NoiseParams{}, cols) * scales.p;
     const Eigen::MatrixXd dots = x * pe.transpose();
     const Eigen::VectorXd xn = x.rowwise().squaredNorm();
     const Eigen::VectorXd pn = pe.rowwise().squaredNorm();
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t c = 0; c < nc; ++c) {
             const auto ri = static_cast<Eigen::Index>(r), ci = static_cast<Eigen::Index>(c);
-            out[r * nc + c] = metricFromDot(metric, dots(ri, ci), xn(ri), pn(ci));
+            out[r * nc + c] = scales(metric, dots(ri, ci), xn(ri), pn(ci));
         }
 }
 
