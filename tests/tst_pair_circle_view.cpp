@@ -1,5 +1,7 @@
+#include "data_export.h"
 #include "pair_circle_view.h"
 #include "parameters.h"
+#include "position_table.h"
 #include "test_support.h"
 #include "view_fixture.h"
 
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 class TestPairCircleView : public QObject
 {
@@ -23,6 +26,7 @@ class TestPairCircleView : public QObject
     void everyPositionCoversTheRing();
     void equalAxes();
     void oddDimension();
+    void exportedTableTicksOnItsScale();
 
   private:
     std::unique_ptr<ViewFixture<PairCircleView>> fixture_;
@@ -116,6 +120,58 @@ void TestPairCircleView::oddDimension()
     QVERIFY(!params_->set(testsupport::params(30, 5, 1e4)));
     QCOMPARE(view_->shownPairs(), 3);
     QCOMPARE(view_->markerAt(2).y(), 0.0); // the unpartnered sine moves along the x axis
+}
+
+void TestPairCircleView::exportedTableTicksOnItsScale()
+{
+    // Issue 28: GPT-2's wpe (values about 0.02) exported as circles drew each plot at its pair's
+    // radius (about 0.075) with the unit circle's ticks and grid (+/-0.5, +/-1) off its axes, over
+    // the next panels; the window, laid out twice, was right. An export lays out once.
+    std::mt19937 rng(7);
+    std::normal_distribution<double> normal(0.0, 0.02);
+    const std::int64_t rows = 1024;
+    const int cols = 16;
+    std::string bytes = pe::npyHeader({rows, cols});
+    for (std::int64_t i = 0; i < rows * cols; ++i) {
+        const double v = normal(rng);
+        bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
+    }
+    const auto table =
+        pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), "wpe.npy");
+    QVERIFY(!params_->set(pe::tableParams({}, table)));
+    // Drawn offscreen as the command line draws it, by a view never shown.
+    std::unique_ptr<PlotView> exported(findView(QStringLiteral("circles"))->create(params_, nullptr));
+    QVERIFY(!exported->render(QSize(1200, 800), 1.0).isNull());
+    QCustomPlot *plot = exported->plot();
+    QCOMPARE(plot->axisRectCount(), 8);
+    for (int i = 0; i < plot->axisRectCount(); ++i) {
+        for (auto side : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+            QCPAxis *axis = plot->axisRect(i)->axis(side);
+            const QString where =
+                QStringLiteral("plot %1, %2 axis, range %3 to %4, ticks")
+                    .arg(i)
+                    .arg(side == QCPAxis::atBottom ? QStringLiteral("bottom") : QStringLiteral("left"))
+                    .arg(axis->range().lower)
+                    .arg(axis->range().upper);
+            QVERIFY2(axis->range().upper < 0.2, qPrintable(where)); // the pair's scale, not the unit circle's
+            int inside = 0;
+            for (double t : axis->tickVector())
+                inside += axis->range().contains(t);
+            QStringList labels;
+            for (const QString &l : axis->tickVectorLabels())
+                labels << l;
+            // Labelled ticks at the pair's scale: at least two on every axis, and the left
+            // (taller, 0.025 or 0.05 apart) shows +/-0.05.
+            QVERIFY2(inside >= 2, qPrintable(where + labels.join(QLatin1Char(' '))));
+            QVERIFY2(
+                std::none_of(labels.begin(), labels.end(),
+                             [](const QString &l) { return l == QLatin1String("0.5") || l == QLatin1String("1"); }),
+                qPrintable(where + labels.join(QLatin1Char(' '))));
+            if (side == QCPAxis::atLeft)
+                QVERIFY2(labels.contains(QStringLiteral("0.05")) && labels.contains(QStringLiteral("-0.05")),
+                         qPrintable(where + labels.join(QLatin1Char(' '))));
+        }
+    }
 }
 
 QTEST_MAIN(TestPairCircleView)

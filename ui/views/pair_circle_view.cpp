@@ -412,6 +412,26 @@ void PairCircleView::positionMoved()
 
 void PairCircleView::fitEqualAxes()
 {
+    // The ticks were placed for the ranges the layout started with (QCustomPlot sets them up
+    // before afterLayout): when the fit changes a range, they are placed again and the plots laid
+    // out for their new labels, else an export (one layout) drew a table's +/-0.05 pair with the
+    // unit circle's ticks at +/-0.5, off its axes.
+    for (int pass = 0; pass < 3 && fitRanges(); ++pass) {
+        spaceTicks();
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot()->plotLayout()->update(phase);
+    }
+}
+
+bool PairCircleView::fitRanges()
+{
+    bool changed = false;
+    const auto set = [&changed](QCPAxis *axis, double half) {
+        if (axis->range().lower != -half || axis->range().upper != half) {
+            axis->setRange(-half, half);
+            changed = true;
+        }
+    };
     // Equal axes: the longer side of each rect gets the wider range, so circles stay round.
     for (int i = 0; i < static_cast<int>(rects_.size()); ++i) {
         QCPAxisRect *rect = rects_[static_cast<std::size_t>(i)];
@@ -425,11 +445,12 @@ void PairCircleView::fitEqualAxes()
         const double half = 1.25 * r;
         const double xHalf = w >= h ? half * w / h : half;
         const double yHalf = h >= w ? half * h / w : half;
-        rect->axis(QCPAxis::atBottom)->setRange(-xHalf, xHalf);
-        rect->axis(QCPAxis::atTop)->setRange(-xHalf, xHalf);
-        rect->axis(QCPAxis::atLeft)->setRange(-yHalf, yHalf);
-        rect->axis(QCPAxis::atRight)->setRange(-yHalf, yHalf);
+        set(rect->axis(QCPAxis::atBottom), xHalf);
+        set(rect->axis(QCPAxis::atTop), xHalf);
+        set(rect->axis(QCPAxis::atLeft), yHalf);
+        set(rect->axis(QCPAxis::atRight), yHalf);
     }
+    return changed;
 }
 
 QString PairCircleView::tooltipAt(QPointF pixel) const

@@ -54,6 +54,7 @@ class PairCircleView : public PlotView
   private:
     void buildGrid(int pairs);
     void fitEqualAxes();
+    bool fitRanges();                                    // true when a range changed
     void rasterise(const std::vector<int> &pairs) const; // fills dots_ for each pair's rect
 
     QSpinBox *pairsSpin_;

@@ -266,6 +266,45 @@ std::vector<QCPAxis *> PlotView::allAxes() const
     return axes;
 }
 
+namespace {
+
+// The ticks the axis's ticker places inside its range now, with their labels.
+QVector<QPair<double, QString>> ticksInside(QCPAxis *axis)
+{
+    QVector<double> ticks;
+    QVector<QString> labels;
+    const QString format = axis->numberFormat();
+    axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
+                             format.isEmpty() ? QLatin1Char('g') : format.at(0), axis->numberPrecision(), ticks,
+                             nullptr, &labels);
+    QVector<QPair<double, QString>> inside;
+    for (int i = 0; i < ticks.size(); ++i)
+        if (axis->range().contains(ticks[i]))
+            inside.append({ticks[i], labels.value(i)});
+    return inside;
+}
+
+// At least two ticks inside, neighbouring labels a line's height apart on an axis `length` long.
+bool labelsApart(QCPAxis *axis, double length, const QFontMetrics &m)
+{
+    const auto ticks = ticksInside(axis);
+    if (ticks.size() < 2)
+        return false;
+    const bool across = axis->orientation() == Qt::Horizontal;
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double apart = (ticks[i].first - ticks[i - 1].first) / axis->range().size() * length;
+        const double room =
+            across
+                ? (m.horizontalAdvance(ticks[i].second) + m.horizontalAdvance(ticks[i - 1].second)) / 2.0 + m.height()
+                : 1.3 * m.height();
+        if (apart < room)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 void PlotView::spaceTicks()
 {
     // However large the type (lecture mode) or small the figure, neighbouring tick labels never
@@ -284,8 +323,22 @@ void PlotView::spaceTicks()
         if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
             integer->setMinimumStep(label * range.size() / length);
         else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
-                 qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker()))
-            axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5));
+                 qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker())) {
+            int count = std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5);
+            axis->ticker()->setTickCount(count);
+            // The widest possible label is a guess: when its count leaves a single tick on the axis
+            // (a table's circle of +/-0.14 showed 0 alone), more are taken while the labels the
+            // ticker writes keep a line's room between them.
+            if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) && ticksInside(axis).size() < 2) {
+                int chosen = count;
+                for (int more = count + 1; more <= 5 && chosen == count; ++more) {
+                    axis->ticker()->setTickCount(more);
+                    if (labelsApart(axis, length, m))
+                        chosen = more;
+                }
+                axis->ticker()->setTickCount(chosen);
+            }
+        }
     }
 }
 
