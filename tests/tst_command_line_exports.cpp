@@ -48,6 +48,7 @@ class TestCommandLineExports : public QObject
     void interruptedExportLeavesNothing_data();
     void interruptedExportLeavesNothing();
     void positionTable();
+    void figureThatCannotBeComputedIsRefused();
 
   private:
     QTemporaryDir dir_;
@@ -538,6 +539,30 @@ void TestCommandLineExports::positionTable()
                  qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(" -> ") + r.err));
         QVERIFY(!QFileInfo::exists(out));
     }
+}
+
+void TestCommandLineExports::figureThatCannotBeComputedIsRefused()
+{
+    // Issue 28: recovery at 1,000,000 x 4,096 was refused as data but written as a figure of
+    // zeros titled "not computed" (exit 0). Both are refused now, exit 2, with one sentence, the
+    // same after the flag, and nothing written.
+    const QStringList tooLarge{QStringLiteral("--seq-len"), QStringLiteral("1000000"), QStringLiteral("--d-model"),
+                               QStringLiteral("4096")};
+    const QString png = dir_.filePath(QStringLiteral("recovery-too-large.png"));
+    const QString csv = dir_.filePath(QStringLiteral("recovery-too-large.csv"));
+    const Run figure = run(
+        tooLarge + QStringList{QStringLiteral("--export"), QStringLiteral("recovery"), QStringLiteral("--out"), png});
+    const Run data = run(tooLarge + QStringList{QStringLiteral("--export-data"), QStringLiteral("recovery"),
+                                                QStringLiteral("--out"), csv});
+    QVERIFY2(figure.code == 2 && !QFileInfo::exists(png), qPrintable(figure.err));
+    QVERIFY2(data.code == 2 && !QFileInfo::exists(csv), qPrintable(data.err));
+    const QString figurePrefix = QStringLiteral("pe-explorer: --export recovery: ");
+    const QString dataPrefix = QStringLiteral("pe-explorer: --export-data recovery: ");
+    QVERIFY2(figure.err.startsWith(figurePrefix) && figure.err.trimmed().count(QLatin1Char('\n')) == 0,
+             qPrintable(figure.err));
+    QVERIFY2(data.err.startsWith(dataPrefix), qPrintable(data.err));
+    QCOMPARE(figure.err.mid(figurePrefix.size()), data.err.mid(dataPrefix.size()));
+    QVERIFY(figure.err.contains(QStringLiteral("33,554,432")));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLineExports)
