@@ -1,7 +1,9 @@
 // The views of similarity, recovery, the distance matrix and relative position (issue 4), each
 // checked against the core's numbers.
 #include "background_job.h"
+#include "data_export.h"
 #include "distance_view.h"
+#include "position_table.h"
 #include "recovery_view.h"
 #include "relative_view.h"
 #include "similarity_view.h"
@@ -12,6 +14,8 @@
 
 #include <QSignalSpy>
 #include <QTest>
+
+#include <cmath>
 
 using testsupport::params;
 
@@ -29,6 +33,7 @@ class TestAnalysisViews : public QObject
     void recoveryRefusesTooLarge();
     void distanceIsToeplitzForPureEncodings();
     void distanceWithNoiseIsExact();
+    void distanceTitleGivesTheSchemesReason();
     void relativeResidualAndDecoding();
 };
 
@@ -175,6 +180,34 @@ void TestAnalysisViews::distanceWithNoiseIsExact()
     std::vector<double> exact(1);
     pe::scoreBlock(f.params.encoding(), {0.5, 3}, pe::Metric::Dot, nullptr, {pos[7]}, {pos[9]}, exact.data());
     QVERIFY(std::abs(f.view->values()[7 * pos.size() + 9] - exact[0]) < 1e-12);
+}
+
+void TestAnalysisViews::distanceTitleGivesTheSchemesReason()
+{
+    // Issue 28: a table's matrix was "per-index exponent or odd d: not a function of t − s alone",
+    // neither of which a table has. Each case names its own reason.
+    ViewFixture<DistanceView> f(QSize(700, 700));
+    QVERIFY(f.exposed());
+    auto *title = f.view->plot()->findChild<QCPTextElement *>();
+    std::string bytes = pe::npyHeader({40, 6});
+    for (int i = 0; i < 240; ++i) {
+        const double v = 0.02 * std::sin(0.7 * i * i);
+        bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
+    }
+    const auto table =
+        pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), "wpe.npy");
+    QVERIFY(!f.params.set(pe::tableParams({}, table)));
+    QVERIFY2(title->text().contains(QStringLiteral("position table")) &&
+                 !title->text().contains(QStringLiteral("per-index")) &&
+                 !title->text().contains(QStringLiteral("odd d")),
+             qPrintable(title->text()));
+    QVERIFY(!f.params.set(params(40, 16, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
+    QVERIFY2(title->text().contains(QStringLiteral("per-index exponent")) &&
+                 !title->text().contains(QStringLiteral("odd d")),
+             qPrintable(title->text()));
+    QVERIFY(!f.params.set(params(40, 15, 1e4)));
+    QVERIFY2(title->text().contains(QStringLiteral("odd d")) && !title->text().contains(QStringLiteral("per-index")),
+             qPrintable(title->text()));
 }
 
 void TestAnalysisViews::relativeResidualAndDecoding()

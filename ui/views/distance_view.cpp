@@ -3,6 +3,7 @@
 #include "color_maps.h"
 #include "integer_ticker.h"
 #include "parameters.h"
+#include "scheme.h"
 #include "similarity_view.h"
 #include "vector_color_map.h"
 #include "view_registry.h"
@@ -90,11 +91,24 @@ void DistanceView::rebuild()
                       : noise.active() ? tr("x = PE + %1·z (%2): the diagonals blur")
                                              .arg(noise.sigma)
                                              .arg(QString::fromStdString(pe::seedText(noise)))
-                                       : tr("per-index exponent or odd d: not a function of t − s alone")};
+                                       : notToeplitz(p)};
     if (step_ > 1)
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(rows)));
     setTitle(title_, title);
     positionMoved();
+}
+
+QString DistanceView::notToeplitz(const pe::EncodingParams &p)
+{
+    // Why the pure matrix is not the offset kernel's, for the scheme shown (a table's title once
+    // blamed the per-index exponent or an odd d).
+    if (p.scheme == pe::SchemeId::Table)
+        return tr("a position table: each entry from its own two rows, no kernel of t − s");
+    if (pe::perIndexExponent(p))
+        return tr("per-index exponent: not a function of t − s alone");
+    if (p.scheme == pe::SchemeId::Sinusoidal && p.dModel % 2 != 0)
+        return tr("odd d (the last sine has no cosine): not a function of t − s alone");
+    return tr("each sampled entry computed exactly");
 }
 
 void DistanceView::positionMoved()

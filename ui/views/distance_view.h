@@ -38,6 +38,9 @@ class DistanceView : public PlotView
     void positionMoved() override;
 
   private:
+    // The title's reason a pure encoding's matrix is not Toeplitz, for the scheme shown.
+    static QString notToeplitz(const pe::EncodingParams &p);
+
     QComboBox *metricChoice_;
     QCPTextElement *title_;
     QCPColorMap *map_;
