@@ -99,7 +99,8 @@ std::optional<QString> drawProblem(const CommandLine &cmd)
 }
 
 // A folder an export writes into: one that exists, or a new one whose name does not end like a
-// figure or data file (--export all --out x.png once made a folder named x.png).
+// file (--export all --out x.png once made a folder named x.png, --export-frames clocks.mp4 a folder
+// named clocks.mp4). A file's ending: a letter, then up to four letters or digits.
 std::optional<QString> folderProblem(const QString &dir)
 {
     const QFileInfo info(dir);
@@ -107,7 +108,8 @@ std::optional<QString> folderProblem(const QString &dir)
         return std::nullopt;
     if (info.exists())
         return QStringLiteral("'%1' must be a folder (it is created if missing).").arg(dir);
-    if (figureFormatForPath(dir) || pe::dataFormatForPath(dir.toStdString()))
+    static const QRegularExpression fileEnding(QStringLiteral("^[A-Za-z][A-Za-z0-9]{0,4}$"));
+    if (fileEnding.match(info.suffix()).hasMatch())
         return QStringLiteral("'%1' must be a folder, but its name ends in .%2 like a file; name a folder (it is "
                               "created if missing).")
             .arg(dir, info.suffix());
@@ -503,7 +505,8 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
             if (!info.absoluteDir().exists())
                 return fail(QStringLiteral("--export-frames: the folder of '%1' does not exist.").arg(cmd.out));
         } else if (auto problem = folderProblem(cmd.out)) {
-            return fail(QStringLiteral("--export-frames: ") + *problem);
+            return fail(QStringLiteral("--export-frames: ") + *problem +
+                        QStringLiteral(" It writes one .gif file or a folder of PNG frames."));
         }
         if (parser.isSet(QStringLiteral("fps"))) {
             if (!cmd.gif)

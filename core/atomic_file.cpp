@@ -1,9 +1,15 @@
 #include "atomic_file.h"
 
+#include "file_kind.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <random>
+#include <string>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,6 +72,46 @@ sigset_t cleanupSignalSet()
     return set;
 }
 
+// The folder path names a file in: "." for a bare name.
+std::string folderOf(const std::string &path)
+{
+    const std::size_t slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A new file named path + ".tmp-XXXXXX", registered with the cleanup signals: its descriptor, or -1
+// with errno set. Created and registered with those signals held back, so none comes between.
+int createNamedTemporary(const std::string &path, std::string &tempPath, int &registration)
+{
+    std::string tmpl = path + ".tmp-XXXXXX";
+    const sigset_t cleanup = cleanupSignalSet();
+    sigset_t previous;
+    ::pthread_sigmask(SIG_BLOCK, &cleanup, &previous);
+    const int fd = ::mkstemp(tmpl.data());
+    const int mkstempErrno = errno;
+    if (fd >= 0) {
+        tempPath = tmpl;
+        registration = registerTemporary(tempPath);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    errno = mkstempErrno;
+    return fd;
+}
+
+// Gives the unnamed file fd the name path: linkat(2) through AT_EMPTY_PATH (root) or its
+// /proc/self/fd link. 0, or errno.
+int linkUnnamed(int fd, const std::string &path)
+{
+    if (::linkat(fd, "", AT_FDCWD, path.c_str(), AT_EMPTY_PATH) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return EEXIST;
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
 } // namespace
 
 void removeTemporaryFilesOnSignals()
@@ -112,31 +158,33 @@ bool AtomicFile::open(std::string &error)
             error = "cannot write " + quoted + ": it is a directory.";
             return false;
         }
+        // A pipe, socket or device would be replaced by a regular file, not written to.
+        if (const auto kind = nonRegularKind(path_)) {
+            error = "cannot write " + quoted + ": it is " + *kind + ", not a file.";
+            return false;
+        }
         // The mode bits too: root passes access(2), but a read-only file is the user's word.
         if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path_.c_str(), W_OK) != 0) {
             error = "cannot write " + quoted + ": the file is read-only.";
             return false;
         }
     }
-    std::string tmpl = path_ + ".tmp-XXXXXX";
-    // Created and registered with the cleanup signals held back, so none can come between the two.
-    const sigset_t cleanup = cleanupSignalSet();
-    sigset_t previous;
-    ::pthread_sigmask(SIG_BLOCK, &cleanup, &previous);
-    const int fd = ::mkstemp(tmpl.data());
-    const int mkstempErrno = errno;
-    if (fd >= 0) {
-        tempPath_ = tmpl;
-        registration_ = registerTemporary(tempPath_);
-    }
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    if (fd < 0) {
-        error = "cannot write " + quoted + ": " + std::strerror(mkstempErrno) + ".";
-        return false;
-    }
+    // An unnamed file in the target's folder (O_TMPFILE, Linux 3.11): no name exists until commit
+    // links it in, so nothing is left behind whatever ends the process, SIGKILL and crashes included.
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
+    int fd = ::open(folderOf(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666 & ~mask);
+    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT)) {
+        // The file system (or an old kernel) has no unnamed files: a named temporary beside the
+        // target, removed by the destructor and by the cleanup signals, but not by SIGKILL.
+        fd = createNamedTemporary(path_, tempPath_, registration_);
+    }
+    if (fd < 0) {
+        error = "cannot write " + quoted + ": " + std::strerror(errno) + ".";
+        return false;
+    }
+    if (!tempPath_.empty())
+        ::fchmod(fd, 0666 & ~mask);
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         ::close(fd);
@@ -175,17 +223,25 @@ bool AtomicFile::commit(std::string &error)
         failed_ = true;
         writeErrno_ = errno;
     }
+    // The unnamed file is linked while still open: it has no name to reopen it by.
+    int linkErrno = 0;
+    if (!failed_ && tempPath_.empty())
+        linkErrno = commitUnnamed(::fileno(file_));
     const int closed = std::fclose(file_);
     file_ = nullptr;
     if (closed != 0 && !failed_) {
         failed_ = true;
         writeErrno_ = errno;
     }
+    if (!failed_ && linkErrno != 0) {
+        failed_ = true;
+        writeErrno_ = linkErrno;
+    }
     if (failed_) {
         error = "cannot write " + quoted + ": " + std::strerror(writeErrno_) + ".";
         return false;
     }
-    if (::rename(tempPath_.c_str(), path_.c_str()) != 0) {
+    if (!tempPath_.empty() && ::rename(tempPath_.c_str(), path_.c_str()) != 0) {
         error = "cannot write " + quoted + ": " + std::strerror(errno) + ".";
         return false;
     }
@@ -193,6 +249,35 @@ bool AtomicFile::commit(std::string &error)
     unregisterTemporary(registration_);
     registration_ = -1;
     return true;
+}
+
+int AtomicFile::commitUnnamed(int fd)
+{
+    const int linked = linkUnnamed(fd, path_);
+    if (linked != EEXIST)
+        return linked;
+    // Replacing a file takes a name: link under a fresh temporary one and rename it over the target
+    // (rename is the one atomic replacement). That name exists only between the two calls.
+    thread_local std::minstd_rand names(std::random_device{}());
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, ".tmp-%06x", static_cast<unsigned>(names()) & 0xffffffu);
+        const std::string name = path_ + suffix;
+        const sigset_t cleanup = cleanupSignalSet();
+        sigset_t previous;
+        ::pthread_sigmask(SIG_BLOCK, &cleanup, &previous);
+        const int r = linkUnnamed(fd, name);
+        if (r == 0) {
+            tempPath_ = name;
+            registration_ = registerTemporary(tempPath_);
+        }
+        ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+        if (r == 0)
+            return 0; // commit() renames it over the target
+        if (r != EEXIST)
+            return r;
+    }
+    return EEXIST;
 }
 
 bool writeFileAtomically(const std::string &path, std::string_view bytes, std::string &error)

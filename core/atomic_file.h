@@ -6,9 +6,11 @@
 
 namespace pe {
 
-// A file written under a temporary name beside its target and renamed over it on commit(), so a
-// failed or interrupted export never leaves a half-written file or damages the one that was there.
-// The one way the program writes files: figures and data alike.
+// A file written unnamed in its target's folder (O_TMPFILE) and linked in on commit(), so a failed
+// or interrupted export, even one ended by SIGKILL or a crash, never leaves a half-written file or
+// damages the one that was there. Where the file system has no unnamed files it is written under a
+// temporary name beside the target and renamed (which SIGKILL can leave behind). The one way the
+// program writes files: figures and data alike.
 class AtomicFile
 {
   public:
@@ -26,6 +28,10 @@ class AtomicFile
     const std::string &path() const { return path_; }
 
   private:
+    // Links the unnamed file fd as path_, or, when path_ exists, under a temporary name that
+    // commit() renames over it: 0 or errno.
+    int commitUnnamed(int fd);
+
     std::string path_;
     std::string tempPath_;
     int registration_ = -1; // its slot among the temporary files a signal removes

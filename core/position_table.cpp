@@ -1,6 +1,7 @@
 #include "position_table.h"
 
 #include "encoding_params.h"
+#include "file_kind.h"
 #include "npy_header.h"
 #include "parallel.h"
 
@@ -105,7 +106,10 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path
     const std::string name = "'" + path + "'";
     if (path.empty())
         throw std::runtime_error("the table file name is empty");
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (auto why = notAReadableFile(path))
+        throw std::runtime_error(*why);
+    // O_NONBLOCK: a pipe put in the file's place since the check must not hang the open.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         refuse(name, std::string("cannot open it: ") + std::strerror(errno));
     struct stat st {

@@ -520,7 +520,7 @@ void TestCommandLineExports::positionTable()
     }
     const QString out = dir_.filePath(QStringLiteral("refused.png"));
     const QList<QPair<QStringList, QString>> refused{
-        {{QStringLiteral("--table"), dir_.filePath(QStringLiteral("missing.npy"))}, QStringLiteral("No such file")},
+        {{QStringLiteral("--table"), dir_.filePath(QStringLiteral("missing.npy"))}, QStringLiteral("does not exist")},
         {{QStringLiteral("--table"), nan}, QStringLiteral("NaN at row 36, column 4")},
         {{QStringLiteral("--table"), out + QStringLiteral(".txt")}, QStringLiteral("--table")},
         {{QStringLiteral("--table"), table, QStringLiteral("--base"), QStringLiteral("100")},

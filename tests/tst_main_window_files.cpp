@@ -208,7 +208,7 @@ void TestMainWindowFiles::positionTableInTheWindow()
     const pe::EncodingParams before = p.values();
     QString error;
     QVERIFY(!w.openTable(dir.filePath(QStringLiteral("missing.npy")), &error));
-    QVERIFY(error.contains(QStringLiteral("No such file")));
+    QVERIFY(error.contains(QStringLiteral("does not exist")));
     QVERIFY(p.values() == before);
 
     const QString path = dir.filePath(QStringLiteral("sin.npy"));

@@ -6,6 +6,8 @@
 #include "position_table.h"
 #include "view_registry.h"
 
+#include "file_kind.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -354,13 +356,12 @@ QJsonObject sessionToJson(const Session &s)
 
 std::optional<Session> readSessionFile(const QString &path, QString *error)
 {
-    const QFileInfo info(path);
-    if (!info.exists() || !info.isFile()) {
+    if (const auto why = pe::notAReadableFile(path.toStdString())) {
         if (error)
-            *error = info.isDir() ? QStringLiteral("'%1' is a folder, not a session file.").arg(path)
-                                  : QStringLiteral("'%1' does not exist.").arg(path);
+            *error = QString::fromStdString(*why) + QLatin1Char('.');
         return std::nullopt;
     }
+    const QFileInfo info(path);
     if (info.size() > kMaxSessionBytes) {
         if (error)
             *error = QStringLiteral("'%1' is %2 bytes; session files are at most 1 MB.").arg(path).arg(info.size());
