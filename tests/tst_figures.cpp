@@ -29,6 +29,7 @@ class TestFigures : public QObject
     void pixelSizesStayPixels();
     void textInPoints();
     void typeFittedToTheSize();
+    void refusedSizeNamesOneThatFits();
     void titleReplacedAndHidden();
     void exportAllInAFormat();
     void everyViewSettingOnTheCommandLine();
@@ -239,6 +240,55 @@ void TestFigures::typeFittedToTheSize()
     const QString cut = yTitle(QStringLiteral("3.5x2.5in"));
     QVERIFY2(cut.endsWith(QStringLiteral("…")) && cut.size() < 24, qPrintable(cut));
     QCOMPARE(yTitle(QStringLiteral("7x5in")), QStringLiteral("i (radians per position)"));
+}
+
+void TestFigures::refusedSizeNamesOneThatFits()
+{
+    // Issue 28: llama3's scaling view at 3.5 x 2.5 in asked for 2.7 in, and at 2.7 for 2.8: a view's
+    // layout changes with its size. The size a refusal names is one at which the export succeeds,
+    // for every view, at a physical size, a pixel size in a given type, and llama3's case.
+    static const QRegularExpression needs(QStringLiteral("need ([0-9.]+x[0-9.]+(?:in|mm|px))"));
+    const QStringList llama3{QStringLiteral("--scheme"),
+                             QStringLiteral("rope"),
+                             QStringLiteral("--scaling"),
+                             QStringLiteral("llama3"),
+                             QStringLiteral("--factor"),
+                             QStringLiteral("8"),
+                             QStringLiteral("--original-context"),
+                             QStringLiteral("8192"),
+                             QStringLiteral("--base"),
+                             QStringLiteral("5e5")};
+    struct Case {
+        QString view;
+        QStringList args;
+    };
+    QList<Case> cases{
+        {QStringLiteral("scaling"), llama3 + QStringList{QStringLiteral("--size"), QStringLiteral("3.5x2.5in")}}};
+    for (const ViewInfo &info : viewRegistry())
+        for (const QStringList &size : {QStringList{QStringLiteral("--size"), QStringLiteral("1.5x1in")},
+                                        QStringList{QStringLiteral("--size"), QStringLiteral("60x40mm")},
+                                        QStringList{QStringLiteral("--size"), QStringLiteral("300x200"),
+                                                    QStringLiteral("--font-size"), QStringLiteral("9")}})
+            cases.append({info.id, schemeArgs(info) + size});
+    int refused = 0;
+    for (const Case &c : cases) {
+        const QString out = dir_.filePath(QStringLiteral("needs-%1.png").arg(c.view));
+        const QStringList args = c.args + QStringList{QStringLiteral("--export"), c.view, QStringLiteral("--out"), out};
+        const Run first = run(args);
+        if (first.code == 0)
+            continue;
+        const auto m = needs.match(first.err);
+        QVERIFY2(first.code == 2 && m.hasMatch() && !QFileInfo::exists(out),
+                 qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(" -> ") + first.err));
+        ++refused;
+        QStringList again = args;
+        again[again.indexOf(QStringLiteral("--size")) + 1] = m.captured(1);
+        const Run second = run(again);
+        QVERIFY2(second.code == 0 && QFileInfo(out).size() > 1000,
+                 qPrintable(again.join(QLatin1Char(' ')) + QStringLiteral(" -> ") + second.err));
+        QFile::remove(out);
+    }
+    QVERIFY2(refused >= 10, qPrintable(QString::number(refused))); // the loop checked many refusals
 }
 
 void TestFigures::titleReplacedAndHidden()

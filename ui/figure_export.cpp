@@ -264,41 +264,59 @@ FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *p
     if (!options.isPhysical() && options.fontPoints <= 0)
         return fitted; // the window's type, laid out as the window lays it out
     const QSize layout = options.layoutSize();
-    const auto needs = [&](double points) {
+    const auto needsAt = [&](double points, QSize size) {
         const FigureType type(view, points);
-        return view->figureNeeds(layout);
+        return view->figureNeeds(size);
     };
-    const auto fits = [&](QSize need) { return need.width() <= layout.width() && need.height() <= layout.height(); };
+    const auto needs = [&](double points) { return needsAt(points, layout); };
+    const auto fits = [](QSize need, QSize size) {
+        return need.width() <= size.width() && need.height() <= size.height();
+    };
     QSize need;
     if (options.fontPoints > 0) {
         need = needs(options.fontPoints);
-        if (fits(need))
+        if (fits(need, layout))
             return fitted;
     } else {
         for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5) {
             need = needs(points);
-            if (fits(need)) {
+            if (fits(need, layout)) {
                 fitted.fontPoints = points;
                 return fitted;
             }
         }
     }
     const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
-    // The need in the size's unit, rounded up: the layout's points, or pixels at the scale.
-    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0 / options.scale;
-    const auto up = [&](int points) {
-        const double v = std::max(points, 1) / perUnit;
-        const double step = options.isPhysical() ? (options.unit == SizeUnit::Inch ? 0.1 : 1.0) : 1.0;
-        return QString::number(std::ceil(v / step - 1e-9) * step, 'f', options.unit == SizeUnit::Inch ? 1 : 0);
-    };
-    const QSize larger = need.expandedTo(layout);
+    // The need in the size's unit, rounded up: the layout's points (a pixel size's pixels).
+    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0;
+    const double step = options.isPhysical() && options.unit == SizeUnit::Inch ? 0.1 : 1.0;
+    const auto up = [&](int points) { return std::ceil(std::max(points, 1) / perUnit / step - 1e-9) * step; };
+    const auto text = [&](double v) { return QString::number(v, 'f', options.unit == SizeUnit::Inch ? 1 : 0); };
+    // The size named is one the view fits: a layout changes with its size (a title's room, a
+    // legend's rows), so the need is measured again at the size named until it fits there (llama3's
+    // scaling view asked for 2.7 in at 2.5 and for 2.8 at 2.7).
+    FigureOptions named = options;
+    QSize larger = need.expandedTo(layout);
+    for (int round = 0; round < 8; ++round) {
+        const double w = up(larger.width()), h = up(larger.height());
+        if (options.isPhysical())
+            named.physical = QSizeF(w, h);
+        else
+            named.size = QSize(static_cast<int>(w), static_cast<int>(h));
+        const QSize at = named.layoutSize();
+        const QSize again = needsAt(type, at);
+        if (fits(again, at))
+            break;
+        larger = again.expandedTo(at);
+    }
+    const QSizeF asked = options.isPhysical() ? options.physical : QSizeF(options.size);
+    const QSizeF given = options.isPhysical() ? named.physical : QSizeF(named.size);
     *problem =
         QObject::tr(
             "at %1 pt the view's plots need %2x%3%4, more than %5x%6%4: they would overlap. Give a larger size%7.")
             .arg(type)
-            .arg(up(larger.width()), up(larger.height()), unitName(options.unit),
-                 QString::number(options.isPhysical() ? options.physical.width() : options.size.width()),
-                 QString::number(options.isPhysical() ? options.physical.height() : options.size.height()),
+            .arg(text(given.width()), text(given.height()), unitName(options.unit), QString::number(asked.width()),
+                 QString::number(asked.height()),
                  options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
     return fitted;
 }

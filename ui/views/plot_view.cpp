@@ -344,6 +344,12 @@ void PlotView::spaceTicks()
 
 void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) const
 {
+    // Kept to fit again once the plots are laid out (refitTitles()).
+    const auto kept = std::find_if(titles_.begin(), titles_.end(), [title](const auto &t) { return t.title == title; });
+    if (kept == titles_.end())
+        titles_.push_back({title, viewParts, title->font()});
+    else
+        *kept = {title, viewParts, title->font()};
     // The figure's own title (--title, View > Figure title) in place of the view's, or none.
     QStringList parts = viewParts;
     if (!titleShown_->isChecked()) {
@@ -405,6 +411,19 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     }
     title->setFont(font);
     title->setText(text);
+}
+
+void PlotView::refitTitles()
+{
+    // A title's room is what the plots leave, measured while the view rebuilt, before its plots
+    // were laid out at this size: their margins then were the last layout's (a first export of the
+    // circles took a line more for its title than the same export after another, and a refused
+    // size named one that was refused in turn).
+    for (const TitleParts &t : std::vector<TitleParts>(titles_))
+        if (t.title) {
+            t.title->setFont(t.font);
+            setTitle(t.title, t.parts);
+        }
 }
 
 QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) const
@@ -705,6 +724,8 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     keepRoom();
     layOut();
     spaceTicks();
+    layOut();
+    refitTitles();
     layOut();
     // An axis title that would be cut ends in "…" in a figure ("ω_i (radians per position)" beside
     // a short plot at 3.5 in lost its end under the legend); the view's own after.

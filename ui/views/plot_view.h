@@ -4,8 +4,11 @@
 #include "reduction.h"
 
 #include <QColor>
+#include <QFont>
 #include <QImage>
 #include <QJsonObject>
+#include <QPointer>
+#include <QStringList>
 #include <QWidget>
 
 #include <algorithm>
@@ -193,8 +196,17 @@ class PlotView : public QWidget
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
     bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;
+    // setTitle() again for each title with its parts and unshrunk font, for the plots' layout now.
+    void refitTitles();
     void applyPalette();
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
+
+    struct TitleParts {
+        QPointer<QCPTextElement> title;
+        QStringList parts;
+        QFont font; // before setTitle() shrank it
+    };
+    mutable std::vector<TitleParts> titles_; // each title's last setTitle()
 
     Parameters *parameters_;
     const ViewInfo *info_ = nullptr;
