@@ -1,3 +1,4 @@
+#include "figure_export.h"
 #include "heatmap_view.h"
 #include "parameters.h"
 #include "view_fixture.h"
@@ -26,6 +27,7 @@ class TestHeatmapView : public QObject
     void tooltipShowsExactValue();
     void singleRowAndColumnAreDrawn();
     void renderAtExportSize();
+    void vectorFigureDrawsEveryCellWhateverItsDpi();
     void zoomToCellsShowsExactValues();
     void wheelZoomsAndDragPans();
     void keyboardZoomAndPan();
@@ -206,6 +208,42 @@ void TestHeatmapView::renderAtExportSize()
     // Rendering for export does not disturb the view on screen.
     const QRect area = view_->plot()->axisRect()->rect();
     QVERIFY(view_->shownBlock().rows <= area.height());
+}
+
+void TestHeatmapView::vectorFigureDrawsEveryCellWhateverItsDpi()
+{
+    // Issue 28: 200 positions in a 3.5 x 2.5 in PDF were sampled "1 position in each 2" at the
+    // default 100 dpi and all drawn at 600: a vector figure is zoomed by its reader, so its cells
+    // do not depend on the dpi. Every one is drawn while cells are at least 0.25 pt.
+    set(200, 64);
+    std::unique_ptr<PlotView> exported(findView(QStringLiteral("heatmap"))->create(params_, nullptr));
+    auto *heatmap = static_cast<HeatmapView *>(exported.get());
+    FigureOptions o;
+    QVERIFY(!parseFigureSize(QStringLiteral("3.5x2.5in"), &o));
+    for (int dpi : {72, 100, 600}) {
+        o.dpi = dpi;
+        for (FigureFormat format : {FigureFormat::Pdf, FigureFormat::Svg}) {
+            QString problem;
+            const FigureOptions fitted = fitFigure(exported.get(), o, &problem);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QVERIFY(!figureBytes(exported.get(), format, fitted).isEmpty());
+            const pe::Block &b = heatmap->shownBlock();
+            QVERIFY2(b.rows == 200 && b.positionStep == 1 && b.cols == 64 && !b.sampled(),
+                     qPrintable(QStringLiteral("%1 dpi: %2 rows, every %3").arg(dpi).arg(b.rows).arg(b.positionStep)));
+            const QString title = exported->plot()->findChild<QCPTextElement *>()->text();
+            QVERIFY2(!title.contains(QStringLiteral("sampled")), qPrintable(title));
+        }
+    }
+    // A PNG is still at most a cell a pixel: at 100 dpi the plot has fewer than 200 pixels down.
+    o.dpi = 100;
+    QString problem;
+    QVERIFY(!figureImage(exported.get(), fitFigure(exported.get(), o, &problem)).isNull());
+    QVERIFY(heatmap->shownBlock().rows < 200);
+    // Cells smaller than 0.25 pt are sampled in a vector figure too.
+    set(1'000'000, 64);
+    QVERIFY(!figureBytes(exported.get(), FigureFormat::Pdf, fitFigure(exported.get(), o, &problem)).isEmpty());
+    QVERIFY(heatmap->shownBlock().sampled());
+    QVERIFY(heatmap->shownBlock().rows <= 4 * 180); // 4 a point down a plot shorter than the page
 }
 
 void TestHeatmapView::zoomToCellsShowsExactValues()

@@ -29,6 +29,9 @@ class HeatmapView : public PlotView
   public:
     static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
     static ViewInfo describe();
+    // The smallest cell a vector figure draws, in points: smaller ones are sampled.
+    static constexpr double kSmallestVectorCell = 0.25;
+    static constexpr double kMostVectorCells = 1 << 22;
     explicit HeatmapView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setColorMap(const QString &name, bool reversed = false);

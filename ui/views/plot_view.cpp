@@ -673,7 +673,9 @@ QSize PlotView::figureNeeds(QSize size)
 
 void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
 {
+    vectorOutput_ = true;
     renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
+    vectorOutput_ = false;
 }
 
 void PlotView::renderWith(QSize size, double scale, const std::function<void()> &draw)

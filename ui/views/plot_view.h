@@ -124,6 +124,8 @@ class PlotView : public QWidget
     virtual void rebuild() = 0;
     // Device pixels per logical pixel of what is being drawn (screen or export).
     double pixelScale() const { return pixelScale_; }
+    // Drawn as vectors (SVG, PDF, renderTo()): a reader zooms in, so the dpi is no measure of detail.
+    bool vectorOutput() const { return vectorOutput_; }
     QHBoxLayout *toolRow() const { return toolRow_; }
     // After bindSettings: the controls hold their declared defaults (a view that reads them to set
     // up its own state does it here, not in its constructor).
@@ -228,6 +230,7 @@ class PlotView : public QWidget
     QSize figureNeeds_{};             // what the last figure's layout needed (figureNeeds())
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
+    bool vectorOutput_ = false;
     bool dirty_ = true;
     bool builtForProjector_ = false;
 };
