@@ -1,3 +1,4 @@
+#include "clock.h"
 #include "clock_grid_view.h"
 #include "parameters.h"
 #include "test_support.h"
@@ -5,6 +6,7 @@
 
 #include <qcustomplot.h>
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -27,6 +29,8 @@ class TestClockGridView : public QObject
     void handsStayInsideTheFaces();
     void pairChoiceSpreadsFastestLists();
     void gridIsCentred();
+    void noHandWithoutACosineColumn();
+    void interpolatedHandsSayHowFarPast();
 
   private:
     void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
@@ -240,6 +244,68 @@ void TestClockGridView::gridIsCentred()
     // Centred in the figure, but for the row labels' margin on the left.
     QVERIFY2(right > 100 && std::abs(left - right) < 150,
              qPrintable(QStringLiteral("%1 px left, %2 px right").arg(left).arg(right)));
+}
+
+void TestClockGridView::noHandWithoutACosineColumn()
+{
+    // Issue 28: at d_model 1 the one clock drew a hand turning with t, though the encoding has no
+    // cosine column to give it an angle. No hand, and the title says why; at d 5 the last pair
+    // likewise, the others with theirs.
+    auto *title = view_->plot()->findChild<QCPTextElement *>();
+    auto *hands = view_->plot()->findChild<QCPCurve *>();
+    set(testsupport::params(20, 1, 1e4));
+    view_->setShownPositions(10);
+    QCOMPARE(view_->columnCount(), 1);
+    QCOMPARE(hands->dataCount(), 0);
+    QVERIFY2(title->text().contains(QStringLiteral("no hand on pair 0")) &&
+                 title->text().contains(QStringLiteral("no cosine column")),
+             qPrintable(title->text()));
+    const QPointF centre(view_->plot()->xAxis2->coordToPixel(0), view_->plot()->yAxis->coordToPixel(3));
+    QVERIFY2(view_->tooltipAt(centre).contains(QStringLiteral("no hand")), qPrintable(view_->tooltipAt(centre)));
+    set(testsupport::params(20, 5, 1e4));
+    QCOMPARE(view_->columnCount(), 3);
+    QCOMPARE(hands->dataCount(), 2 * 10 * 3); // pairs 0 and 1, ten rows
+    QVERIFY2(title->text().contains(QStringLiteral("no hand on pair 2")), qPrintable(title->text()));
+    set(testsupport::params(20, 6, 1e4));
+    QCOMPARE(hands->dataCount(), 3 * 10 * 3);
+    QVERIFY2(!title->text().contains(QStringLiteral("no hand")), qPrintable(title->text()));
+}
+
+void TestClockGridView::interpolatedHandsSayHowFarPast()
+{
+    // Issue 28: linear x4 from 4,096 at position 16,381 said "11 of 37 hands outside their arcs":
+    // true, by a fraction of a degree. The title says how far: the largest angle past an arc.
+    pe::EncodingParams p = testsupport::params(16384, 128, 1e4);
+    p.scheme = pe::SchemeId::Rope;
+    p.rope.scaling = pe::RopeScaling::Linear;
+    p.rope.factor = 4;
+    p.rope.originalContext = 4096;
+    set(p);
+    QVERIFY(params_->setPosition(16381));
+    auto *title = view_->plot()->findChild<QCPTextElement *>();
+    const pe::Encoding &e = params_->encoding();
+    double past = 0;
+    int outside = 0;
+    for (int pair : view_->shownPairs())
+        if (pe::outsideTrainedArc(e, 16381, pair)) {
+            ++outside;
+            past = std::max(past, pe::handAngle(e, 16381, pair) - pe::trainedSweep(e, pair));
+        }
+    QVERIFY(outside > 0);
+    QVERIFY(past * 180 / std::numbers::pi < 0.5); // a fraction of a degree
+    const QString expected = QStringLiteral("%1 of %2 hands outside their arcs, at most %3° past")
+                                 .arg(outside)
+                                 .arg(view_->columnCount())
+                                 .arg(QString::number(past * 180 / std::numbers::pi, 'g', 2));
+    QVERIFY2(title->text().contains(expected), qPrintable(title->text() + QStringLiteral(" / ") + expected));
+    // Without scaling past L the slow hands are tens of degrees out.
+    p.rope.scaling = pe::RopeScaling::None;
+    p.rope.factor = 1;
+    set(p);
+    QVERIFY(params_->setPosition(16381));
+    static const QRegularExpression most(QStringLiteral("at most ([0-9.]+)° past"));
+    const auto m = most.match(title->text());
+    QVERIFY2(m.hasMatch() && m.captured(1).toDouble() >= 10, qPrintable(title->text()));
 }
 
 QTEST_MAIN(TestClockGridView)

@@ -354,17 +354,35 @@ void ClockGridView::layoutGrid()
                           .arg(enc.pairCount())};
     if (cols_ < enc.pairCount())
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
+    for (int pair : pairs_)
+        if (enc.pairCosineColumn(pair) < 0)
+            title << tr("no hand on pair %1: column %2 has no cosine column beside it (odd d), and a sine alone "
+                        "gives no angle")
+                         .arg(pair)
+                         .arg(enc.pairSineColumn(pair));
     if (p.scheme == pe::SchemeId::Rope) {
         const std::int64_t t = parameters()->position();
-        const auto outside =
-            std::count_if(pairs_.begin(), pairs_.end(), [&](int pair) { return pe::outsideTrainedArc(enc, t, pair); });
+        int outside = 0;
+        double past = 0; // the farthest a hand is beyond its arc, in radians
+        for (int pair : pairs_)
+            if (pe::outsideTrainedArc(enc, t, pair)) {
+                ++outside;
+                past = std::max(past, pe::handAngle(enc, t, pair) - pe::trainedSweep(enc, pair));
+            }
         title << tr("%1; green: each hand's arc over positions 0–%2 in training (θᵢ)")
                      .arg(QString::fromStdString(pe::scalingSummary(p)))
                      .arg(p.rope.originalContext - 1);
-        title << tr("at t = %1, %2 of %3 hands outside their arcs: angles training never showed")
-                     .arg(t)
-                     .arg(outside)
-                     .arg(cols_);
+        // How far matters: under interpolation the last positions pass their arcs by a fraction of
+        // a degree, without scaling the slow hands by tens.
+        const double degrees = past * 180 / std::numbers::pi;
+        title << (outside == 0
+                      ? tr("at t = %1, all %2 hands inside their arcs").arg(t).arg(cols_)
+                      : tr("at t = %1, %2 of %3 hands outside their arcs, at most %4° past: angles "
+                           "training never showed")
+                            .arg(t)
+                            .arg(outside)
+                            .arg(cols_)
+                            .arg(degrees < 10 ? QString::number(degrees, 'g', 2) : QString::number(degrees, 'f', 0)));
     }
     setTitle(title_, title);
 }
@@ -390,8 +408,12 @@ void ClockGridView::placeHands()
     hand.reserve(rows_ * cols_ * 3);
     double t = 0;
     const double nan = std::numeric_limits<double>::quiet_NaN();
+    const pe::Encoding &enc = parameters()->encoding();
     for (int r = 0; r < rows_; ++r)
         for (int c = 0; c < cols_; ++c) {
+            // A sine column without its cosine fixes no angle (d = 1, the last of an odd d): no hand.
+            if (enc.pairCosineColumn(pairs_[static_cast<std::size_t>(c)]) < 0)
+                continue;
             const QPointF tip = handTip(r, c);
             hand.append(QCPCurveData(t++, c, r));
             hand.append(QCPCurveData(t++, tip.x(), tip.y()));
@@ -441,6 +463,8 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
                        .arg(enc.value(t, sj), 0, 'f', 6);
     if (cj >= 0)
         text += tr("\nPE[t, %1] = cos = %2").arg(cj).arg(enc.value(t, cj), 0, 'f', 6);
+    else
+        text += tr("\nno cosine column beside it (odd d): no hand");
     return text;
 }
 
