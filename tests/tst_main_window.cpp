@@ -24,6 +24,7 @@
 #include <QMenuBar>
 #include <QProcess>
 #include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -48,6 +49,7 @@ class TestMainWindow : public QObject
     void everyViewMarksThePosition();
     void lectureModeEntersAndLeaves();
     void lectureKeys();
+    void lectureReachesEveryViewAndUndoes();
     void lectureModeOnEveryView();
     void realWindowLectureOnEveryView();
     void noViewHoldsTheMatrix();
@@ -222,6 +224,45 @@ void TestMainWindow::lectureModeEntersAndLeaves()
     QVERIFY(w.menuBar()->isVisible());
     QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("parametersDock"))->isVisible());
     QVERIFY(!w.currentView()->lectureMode());
+}
+
+// Lecture mode: ] and [ reach every view (past the tenth too), Ctrl+Z and Ctrl+Shift+Z undo and
+// redo with the menu bar hidden, the pointer is hidden, and the key line's fading lays nothing out
+// again (the figure keeps its size).
+void TestMainWindow::lectureReachesEveryViewAndUndoes()
+{
+    ViewFixture<MainWindow> f(QSize(1280, 800));
+    QVERIFY(f.exposed());
+    MainWindow &w = *f.view;
+    w.setLectureMode(true);
+    QCOMPARE(w.cursor().shape(), Qt::BlankCursor);
+    QSet<PlotView *> seen;
+    for (std::size_t i = 0; i < viewRegistry().size(); ++i) {
+        seen.insert(w.currentView());
+        QTest::keyClick(w.currentView(), Qt::Key_BracketRight);
+    }
+    QCOMPARE(seen.size(), static_cast<int>(viewRegistry().size()));
+    QCOMPARE(w.currentView(), w.view(viewRegistry().front().id)); // wrapped round
+    QTest::keyClick(w.currentView(), Qt::Key_BracketLeft);
+    QCOMPARE(w.currentView(), w.view(viewRegistry().back().id));
+    w.showView(QStringLiteral("heatmap"));
+    const double base = f.params.values().base;
+    QTest::keyClick(w.currentView(), Qt::Key_Plus);
+    QVERIFY(f.params.values().base > base);
+    QTest::keyClick(w.currentView(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(f.params.values().base, base);
+    QTest::keyClick(w.currentView(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(f.params.values().base > base);
+    auto *hint = w.findChild<QLabel *>(QStringLiteral("lectureHint"));
+    QVERIFY(hint->text().contains(QStringLiteral("[ ]")));
+    QTest::qWait(500); // full screen settles
+    QVERIFY(!hint->text().isEmpty());
+    const QSize figure = w.currentView()->size();
+    QTRY_VERIFY_WITH_TIMEOUT(hint->text().isEmpty(), 8000);
+    QApplication::processEvents();
+    QCOMPARE(w.currentView()->size(), figure);
+    w.setLectureMode(false);
+    QCOMPARE(w.cursor().shape(), Qt::ArrowCursor);
 }
 
 void TestMainWindow::lectureKeys()

@@ -130,6 +130,8 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     edit->addAction(undo);
     edit->addAction(redo);
+    addAction(undo); // in lecture mode too, with the menu bar hidden
+    addAction(redo);
     edit->addSeparator();
     QAction *copy = edit->addAction(tr("&Copy figure"), this, &MainWindow::copyFigure);
     copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -191,8 +193,6 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     hint_->setObjectName(QStringLiteral("lectureHint"));
     hint_->setWordWrap(true); // never wider than the screen
     hint_->setAlignment(Qt::AlignCenter);
-    hint_->setStyleSheet(
-        QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
     hint_->hide();
 
     QMenu *play = menuBar()->addMenu(tr("&Playback"));
@@ -289,6 +289,14 @@ void MainWindow::addLectureKeys()
             tabs_->setCurrentIndex(i);
             tabs_->currentWidget()->setFocus();
         });
+    // Every view, past the tenth too: ] and [ step through them in tab order, wrapping.
+    auto stepView = [this](int by) {
+        const int n = tabs_->count();
+        tabs_->setCurrentIndex(((tabs_->currentIndex() + by) % n + n) % n);
+        tabs_->currentWidget()->setFocus();
+    };
+    add(QKeySequence(Qt::Key_BracketRight), [stepView] { stepView(1); });
+    add(QKeySequence(Qt::Key_BracketLeft), [stepView] { stepView(-1); });
     add(QKeySequence(Qt::Key_T), [this] {
         if (second_) {
             setSecondView(QString());

@@ -118,6 +118,8 @@ bool MainWindow::applySession(const Session &s, QString *error)
     if (!workspace_->applySession(s, error))
         return false;
     showView(s.view);
+    if (second_)
+        second_->applySettings(workspace_->viewSettings(second_->info().id));
     return true;
 }
 

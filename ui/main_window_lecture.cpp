@@ -2,6 +2,7 @@
 
 #include "plot_view.h"
 #include "view_registry.h"
+#include "workspace.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -24,6 +25,8 @@ void MainWindow::setSecondView(const QString &id)
         return;
     second_ = info->create(parameters_, stage_);
     second_->setObjectName(QStringLiteral("secondView"));
+    // The view beside shows what its tab shows: the workspace's settings for it, not the defaults.
+    second_->applySettings(workspace_->viewSettings(id));
     second_->setLectureMode(lectureMode());
     second_->setMinimumSize(160, 120);
     stage_->addWidget(second_);
@@ -51,6 +54,7 @@ void MainWindow::setLectureMode(bool on)
         menuBar()->hide();
         statusBar()->hide();
         tabs_->tabBar()->hide();
+        setCursor(Qt::BlankCursor); // keyboard only: no pointer over the figure
         showFullScreen();
     } else {
         lecture_.active = false;
@@ -61,6 +65,7 @@ void MainWindow::setLectureMode(bool on)
         dock_->setVisible(lecture_.dockVisible);
         setWindowState(lecture_.states);
         restoreGeometry(lecture_.geometry);
+        unsetCursor();
         hint_->hide();
     }
     for (QAction *a : lectureActions_)
@@ -76,12 +81,24 @@ void MainWindow::setLectureMode(bool on)
 
 void MainWindow::showLectureHint()
 {
-    hint_->setText(
-        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–%1 views  ·  T two views  ·  Esc leave")
-            .arg(std::min<std::size_t>(9, views_.size())));
+    const QString keys =
+        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–9, 0 views  ·  [ ] previous, next "
+           "view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  Esc leave")
+            .arg(views_.size());
+    hint_->setText(keys);
     QFont f = font();
     f.setPointSizeF(14 * PlotView::kLectureFontScale / 1.8);
     hint_->setFont(f);
+    hint_->setMinimumHeight(0);
+    hint_->setStyleSheet(
+        QStringLiteral("background: rgba(30,30,30,200); color: white; padding: 10px; border-radius: 6px;"));
     hint_->show();
-    QTimer::singleShot(5000, hint_, &QWidget::hide);
+    // After 5 s the line empties but keeps its height: hiding it would lay the whole figure out again.
+    QTimer::singleShot(5000, hint_, [this, keys] {
+        if (!lectureMode() || hint_->text() != keys)
+            return;
+        hint_->setMinimumHeight(hint_->height());
+        hint_->setText(QString());
+        hint_->setStyleSheet(QStringLiteral("background: transparent; padding: 10px;"));
+    });
 }

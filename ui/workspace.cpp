@@ -105,8 +105,11 @@ bool Workspace::applySession(const Session &s, QString *error)
     if (auto problem = parameters_->setState(s.params, s.noise))
         return fail(QString::fromStdString(*problem));
     parameters_->setPosition(s.position);
-    for (auto it = s.views.begin(); it != s.views.end(); ++it)
-        setViewSettings(it.key(), it.value());
+    // A session is a complete state: every view takes its defaults for what the session does not
+    // name, so nothing of the state before it shows through (a preset after another once kept the
+    // other's clock faces).
+    for (const ViewInfo &info : viewRegistry())
+        setViewSettings(info.id, completeSettings(info.settings, s.views.value(info.id)));
     return true;
 }
 

@@ -43,7 +43,8 @@ class Workspace : public QObject
     // Everything shown, with `view` as the view in front.
     Session session(const QString &view) const;
     // Checks every part (parameters, noise, position, the view, each view's settings against the
-    // registry) and applies all of it, or nothing with `error` one line saying why.
+    // registry) and applies all of it, or nothing with `error` one line saying why. Every setting
+    // the session does not name returns to its default: the state after it is the session's alone.
     bool applySession(const Session &session, QString *error);
 
     // A view created offscreen from the registry, attached, drawing finished figures.

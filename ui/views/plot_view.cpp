@@ -701,6 +701,14 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         }
     };
     keepRoom();
+    // The tick spacing of the last layout (the screen's) shapes this one's labels: start from the
+    // tickers' defaults, so the figure does not depend on what was drawn before.
+    for (QCPAxis *axis : allAxes()) {
+        if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
+            integer->setMinimumStep(0);
+        else if (axis->ticker())
+            axis->ticker()->setTickCount(5);
+    }
     // Lay the plot out at the export size so the view computes for the pixels it will fill.
     plot_->setViewport(QRect(QPoint(0, 0), size));
     const auto layOut = [this] {
@@ -716,8 +724,23 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         plot_->setFont(f);
     }
     // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure
-    // refuse it before they get here).
+    // refuse it before they get here). A rebuild's title depends on the room it finds (a sampled
+    // heatmap says so on a line of its own), and that room on the title before it: so the first
+    // rebuild starts from empty titles, whatever the screen showed last, and a second one fits the
+    // room the titles then leave. The figure depends on the export's options alone.
     if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty()) {
+        std::vector<std::pair<QPointer<QCPTextElement>, QString>> titles;
+        for (int i = 0; i < plot_->plotLayout()->elementCount(); ++i)
+            if (auto *t = qobject_cast<QCPTextElement *>(plot_->plotLayout()->elementAt(i))) {
+                titles.emplace_back(t, t->text());
+                t->setText(QString());
+            }
+        layOut();
+        rebuild();
+        for (const auto &[t, text] : titles)
+            if (t && t->text().isEmpty())
+                t->setText(text); // a title the rebuild does not set
+        layOut();
         rebuild();
         placeMarkers();
     }
