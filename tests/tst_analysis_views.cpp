@@ -219,6 +219,21 @@ void TestAnalysisViews::relativeResidualAndDecoding()
     f.view->setOffset(5);
     QVERIFY(f.view->residual() < 1e-12);
     QVERIFY(std::abs(f.view->decoded().offset - 5.0) < 1e-9);
+    // Issue 28: pairs 0-3 (wavelengths 6.3 to 9.7, under 2k = 10) read 5 less a whole wavelength,
+    // negative, without a word: the title and the axis now say it is k wrapped by the wavelength.
+    const pe::Encoding &e = f.params.encoding();
+    for (int i = 0; i < 4; ++i) {
+        const double reading = f.view->decoded().perPair[static_cast<std::size_t>(i)];
+        QVERIFY(reading < 0 && std::abs(reading - (5 - e.pairWavelength(i))) < 1e-9);
+    }
+    QVERIFY(std::abs(f.view->decoded().perPair[4] - 5.0) < 1e-9);
+    auto *title = f.view->plot()->findChild<QCPTextElement *>();
+    QVERIFY2(title->text().contains(QStringLiteral("pairs 0–3")) && title->text().contains(QStringLiteral("wrapped")),
+             qPrintable(title->text()));
+    bool axisSays = false;
+    for (QCPAxisRect *rect : f.view->plot()->axisRects())
+        axisSays |= rect->axis(QCPAxis::atLeft)->label().contains(QStringLiteral("wrapped"));
+    QVERIFY(axisSays);
     f.view->setOffset(-27);
     QVERIFY(std::abs(f.view->decoded().offset + 27.0) < 1e-9);
     f.view->setOffset(3);

@@ -134,7 +134,8 @@ void RelativeView::rebuild()
     truth_->setVisible(!table);
     placeHorizontal(truth_, static_cast<double>(k));
     decodeRect_->axis(QCPAxis::atLeft)
-        ->setLabel(table ? tr("angle pair i turns from x(t) to x(t+k) (radians)") : tr("offset read from pair i"));
+        ->setLabel(table ? tr("angle pair i turns from x(t) to x(t+k) (radians)")
+                         : tr("offset read from pair i, wrapped into ±λᵢ/2"));
     decodeRect_->axis(QCPAxis::atBottom)->setRange(-0.5, enc.pairCount() - 0.5);
     decodeRect_->axis(QCPAxis::atLeft)->rescale();
     if (!table)
@@ -163,13 +164,28 @@ void RelativeView::rebuild()
                      .arg(k)
                      .arg(residual_, 0, 'g', 3)
                      .arg(checked);
-        if (reachable)
+        if (reachable) {
             title << tr("offset read from x(%1), x(%2) with atan2: %3 (error %4)")
                          .arg(t)
                          .arg(t + k)
                          .arg(decoded_.offset, 0, 'f', 6)
                          .arg(std::abs(decoded_.offset - static_cast<double>(k)), 0, 'g', 3);
-        else
+            // A pair turns a whole period every λᵢ positions: one shorter than 2|k| reads k less
+            // whole periods, into ±λᵢ/2, which is why the fast pairs' dots sit off the line.
+            std::vector<int> wrapped;
+            for (int i = 0; i < enc.pairCount(); ++i)
+                if (enc.pairCosineColumn(i) >= 0 && enc.pairWavelength(i) < 2 * std::abs(static_cast<double>(k)))
+                    wrapped.push_back(i);
+            const bool leading = !wrapped.empty() && wrapped.back() == static_cast<int>(wrapped.size()) - 1;
+            const QString which = wrapped.size() == 1 ? tr("pair %1").arg(wrapped.front())
+                                  : leading           ? tr("pairs 0–%1").arg(wrapped.back())
+                                                      : tr("%1 pairs").arg(wrapped.size());
+            if (!wrapped.empty())
+                title << tr("right: %1 (λᵢ under 2|k| = %3) read %2 wrapped by the wavelength, %2 − m·λᵢ in ±λᵢ/2")
+                             .arg(which)
+                             .arg(k)
+                             .arg(2 * std::abs(k));
+        } else
             title << tr("position %1 + %2 is outside 0 to 999,999,999: nothing to decode").arg(t).arg(k);
     }
     setTitle(title_, title);
