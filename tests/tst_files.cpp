@@ -29,23 +29,6 @@ QStringList entries(const QString &dir)
     return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
 }
 
-// The size of the file the process pid has open for writing under dir (an unnamed O_TMPFILE file
-// shows in /proc as "dir/#inode (deleted)"), or -1.
-qint64 openOutputSize(qint64 pid, const QString &dir)
-{
-    const QString fds = QStringLiteral("/proc/%1/fd").arg(pid);
-    for (const QString &fd : QDir(fds).entryList(QDir::Files | QDir::System)) {
-        const QString target = QFileInfo(fds + QLatin1Char('/') + fd).symLinkTarget();
-        if (target.startsWith(dir + QLatin1Char('/'))) {
-            struct stat st {
-            };
-            if (::stat(QFile::encodeName(fds + QLatin1Char('/') + fd).constData(), &st) == 0)
-                return st.st_size;
-        }
-    }
-    return -1;
-}
-
 } // namespace
 
 class TestFiles : public QObject
