@@ -22,6 +22,8 @@ class TestProjectionView : public QObject
   private slots:
     void seed004RunsToTheEndAndDraws();
     void framesArriveWhileItRuns();
+    void figureExportQueuesNoFrames();
+    void framesWaitOneAtATime();
     void pauseKeepsTheOptimiserAndResumeFinishes();
     void changeRestartsAndLeavesNoThread();
     void sameSeedSamePicture();
@@ -91,6 +93,39 @@ void TestProjectionView::framesArriveWhileItRuns()
     // The start and several frames between it and the end were shown: the plot animates.
     QVERIFY2(seen.size() >= 4, qPrintable(QString::number(seen.size())));
     QVERIFY(seen.count(0) == 1 || *seen.begin() < 1000);
+}
+
+void TestProjectionView::figureExportQueuesNoFrames()
+{
+    // A figure export waits for the end without running events: it is handed the end alone (each
+    // frame queued for it was a copy of the embedding, 4 GB at 300,000 points; issue 28). A frame
+    // shown moves the axes, so the axes' changes count the frames.
+    ViewFixture<ProjectionView> f(QSize(900, 600));
+    QVERIFY(f.exposed());
+    f.view->setCompleteFigures(true);
+    int shown = 0;
+    connect(f.view->plot()->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), f.view.get(), [&] { ++shown; });
+    QVERIFY(!f.params.set(params(3000, 16)));
+    f.view->finishWork();
+    QCOMPARE(f.view->projection().iteration, 1000);
+    QCOMPARE(shown, 1);
+}
+
+void TestProjectionView::framesWaitOneAtATime()
+{
+    // A run's frames wait for a busy GUI thread one at a time, the newest replacing the one not
+    // shown yet: after the thread is back, one frame on the way and the end are drawn, not one per
+    // step it missed.
+    ViewFixture<ProjectionView> f(QSize(900, 600));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.params.set(params(3000, 16)));
+    auto *job = f.view->findChild<BackgroundJob *>();
+    QTRY_VERIFY(job->running());
+    int shown = 0;
+    connect(f.view->plot()->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), f.view.get(), [&] { ++shown; });
+    job->wait(); // the GUI thread busy until the run ends; then what waited is delivered
+    QCOMPARE(f.view->projection().iteration, 1000);
+    QVERIFY2(shown <= 2, qPrintable(QString::number(shown)));
 }
 
 void TestProjectionView::pauseKeepsTheOptimiserAndResumeFinishes()

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <limits>
+#include <mutex>
 
 namespace {
 
@@ -278,24 +279,45 @@ void ProjectionView::launch()
     const std::shared_ptr<TsneSlot> slot = slot_;
     const std::shared_ptr<pe::Tsne> resume = slot->tsne;
     const std::shared_ptr<const std::atomic<double>> frameCost = frameCostMs_;
+    const bool frames = !completeFigures();
     paused_ = false;
-    job_->start([this, enc, key, slot, resume, frameCost](const std::atomic<bool> &cancel,
-                                                          const BackgroundJob::Post &post) -> std::function<void()> {
+    job_->start([this, enc, key, slot, resume, frameCost,
+                 frames](const std::atomic<bool> &cancel, const BackgroundJob::Post &post) -> std::function<void()> {
         if (key.method == pe::ProjectionMethod::Pca) {
             pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel);
             if (cancel.load())
                 return {};
             return [this, frame = std::move(frame)]() mutable { showFrame(std::move(frame)); };
         }
+        // Frames on the way wait for this thread one at a time: a newer one replaces one not yet
+        // shown, so a busy GUI thread never queues a copy of the embedding per step. A figure export
+        // (complete figures) draws the end alone and is handed none: it waits without running events,
+        // and at 300,000 points its queued frames were 4 GB (issue 28).
+        const auto offer = [mailbox = std::make_shared<FrameMailbox>(), &post, this](pe::Projection frame) {
+            bool waiting = false;
+            {
+                const std::lock_guard lock(mailbox->mutex);
+                waiting = mailbox->frame.has_value();
+                mailbox->frame = std::move(frame);
+            }
+            if (!waiting)
+                post([this, mailbox] {
+                    std::optional<pe::Projection> latest;
+                    {
+                        const std::lock_guard lock(mailbox->mutex);
+                        latest.swap(mailbox->frame);
+                    }
+                    if (latest)
+                        showFrame(std::move(*latest));
+                });
+        };
         std::shared_ptr<pe::Tsne> tsne = resume;
         if (!tsne) {
             // The start is on screen while the neighbours and affinities are computed.
             std::optional<pe::Tsne> fresh =
                 pe::prepareTsne(*enc, key.noise, key.settings, &cancel, [&](const std::vector<double> &start) {
-                    post([this, frame = pe::Projection{
-                                    start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}}]() mutable {
-                        showFrame(std::move(frame));
-                    });
+                    if (frames)
+                        offer(pe::Projection{start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}});
                 });
             if (!fresh)
                 return {};
@@ -316,9 +338,9 @@ void ProjectionView::launch()
                 const auto interval = std::max<std::chrono::steady_clock::duration>(
                     kFrameInterval, std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double, std::milli>(kFrameCostShare * *frameCost)));
-                if (now - last >= interval && !t.finished()) {
+                if (frames && now - last >= interval && !t.finished()) {
                     last = now;
-                    post([this, frame = frameOf(t)]() mutable { showFrame(std::move(frame)); });
+                    offer(frameOf(t));
                 }
                 return true;
             },

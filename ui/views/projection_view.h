@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 class BackgroundJob;
 class QCheckBox;
@@ -105,6 +107,11 @@ class ProjectionView : public PlotView
     // has been joined (Pause) or has delivered its last frame.
     struct TsneSlot {
         std::shared_ptr<pe::Tsne> tsne;
+    };
+    // The newest frame a run has for this thread and not yet shown (launch()).
+    struct FrameMailbox {
+        std::mutex mutex;
+        std::optional<pe::Projection> frame;
     };
     std::optional<Key> key_; // what the shown projection (or running job) is of
     std::shared_ptr<TsneSlot> slot_;
