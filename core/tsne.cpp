@@ -399,6 +399,14 @@ bool Tsne::step(const std::atomic<bool> *cancel)
     if (std::isnan(kl))
         return false;
     kl_ = kl;
+    // The second phase starts afresh, as scikit-learn's optimiser does (two descents, each from no
+    // update and unit gains): the gains and momentum grown under exaggerated attraction would
+    // otherwise throw the points past the minimum once it ends (issue 28: small inputs lost up to 0.03
+    // of trustworthiness to scikit-learn, and their KL was 0.33 against 0.17-0.20).
+    if (iteration_ == settings_.exaggerationIterations) {
+        std::fill(update_.begin(), update_.end(), 0.0);
+        std::fill(gains_.begin(), gains_.end(), 1.0);
+    }
     const double momentum = iteration_ < settings_.exaggerationIterations ? 0.5 : 0.8;
     for (std::size_t c = 0; c < y_.size(); ++c) {
         // Gains grow where the gradient's sign flips against the last update, shrink otherwise.

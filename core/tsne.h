@@ -107,7 +107,8 @@ Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity,
                             const std::atomic<bool> *cancel = nullptr);
 
 // The optimiser: gradient descent with momentum (0.5, then 0.8 after early exaggeration) and
-// per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes.
+// per-coordinate gains (Jacobs 1988), as in van der Maaten's and scikit-learn's codes; as in
+// scikit-learn's, the update and gains start afresh when early exaggeration ends.
 // Repulsion exactly for small n, else each step by the cheaper of a Barnes-Hut quadtree (van der
 // Maaten 2014) built on Morton-sorted points and FFT interpolation (tsne_fft.h), over every core.
 namespace detail {
