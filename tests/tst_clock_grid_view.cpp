@@ -248,27 +248,32 @@ void TestClockGridView::gridIsCentred()
 
 void TestClockGridView::noHandWithoutACosineColumn()
 {
-    // Issue 28: at d_model 1 the one clock drew a hand turning with t, though the encoding has no
-    // cosine column to give it an angle. No hand, and the title says why; at d 5 the last pair
-    // likewise, the others with theirs.
+    // Issue 28: at d_model 1 the one clock drew a hand without a word, though the encoding has no
+    // cosine column. The hand stays (the formula's angle t w_0, as seed 002 draws its fifth clock
+    // at d 9) and the title and tooltip say the vector keeps only its sine; a table's lone column
+    // has no angle, so no hand.
     auto *title = view_->plot()->findChild<QCPTextElement *>();
     auto *hands = view_->plot()->findChild<QCPCurve *>();
     set(testsupport::params(20, 1, 1e4));
     view_->setShownPositions(10);
     QCOMPARE(view_->columnCount(), 1);
-    QCOMPARE(hands->dataCount(), 0);
-    QVERIFY2(title->text().contains(QStringLiteral("no hand on pair 0")) &&
-                 title->text().contains(QStringLiteral("no cosine column")),
+    QCOMPARE(hands->dataCount(), 10 * 3);
+    QVERIFY2(title->text().contains(QStringLiteral("pair 0: no cosine column")) &&
+                 title->text().contains(QStringLiteral("keeps only sin(t·ω_0)")),
              qPrintable(title->text()));
     const QPointF centre(view_->plot()->xAxis2->coordToPixel(0), view_->plot()->yAxis->coordToPixel(3));
-    QVERIFY2(view_->tooltipAt(centre).contains(QStringLiteral("no hand")), qPrintable(view_->tooltipAt(centre)));
+    QVERIFY2(view_->tooltipAt(centre).contains(QStringLiteral("no cosine column")),
+             qPrintable(view_->tooltipAt(centre)));
+    // The hand at t = 3 is at the angle 3 w_0 = 3 radians.
+    const QPointF tip = view_->handTip(3, 0) - view_->clockCentre(3, 0);
+    QVERIFY(std::abs(tip.x() / ClockGridView::kHandLength - std::sin(3.0)) < 1e-12);
     set(testsupport::params(20, 5, 1e4));
     QCOMPARE(view_->columnCount(), 3);
-    QCOMPARE(hands->dataCount(), 2 * 10 * 3); // pairs 0 and 1, ten rows
-    QVERIFY2(title->text().contains(QStringLiteral("no hand on pair 2")), qPrintable(title->text()));
+    QCOMPARE(hands->dataCount(), 3 * 10 * 3);
+    QVERIFY2(title->text().contains(QStringLiteral("pair 2: no cosine column")), qPrintable(title->text()));
     set(testsupport::params(20, 6, 1e4));
     QCOMPARE(hands->dataCount(), 3 * 10 * 3);
-    QVERIFY2(!title->text().contains(QStringLiteral("no hand")), qPrintable(title->text()));
+    QVERIFY2(!title->text().contains(QStringLiteral("no cosine column")), qPrintable(title->text()));
 }
 
 void TestClockGridView::interpolatedHandsSayHowFarPast()

@@ -354,12 +354,16 @@ void ClockGridView::layoutGrid()
                           .arg(enc.pairCount())};
     if (cols_ < enc.pairCount())
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
+    // The last sine of an odd d (all of d = 1) has no cosine column: the vector keeps only the
+    // sine of that pair's angle. The hand shows the angle t·ω_i the formula gives, as seed 002's
+    // fifth clock does; a table's lone column has no angle at all, so no hand.
     for (int pair : pairs_)
         if (enc.pairCosineColumn(pair) < 0)
-            title << tr("no hand on pair %1: column %2 has no cosine column beside it (odd d), and a sine alone "
-                        "gives no angle")
-                         .arg(pair)
-                         .arg(enc.pairSineColumn(pair));
+            title << (enc.hasFrequencies()
+                          ? tr("pair %1: no cosine column (odd d): the vector keeps only sin(t·ω_%1)").arg(pair)
+                          : tr("no hand on pair %1: column %2 has no partner column, and one value gives no angle")
+                                .arg(pair)
+                                .arg(enc.pairSineColumn(pair)));
     if (p.scheme == pe::SchemeId::Rope) {
         const std::int64_t t = parameters()->position();
         int outside = 0;
@@ -411,8 +415,8 @@ void ClockGridView::placeHands()
     const pe::Encoding &enc = parameters()->encoding();
     for (int r = 0; r < rows_; ++r)
         for (int c = 0; c < cols_; ++c) {
-            // A sine column without its cosine fixes no angle (d = 1, the last of an odd d): no hand.
-            if (enc.pairCosineColumn(pairs_[static_cast<std::size_t>(c)]) < 0)
+            // A table's column without a partner fixes no angle: no hand.
+            if (!enc.hasFrequencies() && enc.pairCosineColumn(pairs_[static_cast<std::size_t>(c)]) < 0)
                 continue;
             const QPointF tip = handTip(r, c);
             hand.append(QCPCurveData(t++, c, r));
@@ -464,7 +468,8 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
     if (cj >= 0)
         text += tr("\nPE[t, %1] = cos = %2").arg(cj).arg(enc.value(t, cj), 0, 'f', 6);
     else
-        text += tr("\nno cosine column beside it (odd d): no hand");
+        text += enc.hasFrequencies() ? tr("\nno cosine column (odd d): the hand is the formula's angle")
+                                     : tr("\nno partner column: no hand");
     return text;
 }
 
