@@ -6,6 +6,8 @@
 #include "test_support.h"
 #include "tsne.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 
 #include <QString>
@@ -76,14 +78,17 @@ print(s, tsne.kl_divergence_, trustworthiness(pe, y, n_neighbors=10))
     return SklearnRun{parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble()};
 }
 
-// The command a user runs, start to exit: pe-explorer ... --export-data projection --out FILE; its
-// peak resident memory (KiB) in *peakKiB when given (wait4's, of this child alone).
-double wholeProcessSeconds(const QString &explorer, const QStringList &args, long *peakKiB = nullptr)
+// The command a user runs, start to exit: pe-explorer ... --export-data projection --out FILE (or,
+// with figure, --export projection --out FILE.png); its peak resident memory (KiB) in *peakKiB when
+// given (wait4's, of this child alone).
+double wholeProcessSeconds(const QString &explorer, const QStringList &args, long *peakKiB = nullptr,
+                           bool figure = false)
 {
     QTemporaryDir dir;
-    const QStringList all = QStringList{explorer} + args +
-                            QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"),
-                                        QStringLiteral("--out"), dir.filePath(QStringLiteral("p.csv"))};
+    const QStringList all =
+        QStringList{explorer} + args +
+        QStringList{figure ? QStringLiteral("--export") : QStringLiteral("--export-data"), QStringLiteral("projection"),
+                    QStringLiteral("--out"), dir.filePath(figure ? QStringLiteral("p.png") : QStringLiteral("p.csv"))};
     std::vector<QByteArray> bytes;
     for (const QString &a : all)
         bytes.push_back(a.toLocal8Bit());
@@ -241,6 +246,30 @@ void projectionBenchmarks(bool quick, const QString &explorer)
                     static_cast<long long>(n), d, quick ? 1 : 3, spread(closedTimes).c_str(), closed.iterations,
                     spread(streamedTimes).c_str(), streamed.iterations, spread(whole).c_str(), closed.explained(0),
                     closed.explained(1), streamed.explained(0), streamed.explained(1));
+    }
+    // Issue 28: a figure export's peak within twice the data export's plus the image (its frames were
+    // queued while it waited: 4.1 GB against 99 MB at 300,000 x 64).
+    for (std::int64_t n : quick ? std::vector<std::int64_t>{20'000} : std::vector<std::int64_t>{100'000, 300'000}) {
+        const QStringList args = windowArgs(n, 64) + QStringList{QStringLiteral("--method"), QStringLiteral("tsne")};
+        long dataKiB = 0, figureKiB = 0;
+        const double data = wholeProcessSeconds(explorer, args, &dataKiB);
+        const double figure = wholeProcessSeconds(explorer, args, &figureKiB, true);
+        std::printf("  t-SNE %lld x 64, whole process: --export-data projection %.1f s, peak resident %.0f MiB; "
+                    "--export projection (1200 x 800 PNG) %.1f s, peak resident %.0f MiB\n",
+                    static_cast<long long>(n), data, static_cast<double>(dataKiB) / 1024.0, figure,
+                    static_cast<double>(figureKiB) / 1024.0);
+    }
+    // Issue 28: small inputs against scikit-learn on the same table (tests/tsne_quality.py).
+    if (!quick) {
+        QProcess py;
+        py.setProcessChannelMode(QProcess::ForwardedChannels);
+        std::printf("  t-SNE trustworthiness(10) against scikit-learn (tests/tsne_quality.py):\n");
+        std::fflush(stdout);
+        py.start(QStringLiteral("/usr/bin/python3"),
+                 {QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QStringLiteral("tsne_quality.py")),
+                  QStringLiteral("--explorer"), explorer});
+        if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
+            std::printf("  (not measured: python3-sklearn not installed, or the script failed)\n");
     }
     std::vector<double> sk;
     SklearnRun last{};
