@@ -11,6 +11,11 @@ packages=(
   xvfb xauth fonts-dejavu-core
 )
 
+# scripts/test.sh --tests: numpy and scikit-learn for the tests that compare with them (t-SNE's
+# quality against scikit-learn 1.2 on the same table, tests/tsne_quality.py).
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(python3-numpy python3-sklearn)
+fi
 # scripts/test.sh --sanitizers: clang 14 with its sanitizer and libFuzzer runtimes, and clang-format 14.
 if [ "${1:-}" = "--sanitizers" ]; then
   packages+=(clang-14 libclang-rt-14-dev clang-format-14)

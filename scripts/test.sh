@@ -11,6 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 "$root/scripts/build.sh"
+"$root/scripts/deps.sh" --tests
 ctest --test-dir "$root/build" --output-on-failure -j 2 "$@"
 [ "$quick" = 1 ] && exit 0
 

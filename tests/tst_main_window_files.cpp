@@ -14,8 +14,10 @@
 
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -27,6 +29,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 class TestMainWindowFiles : public QObject
 {
@@ -39,7 +42,50 @@ class TestMainWindowFiles : public QObject
     void smallExportsKeepTheirLayout();
     void exportDataFromTheWindow();
     void copyFigureAndExportAll();
+    void exportDialogChangesNothingOnScreen();
 };
+
+// File > Export figure on the clocks, opened and cancelled: the window's figure is as it was, and
+// the preview is the exported figure (the dialog once drew rims too large and scattered hands, and
+// left the clocks laid out anew on screen).
+void TestMainWindowFiles::exportDialogChangesNothingOnScreen()
+{
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(40, 64)));
+    MainWindow w(&p);
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showView(QStringLiteral("clocks"));
+    PlotView *clocks = w.currentView();
+    QApplication::processEvents();
+    const QImage before = clocks->plot()->grab().toImage();
+    QImage preview;
+    QTimer::singleShot(0, [&] {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        auto *picture = dialog->findChild<QLabel *>(QStringLiteral("exportPreview"));
+        QTRY_VERIFY_WITH_TIMEOUT(!picture->pixmap().isNull(), 5000);
+        preview = picture->pixmap().toImage();
+        if (qEnvironmentVariableIsSet("PE_KEEP_FIGURES"))
+            preview.save(QStringLiteral("/tmp/export-preview.png"));
+        dialog->reject();
+    });
+    QAction *exportAction = nullptr;
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text().remove(QLatin1Char('&')).startsWith(QStringLiteral("Export figure")))
+            exportAction = a;
+    QVERIFY(exportAction);
+    exportAction->trigger();
+    QApplication::processEvents();
+    QVERIFY(!preview.isNull());
+    const QImage after = clocks->plot()->grab().toImage();
+    if (qEnvironmentVariableIsSet("PE_KEEP_FIGURES")) {
+        before.save(QStringLiteral("/tmp/clocks-before.png"));
+        after.save(QStringLiteral("/tmp/clocks-after.png"));
+    }
+    QCOMPARE(after, before);
+}
 
 void TestMainWindowFiles::exportFigureWritesPng()
 {

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <qcustomplot.h>
 #include <typeinfo>
+#include <utility>
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -554,7 +555,15 @@ void PlotView::rebuildNow()
         return;
     }
     applyFonts(); // before: a rebuild measures its labels
+    const QRect room = plot_->axisRect() ? plot_->axisRect()->rect() : QRect();
     rebuild();
+    // A rebuild measures its room with the title it found; its own title may take more or fewer
+    // lines (the clocks' first build counted 21 rows where 19 fit). Once the layout moved, the
+    // next rebuild sees the room it really has.
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot_->plotLayout()->update(phase);
+    if (plot_->axisRect() && plot_->axisRect()->rect() != room)
+        rebuild();
     placeMarkers();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
@@ -785,8 +794,13 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     plot_->setFont(oldFont);
     plot_->setViewport(oldViewport);
     dirty_ = true;
-    if (isVisible())
+    // The screen's figure again, in the screen's type: the figure's points are still set here (the
+    // caller restores them after), and a rebuild with them laid the window's clocks out anew.
+    if (isVisible()) {
+        const double figurePoints = std::exchange(figureFontPoints_, 0.0);
         rebuildNow();
+        figureFontPoints_ = figurePoints;
+    }
 }
 
 void PlotView::bindSettings(const ViewInfo &info)
