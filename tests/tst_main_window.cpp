@@ -494,6 +494,15 @@ void TestMainWindow::darkThemeReachesThePlots()
                 QCOMPARE(axis->labelColor(), QColor(Qt::black));
             }
     }
+    // A disabled field looks disabled, and the clocks' current row is a saturated band, not the
+    // pale yellow a projector washes out.
+    const QPalette pal = QApplication::palette();
+    QVERIFY(pal.color(QPalette::Disabled, QPalette::Text).lightness() >
+            pal.color(QPalette::Active, QPalette::Text).lightness() + 80);
+    w.showView(QStringLiteral("clocks"));
+    QCoreApplication::processEvents();
+    auto *band = w.currentView()->plot()->findChild<QCPItemRect *>();
+    QVERIFY(band && band->brush().color().alpha() >= 120 && band->brush().color().saturation() > 200);
     w.setTheme(Theme::System);
     QVERIFY(!projectorThemeOn());
     // A saved number this program does not know (a newer version's theme, a hand edit) opens as the

@@ -34,6 +34,11 @@ QPalette themePalette(Theme theme, const QPalette &system)
         pal.setColor(QPalette::Base, Qt::white);
         pal.setColor(QPalette::Window, Qt::white);
         pal.setColor(QPalette::Mid, QColor(60, 60, 60));
+        // A disabled field must look disabled on a washed-out projector too: grey text on grey.
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            pal.setColor(QPalette::Disabled, role, QColor(120, 120, 120));
+        pal.setColor(QPalette::Disabled, QPalette::Base, QColor(225, 225, 225));
+        pal.setColor(QPalette::Disabled, QPalette::Button, QColor(225, 225, 225));
         return pal;
     }
     case Theme::Dark: {

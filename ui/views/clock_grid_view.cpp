@@ -69,16 +69,18 @@ class ClockFaces : public QCPLayerable
         const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower,
                                          y_->range().upper, scale, ink().rgba());
         if (cache_.isNull() || key != cacheKey_) {
+            // Scaled by hand, not by a device pixel ratio: below 1 (the export dialog's preview)
+            // QPainter ignores the ratio, and the rims came out several times too large.
             cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-            cache_.setDevicePixelRatio(scale);
             cache_.fill(Qt::transparent);
             QPainter p(&cache_);
             p.setRenderHint(QPainter::Antialiasing);
+            p.scale(scale, scale);
             p.translate(-rect.topLeft());
             paint(p);
             cacheKey_ = key;
         }
-        painter->drawImage(rect.topLeft(), cache_);
+        painter->drawImage(QRectF(rect), cache_);
     }
 
   private:
@@ -301,6 +303,10 @@ void ClockGridView::layoutGrid()
     fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
+    // The current row: a pale band on a screen; on a projector, which washes pale colours out, a
+    // saturated band with a dark orange frame.
+    highlight_->setBrush(projector() ? QColor(255, 170, 0, 130) : QColor(255, 200, 0, 60));
+    highlight_->setPen(QPen(projector() ? QColor(190, 80, 0) : QColor(230, 160, 0), 1.5 * lineScale()));
     std::vector<double> sweeps;
     if (p.scheme == pe::SchemeId::Rope)
         for (int pair : pairs_)
