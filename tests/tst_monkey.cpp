@@ -2,7 +2,9 @@
 // (menu actions, keys, slider drags, typed values, view switches, presets, undo and redo, lecture
 // mode in and out, dialogs opened and cancelled, a table opened), checking after each that the
 // state is valid, and at the end that no worker thread is left.
-//   PE_MONKEY_ACTIONS=100000 tst_monkey   the long run (a benchmark, reported, not in CI)
+//   PE_MONKEY_ACTIONS=100000 QTEST_FUNCTION_TIMEOUT=3600000 tst_monkey
+//                                         the long run (a benchmark, reported, not in CI; Qt Test's
+//                                         watchdog ends a test function after 300 s by default)
 //   PE_MONKEY_SEED=N                      another sequence
 #include "data_export.h"
 #include "main_window.h"
