@@ -555,15 +555,18 @@ void PlotView::rebuildNow()
         return;
     }
     applyFonts(); // before: a rebuild measures its labels
-    const QRect room = plot_->axisRect() ? plot_->axisRect()->rect() : QRect();
+    const QRect room = content_ ? content_->outerRect() : QRect();
     rebuild();
-    // A rebuild measures its room with the title it found; its own title may take more or fewer
-    // lines (the clocks' first build counted 21 rows where 19 fit). Once the layout moved, the
-    // next rebuild sees the room it really has.
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot_->plotLayout()->update(phase);
-    if (plot_->axisRect() && plot_->axisRect()->rect() != room)
-        rebuild();
+    // A rebuild measures its room under the title it found; its own title may take more or fewer
+    // lines (the clocks' first build counted 21 rows where 19 fit). When the title moved the room
+    // below it, the next rebuild sees the room it really has (a slider step that keeps the title's
+    // lines costs one rebuild).
+    if (content_) {
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot_->plotLayout()->update(phase);
+        if (content_->outerRect() != room)
+            rebuild();
+    }
     placeMarkers();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
