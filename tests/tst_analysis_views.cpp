@@ -236,6 +236,9 @@ void TestAnalysisViews::relativeResidualAndDecoding()
     QVERIFY(axisSays);
     f.view->setOffset(-27);
     QVERIFY(std::abs(f.view->decoded().offset + 27.0) < 1e-9);
+    // A negative offset reads "t − 27", never "t+-27".
+    QVERIFY2(title->text().contains(QStringLiteral("PE(t − 27)")) && !title->text().contains(QStringLiteral("+-")),
+             qPrintable(title->text()));
     f.view->setOffset(3);
     QVERIFY(!f.params.set(params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
     QVERIFY(f.view->residual() > 1e-3); // no rotation maps the per-index encoding

@@ -146,24 +146,27 @@ void RelativeView::rebuild()
     const QString checked = p.seqLen > residualPositions(p.dModel)
                                 ? tr("%1 sampled positions").arg(residualPositions(p.dModel))
                                 : tr("every position");
+    // "t + 7", "t − 7": never "t+-7".
+    const QString shifted = k < 0 ? tr("t − %1").arg(-k) : tr("t + %1").arg(k);
     QStringList title;
     if (table) {
         title << (std::isnan(residual_) ? tr("no two rows %1 apart in the window: nothing to fit").arg(std::abs(k))
-                                        : tr("best rotation per pair from PE(t) to PE(t+%1), fitted over the window: "
-                                             "max |T PE(t) − PE(t+%1)| = %2 "
+                                        : tr("best rotation per pair from PE(t) to PE(%1), fitted over the window: "
+                                             "max |T PE(t) − PE(%1)| = %2 "
                                              "(largest |value| %3)")
-                                              .arg(k)
+                                              .arg(shifted)
                                               .arg(residual_, 0, 'g', 3)
                                               .arg(pe::valueBound(enc.params()), 0, 'g', 3));
         title << (reachable ? tr("a table has no frequencies: right, the angle each pair turns from x(%1) to x(%2)")
                                   .arg(t)
                                   .arg(t + k)
-                            : tr("position %1 + %2 is outside the window: nothing to compare").arg(t).arg(k));
+                            : tr("position %1 is outside the window: nothing to compare").arg(t + k));
     } else {
-        title << tr("T(%1) maps PE(t) to PE(t+%1): max |T PE(t) − PE(t+%1)| = %2 over %3")
+        title << tr("T(%1) maps PE(t) to PE(%4): max |T PE(t) − PE(%4)| = %2 over %3")
                      .arg(k)
                      .arg(residual_, 0, 'g', 3)
-                     .arg(checked);
+                     .arg(checked)
+                     .arg(shifted);
         if (reachable) {
             title << tr("offset read from x(%1), x(%2) with atan2: %3 (error %4)")
                          .arg(t)
