@@ -239,6 +239,11 @@ void TestAnalysisViews::relativeResidualAndDecoding()
     // A negative offset reads "t − 27", never "t+-27".
     QVERIFY2(title->text().contains(QStringLiteral("PE(t − 27)")) && !title->text().contains(QStringLiteral("+-")),
              qPrintable(title->text()));
+    // At position 0 an offset of -7 reaches no position: no readings drawn, and the title names -7.
+    QVERIFY(f.params.setPosition(0));
+    f.view->setOffset(-7);
+    QCOMPARE(f.view->plot()->graph(0)->dataCount(), 0);
+    QVERIFY2(title->text().contains(QStringLiteral("position -7 is outside")), qPrintable(title->text()));
     f.view->setOffset(3);
     QVERIFY(!f.params.set(params(15, 9, 100, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
     QVERIFY(f.view->residual() > 1e-3); // no rotation maps the per-index encoding

@@ -122,9 +122,9 @@ void RelativeView::rebuild()
     decoded_ = pe::decodeOffset(enc, noise, t, reachable ? t + k : t);
 
     const std::vector<int> shown = pe::sampledIndices(enc.pairCount(), std::max(2, decodeRect_->width()));
-    QVector<double> x, y;
+    QVector<double> x, y; // no readings when t + k is past the window: nothing was decoded
     for (int i : shown)
-        if (enc.pairCosineColumn(i) >= 0) {
+        if (reachable && enc.pairCosineColumn(i) >= 0) {
             x << i;
             y << decoded_.perPair[static_cast<std::size_t>(i)];
         }
@@ -189,7 +189,7 @@ void RelativeView::rebuild()
                              .arg(k)
                              .arg(2 * std::abs(k));
         } else
-            title << tr("position %1 + %2 is outside 0 to 999,999,999: nothing to decode").arg(t).arg(k);
+            title << tr("position %1 is outside 0 to 999,999,999: nothing to decode").arg(t + k);
     }
     setTitle(title_, title);
     plot()->replot(QCustomPlot::rpQueuedReplot);
