@@ -275,17 +275,18 @@ void TestTsne::smallInputsMatchScikitLearn()
 {
     // Trustworthiness(10) of the app's exported t-SNE against scikit-learn 1.2's
     // TSNE(init='pca', learning_rate='auto') on the same table (tests/tsne_quality.py; issue 28):
-    // seed 004's case and 200 x 16, base 100, perplexity 5 (0.971 against 0.998 before the second
-    // phase started afresh). Within 0.01: a run's trustworthiness moves by more than that when the
-    // table's last digit does, in either program.
+    // 200 x 16, base 100, perplexity 5 reached 0.971 against 0.998 before the second phase started
+    // afresh. Within 0.01. Seed 004's 128 x 8 is left to pe-bench's grid of means: a single run
+    // there is chaotic (scikit-learn itself moves from 0.905 to 0.925 when the table's last digit
+    // does, and the sanitizer build's clang rounding gave the app 0.904 against 0.925).
     const QString script = QFINDTESTDATA("tsne_quality.py");
     const QString explorer = qEnvironmentVariable("PE_EXPLORER");
     if (script.isEmpty() || explorer.isEmpty())
         QSKIP("tsne_quality.py or PE_EXPLORER not found");
     QProcess py;
     py.start(QStringLiteral("/usr/bin/python3"),
-             {script, QStringLiteral("--explorer"), explorer, QStringLiteral("--cases"),
-              QStringLiteral("128x8:1e4:4,200x16:100:5"), QStringLiteral("--check"), QStringLiteral("0.01")});
+             {script, QStringLiteral("--explorer"), explorer, QStringLiteral("--cases"), QStringLiteral("200x16:100:5"),
+              QStringLiteral("--check"), QStringLiteral("0.01")});
     QVERIFY(py.waitForFinished(300'000));
     const QByteArray out = py.readAllStandardOutput() + py.readAllStandardError();
     if (py.exitStatus() == QProcess::NormalExit && py.exitCode() == 77)
