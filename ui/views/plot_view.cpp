@@ -542,6 +542,12 @@ void PlotView::changeEvent(QEvent *event)
     }
 }
 
+void PlotView::layOut()
+{
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot_->plotLayout()->update(phase);
+}
+
 void PlotView::rebuildNow()
 {
     dirty_ = false;
@@ -562,8 +568,7 @@ void PlotView::rebuildNow()
     // below it, the next rebuild sees the room it really has (a slider step that keeps the title's
     // lines costs one rebuild).
     if (content_) {
-        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            plot_->plotLayout()->update(phase);
+        layOut();
         if (content_->outerRect() != room)
             rebuild();
     }
@@ -723,10 +728,6 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     }
     // Lay the plot out at the export size so the view computes for the pixels it will fill.
     plot_->setViewport(QRect(QPoint(0, 0), size));
-    const auto layOut = [this] {
-        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            plot_->plotLayout()->update(phase);
-    };
     layOut();
     // Cell values take the plot's font as their smallest size: in a figure of given type, the type.
     const QFont oldFont = plot_->font();

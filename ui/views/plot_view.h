@@ -188,6 +188,8 @@ class PlotView : public QWidget
     void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    // The plot's layout brought up to date now (margins, then positions), without a replot.
+    void layOut();
 
   private:
     void rebuildNow();
