@@ -362,14 +362,18 @@ void ClockGridView::layoutGrid()
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
     // The last sine of an odd d (all of d = 1) has no cosine column: the vector keeps only the
     // sine of that pair's angle. The hand shows the angle t·ω_i the formula gives, as seed 002's
-    // fifth clock does; a table's lone column has no angle at all, so no hand.
+    // fifth clock does; a table's lone column has no angle at all, so no hand. The sinusoids say
+    // it on the counts' line, so the title keeps its lines as d's parity flips (a line more or
+    // less moves the grid, and the grid is then laid out twice a slider step).
     for (int pair : pairs_)
-        if (enc.pairCosineColumn(pair) < 0)
-            title << (enc.hasFrequencies()
-                          ? tr("pair %1: no cosine column (odd d): the vector keeps only sin(t·ω_%1)").arg(pair)
-                          : tr("no hand on pair %1: column %2 has no partner column, and one value gives no angle")
-                                .arg(pair)
-                                .arg(enc.pairSineColumn(pair)));
+        if (enc.pairCosineColumn(pair) < 0) {
+            if (enc.hasFrequencies())
+                title[2] += tr("; pair %1 sine only, no cosine column (odd d)").arg(pair);
+            else
+                title << tr("no hand on pair %1: column %2 has no partner column, and one value gives no angle")
+                             .arg(pair)
+                             .arg(enc.pairSineColumn(pair));
+        }
     if (p.scheme == pe::SchemeId::Rope) {
         const std::int64_t t = parameters()->position();
         int outside = 0;
