@@ -1,14 +1,14 @@
 #include "command_line.h"
 
-#include "scheme_parameters.h"
+#include "encodings/scheme_parameters.h"
 
 #include "command_line_options.h"
 
-#include "data_export.h"
-#include "gif_writer.h"
-#include "position_table.h"
-#include "scheme.h"
-#include "view_registry.h"
+#include "encodings/position_table.h"
+#include "encodings/scheme.h"
+#include "export/data_export.h"
+#include "figures/gif_writer.h"
+#include "state/view_registry.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "encoding_params.h"
-#include "figure_export.h"
-#include "noise.h"
-#include "session.h"
-#include "view_registry.h"
+#include "encodings/encoding_params.h"
+#include "encodings/noise.h"
+#include "figures/figure_export.h"
+#include "state/session.h"
+#include "state/view_registry.h"
 
 #include <QJsonObject>
 #include <QMap>

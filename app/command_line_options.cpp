@@ -1,10 +1,10 @@
 #include "command_line_options.h"
 
 #include "command_line.h"
-#include "figure_export.h"
-#include "noise.h"
-#include "scheme_parameters.h"
-#include "view_registry.h"
+#include "encodings/noise.h"
+#include "encodings/scheme_parameters.h"
+#include "figures/figure_export.h"
+#include "state/view_registry.h"
 
 #include <QCommandLineParser>
 

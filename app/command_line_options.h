@@ -1,6 +1,6 @@
 #pragma once
 
-#include "encoding_params.h"
+#include "encodings/encoding_params.h"
 
 #include <QCommandLineOption>
 #include <QList>

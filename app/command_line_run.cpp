@@ -1,13 +1,13 @@
 #include "command_line.h"
 
-#include "atomic_file.h"
-#include "data_export.h"
-#include "gif_writer.h"
-#include "main_window.h"
-#include "parameters.h"
-#include "plot_view.h"
-#include "view_registry.h"
-#include "workspace.h"
+#include "export/data_export.h"
+#include "figures/gif_writer.h"
+#include "figures/plot_view.h"
+#include "formats/atomic_file.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
+#include "window/main_window.h"
+#include "window/workspace.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
-#include "allocator.h"
-#include "atomic_file.h"
 #include "command_line.h"
-#include "float_product.h"
-#include "session.h"
+#include "formats/atomic_file.h"
+#include "state/session.h"
+#include "support/allocator.h"
+#include "support/float_product.h"
 
 #include <cstdio>
 

@@ -12,7 +12,7 @@ packages=(
 )
 
 # scripts/test.sh --tests: numpy and scikit-learn for the tests that compare with them (t-SNE's
-# quality against scikit-learn 1.2 on the same table, tests/tsne_quality.py).
+# quality against scikit-learn 1.2 on the same table, tests/bench/tsne_quality.py).
 if [ "${1:-}" = "--tests" ]; then
   packages+=(python3-numpy python3-sklearn)
 fi

@@ -1,6 +1,6 @@
 // libFuzzer: any bytes as a session file. A file is refused with one line, or parses into a session
 // that survives a round trip through JSON unchanged.
-#include "session.h"
+#include "state/session.h"
 
 #include <QJsonDocument>
 

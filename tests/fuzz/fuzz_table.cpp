@@ -1,8 +1,8 @@
 // libFuzzer: any bytes as a .npy position table. A file is refused with one line, or opens into a
 // table whose every value is finite and at most maxAbs() in magnitude, read the same by value() and
 // readRow(), and whose Encoding fills a block without reading past the file.
-#include "encoding.h"
-#include "position_table.h"
+#include "encodings/encoding.h"
+#include "encodings/position_table.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,11 +1,11 @@
-#include "alibi_view.h"
+#include "views/alibi_view.h"
 
-#include "data_export.h"
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "position_matrix.h"
-#include "rope.h"
-#include "view_registry.h"
+#include "encodings/rope.h"
+#include "export/data_export.h"
+#include "figures/integer_ticker.h"
+#include "figures/position_matrix.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,11 +1,11 @@
-#include "attention_view.h"
+#include "views/attention_view.h"
 
-#include "offset_waves.h"
+#include "analysis/offset_waves.h"
 
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "position_matrix.h"
-#include "view_registry.h"
+#include "figures/integer_ticker.h"
+#include "figures/position_matrix.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,9 +1,9 @@
-#include "clock_grid_view.h"
+#include "views/clock_grid_view.h"
 
-#include "pair_choice_edit.h"
-#include "parameters.h"
-#include "scheme.h"
-#include "view_registry.h"
+#include "encodings/scheme.h"
+#include "figures/pair_choice_edit.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plot_view.h"
-#include "similarity.h"
+#include "analysis/similarity.h"
+#include "figures/plot_view.h"
 
 #include <vector>
 

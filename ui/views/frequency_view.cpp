@@ -1,9 +1,9 @@
-#include "frequency_view.h"
+#include "views/frequency_view.h"
 
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "scheme.h"
-#include "view_registry.h"
+#include "encodings/scheme.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plot_view.h"
-#include "spectrum.h"
+#include "analysis/spectrum.h"
+#include "figures/plot_view.h"
 
 #include <vector>
 

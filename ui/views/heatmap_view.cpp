@@ -1,12 +1,12 @@
-#include "heatmap_view.h"
+#include "views/heatmap_view.h"
 
-#include "cell_labels.h"
-#include "color_maps.h"
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "scheme.h"
-#include "vector_color_map.h"
-#include "view_registry.h"
+#include "encodings/scheme.h"
+#include "figures/cell_labels.h"
+#include "figures/color_maps.h"
+#include "figures/integer_ticker.h"
+#include "figures/vector_color_map.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

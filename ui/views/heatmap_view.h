@@ -1,7 +1,7 @@
 #pragma once
 
-#include "encoding.h"
-#include "plot_view.h"
+#include "encodings/encoding.h"
+#include "figures/plot_view.h"
 
 #include <qcustomplot.h>
 

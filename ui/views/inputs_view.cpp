@@ -1,11 +1,11 @@
-#include "inputs_view.h"
+#include "views/inputs_view.h"
 
-#include "color_maps.h"
-#include "integer_ticker.h"
-#include "noise.h"
-#include "parameters.h"
-#include "vector_color_map.h"
-#include "view_registry.h"
+#include "encodings/noise.h"
+#include "figures/color_maps.h"
+#include "figures/integer_ticker.h"
+#include "figures/vector_color_map.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,11 +1,11 @@
-#include "pair_circle_view.h"
+#include "views/pair_circle_view.h"
 
-#include "color_maps.h"
-#include "pair_choice_edit.h"
-#include "parallel.h"
-#include "parameters.h"
-#include "reduction.h"
-#include "view_registry.h"
+#include "analysis/reduction.h"
+#include "figures/color_maps.h"
+#include "figures/pair_choice_edit.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
+#include "support/parallel.h"
 
 #include <qcustomplot.h>
 

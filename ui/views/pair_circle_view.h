@@ -1,7 +1,7 @@
 #pragma once
 
-#include "clock.h"
-#include "plot_view.h"
+#include "analysis/clock.h"
+#include "figures/plot_view.h"
 
 #include <vector>
 

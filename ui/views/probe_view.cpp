@@ -1,12 +1,12 @@
-#include "probe_view.h"
+#include "views/probe_view.h"
 
-#include "background_job.h"
-#include "cell_labels.h"
-#include "color_maps.h"
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "vector_color_map.h"
-#include "view_registry.h"
+#include "figures/background_job.h"
+#include "figures/cell_labels.h"
+#include "figures/color_maps.h"
+#include "figures/integer_ticker.h"
+#include "figures/vector_color_map.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

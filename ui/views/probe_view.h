@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plot_view.h"
-#include "probe.h"
+#include "analysis/probe.h"
+#include "figures/plot_view.h"
 
 #include <memory>
 

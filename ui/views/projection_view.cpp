@@ -1,9 +1,9 @@
-#include "projection_view.h"
+#include "views/projection_view.h"
 
-#include "background_job.h"
-#include "color_maps.h"
-#include "parameters.h"
-#include "view_registry.h"
+#include "figures/background_job.h"
+#include "figures/color_maps.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

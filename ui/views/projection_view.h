@@ -1,8 +1,8 @@
 #pragma once
 
-#include "plot_view.h"
-#include "projection.h"
-#include "view_settings.h"
+#include "figures/plot_view.h"
+#include "projections/projection.h"
+#include "state/view_settings.h"
 
 #include <atomic>
 #include <chrono>

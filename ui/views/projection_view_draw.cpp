@@ -1,6 +1,6 @@
-#include "projection_view.h"
+#include "views/projection_view.h"
 
-#include "parameters.h"
+#include "state/parameters.h"
 
 #include <qcustomplot.h>
 

@@ -1,10 +1,10 @@
-#include "recovery_view.h"
+#include "views/recovery_view.h"
 
-#include "background_job.h"
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "reduction.h"
-#include "view_registry.h"
+#include "analysis/reduction.h"
+#include "figures/background_job.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

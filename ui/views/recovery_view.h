@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plot_view.h"
-#include "recovery.h"
+#include "analysis/recovery.h"
+#include "figures/plot_view.h"
 
 class BackgroundJob;
 class QTimer;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "plot_view.h"
-#include "relative.h"
+#include "analysis/relative.h"
+#include "figures/plot_view.h"
 
 #include <memory>
 #include <vector>

@@ -1,10 +1,10 @@
-#include "rope_decay_view.h"
+#include "views/rope_decay_view.h"
 
-#include "integer_ticker.h"
-#include "offset_waves.h"
-#include "parameters.h"
-#include "scheme.h"
-#include "view_registry.h"
+#include "analysis/offset_waves.h"
+#include "encodings/scheme.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

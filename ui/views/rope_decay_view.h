@@ -1,7 +1,7 @@
 #pragma once
 
-#include "attention.h"
-#include "plot_view.h"
+#include "analysis/attention.h"
+#include "figures/plot_view.h"
 
 #include <memory>
 

@@ -1,10 +1,10 @@
-#include "scaling_view.h"
+#include "views/scaling_view.h"
 
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "rope.h"
-#include "scheme.h"
-#include "view_registry.h"
+#include "encodings/rope.h"
+#include "encodings/scheme.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "plot_view.h"
+#include "figures/plot_view.h"
 
 class QComboBox;
 class QCPAxisRect;

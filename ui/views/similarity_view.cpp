@@ -1,8 +1,8 @@
-#include "similarity_view.h"
+#include "views/similarity_view.h"
 
-#include "integer_ticker.h"
-#include "parameters.h"
-#include "view_registry.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
 
 #include <qcustomplot.h>
 

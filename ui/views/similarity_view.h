@@ -1,8 +1,8 @@
 #pragma once
 
-#include "plot_view.h"
-#include "similarity.h"
-#include "view_settings.h"
+#include "analysis/similarity.h"
+#include "figures/plot_view.h"
+#include "state/view_settings.h"
 
 #include <memory>
 #include <optional>

@@ -1,0 +1,333 @@
+#include "analysis/attention.h"
+
+#include "analysis/offset_waves.h"
+#include "encodings/rope.h"
+#include "encodings/scheme.h"
+#include "support/parallel.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+
+namespace pe {
+
+namespace {
+
+// The N x N path (a table, the per-index exponent, odd d): at most this many positions, and
+// N·N·d multiply-adds.
+constexpr std::int64_t kMaxMatrixPositions = 4096;
+constexpr double kMaxMatrixWork = 2.2e9;
+
+// Standard normal numbers from a 64-bit Mersenne Twister and Box-Muller written out, so a seed
+// gives the same vectors with every standard library.
+class Gaussian
+{
+  public:
+    explicit Gaussian(std::uint64_t seed)
+        : engine_(seed)
+    {
+    }
+    double operator()()
+    {
+        if (spare_) {
+            spare_ = false;
+            return next_;
+        }
+        const double u1 = (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
+        const double u2 = static_cast<double>(engine_() >> 11) * 0x1.0p-53;         // [0, 1)
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        next_ = r * std::sin(2 * std::numbers::pi * u2);
+        spare_ = true;
+        return r * std::cos(2 * std::numbers::pi * u2);
+    }
+
+  private:
+    std::mt19937_64 engine_;
+    bool spare_ = false;
+    double next_ = 0;
+};
+
+// Re and Im of q̃_i·conj(k̃_i) for every pair, q̃_i = q[cos column] + i·q[sin column]: RoPE's score
+// at offset k = t - s is Σ_i Re[(c_i + i b_i) e^{i k θ_i}].
+void pairProducts(const Encoding &rope, const std::vector<double> &q, const std::vector<double> &k,
+                  std::vector<double> &c, std::vector<double> &b)
+{
+    const int pairs = rope.pairCount();
+    c.resize(static_cast<std::size_t>(pairs));
+    b.resize(static_cast<std::size_t>(pairs));
+    for (int i = 0; i < pairs; ++i) {
+        const auto re = static_cast<std::size_t>(rope.pairCosineColumn(i));
+        const auto im = static_cast<std::size_t>(rope.pairSineColumn(i));
+        c[static_cast<std::size_t>(i)] = q[re] * k[re] + q[im] * k[im];
+        b[static_cast<std::size_t>(i)] = q[im] * k[re] - q[re] * k[im];
+    }
+}
+
+// The encoding's pairs as frequencies for offsetWaveSums (a RoPE or sinusoidal encoding whose dot
+// products depend on the offset alone: every pair has a cosine partner).
+OffsetWaveRequest pairWaves(const Encoding &encoding)
+{
+    OffsetWaveRequest r;
+    r.theta = pairFrequencies(encoding);
+    return r;
+}
+
+} // namespace
+
+std::string_view queryKeyName(QueryKey q)
+{
+    switch (q) {
+    case QueryKey::Ones:
+        return "ones";
+    case QueryKey::Random:
+        return "random";
+    }
+    return "";
+}
+
+std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which)
+{
+    std::vector<double> v(static_cast<std::size_t>(d), 1.0);
+    if (qk == QueryKey::Random) {
+        Gaussian g(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(which) + 1);
+        for (double &x : v)
+            x = g();
+    }
+    return v;
+}
+
+bool PositionalAttention::offsetOnly(const EncodingParams &p)
+{
+    switch (p.scheme) {
+    case SchemeId::Sinusoidal:
+        return dotDependsOnOffsetOnly(p);
+    case SchemeId::Rope:
+    case SchemeId::Alibi:
+        return true;
+    case SchemeId::Table:
+        return false;
+    }
+    return false;
+}
+
+std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what)
+{
+    if (static_cast<double>(p.seqLen) * p.dModel <= kMaxOffsetWork)
+        return {};
+    return std::string(what) + " needs a score for every offset 0..N-1, O(d) each: N·d up to " +
+           withThousands(static_cast<std::int64_t>(kMaxOffsetWork)) + " (this window: " + withThousands(p.seqLen) +
+           " x " + withThousands(p.dModel) + " = " + withThousands(p.seqLen * p.dModel) +
+           "). Fewer positions or a smaller d_model draw it.";
+}
+
+std::string PositionalAttention::tooLarge(const EncodingParams &p)
+{
+    if (p.scheme == SchemeId::Alibi)
+        return {};
+    if (offsetOnly(p))
+        return offsetWorkTooLarge(p, "Attention over the whole window");
+    const double work = static_cast<double>(p.seqLen) * static_cast<double>(p.seqLen) * p.dModel;
+    if (p.seqLen <= kMaxMatrixPositions && work <= kMaxMatrixWork)
+        return {};
+    return "Here attention does not depend on t - s alone, so all N x N scores are computed: at most " +
+           withThousands(kMaxMatrixPositions) +
+           " positions and N²·d up to 2.2e9 (this window: " + withThousands(p.seqLen) + " positions, d " +
+           withThousands(p.dModel) + ").";
+}
+
+PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings,
+                                         PositionalAttention *recycle)
+    : first_(encoding.params().startPos)
+    , n_(encoding.params().seqLen)
+    , causal_(settings.causal)
+    , offset_(offsetOnly(encoding.params()))
+{
+    const EncodingParams &p = encoding.params();
+    const int d = p.dModel;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+    if (!offset_) {
+        // Every score of the window: X Xᵀ/√d.
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> x(n_, d);
+        encoding.fill(encoding.windowBlock(), x.data());
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> g = (x * x.transpose()) * scale;
+        scores_.assign(g.data(), g.data() + g.size());
+        rowMax_.resize(static_cast<std::size_t>(n_));
+        rowSum_.resize(static_cast<std::size_t>(n_));
+        for (std::int64_t r = 0; r < n_; ++r) {
+            const double *row = scores_.data() + r * n_;
+            const std::int64_t end = causal_ ? r + 1 : n_;
+            const double top = *std::max_element(row, row + end);
+            double sum = 0;
+            for (std::int64_t c = 0; c < end; ++c)
+                sum += std::exp(row[c] - top);
+            rowMax_[static_cast<std::size_t>(r)] = top;
+            rowSum_[static_cast<std::size_t>(r)] = sum;
+        }
+        return;
+    }
+    // One score per offset k = t - s in [-(N-1), N-1].
+    if (recycle) {
+        f_ = std::move(recycle->f_);
+        exp_ = std::move(recycle->exp_);
+        prefix_ = std::move(recycle->prefix_);
+    }
+    f_.assign(static_cast<std::size_t>(2 * n_ - 1), 0.0);
+    const auto at = [this](std::int64_t k) -> double & { return f_[static_cast<std::size_t>(k + n_ - 1)]; };
+    switch (p.scheme) {
+    case SchemeId::Alibi: {
+        const double slope = alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)];
+        for (std::int64_t k = -(n_ - 1); k < n_; ++k)
+            at(k) = -slope * static_cast<double>(k < 0 ? -k : k);
+        break;
+    }
+    case SchemeId::Rope: {
+        OffsetWaveRequest r = pairWaves(encoding);
+        r.sets = 1;
+        pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
+                     queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
+        // YaRN's factor is on the cos and sin of both q and k: twice.
+        const double factor = encoding.amplitude() * encoding.amplitude() * scale;
+        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
+        for (std::int64_t m = 0; m < n_; ++m) {
+            const double even = sums.cosine[static_cast<std::size_t>(m)], odd = sums.sine[static_cast<std::size_t>(m)];
+            at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
+            at(-m) = factor * (even + odd);
+        }
+        break;
+    }
+    case SchemeId::Sinusoidal: {
+        // PE(t)·PE(s) = PE(0)·PE(t - s) = Σ_i cos((t - s) w_i) here (dotDependsOnOffsetOnly), even in k.
+        OffsetWaveRequest r = pairWaves(encoding);
+        r.sets = 1;
+        r.a.assign(r.theta.size(), 1.0);
+        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
+        for (std::int64_t m = 0; m < n_; ++m)
+            at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
+        break;
+    }
+    case SchemeId::Table:
+        break;
+    }
+    // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,
+    // so a row's sum keeps its digits next to the whole window's.
+    max_ = *std::max_element(f_.begin(), f_.end());
+    exp_.resize(f_.size());
+    parallelFor(
+        static_cast<std::int64_t>(f_.size()),
+        [this](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = begin; j < end; ++j)
+                exp_[static_cast<std::size_t>(j)] = std::exp(f_[static_cast<std::size_t>(j)] - max_);
+        },
+        16'384);
+    prefix_.resize(f_.size() + 1);
+    prefix_[0] = 0;
+    for (std::size_t j = 0; j < f_.size(); ++j)
+        prefix_[j + 1] = prefix_[j] + static_cast<long double>(exp_[j]);
+}
+
+PositionalAttention PositionalAttention::rebased(std::int64_t first) &&
+{
+    if (!offset_)
+        throw std::logic_error("PositionalAttention::rebased: the N x N scores belong to their window");
+    PositionalAttention moved = std::move(*this);
+    moved.first_ = first;
+    return moved;
+}
+
+double PositionalAttention::logit(std::int64_t t, std::int64_t s) const
+{
+    if (masked(t, s))
+        return -std::numeric_limits<double>::infinity();
+    if (offset_)
+        return offsetScore(t - s);
+    return scores_[static_cast<std::size_t>((t - first_) * n_ + (s - first_))];
+}
+
+double PositionalAttention::rowSum(std::int64_t t) const
+{
+    const std::int64_t r = t - first_;
+    const std::int64_t lo = (causal_ ? 0 : r - (n_ - 1)) + n_ - 1;
+    const std::int64_t hi = r + n_ - 1;
+    return static_cast<double>(prefix_[static_cast<std::size_t>(hi + 1)] - prefix_[static_cast<std::size_t>(lo)]);
+}
+
+double PositionalAttention::weight(std::int64_t t, std::int64_t s) const
+{
+    if (masked(t, s))
+        return 0.0;
+    if (offset_)
+        return offsetExp(t - s) / rowSum(t);
+    const auto r = static_cast<std::size_t>(t - first_);
+    return std::exp(logit(t, s) - rowMax_[r]) / rowSum_[r];
+}
+
+void PositionalAttention::row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const
+{
+    if (offset_) {
+        const double sum = rowSum(t);
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t s = firstS + i;
+            out[i] = masked(t, s) ? 0.0 : offsetExp(t - s) / sum;
+        }
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = weight(t, firstS + i);
+}
+
+RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed)
+{
+    RopeDecayCurves out;
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(offsets, 0));
+    samples = std::max(samples, 0);
+    const int pairs = rope.pairCount();
+    const int d = rope.dModel();
+    // Set 0: the score for q = k = ones, 2 Σ cos(kθ). Set 1 + j: sample j's Re and Im of
+    // q̃·conj(k̃), its score Σ c cos(kθ) - Σ b sin(kθ). θ alone: the decay is RoFormer's, without
+    // YaRN's factor on cos and sin.
+    OffsetWaveRequest r = pairWaves(rope);
+    r.sets = 1 + samples;
+    r.bound = true;
+    r.a.assign(static_cast<std::size_t>(r.sets * pairs), 2.0);
+    r.b.assign(r.a.size(), 0.0);
+    for (int j = 0; j < samples; ++j) {
+        std::vector<double> cj, bj;
+        pairProducts(rope, queryKeyVector(QueryKey::Random, d, seed, 2 * j),
+                     queryKeyVector(QueryKey::Random, d, seed, 2 * j + 1), cj, bj);
+        std::copy(cj.begin(), cj.end(), r.a.begin() + (j + 1) * pairs);
+        std::copy(bj.begin(), bj.end(), r.b.begin() + (j + 1) * pairs);
+    }
+    if (samples == 0)
+        r.b.clear();
+    const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, static_cast<std::int64_t>(n));
+    out.score.assign(sums.cosine.begin(), sums.cosine.begin() + static_cast<std::ptrdiff_t>(n));
+    out.bound = sums.bound;
+    out.mean.assign(n, 0.0);
+    out.sd.assign(n, 0.0);
+    if (samples == 0)
+        return out;
+    std::vector<double> values(static_cast<std::size_t>(samples));
+    for (std::size_t k = 0; k < n; ++k) {
+        double sum = 0;
+        for (int j = 0; j < samples; ++j) {
+            const std::size_t at = static_cast<std::size_t>(j + 1) * n + k;
+            values[static_cast<std::size_t>(j)] = sums.cosine[at] - sums.sine[at];
+            sum += values[static_cast<std::size_t>(j)];
+        }
+        const double mean = sum / samples;
+        double squares = 0;
+        for (double v : values)
+            squares += (v - mean) * (v - mean);
+        out.mean[k] = mean;
+        out.sd[k] = samples > 1 ? std::sqrt(squares / (samples - 1)) : 0.0;
+    }
+    return out;
+}
+
+} // namespace pe

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "encodings/encoding.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pe {
+
+// The query and key content the positional attention assumes, since no learned weights are shown:
+// all ones (RoFormer section 3.4.3's choice), or seeded standard Gaussian vectors.
+enum class QueryKey { Ones, Random };
+inline constexpr QueryKey kQueryKeys[] = {QueryKey::Ones, QueryKey::Random};
+std::string_view queryKeyName(QueryKey q); // "ones", "random"
+
+struct AttentionSettings {
+    QueryKey qk = QueryKey::Ones; // RoPE's q and k
+    std::uint64_t seed = 0;       // of the random q and k
+    bool causal = false;          // position t sees s <= t only
+
+    bool operator==(const AttentionSettings &) const = default;
+};
+
+// The views compute a score for every offset 0..N-1 at O(d) each: up to N·d = 2^28 (about a
+// quarter of a second), so a slider stays live. One sentence when p's window is larger.
+inline constexpr double kMaxOffsetWork = 268'435'456.0;
+std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what);
+
+// q and k of d components (seeded Gaussian or ones), the same for every view and export.
+std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which);
+
+// Attention from position t to s over the window, positional part only, rows softmaxed:
+// - sinusoidal and a table: PE(t)·PE(s)/√d (seed 003: "attend to the word 5 after");
+// - RoPE: (R_t q)·(R_s k)/√d, the YaRN factor on both cos and sin (so its square on the score);
+// - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out).
+// Schemes whose score depends on t - s alone keep one score per offset and each row's softmax sum
+// from prefix sums, so any window size costs O(N d) once and O(1) a cell; the others (a table, the
+// per-index exponent, odd d) compute the window's N x N scores, up to tooLarge()'s limit.
+class PositionalAttention
+{
+  public:
+    // recycle: an attention no longer needed whose buffers are taken over (at 100,000 positions a
+    // slider step would otherwise map and zero 6 MB afresh: a tenth of the step).
+    PositionalAttention(const Encoding &encoding, const AttentionSettings &settings,
+                        PositionalAttention *recycle = nullptr);
+
+    // Why the scores cannot be computed for this window (the N x N path's limit); "" when they can.
+    static std::string tooLarge(const EncodingParams &params);
+    static bool offsetOnly(const EncodingParams &params);
+
+    // The same attention over a window from another first position: on the offset path the scores
+    // depend on t - s alone, so only the window moves (a start_pos step need not recompute them).
+    // Throws std::logic_error on the N x N path.
+    // The scores are moved, not copied: call it on an attention no longer needed.
+    PositionalAttention rebased(std::int64_t first) &&;
+
+    std::int64_t firstPosition() const { return first_; }
+    std::int64_t size() const { return n_; }
+    // The score before the softmax; -infinity where the causal mask hides s.
+    double logit(std::int64_t t, std::int64_t s) const;
+    // The softmaxed weight: each row sums to 1 over the window.
+    double weight(std::int64_t t, std::int64_t s) const;
+    // Weights of row t for s = firstS, firstS + 1, ... (count of them).
+    void row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const;
+
+  private:
+    double offsetScore(std::int64_t k) const { return f_[static_cast<std::size_t>(k + n_ - 1)]; }
+    double offsetExp(std::int64_t k) const { return exp_[static_cast<std::size_t>(k + n_ - 1)]; }
+    bool masked(std::int64_t t, std::int64_t s) const { return causal_ && s > t; }
+    double rowSum(std::int64_t t) const;
+
+    std::int64_t first_ = 0;
+    std::int64_t n_ = 0;
+    bool causal_ = false;
+    bool offset_ = false;
+    double max_ = 0;
+    std::vector<double> f_;               // offset path: score at k = t - s, index k + n - 1
+    std::vector<double> exp_;             // exp(f - max), each offset's once
+    std::vector<long double> prefix_;     // Σ exp(f - max) up to index j (exclusive)
+    std::vector<double> scores_;          // N x N path: scores row-major,
+    std::vector<double> rowMax_, rowSum_; // each row's largest score and Σ exp(score - largest)
+};
+
+// RoFormer section 3.4.3 for every offset k = 0..offsets-1 of a RoPE encoding (its θ', scaled or
+// not): the score and bound of ropeDecay() for q = k = ones, and for `samples` seeded Gaussian
+// (q, k) pairs the mean and standard deviation of Σ_i Re[q̃_i conj(k̃_i) e^{i k θ_i}]. Computed
+// by offsetWaveSums, O(offsets · d · samples).
+struct RopeDecayCurves {
+    std::vector<double> score, bound, mean, sd;
+};
+RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed);
+
+} // namespace pe

@@ -1,0 +1,301 @@
+#include "encodings/encoding_params.h"
+
+#include "encodings/scheme.h"
+#include "encodings/scheme_parameters.h"
+
+#include "encodings/position_table.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace pe {
+
+namespace {
+
+std::string shortReal(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+} // namespace
+
+std::string withThousands(std::int64_t v)
+{
+    std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+namespace {
+
+// "a or b", "a, b or c"
+template <typename Enum, std::size_t N> std::string oneOf(const Enum (&values)[N], std::string_view (*name)(Enum))
+{
+    std::string out;
+    for (std::size_t i = 0; i < N; ++i)
+        out += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(name(values[i]));
+    return out;
+}
+
+ValidationError failure(Field f, const std::string &got)
+{
+    return ValidationError{f, std::string(fieldName(f)) + " must be " + allowedText(f) + " (got " + got + ")."};
+}
+
+} // namespace
+
+std::string allowedText(Field f)
+{
+    using namespace limits;
+    if (const SchemeParameter *own = schemeParameter(f))
+        return parameterAllowedText(*own);
+    switch (f) {
+    case Field::SeqLen:
+        return "a whole number from " + withThousands(minSeqLen) + " to " + withThousands(maxSeqLen);
+    case Field::DModel:
+        return "a whole number from " + withThousands(minDModel) + " to " + withThousands(maxDModel);
+    case Field::Base:
+        return "a finite number greater than 1 and at most " + compactNumber(maxBase);
+    case Field::StartPos:
+        return "a whole number from 0 to " + withThousands(maxPositionEnd - minSeqLen);
+    case Field::Scheme: {
+        std::string names;
+        for (SchemeId id : kSchemes)
+            if (schemeInfo(id).byName)
+                names += (names.empty() ? "" : ", ") + std::string(schemeName(id));
+        return names + "; a table is opened from its file";
+    }
+    case Field::Layout:
+        return oneOf(kLayouts, layoutName);
+    case Field::Exponent:
+        return oneOf(kExponents, exponentName);
+    default: // a scheme's own parameters, above
+        break;
+    }
+    return {};
+}
+
+std::string positionAllowedText(const EncodingParams &p)
+{
+    return "a whole number inside the window, from " + withThousands(p.startPos) + " to " +
+           withThousands(p.startPos + p.seqLen - 1);
+}
+
+std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t)
+{
+    if (t >= p.startPos && t < p.startPos + p.seqLen)
+        return std::nullopt;
+    return "position must be " + positionAllowedText(p) + " (got " + withThousands(t) + ").";
+}
+
+std::optional<ValidationError> validate(const EncodingParams &p)
+{
+    using namespace limits;
+    if (p.seqLen < minSeqLen || p.seqLen > maxSeqLen)
+        return failure(Field::SeqLen, withThousands(p.seqLen));
+    if (p.dModel < minDModel || p.dModel > maxDModel)
+        return failure(Field::DModel, withThousands(p.dModel));
+    if ((p.scheme == SchemeId::Table) != (p.table != nullptr))
+        return ValidationError{Field::Scheme, p.table ? "a table's scheme is the table."
+                                                      : "the table scheme needs its file: open one (--table FILE)."};
+    if (p.table && p.layout != Layout::Interleaved)
+        return ValidationError{Field::Layout,
+                               "a table's pairs are its columns (2i, 2i+1): the layout must be interleaved."};
+    if (p.layout == Layout::Split && p.dModel % 2 != 0)
+        return ValidationError{Field::DModel, "d_model must be even with the split layout, which needs d/2 sine and "
+                                              "d/2 cosine columns (got " +
+                                                  std::to_string(p.dModel) + ")."};
+    if (!std::isfinite(p.base) || !(p.base > 1.0) || p.base > maxBase)
+        return failure(Field::Base, shortReal(p.base));
+    if (p.startPos < 0 || p.startPos > maxPositionEnd - minSeqLen)
+        return failure(Field::StartPos, withThousands(p.startPos));
+    if (p.startPos + p.seqLen > maxPositionEnd)
+        return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
+                                                    " (got " + withThousands(p.startPos) + " + " +
+                                                    withThousands(p.seqLen) + ")."};
+    for (const SchemeParameter &sp : schemeParameters())
+        if (const double v = sp.get(p); !inRange(sp, v))
+            return failure(sp.field, shortReal(v));
+    if (p.scheme == SchemeId::Rope && p.dModel % 2 != 0)
+        return ValidationError{Field::DModel, "RoPE turns pairs of columns: d_model must be even (got " +
+                                                  std::to_string(p.dModel) + ")."};
+    if (p.scheme == SchemeId::Rope && p.dModel < 4 &&
+        (p.rope.scaling == RopeScaling::Ntk || p.rope.scaling == RopeScaling::DynamicNtk))
+        return ValidationError{Field::DModel,
+                               "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
+                                   std::to_string(p.dModel) + ")."};
+    // The orders between two parameters are checked where the scheme takes them (a session of the
+    // sinusoids may carry any betas; choosing YaRN then says what is wrong).
+    if (takes(p, Field::BetaFast) && !(p.rope.betaFast > p.rope.betaSlow))
+        return ValidationError{Field::BetaFast, "beta_fast must be above beta_slow (got " + shortReal(p.rope.betaFast) +
+                                                    " and " + shortReal(p.rope.betaSlow) + ")."};
+    if (takes(p, Field::HighFreqFactor) && !(p.rope.highFreqFactor > p.rope.lowFreqFactor))
+        return ValidationError{Field::HighFreqFactor, "high_freq_factor must be above low_freq_factor (got " +
+                                                          shortReal(p.rope.highFreqFactor) + " and " +
+                                                          shortReal(p.rope.lowFreqFactor) + ")."};
+    if (takes(p, Field::Head) && p.head > p.heads)
+        return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
+                                                " (got " + std::to_string(p.head) + ")."};
+    if (p.table) {
+        const PositionTable &t = *p.table;
+        if (p.dModel != t.cols())
+            return ValidationError{Field::DModel, "d_model is the table's column count, " + withThousands(t.cols()) +
+                                                      " (got " + withThousands(p.dModel) + ")."};
+        if (p.seqLen > t.rows())
+            return ValidationError{Field::SeqLen, "seq_len must be at most the table's " + withThousands(t.rows()) +
+                                                      " rows (got " + withThousands(p.seqLen) + ")."};
+        if (p.startPos + p.seqLen > t.rows())
+            return ValidationError{Field::StartPos, "start_pos + seq_len must be at most the table's " +
+                                                        withThousands(t.rows()) + " rows (got " +
+                                                        withThousands(p.startPos) + " + " + withThousands(p.seqLen) +
+                                                        ")."};
+    }
+    return std::nullopt;
+}
+
+std::string_view fieldName(Field f)
+{
+    if (const SchemeParameter *own = schemeParameter(f))
+        return own->key;
+    switch (f) {
+    case Field::Scheme:
+        return "scheme";
+    case Field::SeqLen:
+        return "seq_len";
+    case Field::DModel:
+        return "d_model";
+    case Field::Base:
+        return "base";
+    case Field::StartPos:
+        return "start_pos";
+    case Field::Layout:
+        return "layout";
+    case Field::Exponent:
+        return "exponent";
+    default: // a scheme's own parameters, above
+        break;
+    }
+    return "";
+}
+
+std::string_view schemeName(SchemeId s)
+{
+    switch (s) {
+    case SchemeId::Sinusoidal:
+        return "sinusoidal";
+    case SchemeId::Rope:
+        return "rope";
+    case SchemeId::Alibi:
+        return "alibi";
+    case SchemeId::Table:
+        return "table";
+    }
+    return "";
+}
+
+std::optional<SchemeId> parseScheme(std::string_view s)
+{
+    const auto id = parseName(kSchemes, schemeName, s);
+    return id == SchemeId::Table ? std::nullopt : id; // a table is opened from its file
+}
+
+std::string_view layoutName(Layout l)
+{
+    switch (l) {
+    case Layout::Interleaved:
+        return "interleaved";
+    case Layout::Split:
+        return "split";
+    }
+    return "";
+}
+
+std::string_view exponentName(Exponent e)
+{
+    switch (e) {
+    case Exponent::Pair:
+        return "pair";
+    case Exponent::Index:
+        return "index";
+    }
+    return "";
+}
+
+std::optional<Layout> parseLayout(std::string_view s)
+{
+    return parseName(kLayouts, layoutName, s);
+}
+
+std::optional<Exponent> parseExponent(std::string_view s)
+{
+    return parseName(kExponents, exponentName, s);
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view s)
+{
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseReal(std::string_view s)
+{
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::string compactNumber(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    const std::string text = buf;
+    const auto e = text.find('e');
+    if (e == std::string::npos)
+        return text;
+    // "1e+08" -> "1e8", "1.5e-03" -> "1.5e-3"
+    const int exponent = std::atoi(text.c_str() + e + 1);
+    return text.substr(0, e) + "e" + std::to_string(exponent);
+}
+
+std::string wavelengthText(double lambda)
+{
+    if (lambda >= 1e4)
+        return compactNumber(std::round(lambda / 10) * 10);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", lambda < 100 ? 1 : 0, lambda);
+    return buf;
+}
+
+std::string tableName(const EncodingParams &p)
+{
+    if (!p.table)
+        return {};
+    const std::string &path = p.table->path();
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string sourceText(const EncodingParams &p)
+{
+    return p.table ? tableName(p) : "base " + compactNumber(p.base);
+}
+
+} // namespace pe

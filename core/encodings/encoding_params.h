@@ -1,0 +1,150 @@
+#pragma once
+
+#include "encodings/rope.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pe {
+
+class PositionTable;
+
+// Where the sine and cosine of a pair go (../shared/REFERENCE.md section 1).
+enum class Layout {
+    Interleaved, // sin in even columns, cos in odd columns (Vaswani et al. 2017)
+    Split,       // first d/2 columns sin, last d/2 cos (tensor2tensor)
+};
+
+// The encoding scheme chosen by name (--scheme, sessions, the window's chooser); a position table
+// is a scheme of its own, chosen by opening a file (params.table). What each scheme is and which
+// parameters it takes: scheme.h.
+enum class SchemeId {
+    Sinusoidal, // Vaswani et al. 2017, with the layouts and exponents below
+    Rope,       // rotary position embedding (Su et al. 2021): cos and sin of t·θ_i, and its scalings
+    Alibi,      // attention with linear biases (Press et al. 2022): no vector, a bias on the scores
+    Table,      // a position table from a .npy file
+};
+
+// Which exponent the frequency of column j uses.
+enum class Exponent {
+    Pair,  // w = base^(-2i/d) with i = pair index: the paper's
+    Index, // w = base^(-j/d) with j the column itself: seed 002's article
+};
+
+struct EncodingParams {
+    SchemeId scheme = SchemeId::Sinusoidal; // Table exactly when `table` is set
+    std::int64_t seqLen = 50;
+    int dModel = 128;
+    double base = 10000.0;
+    std::int64_t startPos = 0;
+    Layout layout = Layout::Interleaved;
+    Exponent exponent = Exponent::Pair;
+    // A position table from a file instead of the sinusoids (--table): rows are positions, d_model
+    // is its column count, base and exponent do not apply, pairs are its columns (2i, 2i+1).
+    std::shared_ptr<const PositionTable> table;
+    // RoPE's context extension (scheme rope); originalContext is the context the model was trained
+    // on, which the views mark under every scaling.
+    RopeScalingParams rope;
+    // ALiBi (scheme alibi): the number of heads and the head the views show (1-based).
+    int heads = 8;
+    int head = 1;
+
+    bool operator==(const EncodingParams &) const = default;
+};
+
+namespace limits {
+inline constexpr std::int64_t minSeqLen = 1;
+inline constexpr std::int64_t maxSeqLen = 1'000'000;
+inline constexpr int minDModel = 1;
+inline constexpr int maxDModel = 4096;
+inline constexpr double maxBase = 1e15;
+// start_pos + seq_len may not exceed this: positions stay exact integers in double.
+inline constexpr std::int64_t maxPositionEnd = 1'000'000'000;
+} // namespace limits
+
+enum class Field {
+    None,
+    Scheme,
+    SeqLen,
+    DModel,
+    Base,
+    StartPos,
+    Layout,
+    Exponent,
+    // The parameters a scheme adds, described as data in scheme_parameters.h.
+    Scaling,
+    Factor,
+    OriginalContext,
+    BetaFast,
+    BetaSlow,
+    LowFreqFactor,
+    HighFreqFactor,
+    Heads,
+    Head,
+};
+
+struct ValidationError {
+    Field field = Field::None;
+    std::string message; // one readable sentence naming the parameter and the allowed range
+};
+
+// The one validator: the GUI and the command line both ask it. Empty when the parameters are valid.
+std::optional<ValidationError> validate(const EncodingParams &p);
+
+std::string_view fieldName(Field f);
+
+// What a field accepts, the second half of every sentence about it: "a whole number from 1 to
+// 4,096", "interleaved or split". The validator, the command line's help and errors, session errors
+// and the window's tooltips all read it, so a range is written once (here and in limits).
+std::string allowedText(Field f);
+
+// The value of `values` whose name is `text`, or nothing: every enum's parser.
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseName(const Enum (&values)[N], std::string_view (*name)(Enum), std::string_view text)
+{
+    for (Enum v : values)
+        if (name(v) == text)
+            return v;
+    return std::nullopt;
+}
+
+// Each enum's values in order, and one name each (the names sessions and the command line use).
+inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
+inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};
+inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Rope, SchemeId::Alibi, SchemeId::Table};
+std::string_view schemeName(SchemeId s);
+// A scheme chosen by name: not the table, which a file gives.
+std::optional<SchemeId> parseScheme(std::string_view s);
+std::string_view layoutName(Layout l);
+std::string_view exponentName(Exponent e);
+std::optional<Layout> parseLayout(std::string_view s);
+std::optional<Exponent> parseExponent(std::string_view s);
+
+// The current position: "a whole number inside the window, from 0 to 49", and the sentence when
+// t is outside it (the window, the command line and session files say the same).
+std::string positionAllowedText(const EncodingParams &p);
+std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t);
+
+// 1234567 -> "1,234,567": the numbers in the sentences above.
+std::string withThousands(std::int64_t v);
+
+// Strict text-to-number parsing: the whole string must be one number, no overflow.
+std::optional<std::int64_t> parseInteger(std::string_view s);
+std::optional<double> parseReal(std::string_view s); // NaN and infinities are returned as parsed
+
+// Shortest readable text of a number for titles and labels: 10000, 1e8, 1.5e-3.
+std::string compactNumber(double v);
+
+// A wavelength for labels and titles, the same in every view: one decimal below 100 positions
+// (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).
+std::string wavelengthText(double lambda);
+
+// The table's file name without its folder ("wpe.npy"), "" for the sinusoids.
+std::string tableName(const EncodingParams &p);
+// What the values come from, for titles: "base 10000", or the table's file name.
+std::string sourceText(const EncodingParams &p);
+
+} // namespace pe

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "encodings/encoding_params.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pe {
+
+// A scheme as data: where its formula comes from, which parameters it takes, and what views may
+// assume of it. The window's controls, the command line and the views ask this (and Encoding, for
+// values, pairs and frequencies) instead of testing for the sinusoids or a table. A new scheme is
+// an entry in kSchemes (encoding_params.h), here, and its values in Encoding.
+struct SchemeInfo {
+    SchemeId id;
+    std::string_view title;     // the window's chooser
+    std::string_view reference; // the paper or code its formula follows
+    std::vector<Field> takes;   // the parameters it takes; the others do not apply
+    bool byName;                // chosen by name (--scheme); false: by opening a file
+};
+
+const SchemeInfo &schemeInfo(SchemeId id);
+bool takes(const EncodingParams &p, Field f);
+// Why a parameter does not apply to p's scheme, one sentence for a tooltip or an error; empty
+// when it applies.
+std::string notApplicable(const EncodingParams &p, Field f);
+
+// Each column has its own frequency (the sinusoids' per-index exponent); false for every scheme
+// that does not take the exponent, whatever the field holds (a view switched to RoPE keeps it).
+bool perIndexExponent(const EncodingParams &p);
+
+// PE(t)·PE(s) depends on t - s alone for the pure encoding, so the S(k) kernel and the Toeplitz
+// paths apply: the sinusoids with the pair exponent and even d (REFERENCE.md section 2).
+bool dotDependsOnOffsetOnly(const EncodingParams &p);
+// The largest |value| the scheme can hold: the heatmap's symmetric colour range.
+double valueBound(const EncodingParams &p);
+// One past the last position the scheme has values for.
+std::int64_t positionEnd(const EncodingParams &p);
+
+// What RoPE's scaling does, one line with its definition (the formula, the status bar)...
+std::string scalingText(const EncodingParams &p);
+// ...and in a few words for a figure's title: "YaRN ×4 from L = 4,096", "no scaling, L = 4,096".
+std::string scalingSummary(const EncodingParams &p);
+
+// The formula of p's scheme in plain text, e.g. "PE(t,2i) = sin(t·w_i), ..." (status bar, titles)...
+std::string formulaText(const EncodingParams &p);
+// ...and as rich text (HTML) for a label: ω with sub- and superscripts, one equation a line, the
+// base written out.
+std::string formulaHtml(const EncodingParams &p);
+
+} // namespace pe

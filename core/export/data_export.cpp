@@ -1,0 +1,437 @@
+#include "export/data_export.h"
+
+#include "encodings/rope.h"
+#include "encodings/scheme.h"
+
+#include "analysis/recovery.h"
+#include "analysis/relative.h"
+#include "formats/atomic_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+namespace pe {
+
+std::optional<DataFormat> dataFormatForPath(const std::string &path)
+{
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos)
+        return std::nullopt;
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (ext == "csv")
+        return DataFormat::Csv;
+    if (ext == "npy")
+        return DataFormat::Npy;
+    return std::nullopt;
+}
+
+std::string npyHeader(const std::vector<std::int64_t> &shape)
+{
+    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+    if (shape.size() == 1)
+        dict.pop_back();
+    dict += "), }";
+    // Magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
+    std::size_t total = 10 + dict.size() + 1;
+    dict.append((64 - total % 64) % 64, ' ');
+    dict += '\n';
+    std::string out("\x93NUMPY\x01\x00", 8);
+    const auto len = static_cast<std::uint16_t>(dict.size());
+    out += static_cast<char>(len & 0xff);
+    out += static_cast<char>(len >> 8);
+    return out + dict;
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxDoubleChars = 24;
+
+std::string csvHeader(const Table &table)
+{
+    std::string line = table.indexHeader;
+    for (const auto &h : table.columnHeaders)
+        line += "," + h;
+    return line + '\n';
+}
+
+std::uint64_t decimalChars(std::int64_t v)
+{
+    char num[24];
+    return static_cast<std::uint64_t>(std::to_chars(num, num + sizeof num, v).ptr - num);
+}
+
+// "80.1 GB": decimal units, as disks are sold and df -H counts.
+std::string humanSize(std::uint64_t bytes)
+{
+    static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1000 && u < 6) {
+        v /= 1000;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    return text;
+}
+
+} // namespace
+
+std::uint64_t estimatedFileSize(const Table &table, DataFormat format)
+{
+    const auto rows = static_cast<std::uint64_t>(std::max<std::int64_t>(table.rows, 0));
+    const auto cols = static_cast<std::uint64_t>(std::max(table.cols, 0));
+    if (format == DataFormat::Npy)
+        return npyHeader({table.rows, table.cols}).size() + rows * cols * sizeof(double);
+    // The index grows with the row (positions, pairs), so its widest text is at one end.
+    const std::uint64_t index =
+        rows == 0 ? 0 : std::max(decimalChars(table.indexOf(0)), decimalChars(table.indexOf(table.rows - 1)));
+    return csvHeader(table).size() + rows * (index + cols * (1 + kMaxDoubleChars) + 1);
+}
+
+std::optional<std::string> spaceProblem(const Table &table, const std::string &path, DataFormat format)
+{
+    std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (folder.empty())
+        folder = ".";
+    std::error_code ec;
+    const std::filesystem::space_info space = std::filesystem::space(folder, ec);
+    if (ec)
+        return std::nullopt;
+    // The old file, if any, stays until the new one is complete: the whole size must be free.
+    const std::uint64_t size = estimatedFileSize(table, format);
+    if (size <= space.available)
+        return std::nullopt;
+    std::filesystem::path shown = std::filesystem::weakly_canonical(folder, ec);
+    if (ec)
+        shown = folder;
+    return "the file would take " + std::string(format == DataFormat::Csv ? "up to " : "") + humanSize(size) +
+           " but only " + humanSize(space.available) + " are free in '" + shown.string() + "'; nothing was written.";
+}
+
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
+                const std::function<bool(double)> &progress)
+{
+    if (auto problem = spaceProblem(table, path, format)) {
+        error = *problem;
+        return false;
+    }
+    AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    auto cancelled = [&](std::int64_t rowsDone) {
+        if (!progress ||
+            progress(static_cast<double>(rowsDone) / static_cast<double>(std::max<std::int64_t>(table.rows, 1))))
+            return false;
+        error = "the export was cancelled; nothing was written.";
+        return true;
+    };
+    constexpr std::int64_t kBlockRows = 256;
+    std::vector<double> block(static_cast<std::size_t>(kBlockRows) * std::max(table.cols, 1));
+    if (format == DataFormat::Npy) {
+        file.write(npyHeader({table.rows, table.cols}));
+        static_assert(sizeof(double) == 8);
+        for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+            const std::int64_t n = std::min(kBlockRows, table.rows - r0);
+            table.fill(r0, n, block.data());
+            if (!file.write(block.data(), static_cast<std::size_t>(n * table.cols) * sizeof(double)))
+                break;
+            if (cancelled(r0 + n))
+                return false;
+        }
+    } else {
+        file.write(csvHeader(table));
+        std::string text;
+        char num[32];
+        for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+            const std::int64_t n = std::min(kBlockRows, table.rows - r0);
+            table.fill(r0, n, block.data());
+            text.clear();
+            for (std::int64_t r = 0; r < n; ++r) {
+                auto res = std::to_chars(num, num + sizeof num, table.indexOf(r0 + r));
+                text.append(num, res.ptr);
+                for (int c = 0; c < table.cols; ++c) {
+                    text += ',';
+                    res = std::to_chars(num, num + sizeof num, block[r * table.cols + c]);
+                    text.append(num, res.ptr);
+                }
+                text += '\n';
+            }
+            if (!file.write(text))
+                break;
+            if (cancelled(r0 + n))
+                return false;
+        }
+    }
+    return file.commit(error);
+}
+
+Table encodingTable(const Encoding &encoding, const NoiseParams &noise)
+{
+    Table t;
+    const EncodingParams &p = encoding.params();
+    t.indexHeader = "position";
+    for (int j = 0; j < p.dModel; ++j)
+        t.columnHeaders.push_back(
+            std::string(1, 'd').append(std::to_string(j))); // not "d" + ...: GCC 12 -Wrestrict false alarm
+    t.rows = p.seqLen;
+    t.cols = p.dModel;
+    const std::int64_t start = p.startPos;
+    t.indexOf = [start](std::int64_t row) { return start + row; };
+    t.fill = [&encoding, noise, start](std::int64_t firstRow, std::int64_t count, double *out) {
+        Block b = encoding.windowBlock();
+        b.firstPosition = start + firstRow;
+        b.rows = count;
+        fillEmbeddings(encoding, noise, b, out);
+    };
+    return t;
+}
+
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                  std::vector<double> values)
+{
+    const auto rows = static_cast<std::int64_t>(values.size() / headers.size());
+    return lazyValuesTable(std::move(indexHeader), std::move(headers), firstIndex, rows,
+                           [values = std::move(values)]() mutable { return std::move(values); });
+}
+
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                      std::int64_t rows, std::function<std::vector<double>()> compute)
+{
+    Table t;
+    t.indexHeader = std::move(indexHeader);
+    t.cols = static_cast<int>(headers.size());
+    t.columnHeaders = std::move(headers);
+    t.rows = rows;
+    t.indexOf = [firstIndex](std::int64_t row) { return firstIndex + row; };
+    // Computed at the first block, on whichever thread writes the table.
+    struct State {
+        std::function<std::vector<double>()> compute;
+        std::vector<double> values;
+        bool done = false;
+    };
+    auto state = std::make_shared<State>(State{std::move(compute), {}, false});
+    t.fill = [state, cols = t.cols](std::int64_t firstRow, std::int64_t count, double *out) {
+        if (!state->done) {
+            state->values = state->compute();
+            state->done = true;
+        }
+        std::copy_n(state->values.begin() + firstRow * cols, count * cols, out);
+    };
+    return t;
+}
+
+Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric)
+{
+    const EncodingParams &p = encoding.params();
+    return lazyValuesTable("position", {"similarity"}, p.startPos, p.seqLen, [&encoding, noise, reference, metric] {
+        std::optional<OffsetKernel> kernel;
+        if (OffsetKernel::applies(encoding.params(), noise))
+            kernel.emplace(encoding, encoding.params().seqLen - 1);
+        return similarityToReference(encoding, noise, reference, metric, kernel ? &*kernel : nullptr);
+    });
+}
+
+Table recoveryTable(const Encoding &encoding, const NoiseParams &noise)
+{
+    return lazyValuesTable("position", {"predicted"}, encoding.params().startPos, encoding.params().seqLen,
+                           [&encoding, noise] {
+                               const Recovery r = recoverPositions(encoding, noise);
+                               return std::vector<double>(r.predicted.begin(), r.predicted.end());
+                           });
+}
+
+Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition)
+{
+    return valuesTable("position", {"predicted"}, firstPosition,
+                       std::vector<double>(recovery.predicted.begin(), recovery.predicted.end()));
+}
+
+Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric)
+{
+    const EncodingParams &p = encoding.params();
+    Table t;
+    t.indexHeader = "position";
+    std::vector<std::int64_t> cols;
+    for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
+        cols.push_back(s);
+        t.columnHeaders.push_back(std::to_string(s));
+    }
+    t.rows = p.seqLen;
+    t.cols = static_cast<int>(p.seqLen);
+    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
+    auto kernel = OffsetKernel::applies(p, noise) ? std::make_shared<OffsetKernel>(encoding, p.seqLen - 1) : nullptr;
+    t.fill = [&encoding, noise, metric, kernel, cols, start = p.startPos](std::int64_t firstRow, std::int64_t count,
+                                                                          double *out) {
+        std::vector<std::int64_t> rows;
+        for (std::int64_t r = 0; r < count; ++r)
+            rows.push_back(start + firstRow + r);
+        scoreBlock(encoding, noise, metric, kernel.get(), rows, cols, out);
+    };
+    return t;
+}
+
+Table ropeDecayTable(const Encoding &rope)
+{
+    return lazyValuesTable("offset", {"score", "bound"}, 0, rope.params().seqLen, [&rope] {
+        const RopeDecayCurves curves = ropeDecayCurves(rope, rope.params().seqLen, 0, 0);
+        std::vector<double> values;
+        for (std::size_t k = 0; k < curves.score.size(); ++k)
+            values.insert(values.end(), {curves.score[k], curves.bound[k]});
+        return values;
+    });
+}
+
+Table slopesTable(int heads)
+{
+    return valuesTable("head", {"slope"}, 1, alibiSlopes(heads));
+}
+
+Table attentionTable(const Encoding &encoding, const AttentionSettings &settings)
+{
+    const EncodingParams &p = encoding.params();
+    Table t;
+    t.indexHeader = "position";
+    for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
+        t.columnHeaders.push_back(std::to_string(s));
+    t.rows = p.seqLen;
+    t.cols = static_cast<int>(p.seqLen);
+    t.indexOf = [start = p.startPos](std::int64_t row) { return start + row; };
+    // Built when the first block is asked for: the table is made before it is written.
+    auto attention = std::make_shared<std::shared_ptr<PositionalAttention>>();
+    t.fill = [&encoding, settings, attention, start = p.startPos, n = p.seqLen](std::int64_t firstRow,
+                                                                                std::int64_t count, double *out) {
+        if (!*attention)
+            *attention = std::make_shared<PositionalAttention>(encoding, settings);
+        for (std::int64_t r = 0; r < count; ++r)
+            (*attention)->row(start + firstRow + r, start, n, out + r * n);
+    };
+    return t;
+}
+
+Table angleTable(const Encoding &encoding)
+{
+    Table t;
+    const EncodingParams &p = encoding.params();
+    t.indexHeader = "position";
+    for (int i = 0; i < encoding.pairCount(); ++i)
+        t.columnHeaders.push_back(std::string("pair").append(std::to_string(i)));
+    t.rows = p.seqLen;
+    t.cols = encoding.pairCount();
+    const std::int64_t start = p.startPos;
+    t.indexOf = [start](std::int64_t row) { return start + row; };
+    t.fill = [&encoding, start](std::int64_t firstRow, std::int64_t count, double *out) {
+        const int pairs = encoding.pairCount();
+        for (std::int64_t r = 0; r < count; ++r)
+            for (int i = 0; i < pairs; ++i) {
+                // The hand's angle t w_i reduced to [0, 2 pi), from the exact sine and cosine.
+                double s = 0, c = 0;
+                encoding.pairSinCos(start + firstRow + r, i, s, c);
+                const double a = std::atan2(s, c);
+                out[r * pairs + i] = a < 0 ? a + 2 * M_PI : a;
+            }
+    };
+    return t;
+}
+
+Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t t, std::int64_t k)
+{
+    const OffsetDecode decoded = decodeOffset(encoding, noise, t, t + k);
+    const std::vector<Rotation2> blocks = rotationBlocks(encoding, k);
+    std::vector<double> values;
+    if (!encoding.hasFrequencies()) { // a table: the fitted rotations and each pair's angle from x(t) to x(t+k)
+        for (int i = 0; i < encoding.pairCount(); ++i) {
+            const Rotation2 &r = blocks[static_cast<std::size_t>(i)];
+            values.insert(values.end(), {r.a, r.b, r.c, r.d, decoded.perPair[static_cast<std::size_t>(i)]});
+        }
+        return valuesTable("pair", {"T11", "T12", "T21", "T22", "angle"}, 0, std::move(values));
+    }
+    for (int i = 0; i < encoding.pairCount(); ++i) {
+        const Rotation2 &r = blocks[static_cast<std::size_t>(i)];
+        const double w = encoding.pairFrequency(i);
+        values.insert(
+            values.end(),
+            {w, 2 * M_PI / w, r.a, r.b, r.c, r.d,
+             i < static_cast<int>(decoded.perPair.size()) ? decoded.perPair[static_cast<std::size_t>(i)] : 0.0});
+    }
+    return valuesTable("pair", {"omega", "wavelength", "T11", "T12", "T21", "T22", "reading"}, 0, std::move(values));
+}
+
+Table spectrumTable(const Encoding &encoding)
+{
+    const int d = encoding.dModel();
+    return lazyValuesTable("dimension", {"omega", "wavelength", "peak_share", "resolved"}, 0, d, [&encoding, d] {
+        std::vector<int> columns(static_cast<std::size_t>(d));
+        for (int j = 0; j < d; ++j)
+            columns[static_cast<std::size_t>(j)] = j;
+        const ColumnSpectrum s = columnSpectrum(encoding, columns);
+        std::vector<double> values;
+        for (std::size_t k = 0; k < columns.size(); ++k)
+            values.insert(values.end(),
+                          {s.omega[k], wavelengthOf(s.omega[k]), s.peakShare[k], s.resolved(k) ? 1.0 : 0.0});
+        return values;
+    });
+}
+
+Table frequencyTable(const Encoding &encoding)
+{
+    if (!encoding.hasFrequencies())
+        return spectrumTable(encoding);
+    const EncodingParams &p = encoding.params();
+    if (p.scheme == SchemeId::Rope) {
+        const std::vector<double> plain = ropeFrequencies(p.base, p.dModel, {}, 0);
+        const std::vector<PairRegime> regimes = ropeRegimes(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
+        std::vector<double> values;
+        for (int i = 0; i < encoding.channelCount(); ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            const double w = encoding.channelFrequency(i);
+            values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), w / plain[k],
+                                         static_cast<double>(regimes[k])});
+        }
+        return valuesTable("pair", {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime"},
+                           0, std::move(values));
+    }
+    Table t;
+    t.indexHeader = p.exponent == Exponent::Pair ? "pair" : "dimension";
+    t.columnHeaders = {"omega", "wavelength"};
+    t.rows = encoding.channelCount();
+    t.cols = 2;
+    t.indexOf = [](std::int64_t row) { return row; };
+    t.fill = [&encoding](std::int64_t firstRow, std::int64_t count, double *out) {
+        for (std::int64_t r = 0; r < count; ++r) {
+            const int ch = static_cast<int>(firstRow + r);
+            out[2 * r] = encoding.channelFrequency(ch);
+            out[2 * r + 1] = encoding.channelWavelength(ch);
+        }
+    };
+    return t;
+}
+
+} // namespace pe
+
+namespace pe {
+
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                      const TsneSettings &settings)
+{
+    return lazyValuesTable(
+        "position", {"x", "y"}, encoding.params().startPos, encoding.params().seqLen,
+        [&encoding, noise, method, settings] { return computeProjection(encoding, noise, method, settings).xy; });
+}
+
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy)
+{
+    return valuesTable("position", {"x", "y"}, firstPosition, std::move(xy));
+}
+
+} // namespace pe

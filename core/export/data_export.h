@@ -1,0 +1,100 @@
+#pragma once
+
+#include "analysis/attention.h"
+#include "analysis/recovery.h"
+#include "analysis/similarity.h"
+#include "analysis/spectrum.h"
+#include "encodings/encoding.h"
+#include "encodings/noise.h"
+#include "projections/projection.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pe {
+
+enum class DataFormat { Csv, Npy };
+
+// .csv or .npy, by the path's extension (case-insensitive); nullopt for anything else.
+std::optional<DataFormat> dataFormatForPath(const std::string &path);
+
+// A table produced a block of rows at a time, so any allowed size is written without holding it all.
+struct Table {
+    std::string indexHeader;                // CSV only: name of the first column
+    std::vector<std::string> columnHeaders; // CSV only
+    std::int64_t rows = 0;
+    int cols = 0;
+    std::function<std::int64_t(std::int64_t row)> indexOf;                            // CSV first column
+    std::function<void(std::int64_t firstRow, std::int64_t count, double *out)> fill; // row-major
+};
+
+// The file's size before it is written: exact for NPY; for CSV a bound, since the shortest
+// round-trip text of a double (std::to_chars) takes at most 24 characters ("-2.2250738585072014e-308").
+std::uint64_t estimatedFileSize(const Table &table, DataFormat format);
+// One sentence when the file cannot fit in the free space of its folder, naming both sizes; nothing
+// when it can, or when the free space cannot be read (the write then reports what went wrong).
+std::optional<std::string> spaceProblem(const Table &table, const std::string &path, DataFormat format);
+
+// CSV: one header line, then the index and the values (shortest round-trip text).
+// NPY: version 1.0, '<f8', C order, shape (rows, cols); the index is not stored.
+// Refuses, writing nothing, what spaceProblem() refuses.
+// progress, if given, is called after each block with the fraction written; returning false cancels
+// (error says so, and nothing is left behind).
+bool writeTable(const Table &table, const std::string &path, DataFormat format, std::string &error,
+                const std::function<bool(double)> &progress = {});
+
+// The seq_len x d_model window; rows are positions start_pos, start_pos + 1, ... With noise, the
+// embeddings x = PE + sigma z instead (seed 001's input).
+Table encodingTable(const Encoding &encoding, const NoiseParams &noise = {});
+// The relative-position view's numbers, one row per pair: omega, wavelength, the 2 x 2 block of
+// T(k), and the pair's own reading of the offset between x(t) and x(t+k) (atan2, seed 002).
+Table relativeTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t t, std::int64_t k);
+// The clock hands: each pair's angle t w_i reduced to [0, 2 pi), one column per pair.
+Table angleTable(const Encoding &encoding);
+// One row per channel: omega and wavelength; the index column is the pair (or column) index.
+// RoPE adds the unscaled omega and wavelength, the ratio omega'/omega and the pair's regime under
+// the scaling (0 kept: extrapolates past L; 1 interpolated: omega/s; 2 blended; 3 beyond omega/s).
+// A table has no channels: its spectrum instead.
+Table frequencyTable(const Encoding &encoding);
+// Each column's measured dominant frequency (columnSpectrum): CSV
+// "dimension,omega,wavelength,peak_share,resolved" (resolved 1 when at least two periods fit).
+Table spectrumTable(const Encoding &encoding);
+
+// RoFormer's decay of a RoPE encoding for offsets 0..seq_len-1: CSV "offset,score,bound".
+Table ropeDecayTable(const Encoding &rope);
+// ALiBi's slopes, head 1..heads: CSV "head,slope".
+Table slopesTable(int heads);
+// The softmaxed positional attention of the window, N x N: CSV "position,<s>,...". seq_len at most
+// kMaxDistanceRows.
+Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);
+
+// metric(x_t, PE(reference)) for every position: CSV "position,similarity".
+Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);
+// Seed 001's recovery: CSV "position,predicted". Needs recoveryTooLarge() to be empty.
+Table recoveryTable(const Encoding &encoding, const NoiseParams &noise);
+// The same from a recovery already computed (a view's).
+Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition);
+// The seq_len x seq_len matrix metric(x_t, PE(s)): CSV "position,<s>,...". seq_len at most kMaxDistanceRows.
+inline constexpr std::int64_t kMaxDistanceRows = 10'000;
+Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
+
+// Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y".
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                      const TsneSettings &settings);
+// Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y".
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy);
+
+// Values computed up front, row-major with one column per header; rows are indexed from firstIndex.
+Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                  std::vector<double> values);
+// The same computed by `compute` when the first block is written (so on the writing thread).
+Table lazyValuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,
+                      std::int64_t rows, std::function<std::vector<double>()> compute);
+
+// The NPY 1.0 header for a C-order float64 array of the given shape.
+std::string npyHeader(const std::vector<std::int64_t> &shape);
+
+} // namespace pe

@@ -1,0 +1,69 @@
+#include "projections/projection.h"
+
+#include "projections/pca.h"
+
+namespace pe {
+
+std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
+{
+    return parseName(kProjectionMethods, projectionMethodName, name);
+}
+
+std::string_view projectionMethodName(ProjectionMethod method)
+{
+    return method == ProjectionMethod::Tsne ? "tsne" : "pca";
+}
+
+std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise,
+                                             ProjectionMethod method, const TsneSettings &settings)
+{
+    const bool tsne = method == ProjectionMethod::Tsne;
+    if (auto problem = projectionTooLarge(params, noise, tsne))
+        return problem;
+    if (tsne)
+        return validateTsne(settings, params.seqLen); // which also wants 3 positions or more
+    if (params.seqLen < 2)
+        return "PCA needs at least 2 positions.";
+    return std::nullopt;
+}
+
+Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel)
+{
+    const Rows rows = embeddingRows(encoding, noise);
+    Projection out;
+    if (rows.n < 2) {
+        out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
+        return out;
+    }
+    const int k = std::min(2, rows.d);
+    const Pca pca = principalComponents(rows, k, 0, cancel);
+    if (pca.cancelled)
+        return out;
+    const std::vector<double> coords = project(rows, pca, cancel);
+    if (coords.empty())
+        return out;
+    out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
+    for (std::int64_t i = 0; i < rows.n; ++i)
+        for (int c = 0; c < k; ++c)
+            out.xy[static_cast<std::size_t>(2 * i + c)] = coords[static_cast<std::size_t>(i * k + c)] / rows.scale;
+    for (int c = 0; c < k; ++c)
+        out.explained[c] = pca.explained(c);
+    return out;
+}
+
+Projection computeProjection(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                             const TsneSettings &settings, const std::atomic<bool> *cancel)
+{
+    if (method == ProjectionMethod::Pca)
+        return pcaProjection(encoding, noise, cancel);
+    std::optional<Tsne> tsne = prepareTsne(encoding, noise, settings, cancel);
+    Projection out;
+    if (!tsne || !runTsne(*tsne, {}, cancel))
+        return out;
+    out.xy = tsne->embedding();
+    out.iteration = tsne->iteration();
+    out.kl = tsne->kl();
+    return out;
+}
+
+} // namespace pe

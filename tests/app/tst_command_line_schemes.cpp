@@ -1,0 +1,180 @@
+#include "command_line_support.h"
+#include "scheme_support.h"
+#include "state/view_registry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImageReader>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+// RoPE and ALiBi from the command line as a user runs them: their data exports against published
+// numbers and closed forms, and every view drawn under every scheme it shows, in lecture sizes too.
+class TestCommandLineSchemes : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void scaledFrequencies();
+    void ropeDecay();
+    void slopesAsGetSlopes();
+    void attentionRowsSumToOne();
+    void everyViewUnderEveryScheme();
+
+  private:
+    QList<QList<double>> csv(const QStringList &args, QString *header = nullptr);
+    QTemporaryDir dir_;
+};
+
+QList<QList<double>> TestCommandLineSchemes::csv(const QStringList &args, QString *header)
+{
+    const QString out = dir_.filePath(QStringLiteral("x.csv"));
+    QFile::remove(out);
+    const Run r = run(args + QStringList{QStringLiteral("--out"), out});
+    if (r.code != 0)
+        qWarning("%s", qPrintable(r.err));
+    QFile f(out);
+    QList<QList<double>> rows;
+    if (!f.open(QIODevice::ReadOnly))
+        return rows;
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    if (header)
+        *header = QString::fromUtf8(lines.first());
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        QList<double> row;
+        for (const QByteArray &cell : lines[i].split(','))
+            row << cell.toDouble();
+        rows << row;
+    }
+    return rows;
+}
+
+void TestCommandLineSchemes::scaledFrequencies()
+{
+    // transformers' test_modeling_rope_utils.py, YaRN x10 at dim 128, base 1e4, 2048 positions:
+    // the first pairs kept, the last divided by 10 (tst_rope checks every printed value).
+    QString header;
+    const auto rows =
+        csv({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--scaling"), QStringLiteral("yarn"),
+             QStringLiteral("--factor"), QStringLiteral("10"), QStringLiteral("--original-context"),
+             QStringLiteral("2048"), QStringLiteral("--export-data"), QStringLiteral("frequencies")},
+            &header);
+    QCOMPARE(header, QStringLiteral("pair,omega,wavelength,omega_unscaled,wavelength_unscaled,ratio,regime"));
+    QCOMPARE(rows.size(), 64);
+    QCOMPARE(rows[0][1], 1.0);
+    QCOMPARE(rows[0][6], 0.0); // kept
+    QVERIFY(std::abs(rows[63][5] - 0.1) < 1e-15);
+    QCOMPARE(rows[63][6], 1.0); // interpolated
+    QVERIFY(std::abs(rows[63][2] - 2 * M_PI / rows[63][1]) < 1e-9 * rows[63][2]);
+}
+
+void TestCommandLineSchemes::ropeDecay()
+{
+    QString header;
+    const auto rows = csv({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--seq-len"),
+                           QStringLiteral("300"), QStringLiteral("--d-model"), QStringLiteral("64"),
+                           QStringLiteral("--export-data"), QStringLiteral("rope-decay")},
+                          &header);
+    QCOMPARE(header, QStringLiteral("offset,score,bound"));
+    QCOMPARE(rows.size(), 300);
+    QCOMPARE(rows[0][0], 0.0);
+    QCOMPARE(rows[0][1], 64.0);                   // Σ 2·cos 0 over 32 pairs
+    QVERIFY(std::abs(rows[0][2] - 16.5) < 1e-12); // (1/32)·Σ_j j
+    // At offset 1: Σ 2·cos(θ_i) with θ_i = 10000^(-2i/64), written out.
+    double score = 0;
+    for (int i = 0; i < 32; ++i)
+        score += 2 * std::cos(std::pow(1e4, -2.0 * i / 64));
+    QVERIFY(std::abs(rows[1][1] - score) < 1e-12);
+}
+
+void TestCommandLineSchemes::slopesAsGetSlopes()
+{
+    // ofirpress/attention_with_linear_biases get_slopes(12): get_slopes(8) then every other slope
+    // of get_slopes(16), i.e. 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
+    QString header;
+    const auto rows = csv({QStringLiteral("--scheme"), QStringLiteral("alibi"), QStringLiteral("--heads"),
+                           QStringLiteral("12"), QStringLiteral("--export-data"), QStringLiteral("slopes")},
+                          &header);
+    QCOMPARE(header, QStringLiteral("head,slope"));
+    const double want[] = {0.5,       0.25,       0.125,      0.0625,     0.03125,    0.015625,
+                           0.0078125, 0.00390625, 0.70710678, 0.35355339, 0.17677670, 0.08838835};
+    QCOMPARE(rows.size(), 12);
+    for (int h = 0; h < 12; ++h) {
+        QCOMPARE(rows[h][0], h + 1.0);
+        QVERIFY2(std::abs(rows[h][1] - want[h]) < 5e-9, qPrintable(QString::number(rows[h][1], 'g', 17)));
+    }
+}
+
+void TestCommandLineSchemes::attentionRowsSumToOne()
+{
+    for (const QString &scheme : {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")}) {
+        QString header;
+        // Random q and k are RoPE's (the flag is refused for the others).
+        const QStringList qk = scheme == QLatin1String("rope")
+                                   ? QStringList{QStringLiteral("--qk"), QStringLiteral("random")}
+                                   : QStringList{};
+        const auto rows =
+            csv(QStringList{QStringLiteral("--scheme"), scheme, QStringLiteral("--seq-len"), QStringLiteral("20"),
+                            QStringLiteral("--start-pos"), QStringLiteral("4"), QStringLiteral("--causal"),
+                            QStringLiteral("--export-data"), QStringLiteral("attention")} +
+                    qk,
+                &header);
+        QVERIFY(header.startsWith(QStringLiteral("position,4,5,")));
+        QCOMPARE(rows.size(), 20);
+        for (int r = 0; r < 20; ++r) {
+            QCOMPARE(rows[r][0], 4.0 + r);
+            double sum = 0;
+            for (int c = 1; c <= 20; ++c) {
+                sum += rows[r][c];
+                if (c - 1 > r)
+                    QCOMPARE(rows[r][c], 0.0); // causal: no key after the query
+            }
+            QVERIFY2(std::abs(sum - 1) < 1e-12, qPrintable(scheme));
+        }
+        // ALiBi's first row under the mask attends to itself alone.
+        if (scheme == QLatin1String("alibi"))
+            QCOMPARE(rows[0][1], 1.0);
+    }
+}
+
+void TestCommandLineSchemes::everyViewUnderEveryScheme()
+{
+    // Each view under each scheme it draws, at a small and a large size; the others refuse in one
+    // line and write nothing.
+    const QString schemes[] = {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")};
+    for (const ViewInfo &info : viewRegistry())
+        for (const QString &scheme : schemes) {
+            pe::EncodingParams p;
+            p.scheme = *pe::parseScheme(scheme.toStdString());
+            const bool draws = info.schemeProblem(p).isEmpty();
+            for (const QString &size : {QStringLiteral("420x320"), QStringLiteral("1600x1000")}) {
+                const QString png = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(info.id, scheme, size));
+                // ALiBi takes no d_model (the flag is refused there).
+                const QStringList d = scheme == QLatin1String("alibi")
+                                          ? QStringList{}
+                                          : QStringList{QStringLiteral("--d-model"), QStringLiteral("32")};
+                const Run r = run(QStringList{QStringLiteral("--scheme"), scheme, QStringLiteral("--seq-len"),
+                                              QStringLiteral("80"), QStringLiteral("--position"), QStringLiteral("60"),
+                                              QStringLiteral("--export"), info.id, QStringLiteral("--size"), size,
+                                              QStringLiteral("--out"), png} +
+                                  d);
+                const QString what = info.id + QLatin1Char(' ') + scheme + QStringLiteral(": ") + r.err;
+                if (draws) {
+                    QVERIFY2(r.code == 0, qPrintable(what));
+                    QVERIFY2(QImageReader(png).size() == QSize(size.section(QLatin1Char('x'), 0, 0).toInt(),
+                                                               size.section(QLatin1Char('x'), 1, 1).toInt()),
+                             qPrintable(what));
+                } else {
+                    QVERIFY2(r.code == 2 && r.err.trimmed().count(QLatin1Char('\n')) == 0, qPrintable(what));
+                    QVERIFY(!QFileInfo::exists(png));
+                }
+            }
+        }
+}
+
+QTEST_MAIN(TestCommandLineSchemes)
+#include "tst_command_line_schemes.moc"

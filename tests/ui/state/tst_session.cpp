@@ -1,0 +1,484 @@
+#include "figures/plot_view.h"
+#include "state/parameter_history.h"
+#include "state/parameters.h"
+#include "state/session.h"
+#include "state/view_registry.h"
+#include "test_support.h"
+#include "window/main_window.h"
+#include "window/workspace.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QJsonDocument>
+#include <QMimeData>
+#include <QSettings>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QUrl>
+
+using testsupport::params;
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void initTestCase();
+    void roundTrip();
+    void refusals_data();
+    void refusals();
+    void refusedViewSettingChangesNothing();
+    void choicesSavedByNameOlderFilesByIndex();
+    void olderFilesDrawTheirFigures_data();
+    void olderFilesDrawTheirFigures();
+    void hugeFileIsRefusedUnread();
+    void everyPresetReproducesItsParameters();
+    void undoAndRedo();
+    void recentFilesAndRestore();
+    void droppedFileOpens();
+
+  private:
+    QTemporaryDir dir_;
+    static QByteArray validJson();
+};
+
+void TestSession::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    // QSettings into the temporary folder: never the user's own.
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("PositionalEncodingExplorerTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_session"));
+}
+
+QByteArray TestSession::validJson()
+{
+    return QByteArrayLiteral(R"({"format": "positional-encoding-explorer-session", "version": 1,
+        "parameters": {"seq_len": 300, "d_model": 20, "base": 10000, "start_pos": 0, "layout": "interleaved", "exponent": "pair"},
+        "position": 30, "noise": {"sigma": 0.5, "seed": 42}, "view": "similarity", "views": {"similarity": {"metric": 1}}})");
+}
+
+void TestSession::roundTrip()
+{
+    Parameters p1;
+    MainWindow w1(&p1);
+    QVERIFY(!p1.set(params(777, 48, 3e5, 12, pe::Layout::Split, pe::Exponent::Index)));
+    QVERIFY(p1.setPosition(100));
+    QVERIFY(!p1.setNoise({1.25, 9, pe::NoiseRng::Numpy}));
+    w1.view(QStringLiteral("heatmap"))->findChild<QComboBox *>(QStringLiteral("colorMap"))->setCurrentIndex(2);
+    w1.view(QStringLiteral("projection"))->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->setValue(7.5);
+    w1.showView(QStringLiteral("distance"));
+    const QString path = dir_.filePath(QStringLiteral("s.json"));
+    QString error;
+    QVERIFY2(w1.saveSession(path, &error), qPrintable(error));
+
+    Parameters p2;
+    MainWindow w2(&p2);
+    QVERIFY2(w2.openSession(path, &error), qPrintable(error));
+    QVERIFY(p2.values() == p1.values());
+    QCOMPARE(p2.position(), 100);
+    QVERIFY(p2.noise() == p1.noise());
+    QCOMPARE(w2.currentView(), w2.view(QStringLiteral("distance")));
+    QCOMPARE(w2.view(QStringLiteral("heatmap"))->findChild<QComboBox *>(QStringLiteral("colorMap"))->currentIndex(), 2);
+    QCOMPARE(w2.view(QStringLiteral("projection"))->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->value(),
+             7.5);
+    // The whole state, field for field.
+    QCOMPARE(sessionToJson(w2.currentSession()), sessionToJson(w1.currentSession()));
+    QVERIFY(QJsonDocument::fromJson(testsupport::readFile(path)).object().value(QStringLiteral("version")).toInt() ==
+            kSessionVersion);
+
+    // RoPE's scaling and ALiBi's heads go by their keys, a scaling by its name.
+    pe::EncodingParams r = params(64, 32);
+    r.scheme = pe::SchemeId::Rope;
+    r.rope = {pe::RopeScaling::Yarn, 4, 2048, 24, 2, 1, 4};
+    r.heads = 12;
+    r.head = 9;
+    QVERIFY(!p1.set(r));
+    const QJsonObject saved = sessionToJson(w1.currentSession());
+    const QJsonObject parameters = saved.value(QStringLiteral("parameters")).toObject();
+    QCOMPARE(parameters.value(QStringLiteral("scheme")).toString(), QStringLiteral("rope"));
+    QCOMPARE(parameters.value(QStringLiteral("scaling")).toString(), QStringLiteral("yarn"));
+    QCOMPARE(parameters.value(QStringLiteral("original_context")).toInt(), 2048);
+    QCOMPARE(parameters.value(QStringLiteral("beta_fast")).toDouble(), 24.0);
+    QCOMPARE(parameters.value(QStringLiteral("head")).toInt(), 9);
+    const std::optional<Session> back = sessionFromJson(saved, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(back->params == r);
+}
+
+void TestSession::refusals_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    const QByteArray good = validJson();
+    QTest::newRow("truncated") << good.left(good.size() / 2) << "not valid JSON";
+    QTest::newRow("empty") << QByteArray() << "not valid JSON";
+    QTest::newRow("not json") << QByteArray("seq_len = 50") << "not valid JSON";
+    QTest::newRow("array") << QByteArray("[1, 2]") << "not an object";
+    QTest::newRow("other format") << QByteArray(good).replace("positional-encoding-explorer-session", "notes")
+                                  << "not a session file";
+    QTest::newRow("unknown version") << QByteArray(good).replace("\"version\": 1", "\"version\": 7")
+                                     << "version 7 is not known";
+    QTest::newRow("version text") << QByteArray(good).replace("\"version\": 1", "\"version\": \"1\"")
+                                  << "'version' must be a whole number";
+    QTest::newRow("missing parameters") << QByteArray(
+                                               R"({"format": "positional-encoding-explorer-session", "version": 1})")
+                                        << "'parameters' is missing";
+    QTest::newRow("missing d_model") << QByteArray(good).replace("\"d_model\": 20, ", "") << "'d_model' is missing";
+    QTest::newRow("seq_len text") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": \"300\"")
+                                  << "'seq_len' must be a whole number";
+    QTest::newRow("seq_len fraction") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 300.5")
+                                      << "'seq_len' must be a whole number";
+    QTest::newRow("seq_len huge") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1e300")
+                                  << "'seq_len' must be a whole number";
+    QTest::newRow("bad rng") << QByteArray(good).replace("\"seed\": 42}", "\"seed\": 42, \"rng\": \"mt\"}")
+                             << "rng must be counter or numpy (got 'mt')";
+    QTest::newRow("rng number") << QByteArray(good).replace("\"seed\": 42}", "\"seed\": 42, \"rng\": 1}") << "'rng'";
+    QTest::newRow("numpy past its draws")
+        << QByteArray(good)
+               .replace("\"seed\": 42}", "\"seed\": 42, \"rng\": \"numpy\"}")
+               .replace("\"seq_len\": 300, \"d_model\": 20", "\"seq_len\": 1000000, \"d_model\": 64")
+        << "numpy's generator draws its values one after another";
+    QTest::newRow("seq_len too many") << QByteArray(good).replace("\"seq_len\": 300", "\"seq_len\": 1000001")
+                                      << "seq_len";
+    QTest::newRow("d_model huge") << QByteArray(good).replace("\"d_model\": 20", "\"d_model\": 99999999999")
+                                  << "d_model must be";
+    QTest::newRow("base one") << QByteArray(good).replace("\"base\": 10000", "\"base\": 1") << "base";
+    // The parameters a scheme adds: by name and in range, checked together.
+    QTest::newRow("scaling unknown") << QByteArray(good).replace("\"base\": 10000",
+                                                                 "\"base\": 10000, \"scaling\": \"NTK\"")
+                                     << "scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got \"NTK\")";
+    QTest::newRow("scaling index") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"scaling\": 2")
+                                   << "scaling must be";
+    QTest::newRow("factor below 1") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": 0.5")
+                                    << "factor must be a number from 1 to 1e6 (got 0.5)";
+    QTest::newRow("factor text") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": \"4\"")
+                                 << "factor must be";
+    QTest::newRow("betas crossed") << QByteArray(good).replace(
+                                          "\"base\": 10000",
+                                          "\"base\": 10000, \"scheme\": \"rope\", \"scaling\": \"yarn\", \"factor\": "
+                                          "4, \"beta_fast\": 1, \"beta_slow\": 32")
+                                   << "beta_fast must be above beta_slow";
+    QTest::newRow("head past heads") << QByteArray(good).replace(
+                                            "\"base\": 10000",
+                                            "\"base\": 10000, \"scheme\": \"alibi\", \"heads\": 4, \"head\": 5")
+                                     << "head must be at most the number of heads, 4";
+    QTest::newRow("rope odd d") << QByteArray(good)
+                                       .replace("\"base\": 10000", "\"base\": 10000, \"scheme\": \"rope\"")
+                                       .replace("\"d_model\": 20", "\"d_model\": 21")
+                                << "RoPE turns pairs of columns";
+    QTest::newRow("base text") << QByteArray(good).replace("\"base\": 10000", "\"base\": \"big\"")
+                               << "'base' must be a number";
+    QTest::newRow("layout") << QByteArray(good).replace("interleaved", "diagonal")
+                            << "layout must be interleaved or split";
+    QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300")
+                                      << "position must be a whole number inside the window, from 0 to 299 (got 300).";
+    QTest::newRow("sigma") << QByteArray(good).replace("\"sigma\": 0.5", "\"sigma\": 11") << "sigma";
+    QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1")
+                                   << "the seed must be a whole number from 0 to 2147483647 (got -1).";
+    QTest::newRow("noise not object") << QByteArray(good).replace(R"({"sigma": 0.5, "seed": 42})", "0.5")
+                                      << "'noise' must be an object";
+    QTest::newRow("unknown view") << QByteArray(good).replace("\"view\": \"similarity\"", "\"view\": \"spirals\"")
+                                  << "unknown view 'spirals'";
+    QTest::newRow("settings of unknown view")
+        << QByteArray(good).replace("\"views\": {\"similarity\"", "\"views\": {\"spirals\"")
+        << "unknown view 'spirals'";
+    QTest::newRow("view settings not object")
+        << QByteArray(good).replace(R"({"metric": 1})", "3") << "must be an object";
+}
+
+void TestSession::refusals()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    QString error;
+    QVERIFY(!parseSession(json, &error));
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+    // Through the window: refused, and nothing changes.
+    Parameters p;
+    MainWindow w(&p);
+    QVERIFY(!p.set(params(64, 32)));
+    const QJsonObject before = sessionToJson(w.currentSession());
+    const QString path = dir_.filePath(QStringLiteral("bad.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(json);
+    f.close();
+    QVERIFY(!w.openSession(path, &error));
+    QCOMPARE(sessionToJson(w.currentSession()), before);
+    QVERIFY(!w.recentSessions().contains(QFileInfo(path).absoluteFilePath()));
+}
+
+void TestSession::refusedViewSettingChangesNothing()
+{
+    // The file parses, but a view refuses one of its settings: the parameters stay as they were.
+    Parameters p;
+    MainWindow w(&p);
+    QVERIFY(!p.set(params(64, 32)));
+    const QJsonObject before = sessionToJson(w.currentSession());
+    QString error;
+    for (const QByteArray &views :
+         {QByteArrayLiteral(R"({"similarity": {"metric": 9}})"), QByteArrayLiteral(R"({"clocks": {"clockRows": 1e9}})"),
+          QByteArrayLiteral(R"({"heatmap": {"transpose": "yes"}})"),
+          QByteArrayLiteral(R"({"heatmap": {"zoom": 2}})")}) {
+        const QByteArray json = validJson().replace(R"({"similarity": {"metric": 1}})", views);
+        // Refused when read, against what the view declares, naming the view and the setting...
+        QVERIFY(!parseSession(json, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("view '")) || error.startsWith(QStringLiteral("settings for")),
+                 qPrintable(error));
+        // ...and by the workspace when a session made in code carries it.
+        Session s = *parseSession(validJson(), &error);
+        const QJsonObject bad = QJsonDocument::fromJson(views).object();
+        s.views.insert(bad.begin().key(), bad.begin().value().toObject());
+        QVERIFY(!w.applySession(s, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("view '")), qPrintable(error));
+        QCOMPARE(sessionToJson(w.currentSession()), before);
+    }
+}
+
+// Choices are saved by name, so reordering a list never changes what a file means; files written
+// before (choices by their index in the list) open as they did.
+void TestSession::choicesSavedByNameOlderFilesByIndex()
+{
+    Parameters p;
+    MainWindow w(&p);
+    const QByteArray older = validJson().replace(
+        R"({"similarity": {"metric": 1}})",
+        R"({"similarity": {"metric": 1}, "heatmap": {"colorMap": 4, "reverseColors": true}, "clocks": {"clockFace": 1},
+            "frequencies": {"quantity": 1}, "projection": {"projectionMethod": 1, "init": 1, "perplexity": 4}})");
+    QString error;
+    const std::optional<Session> s = parseSession(older, &error);
+    QVERIFY2(s && w.applySession(*s, &error), qPrintable(error));
+    const Session now = w.currentSession();
+    QCOMPARE(now.views.value(QStringLiteral("similarity")).value(QStringLiteral("metric")),
+             QJsonValue(QStringLiteral("cosine")));
+    QCOMPARE(now.views.value(QStringLiteral("heatmap")).value(QStringLiteral("colorMap")),
+             QJsonValue(QStringLiteral("pastel blue")));
+    QCOMPARE(now.views.value(QStringLiteral("clocks")).value(QStringLiteral("clockFace")),
+             QJsonValue(QStringLiteral("counterclockwise")));
+    QCOMPARE(now.views.value(QStringLiteral("frequencies")).value(QStringLiteral("quantity")),
+             QJsonValue(QStringLiteral("wavelength")));
+    QCOMPARE(now.views.value(QStringLiteral("projection")).value(QStringLiteral("projectionMethod")),
+             QJsonValue(QStringLiteral("pca")));
+    QCOMPARE(now.views.value(QStringLiteral("projection")).value(QStringLiteral("init")),
+             QJsonValue(QStringLiteral("random")));
+    // What the views draw is what the names say.
+    auto *metric = w.view(QStringLiteral("similarity"))->findChild<QComboBox *>(QStringLiteral("metric"));
+    QCOMPARE(metric->currentData().toString(), QStringLiteral("cosine"));
+    // Written by name, and read back the same.
+    const QString path = dir_.filePath(QStringLiteral("named.json"));
+    QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+    const QByteArray written = testsupport::readFile(path);
+    QVERIFY(written.contains(R"("colorMap": "pastel blue")"));
+    QVERIFY(!written.contains(R"("metric": 1)"));
+    Parameters p2;
+    MainWindow w2(&p2);
+    QVERIFY2(w2.openSession(path, &error), qPrintable(error));
+    QCOMPARE(sessionToJson(w2.currentSession()), sessionToJson(now));
+    // An unknown name is refused with the names allowed.
+    const std::optional<Session> bad = parseSession(
+        validJson().replace(R"({"similarity": {"metric": 1}})", R"({"similarity": {"metric": "manhattan"}})"), &error);
+    QVERIFY(!bad);
+    QVERIFY2(error.contains(QStringLiteral("dot, cosine or euclidean")), qPrintable(error));
+}
+
+void TestSession::olderFilesDrawTheirFigures_data()
+{
+    // Presets as session files held them before choices were saved by name (resources/presets.json
+    // of that time, choices by index), each drawn as the command line draws it: through a Workspace,
+    // no window.
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QByteArray>("views");
+    QTest::newRow("seed002-table")
+        << "seed002-table"
+        << QByteArray(R"({"heatmap": {"colorMap": 4, "reverseColors": false, "transpose": false, "cellValues": true,
+                          "cellDecimals": 2}})");
+    QTest::newRow("seed002-clocks") << "seed002-clocks"
+                                    << QByteArray(R"({"clocks": {"clockFace": 1, "clockPairs": 5, "clockRows": 5}})");
+    QTest::newRow("seed004-heatmap")
+        << "seed004-heatmap"
+        << QByteArray(R"({"heatmap": {"colorMap": 2, "reverseColors": false, "transpose": false}})");
+    QTest::newRow("seed001-similarity") << "seed001-similarity" << QByteArray(R"({"similarity": {"metric": 0}})");
+}
+
+void TestSession::olderFilesDrawTheirFigures()
+{
+    QFETCH(QString, preset);
+    QFETCH(QByteArray, views);
+    const Session *now = findPreset(preset);
+    QVERIFY(now);
+    Session older = *now;
+    older.views.clear();
+    const QJsonObject v = QJsonDocument::fromJson(views).object();
+    for (auto it = v.begin(); it != v.end(); ++it)
+        older.views.insert(it.key(), it.value().toObject());
+    QString error;
+    const std::optional<Session> read = parseSession(QJsonDocument(sessionToJson(older)).toJson(), &error);
+    QVERIFY2(read, qPrintable(error));
+    const auto draw = [&](const Session &s) {
+        Parameters p;
+        Workspace workspace(&p);
+        QString why;
+        if (!workspace.applySession(s, &why))
+            qWarning("%s", qPrintable(why));
+        return workspace.offscreenView(s.view)->render(QSize(800, 500), 1.0);
+    };
+    const QImage a = draw(*read), b = draw(*now);
+    QVERIFY(!a.isNull());
+    QCOMPARE(a, b);
+}
+
+void TestSession::hugeFileIsRefusedUnread()
+{
+    const QString path = dir_.filePath(QStringLiteral("huge.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(100 * 1024 * 1024)); // 100 MB, sparse
+    f.close();
+    QString error;
+    QVERIFY(!readSessionFile(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("at most 1 MB")), qPrintable(error));
+    QVERIFY(!readSessionFile(dir_.filePath(QStringLiteral("missing.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("does not exist")));
+    QVERIFY(!readSessionFile(dir_.path(), &error));
+    QVERIFY(error.contains(QStringLiteral("is a folder")));
+}
+
+void TestSession::everyPresetReproducesItsParameters()
+{
+    QVERIFY(presets().size() >= 17);
+    Parameters p;
+    MainWindow w(&p);
+    for (const Session &preset : presets()) {
+        QString error;
+        QVERIFY2(w.applySession(preset, &error), qPrintable(preset.name + QStringLiteral(": ") + error));
+        QVERIFY2(p.values() == preset.params, qPrintable(preset.name));
+        QCOMPARE(p.position(), preset.position);
+        QVERIFY(p.noise() == preset.noise);
+        QCOMPARE(w.currentView(), w.view(preset.view));
+        for (auto it = preset.views.begin(); it != preset.views.end(); ++it) {
+            const QJsonObject now = w.view(it.key())->settings();
+            for (auto s = it.value().begin(); s != it.value().end(); ++s)
+                QVERIFY2(now.value(s.key()) == s.value(), qPrintable(preset.name + QStringLiteral(": ") + s.key()));
+        }
+    }
+    // The seeds' figures by name.
+    const Session *tsne = findPreset(QStringLiteral("seed004-tsne"));
+    QVERIFY(tsne && tsne->params.seqLen == 128 && tsne->params.dModel == 8);
+    QCOMPARE(tsne->views.value(QStringLiteral("projection")).value(QStringLiteral("perplexity")).toDouble(), 4.0);
+    const Session *table = findPreset(QStringLiteral("seed002-table"));
+    QVERIFY(table && table->params.base == 100 && table->params.exponent == pe::Exponent::Index &&
+            table->params.seqLen == 15);
+    QCOMPARE(table->views.value(QStringLiteral("heatmap")).value(QStringLiteral("cellDecimals")).toInt(),
+             2); // seed 002 prints 2
+}
+
+void TestSession::undoAndRedo()
+{
+    Parameters p;
+    MainWindow w(&p);
+    QUndoStack *stack = w.undoStack();
+    QVERIFY(!stack->canUndo());
+    QVERIFY(!p.set(params(100, 64)));
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.set(params(200, 64)));
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.setNoise({0.5, 3}));
+    QCOMPARE(stack->count(), 3);
+    stack->undo();
+    QVERIFY(!p.noise().active());
+    stack->undo();
+    QCOMPARE(p.values().seqLen, 100);
+    stack->redo();
+    QCOMPARE(p.values().seqLen, 200);
+    stack->redo();
+    QVERIFY(p.noise().active());
+    // Undo across numpy's limit: a long window with the counter's noise, then a short one with
+    // numpy's. Each step restores both at once (the long window alone is refused under numpy).
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.set(params(1'000'000, 64)));
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    QVERIFY(!p.setState(params(200, 64), {0.5, 3, pe::NoiseRng::Numpy}));
+    const auto refused = p.set(params(1'000'000, 64));
+    QVERIFY(refused && refused->field == pe::Field::SeqLen);
+    QCOMPARE(p.values().seqLen, 200);
+    stack->undo();
+    QCOMPARE(p.values().seqLen, 1'000'000);
+    QVERIFY(p.noise().rng == pe::NoiseRng::Counter && p.noise().active());
+    stack->redo();
+    QCOMPARE(p.values().seqLen, 200);
+    QVERIFY(p.noise().rng == pe::NoiseRng::Numpy);
+    // A slider drag is one step: quick changes merge.
+    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    const int before = stack->count();
+    for (int n = 201; n <= 260; ++n)
+        QVERIFY(!p.set(params(n, 64)));
+    QCOMPARE(stack->count(), before + 1);
+    stack->undo();
+    QCOMPARE(p.values().seqLen, 200);
+    // The keys: Ctrl+Z and Ctrl+Shift+Z through the Edit menu's actions.
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(p.values().seqLen, 260);
+    QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(p.values().seqLen, 200);
+}
+
+void TestSession::recentFilesAndRestore()
+{
+    QSettings().clear();
+    QString error;
+    {
+        Parameters p;
+        MainWindow w(&p);
+        QVERIFY(!p.set(params(333, 16, 500)));
+        w.showView(QStringLiteral("clocks"));
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(w.saveSession(dir_.filePath(QStringLiteral("r%1.json").arg(i)), &error));
+        QCOMPARE(w.recentSessions().size(), 8);
+        QVERIFY(w.recentSessions().first().endsWith(QStringLiteral("r9.json")));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.close(); // saves the last session and the geometry
+    }
+    Parameters p;
+    MainWindow w(&p);
+    w.restoreLastState();
+    QCOMPARE(p.values().seqLen, 333);
+    QCOMPARE(p.values().base, 500.0);
+    QCOMPARE(w.currentView(), w.view(QStringLiteral("clocks")));
+    QVERIFY(!w.undoStack()->canUndo()); // restoring is not an undoable change
+}
+
+void TestSession::droppedFileOpens()
+{
+    Parameters p1;
+    MainWindow w1(&p1);
+    QVERIFY(!p1.set(params(444, 12, 2e3)));
+    QString error;
+    const QString path = dir_.filePath(QStringLiteral("dropped.json"));
+    QVERIFY(w1.saveSession(path, &error));
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.acceptDrops());
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &drop);
+    QCOMPARE(p.values().seqLen, 444);
+    QCOMPARE(p.values().base, 2e3);
+}
+
+QTEST_MAIN(TestSession)
+#include "tst_session.moc"

@@ -1,0 +1,455 @@
+#include "figures/figure_export.h"
+
+#include "figures/plot_view.h"
+#include "formats/atomic_file.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+QString unitName(SizeUnit unit)
+{
+    switch (unit) {
+    case SizeUnit::Inch:
+        return QStringLiteral("in");
+    case SizeUnit::Millimetre:
+        return QStringLiteral("mm");
+    case SizeUnit::Centimetre:
+        return QStringLiteral("cm");
+    case SizeUnit::Pixel:
+        break;
+    }
+    return QStringLiteral("px");
+}
+
+double pointsPerUnit(SizeUnit unit)
+{
+    switch (unit) {
+    case SizeUnit::Inch:
+        return 72.0;
+    case SizeUnit::Millimetre:
+        return 72.0 / 25.4;
+    case SizeUnit::Centimetre:
+        return 720.0 / 25.4;
+    case SizeUnit::Pixel:
+        break;
+    }
+    return 1.0;
+}
+
+QSize FigureOptions::layoutSize() const
+{
+    if (!isPhysical())
+        return size;
+    const double k = pointsPerUnit(unit);
+    return {static_cast<int>(std::lround(physical.width() * k)), static_cast<int>(std::lround(physical.height() * k))};
+}
+
+QSizeF FigureOptions::pageSize() const
+{
+    return isPhysical() ? physical * pointsPerUnit(unit) : QSizeF(size);
+}
+
+QSize FigureOptions::pixelSize() const
+{
+    const QSizeF pixels = isPhysical() ? pageSize() * (dpi / 72.0) : QSizeF(size) * scale;
+    return {static_cast<int>(std::lround(pixels.width())), static_cast<int>(std::lround(pixels.height()))};
+}
+
+double FigureOptions::pixelRatio() const
+{
+    return isPhysical() ? dpi / 72.0 : scale;
+}
+
+double FigureOptions::textPoints() const
+{
+    return fontPoints > 0 ? fontPoints : isPhysical() ? kDefaultFigureFont : 0;
+}
+
+std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(\\d{1,6}(?:\\.\\d{1,4})?)x(\\d{1,6}(?:\\.\\d{1,4})?)(px|in|mm|cm)?$"));
+    const auto m = re.match(text.trimmed());
+    const QString why = QObject::tr("'%1' is not a size: WIDTHxHEIGHT in pixels (1200x800) or with a unit "
+                                    "(3.5x2.5in, 89x64mm, 9x6cm).")
+                            .arg(text);
+    if (!m.hasMatch())
+        return why;
+    const QString unit = m.captured(3);
+    const SizeUnit u = unit == QLatin1String("in")   ? SizeUnit::Inch
+                       : unit == QLatin1String("mm") ? SizeUnit::Millimetre
+                       : unit == QLatin1String("cm") ? SizeUnit::Centimetre
+                                                     : SizeUnit::Pixel;
+    if (u == SizeUnit::Pixel) {
+        if (m.captured(1).contains(QLatin1Char('.')) || m.captured(2).contains(QLatin1Char('.')))
+            return QObject::tr("'%1': pixels are whole numbers (a physical size names its unit: in, mm, cm).")
+                .arg(text);
+        options->size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    } else {
+        options->physical = QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble());
+    }
+    options->unit = u;
+    return std::nullopt;
+}
+
+std::optional<QString> checkFigureOptions(const FigureOptions &o)
+{
+    using namespace figurelimits;
+    const QSize layout = o.layoutSize();
+    if (o.isPhysical()) {
+        const double k = pointsPerUnit(o.unit);
+        if (!(o.physical.width() * k >= minSide && o.physical.width() * k <= maxSide &&
+              o.physical.height() * k >= minSide && o.physical.height() * k <= maxSide))
+            return QObject::tr("a figure must be from %1 to %2 %3 on each side (got %4x%5%3).")
+                .arg(QString::number(minSide / k, 'g', 3), QString::number(maxSide / k, 'g', 4), unitName(o.unit),
+                     QString::number(o.physical.width()), QString::number(o.physical.height()));
+    } else if (o.size.width() < minSide || o.size.width() > maxSide || o.size.height() < minSide ||
+               o.size.height() > maxSide) {
+        return QObject::tr("the figure size must be from %1 to %2 pixels on each side (got %3x%4).")
+            .arg(minSide)
+            .arg(maxSide)
+            .arg(o.size.width())
+            .arg(o.size.height());
+    }
+    if (!std::isfinite(o.scale) || o.scale < minScale || o.scale > maxScale)
+        return QObject::tr("the scale must be a number from %1 to %2 (got %3).")
+            .arg(minScale)
+            .arg(maxScale)
+            .arg(o.scale);
+    if (o.dpi < minDpi || o.dpi > maxDpi)
+        return QObject::tr("the dpi must be a whole number from %1 to %2 (got %3).").arg(minDpi).arg(maxDpi).arg(o.dpi);
+    if (!std::isfinite(o.fontPoints) || (o.fontPoints != 0 && (o.fontPoints < minFont || o.fontPoints > maxFont)))
+        return QObject::tr("the font size must be from %1 to %2 points (got %3).")
+            .arg(minFont)
+            .arg(maxFont)
+            .arg(o.fontPoints);
+    const long w = std::lround(layout.width() * o.pixelRatio()), h = std::lround(layout.height() * o.pixelRatio());
+    if (w > maxPixelSide || h > maxPixelSide)
+        return o.isPhysical() ? QObject::tr("size times dpi must be at most %1 pixels on each side (got %2x%3).")
+                                    .arg(maxPixelSide)
+                                    .arg(w)
+                                    .arg(h)
+                              : QObject::tr("size times scale must be at most %1 pixels on each side (got %2x%3).")
+                                    .arg(maxPixelSide)
+                                    .arg(w)
+                                    .arg(h);
+    return std::nullopt;
+}
+
+std::optional<FigureFormat> figureFormatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return FigureFormat::Png;
+    if (suffix == QLatin1String("svg"))
+        return FigureFormat::Svg;
+    if (suffix == QLatin1String("pdf"))
+        return FigureFormat::Pdf;
+    return std::nullopt;
+}
+
+std::optional<QString> checkFigurePath(const QString &path)
+{
+    if (!figureFormatForPath(path))
+        return QObject::tr("figures are PNG, SVG or PDF: the file name must end in .png, .svg or .pdf (got '%1').")
+            .arg(path);
+    return std::nullopt;
+}
+
+namespace {
+
+bool writeBytes(const QByteArray &bytes, const QString &path, QString *error)
+{
+    std::string message;
+    if (!pe::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+        *error = QString::fromStdString(message);
+        return false;
+    }
+    return true;
+}
+
+// The view drawn as vectors (the plot's own painting, not a picture of it) into a paint device,
+// the layout's points scaled by `scale` to the device's units.
+void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &options, QSizeF scale)
+{
+    QCPPainter painter;
+    painter.begin(device);
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    // Pens in the layout's points, as the PNG draws them (a hairline is one point, not one device
+    // unit of the PDF's resolution).
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    // Heatmaps and point clouds embedded as bitmaps stay exact: Qt's PDF writer would store them as
+    // JPEG, blurring cell edges.
+    painter.setRenderHint(QPainter::LosslessImageRendering);
+    painter.scale(scale.width(), scale.height());
+    view->renderTo(&painter, options.layoutSize(), options.pixelRatio());
+    painter.end();
+}
+
+// The SVG's width and height in the unit asked for (QSvgGenerator writes millimetres of its own
+// resolution): "3.5in", "89mm", a pixel size in px.
+QByteArray withPhysicalSize(QByteArray svg, const FigureOptions &options)
+{
+    const QSizeF size = options.isPhysical() ? options.physical : QSizeF(options.size);
+    const QString unit = unitName(options.unit);
+    const qsizetype open = svg.indexOf("<svg");
+    const qsizetype close = open < 0 ? -1 : svg.indexOf('>', open);
+    if (close < 0)
+        return svg;
+    QString head = QString::fromUtf8(svg.mid(open, close - open));
+    static const QRegularExpression width(QStringLiteral("\\bwidth=\"[^\"]*\"")),
+        height(QStringLiteral("\\bheight=\"[^\"]*\""));
+    head.replace(width, QStringLiteral("width=\"%1%2\"").arg(QString::number(size.width()), unit));
+    head.replace(height, QStringLiteral("height=\"%1%2\"").arg(QString::number(size.height()), unit));
+    svg.replace(open, close - open, head.toUtf8());
+    return svg;
+}
+
+// Qt writes a page of whole points; a physical size's page is its exact size (89 mm is 252.28 pt).
+// The content was stretched onto it below Qt's flip at the whole height, so the box reaches below
+// zero by the difference. Written in the same number of bytes (padded), so the file's offsets hold.
+QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
+{
+    const QByteArray written = "/MediaBox [0 0 " + QByteArray::number(layout.width(), 'f', 6) + ' ' +
+                               QByteArray::number(layout.height(), 'f', 6) + ']';
+    const qsizetype at = pdf.indexOf(written);
+    if (at < 0 || (page.width() == layout.width() && page.height() == layout.height()))
+        return pdf;
+    QByteArray exact = "/MediaBox [0 " + QByteArray::number(layout.height() - page.height(), 'f', 4) + ' ' +
+                       QByteArray::number(page.width(), 'f', 4) + ' ' + QByteArray::number(layout.height()) + ']';
+    if (exact.size() > written.size())
+        return pdf; // cannot happen: the exact box is shorter than six decimals of whole numbers
+    exact.append(QByteArray(written.size() - exact.size(), ' '));
+    pdf.replace(at, written.size(), exact);
+    return pdf;
+}
+
+// A figure's type in points for as long as it lives; then the type it found (the window's, or an
+// enclosing figure's: figureBytes draws a PNG through figureImage).
+class FigureType
+{
+  public:
+    FigureType(PlotView *view, double points)
+        : view_(view)
+        , before_(view->figureFontPoints())
+    {
+        view_->setFigureFontPoints(points);
+    }
+    ~FigureType() { view_->setFigureFontPoints(before_); }
+    FigureType(const FigureType &) = delete;
+    FigureType &operator=(const FigureType &) = delete;
+
+  private:
+    PlotView *view_;
+    double before_;
+};
+
+} // namespace
+
+FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem)
+{
+    problem->clear();
+    FigureOptions fitted = options;
+    if (!options.isPhysical() && options.fontPoints <= 0)
+        return fitted; // the window's type, laid out as the window lays it out
+    const QSize layout = options.layoutSize();
+    const auto needsAt = [&](double points, QSize size) {
+        const FigureType type(view, points);
+        return view->figureNeeds(size);
+    };
+    const auto needs = [&](double points) { return needsAt(points, layout); };
+    const auto fits = [](QSize need, QSize size) {
+        return need.width() <= size.width() && need.height() <= size.height();
+    };
+    QSize need;
+    if (options.fontPoints > 0) {
+        need = needs(options.fontPoints);
+        if (fits(need, layout))
+            return fitted;
+    } else {
+        for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5) {
+            need = needs(points);
+            if (fits(need, layout)) {
+                fitted.fontPoints = points;
+                return fitted;
+            }
+        }
+    }
+    const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
+    // The need in the size's unit, rounded up: the layout's points (a pixel size's pixels).
+    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0;
+    const double step = options.isPhysical() && options.unit == SizeUnit::Inch ? 0.1 : 1.0;
+    const auto up = [&](int points) { return std::ceil(std::max(points, 1) / perUnit / step - 1e-9) * step; };
+    const auto text = [&](double v) { return QString::number(v, 'f', options.unit == SizeUnit::Inch ? 1 : 0); };
+    // The size named is one the view fits: a layout changes with its size (a title's room, a
+    // legend's rows), so the need is measured again at the size named until it fits there (llama3's
+    // scaling view asked for 2.7 in at 2.5 and for 2.8 at 2.7).
+    FigureOptions named = options;
+    QSize larger = need.expandedTo(layout);
+    for (int round = 0; round < 8; ++round) {
+        const double w = up(larger.width()), h = up(larger.height());
+        if (options.isPhysical())
+            named.physical = QSizeF(w, h);
+        else
+            named.size = QSize(static_cast<int>(w), static_cast<int>(h));
+        const QSize at = named.layoutSize();
+        const QSize again = needsAt(type, at);
+        if (fits(again, at))
+            break;
+        larger = again.expandedTo(at);
+    }
+    const QSizeF asked = options.isPhysical() ? options.physical : QSizeF(options.size);
+    const QSizeF given = options.isPhysical() ? named.physical : QSizeF(named.size);
+    *problem =
+        QObject::tr(
+            "at %1 pt the view's plots need %2x%3%4, more than %5x%6%4: they would overlap. Give a larger size%7.")
+            .arg(type)
+            .arg(text(given.width()), text(given.height()), unitName(options.unit), QString::number(asked.width()),
+                 QString::number(asked.height()),
+                 options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
+    return fitted;
+}
+
+QImage figurePreview(PlotView *view, const FigureOptions &options, double pixelRatio, QString *note)
+{
+    QString problem;
+    FigureOptions o = fitFigure(view, options, &problem);
+    if (!problem.isEmpty())
+        *note = problem;
+    else if (o.fontPoints != options.fontPoints)
+        *note = QObject::tr("Type %1 pt: the largest up to %2 pt at which every plot keeps its room.")
+                    .arg(o.fontPoints)
+                    .arg(kDefaultFigureFont);
+    else
+        note->clear();
+    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
+    o.size = o.layoutSize();
+    o.unit = SizeUnit::Pixel;
+    o.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
+    return figureImage(view, o);
+}
+
+QImage figureImage(PlotView *view, const FigureOptions &options)
+{
+    const QSize layout = options.layoutSize();
+    QImage image;
+    {
+        const FigureType type(view, options.textPoints());
+        image = options.isPhysical() ? view->render(layout, options.pixelSize())
+                                     : view->render(layout, options.pixelRatio());
+    }
+    const int dotsPerMetre = static_cast<int>(std::lround(options.dpi / 0.0254));
+    image.setDotsPerMeterX(dotsPerMetre);
+    image.setDotsPerMeterY(dotsPerMetre);
+    return image;
+}
+
+QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QSize layout = options.layoutSize();
+    const FigureType type(view, options.textPoints());
+    // Text is measured at the screen's logical dpi while the plot lays itself out: the vector
+    // devices resolve point sizes at the same dpi, so what was measured is what is drawn.
+    const int dpi = view->plot()->logicalDpiY();
+    switch (format) {
+    case FigureFormat::Png: {
+        const QImage image = figureImage(view, options);
+        if (image.isNull() || !image.save(&buffer, "PNG"))
+            bytes.clear();
+        break;
+    }
+    case FigureFormat::Svg: {
+        QSvgGenerator svg;
+        QBuffer raw;
+        raw.open(QIODevice::WriteOnly);
+        svg.setOutputDevice(&raw);
+        svg.setResolution(dpi);
+        // The view box in the layout's points; the width and height attributes carry the exact size.
+        svg.setSize(layout);
+        svg.setViewBox(QRect(QPoint(0, 0), layout));
+        svg.setTitle(QStringLiteral("Positional Encoding Explorer"));
+        paintVectors(view, &svg, options, QSizeF(1, 1));
+        buffer.write(withPhysicalSize(raw.data(), options));
+        break;
+    }
+    case FigureFormat::Pdf: {
+        // One page of the layout's points exactly.
+        QBuffer raw;
+        raw.open(QIODevice::WriteOnly);
+        // The layout's whole points stretched onto the exact page (89 mm is 252.28 pt, laid out at
+        // 252), in the writer's units of 1/dpi inch.
+        const QSizeF page = options.pageSize();
+        {
+            QPdfWriter pdf(&raw);
+            pdf.setResolution(dpi);
+            pdf.setPageSize(QPageSize(QSizeF(layout), QPageSize::Point, QString(), QPageSize::ExactMatch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setTitle(QStringLiteral("Positional Encoding Explorer"));
+            pdf.setCreator(QStringLiteral("Positional Encoding Explorer"));
+            paintVectors(
+                view, &pdf, options,
+                QSizeF(dpi / 72.0 * page.width() / layout.width(), dpi / 72.0 * page.height() / layout.height()));
+        }
+        buffer.write(withExactMediaBox(raw.data(), layout, page));
+        break;
+    }
+    }
+    buffer.close();
+    return bytes;
+}
+
+bool writePng(const QImage &image, const QString &path, QString *error)
+{
+    if (figureFormatForPath(path) != FigureFormat::Png) {
+        *error = QObject::tr("the file name must end in .png (got '%1').").arg(path);
+        return false;
+    }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG")) {
+        *error = QObject::tr("could not encode the image as PNG.");
+        return false;
+    }
+    return writeBytes(bytes, path, error);
+}
+
+bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error)
+{
+    std::optional<QString> problem = checkFigureOptions(options);
+    if (!problem)
+        problem = checkFigurePath(path);
+    if (const QString why = view->cannotDraw(); !problem && !why.isEmpty())
+        problem = why;
+    if (problem) {
+        *error = *problem;
+        return false;
+    }
+
+    // Find an unwritable path before the render, not after it.
+    pe::AtomicFile probe(path.toStdString());
+    if (std::string message; !probe.open(message)) {
+        *error = QString::fromStdString(message);
+        return false;
+    }
+    const QByteArray bytes = figureBytes(view, *figureFormatForPath(path), options);
+    if (bytes.isEmpty()) {
+        *error = QObject::tr("could not draw the figure.");
+        return false;
+    }
+    return writeBytes(bytes, path, error);
+}

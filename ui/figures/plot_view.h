@@ -1,0 +1,238 @@
+#pragma once
+
+#include "analysis/reduction.h"
+#include "export/data_export.h"
+
+#include <QColor>
+#include <QFont>
+#include <QImage>
+#include <QJsonObject>
+#include <QPointer>
+#include <QStringList>
+#include <QWidget>
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <vector>
+
+class Parameters;
+struct DataRequest;
+struct ViewInfo;
+class QCPAxis;
+class QCheckBox;
+class QLineEdit;
+class QCPAxisRect;
+class QCPGraph;
+class QCPPainter;
+class QCPItemStraightLine;
+class QCPLayoutGrid;
+class QCPTextElement;
+class QCustomPlot;
+class QHBoxLayout;
+class QLabel;
+
+// Base of every figure view: a tool row above a QCustomPlot. A view listens to Parameters and
+// recomputes only when it is visible (or rendered for export), at the resolution it is drawn at.
+// The window and the command line render figures through render(), so they never disagree.
+class PlotView : public QWidget
+{
+    Q_OBJECT
+
+  public:
+    PlotView(Parameters *parameters, QWidget *parent = nullptr);
+
+    QCustomPlot *plot() const { return plot_; }
+    // A view with position axes sets this: its registry entry gets markerSetting().
+    static constexpr bool kMarksPositions = false;
+    Parameters *parameters() const { return parameters_; }
+
+    // The figure alone (no tool row) at size logical pixels times scale.
+    QImage render(QSize size, double scale);
+    // The same laid out at `size` and drawn onto exactly `pixels` (a physical size at a dpi: 89 mm
+    // at 600 dpi is 2,102 pixels for a layout of 252 points, not 2,100).
+    QImage render(QSize size, QSize pixels);
+    // The same onto a painter (SVG, PDF): vector output, its cells and points computed at `detail`
+    // device pixels per pixel.
+    void renderTo(QCPPainter *painter, QSize size, double detail);
+    // Text in points for the renders that follow (a figure laid out in points): tick labels of
+    // `points`, axis labels, legends and titles in the same proportions as on screen (10 and 11 to
+    // 9). 0, the default: the view's own sizes.
+    void setFigureFontPoints(double points) { figureFontPoints_ = points; }
+    double figureFontPoints() const { return figureFontPoints_; }
+    // The least size the figure's layout takes at `size` in its figure type (every plot keeping
+    // kFigurePlotLines lines of tick type tall, twice that wide): larger than size, parts would
+    // overlap. Lays the view out at size without drawing it.
+    QSize figureNeeds(QSize size);
+    static constexpr int kFigurePlotLines = 3;
+
+    // Recomputes now if visible; otherwise on the next show or render.
+    void refresh();
+    // False for views that do not show the current position (they ignore it).
+    virtual bool followsPosition() const { return true; }
+    // Views that compute on a worker thread block here until their result is drawn; render()
+    // calls it, so exports are always complete.
+    virtual void finishWork() {}
+
+    // The registry entry the view was created from: its id, settings and exports. ViewInfo::create
+    // binds it, giving each declared setting's control its range, choices and default.
+    const ViewInfo &info() const { return *info_; }
+    void bindSettings(const ViewInfo &info);
+
+    // The view's settings for sessions and presets: each setting its registry entry declares, by
+    // key, a choice by its name.
+    QJsonObject settings() const;
+    // Checks settings and applies them; a problem names the setting and what it allows. Nothing
+    // is applied unless every entry is valid; values are never clamped. Older files' choices by
+    // index are read too.
+    std::optional<QString> applySettings(const QJsonObject &settings);
+
+    // The state and this view's settings, as the registry's data exports take them.
+    DataRequest dataRequest() const;
+    // The numbers behind the figure (File > Export view data): the registry's first export for the
+    // current state, the same table --export-data writes; views that computed theirs on a worker
+    // hand over that result. Nothing when the view has no table for these parameters.
+    virtual std::optional<pe::Table> dataTable() const;
+
+    // Figures exported from the command line are finished ones (a projection run to its end); the
+    // window draws what it has.
+    void setCompleteFigures(bool on) { completeFigures_ = on; }
+    bool completeFigures() const { return completeFigures_; }
+
+    // Why the figure cannot be drawn for the current parameters (the projection's limits); empty
+    // when it can. Export all skips such a view and says why instead of writing an empty figure.
+    QString cannotDraw() const;
+
+    // What the hover tooltip says at a pixel of the plot; empty for nothing.
+    virtual QString tooltipAt(QPointF pixel) const;
+
+    // Numbers this view keeps for display (its values, cells and plotted points): bounded by the
+    // pixels it draws, never by seq_len x d_model. The memory tests count with it.
+    virtual std::int64_t heldValues() const;
+
+    // Lecture mode: large fonts and thick lines, readable from the back of a hall; no tool row.
+    void setLectureMode(bool on);
+    bool lectureMode() const { return lecture_; }
+    static constexpr double kLectureFontScale = 2.4;
+
+  signals:
+    // After every recomputation; the window's tests and the benchmark wait on it.
+    void rebuilt();
+
+  protected:
+    // Fills the plot for the current parameters and the plot's current size; then replots.
+    virtual void rebuild() = 0;
+    // Device pixels per logical pixel of what is being drawn (screen or export).
+    double pixelScale() const { return pixelScale_; }
+    // Drawn as vectors (SVG, PDF, renderTo()): a reader zooms in, so the dpi is no measure of detail.
+    bool vectorOutput() const { return vectorOutput_; }
+    QHBoxLayout *toolRow() const { return toolRow_; }
+    // After bindSettings: the controls hold their declared defaults (a view that reads them to set
+    // up its own state does it here, not in its constructor).
+    virtual void settingsBound() {}
+    // The axes whose coordinate is a position (t or s): the figure's markers (markerSetting) are
+    // drawn across them. A view that declares markerSetting() returns its position axes.
+    virtual QList<QCPAxis *> positionAxes() const { return {}; }
+    // Called when only the current position moved; the default recomputes everything.
+    virtual void positionMoved() { rebuild(); }
+    // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
+    // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
+    // Line widths and marker sizes: wider in lecture mode and on a projector; in a figure of given
+    // type, in proportion to it (a 3.5 in figure's scatter dots made a band of each curve).
+    double lineScale() const
+    {
+        return (lecture_ ? 2.5 : 1.0) * (projector() ? 1.6 : 1.0) *
+               (figureFontPoints_ > 0 ? std::max(0.5, fontScale()) : 1.0);
+    }
+    // The high-contrast projector theme is on (View > Theme): thicker lines, darker grids.
+    static bool projector();
+    // Outside lecture mode a small figure (an export down to 400 x 300) scales its type down with
+    // its size, to 0.72 at the least, so labels and titles keep their room.
+    double fontScale() const;
+    // A pen for a curve of n points: wide lines are stroked with joins at every point, which costs
+    // tens of milliseconds for a long wiggly curve, so long curves get the one-pixel cosmetic pen.
+    QPen curvePen(const QColor &color, double width, std::int64_t points) const;
+    // Point size of a plot font at the current scale.
+    double fontSize(double normal) const { return normal * fontScale(); }
+    // A dashed marker line (a reference, a true value, a window span) on an axis rect's bottom and
+    // left axes, clipped to it; the plot's main rect by default.
+    QCPItemStraightLine *addMarkerLine(const QColor &color, QCPAxisRect *rect = nullptr) const;
+    // A line in pen on the given axes (a key axis and a value axis of one rect), clipped to their rect.
+    QCPItemStraightLine *addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const;
+    // Puts a marker line upright at x, or level at y.
+    static void placeVertical(QCPItemStraightLine *line, double x);
+    static void placeHorizontal(QCPItemStraightLine *line, double y);
+    // A bold title above the plot, in a row of its own.
+    QCPTextElement *addTitle();
+    // After addTitle(): the grid below the title, holding the axis rect at (0, 0); a colour scale
+    // goes at (0, 1).
+    QCPLayoutGrid *content() const { return content_; }
+    // Sets a title from its parts: on one line when it fits the plot's width, else one part a line.
+    void setTitle(QCPTextElement *title, const QStringList &parts) const;
+    // Tick spacing for the labels' size on every axis (after each layout, and before an export).
+    void spaceTicks();
+    // A curve reduced to its envelope (pe::curveEnvelope): each run drawn from its lowest to its
+    // highest value at x = x0 + its first index, so a spike between samples still shows.
+    static void setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, double x0);
+    // After addTitle(): the legend as a strip between the title and the plots, items side by side,
+    // so it never covers data, at any size or in lecture type. It takes row 0 of content(), moving
+    // the rest down. wrapLegend() (each rebuild) puts as many items a row as the width holds.
+    void placeLegendAbove();
+    void wrapLegend();
+    // "1 position", "50 positions".
+    static QString countText(std::int64_t n, const QString &one, const QString &many);
+
+    // The current scale's fonts on every axis, legend, title and colour scale the plot has now.
+    void applyFonts();
+
+    void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    // The plot's layout brought up to date now (margins, then positions), without a replot.
+    void layOut();
+
+  private:
+    void rebuildNow();
+    // Every axis of every plot, and the colour bars' value axes.
+    std::vector<QCPAxis *> allAxes() const;
+    // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
+    void placeMarkers();
+    // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
+    bool showScheme();
+    QString wrappedTitle(const QFont &font, const QStringList &parts) const;
+    // setTitle() again for each title with its parts and unshrunk font, for the plots' layout now.
+    void refitTitles();
+    void applyPalette();
+    void renderWith(QSize size, double scale, const std::function<void()> &draw);
+
+    struct TitleParts {
+        QPointer<QCPTextElement> title;
+        QStringList parts;
+        QFont font; // before setTitle() shrank it
+    };
+    mutable std::vector<TitleParts> titles_; // each title's last setTitle()
+
+    Parameters *parameters_;
+    const ViewInfo *info_ = nullptr;
+    std::vector<QWidget *> controls_; // the control of each of info_->settings, in order
+    bool completeFigures_ = false;
+
+    QCustomPlot *plot_;
+    // In place of the plot when the view does not draw the scheme (ViewInfo::schemeProblem).
+    QLabel *notice_;
+    QCPLayoutGrid *content_ = nullptr;
+    QWidget *toolArea_;
+    QHBoxLayout *toolRow_;
+    // The figure settings' hidden controls (figureSettings(), markerSetting()).
+    QLineEdit *titleText_ = nullptr;
+    QCheckBox *titleShown_ = nullptr;
+    QLineEdit *markerText_ = nullptr;
+    bool lecture_ = false;
+    double figureFontPoints_ = 0;
+    QSize figureNeeds_{};             // what the last figure's layout needed (figureNeeds())
+    std::int64_t drawnPosition_ = -1; // the position the plot shows
+    double pixelScale_ = 1.0;
+    bool vectorOutput_ = false;
+    bool dirty_ = true;
+    bool builtForProjector_ = false;
+};

@@ -1,0 +1,77 @@
+#include "figures/position_matrix.h"
+
+#include "figures/color_maps.h"
+#include "figures/integer_ticker.h"
+#include "figures/vector_color_map.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+PositionMatrix::PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const QString &scaleLabel)
+    : plot_(plot)
+    , map_(new VectorColorMap(plot->xAxis, plot->yAxis))
+    , scale_(new QCPColorScale(plot))
+{
+    map_->setInterpolate(false);
+    content->addElement(0, 1, scale_);
+    map_->setColorScale(scale_);
+    // The scale's gradient is the map's (set after: the scale's own default would win). Viridis ends
+    // in yellow, not white, so the largest cells never read as empty paper; masked cells (NaN) are a
+    // neutral grey of their own.
+    QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(150, 150, 150));
+    scale_->setGradient(gradient);
+    // The colour bar as tall as the matrix.
+    auto *rows = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
+    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, rows);
+    scale_->axis()->setLabel(scaleLabel);
+    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
+        axis->setTicker(QSharedPointer<IntegerTicker>::create());
+        axis->grid()->setVisible(false);
+    }
+    plot->xAxis->setLabel(tr("key position s"));
+    plot->yAxis->setLabel(tr("query position t"));
+    plot->yAxis->setRangeReversed(true);
+}
+
+void PositionMatrix::place(std::int64_t t, std::int64_t start, std::int64_t n, int asked, int maxCells)
+{
+    const int fit = std::max(8, std::min(plot_->axisRect()->width(), plot_->axisRect()->height()));
+    start_ = start;
+    n_ = n;
+    count_ = std::min<std::int64_t>(n, asked > 0 ? asked : std::min(fit, maxCells));
+    first_ = std::clamp(t - count_ / 2, start, start + n - count_);
+    const double lo = static_cast<double>(first_) - 0.5, hi = static_cast<double>(first_ + count_) - 0.5;
+    plot_->xAxis->setRange(lo, hi);
+    plot_->yAxis->setRange(lo, hi);
+}
+
+void PositionMatrix::fill(const std::vector<double> &values, double low, double high)
+{
+    const auto cells = static_cast<int>(count_);
+    const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);
+    colormaps::fillColorMap(map_, cells, cells, a, b, a, b, false, [&values, cells](int r, int c) {
+        return values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cells) + static_cast<std::size_t>(c)];
+    });
+    map_->setDataRange(QCPRange(low, high > low ? high : low + 1));
+}
+
+void PositionMatrix::clear()
+{
+    map_->data()->clear();
+    count_ = 0;
+}
+
+QString PositionMatrix::windowText() const
+{
+    if (count_ >= n_)
+        return {};
+    return tr("cells: positions %1–%2 of %3–%4 around t, one a position")
+        .arg(first_)
+        .arg(first_ + count_ - 1)
+        .arg(start_)
+        .arg(start_ + n_ - 1);
+}

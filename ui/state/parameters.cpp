@@ -1,0 +1,96 @@
+#include "state/parameters.h"
+
+#include "encodings/scheme.h"
+
+#include "encodings/position_table.h"
+
+#include <algorithm>
+
+Parameters::Parameters(QObject *parent)
+    : QObject(parent)
+    , encoding_(std::make_shared<pe::Encoding>(values_))
+{
+}
+
+std::optional<pe::ValidationError> Parameters::check(const pe::EncodingParams &values,
+                                                     const pe::NoiseParams &noise) const
+{
+    if (auto error = pe::validate(values))
+        return error;
+    if (auto error = pe::validateNoiseFor(values, noise)) // numpy's draws must reach the window
+        return pe::ValidationError{values.seqLen != values_.seqLen   ? pe::Field::SeqLen
+                                   : values.dModel != values_.dModel ? pe::Field::DModel
+                                                                     : pe::Field::StartPos,
+                                   *error};
+    return std::nullopt;
+}
+
+std::optional<pe::ValidationError> Parameters::set(const pe::EncodingParams &values)
+{
+    if (auto error = check(values, noise_))
+        return error;
+    apply(values, noise_);
+    return std::nullopt;
+}
+
+std::optional<std::string> Parameters::setNoise(const pe::NoiseParams &noise)
+{
+    return setState(values_, noise);
+}
+
+std::optional<std::string> Parameters::setState(const pe::EncodingParams &values, const pe::NoiseParams &noise)
+{
+    if (auto error = check(values, noise))
+        return error->message;
+    apply(values, noise);
+    return std::nullopt;
+}
+
+void Parameters::apply(const pe::EncodingParams &values, const pe::NoiseParams &noise)
+{
+    if (values == values_ && noise == noise_)
+        return;
+    if (!(values == values_)) {
+        values_ = values;
+        encoding_ = std::make_shared<pe::Encoding>(values_);
+    }
+    noise_ = noise;
+    const std::int64_t kept = std::clamp(position_, values_.startPos, values_.startPos + values_.seqLen - 1);
+    const bool moved = kept != position_;
+    position_ = kept;
+    emit changed();
+    if (moved)
+        emit positionChanged();
+}
+
+bool Parameters::setPosition(std::int64_t t)
+{
+    if (t < values_.startPos || t >= values_.startPos + values_.seqLen)
+        return false;
+    if (t != position_) {
+        position_ = t;
+        emit positionChanged();
+    }
+    return true;
+}
+
+void Parameters::stepPosition(std::int64_t k)
+{
+    // A table's positions end with its rows.
+    const std::int64_t last = pe::positionEnd(values_) - 1;
+    const std::int64_t target = std::clamp<std::int64_t>(position_ + k, 0, last);
+    if (setPosition(target))
+        return;
+    pe::EncodingParams v = values_;
+    if (target < v.startPos)
+        v.startPos = target;
+    else
+        v.startPos = target - v.seqLen + 1;
+    const std::int64_t before = position_;
+    position_ = target; // set() keeps it: the slid window holds it
+    if (set(v)) {
+        position_ = before;
+        return;
+    }
+    emit positionChanged();
+}

@@ -1,0 +1,423 @@
+#include "state/session.h"
+
+#include "encodings/scheme_parameters.h"
+
+#include "encodings/position_table.h"
+#include "formats/atomic_file.h"
+#include "state/view_registry.h"
+
+#include "formats/file_kind.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace {
+
+constexpr auto kFormat = "positional-encoding-explorer-session";
+
+// Reading typed fields, each refusal naming the field.
+struct Reader {
+    QString *error;
+
+    bool fail(const QString &message) const
+    {
+        if (error)
+            *error = message;
+        return false;
+    }
+
+    bool object(const QJsonObject &o, const char *key, QJsonObject &out) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isObject())
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be an object.").arg(QLatin1String(key)));
+        out = v.toObject();
+        return true;
+    }
+
+    bool integer(const QJsonObject &o, const char *key, std::int64_t &out, bool required = true) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() && !required)
+            return true;
+        // JSON numbers are doubles: whole numbers up to 2^53 are exact, which covers every limit.
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || std::abs(d) > 9007199254740992.0)
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a whole number.").arg(QLatin1String(key)));
+        out = static_cast<std::int64_t>(d);
+        return true;
+    }
+
+    bool number(const QJsonObject &o, const char *key, double &out) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a number.").arg(QLatin1String(key)));
+        out = v.toDouble();
+        return true;
+    }
+
+    bool string(const QJsonObject &o, const char *key, QString &out, bool required = true) const
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() && !required)
+            return true;
+        if (!v.isString())
+            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
+                                        : QStringLiteral("'%1' must be a string.").arg(QLatin1String(key)));
+        out = v.toString();
+        return true;
+    }
+};
+
+} // namespace
+
+namespace {
+
+std::optional<Session> readSession(const QJsonObject &json, QString *error);
+
+} // namespace
+
+QString oneLine(QString text)
+{
+    for (QChar &c : text)
+        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            c = QLatin1Char(' ');
+    return text;
+}
+
+std::optional<Session> sessionFromJson(const QJsonObject &json, QString *error)
+{
+    std::optional<Session> s = readSession(json, error);
+    // Messages quote the file's own text: it must not break the one line.
+    if (!s && error)
+        *error = oneLine(*error);
+    return s;
+}
+
+namespace {
+
+std::optional<Session> readSession(const QJsonObject &json, QString *error)
+{
+    const Reader r{error};
+    QString format;
+    std::int64_t version = 0;
+    if (!r.string(json, "format", format))
+        return std::nullopt;
+    if (format != QLatin1String(kFormat)) {
+        r.fail(QStringLiteral("this is not a session file (format '%1').").arg(format.left(60)));
+        return std::nullopt;
+    }
+    if (!r.integer(json, "version", version))
+        return std::nullopt;
+    if (version != kSessionVersion) {
+        r.fail(QStringLiteral("session version %1 is not known to this program (it reads version %2).")
+                   .arg(version)
+                   .arg(kSessionVersion));
+        return std::nullopt;
+    }
+    Session s;
+    QJsonObject p;
+    std::int64_t dModel = 0;
+    QString layout, exponent;
+    if (!r.object(json, "parameters", p) || !r.integer(p, "seq_len", s.params.seqLen) ||
+        !r.integer(p, "d_model", dModel) || !r.number(p, "base", s.params.base) ||
+        !r.integer(p, "start_pos", s.params.startPos) || !r.string(p, "layout", layout) ||
+        !r.string(p, "exponent", exponent))
+        return std::nullopt;
+    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel) {
+        r.fail(QStringLiteral("d_model must be %1 (got %2).")
+                   .arg(QString::fromStdString(pe::allowedText(pe::Field::DModel)))
+                   .arg(dModel));
+        return std::nullopt;
+    }
+    s.params.dModel = static_cast<int>(dModel);
+    const auto l = pe::parseLayout(layout.toStdString());
+    const auto e = pe::parseExponent(exponent.toStdString());
+    if (!l || !e) {
+        const pe::Field field = !l ? pe::Field::Layout : pe::Field::Exponent;
+        r.fail(QStringLiteral("%1 must be %2 (got '%3').")
+                   .arg(QString::fromUtf8(pe::fieldName(field).data()), QString::fromStdString(pe::allowedText(field)),
+                        (!l ? layout : exponent).left(40)));
+        return std::nullopt;
+    }
+    s.params.layout = *l;
+    s.params.exponent = *e;
+    // The scheme by name (older sessions have none: the sinusoids); a table is its file, below.
+    if (p.contains(QLatin1String("scheme"))) {
+        QString scheme;
+        if (!r.string(p, "scheme", scheme))
+            return std::nullopt;
+        const auto id = pe::parseScheme(scheme.toStdString());
+        const bool table = p.contains(QLatin1String("table"));
+        if (scheme == QLatin1String("table") && !table) {
+            r.fail(QStringLiteral("scheme 'table' needs its file: the field 'table' (the .npy path) is missing."));
+            return std::nullopt;
+        }
+        if (id && table) {
+            r.fail(QStringLiteral("scheme '%1' does not go with a table; a table's scheme is 'table'.").arg(scheme));
+            return std::nullopt;
+        }
+        if (!id && !(scheme == QLatin1String("table") && table)) {
+            r.fail(QStringLiteral("scheme must be %1 (got '%2').")
+                       .arg(QString::fromStdString(pe::allowedText(pe::Field::Scheme)), oneLine(scheme.left(40))));
+            return std::nullopt;
+        }
+        s.params.scheme = id.value_or(pe::SchemeId::Sinusoidal);
+    }
+    // A position table is kept by its path (older sessions have none: the sinusoids).
+    if (p.contains(QLatin1String("table"))) {
+        QString path;
+        if (!r.string(p, "table", path))
+            return std::nullopt;
+        try {
+            s.params.table = pe::PositionTable::open(path.toStdString());
+            s.params.scheme = pe::SchemeId::Table;
+        } catch (const std::exception &ex) {
+            r.fail(QStringLiteral("table: %1").arg(QString::fromStdString(ex.what())));
+            return std::nullopt;
+        }
+    }
+    // The parameters a scheme adds, each by its key (older files have none: the defaults); a
+    // choice by its name.
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const QJsonValue v = p.value(QLatin1String(sp.key.data(), static_cast<qsizetype>(sp.key.size())));
+        if (v.isUndefined())
+            continue;
+        const bool choice = sp.kind == pe::SchemeParameter::Kind::Choice;
+        std::optional<double> value;
+        if (choice && v.isString())
+            value = pe::parseParameter(sp, v.toString().toStdString(), nullptr);
+        else if (!choice && v.isDouble() && pe::inRange(sp, v.toDouble()))
+            value = v.toDouble();
+        if (!value) {
+            r.fail(QStringLiteral("%1 must be %2 (got %3).")
+                       .arg(QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size())),
+                            QString::fromStdString(pe::parameterAllowedText(sp)),
+                            oneLine(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
+                                        .mid(1)
+                                        .chopped(1)
+                                        .left(40))));
+            return std::nullopt;
+        }
+        sp.set(s.params, *value);
+    }
+    if (auto problem = pe::validate(s.params)) {
+        r.fail(QString::fromStdString(problem->message));
+        return std::nullopt;
+    }
+    s.position = s.params.startPos;
+    if (!r.integer(json, "position", s.position, false))
+        return std::nullopt;
+    if (auto problem = pe::validatePosition(s.params, s.position)) {
+        r.fail(QString::fromStdString(*problem));
+        return std::nullopt;
+    }
+    if (json.contains(QLatin1String("noise"))) {
+        QJsonObject n;
+        std::int64_t seed = 42;
+        if (!r.object(json, "noise", n) || !r.number(n, "sigma", s.noise.sigma) || !r.integer(n, "seed", seed))
+            return std::nullopt;
+        if (auto problem = pe::validateSeed(seed)) {
+            r.fail(QString::fromStdString(*problem));
+            return std::nullopt;
+        }
+        s.noise.seed = static_cast<std::uint64_t>(seed);
+        // The generator by name (older files have none: the counter generator).
+        if (n.contains(QLatin1String("rng"))) {
+            QString rng;
+            if (!r.string(n, "rng", rng))
+                return std::nullopt;
+            const auto id = pe::parseRng(rng.toStdString());
+            if (!id) {
+                r.fail(QStringLiteral("rng must be %1 (got '%2').")
+                           .arg(QString::fromStdString(pe::rngAllowedText()), oneLine(rng.left(40))));
+                return std::nullopt;
+            }
+            s.noise.rng = *id;
+        }
+        if (auto problem = pe::validateNoiseFor(s.params, s.noise)) {
+            r.fail(QString::fromStdString(*problem));
+            return std::nullopt;
+        }
+    }
+    s.view = viewIds().first();
+    if (!r.string(json, "view", s.view, false))
+        return std::nullopt;
+    if (!findView(s.view)) {
+        r.fail(QStringLiteral("unknown view '%1'; views are %2.")
+                   .arg(s.view.left(40), viewIds().join(QStringLiteral(", "))));
+        return std::nullopt;
+    }
+    if (json.contains(QLatin1String("views"))) {
+        QJsonObject views;
+        if (!r.object(json, "views", views))
+            return std::nullopt;
+        for (auto it = views.begin(); it != views.end(); ++it) {
+            if (!findView(it.key())) {
+                r.fail(QStringLiteral("settings for an unknown view '%1'.").arg(it.key().left(40)));
+                return std::nullopt;
+            }
+            if (!it.value().isObject()) {
+                r.fail(QStringLiteral("the settings of view '%1' must be an object.").arg(it.key()));
+                return std::nullopt;
+            }
+            // Checked against what the view declares, so every path (window, figures, data) gets
+            // checked values; choices kept by name (an older file's indices become names).
+            const ViewInfo &view = *findView(it.key());
+            const QJsonObject settings = it.value().toObject();
+            if (auto problem = checkSettings(view.settings, settings)) {
+                r.fail(QStringLiteral("view '%1': %2").arg(it.key(), *problem));
+                return std::nullopt;
+            }
+            QJsonObject saved;
+            for (auto v = settings.begin(); v != settings.end(); ++v)
+                saved.insert(v.key(), savedSetting(*findSetting(view.settings, v.key()), v.value()));
+            s.views.insert(it.key(), saved);
+        }
+    }
+    if (!r.string(json, "name", s.name, false) || !r.string(json, "title", s.title, false) ||
+        !r.string(json, "description", s.description, false))
+        return std::nullopt;
+    return s;
+}
+
+} // namespace
+
+std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
+{
+    if (bytes.size() > kMaxSessionBytes) {
+        if (error)
+            *error = QStringLiteral("the file is %1 bytes; session files are at most 1 MB.").arg(bytes.size());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        if (error)
+            *error = parseError.error != QJsonParseError::NoError
+                         ? QStringLiteral("not valid JSON (%1 at byte %2).")
+                               .arg(parseError.errorString())
+                               .arg(parseError.offset)
+                         : QStringLiteral("the file holds JSON but not an object.");
+        return std::nullopt;
+    }
+    return sessionFromJson(doc.object(), error);
+}
+
+QJsonObject sessionToJson(const Session &s)
+{
+    QJsonObject params{{QStringLiteral("scheme"), QString::fromUtf8(pe::schemeName(s.params.scheme).data())},
+                       {QStringLiteral("seq_len"), static_cast<double>(s.params.seqLen)},
+                       {QStringLiteral("d_model"), s.params.dModel},
+                       {QStringLiteral("base"), s.params.base},
+                       {QStringLiteral("start_pos"), static_cast<double>(s.params.startPos)},
+                       {QStringLiteral("layout"), QString::fromUtf8(pe::layoutName(s.params.layout).data())},
+                       {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const QString key = QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size()));
+        const double v = sp.get(s.params);
+        if (sp.kind == pe::SchemeParameter::Kind::Choice)
+            params.insert(key, QString::fromStdString(pe::parameterText(sp, v)));
+        else
+            params.insert(key, v);
+    }
+    if (s.params.table)
+        params.insert(QStringLiteral("table"),
+                      QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());
+    QJsonObject views;
+    for (auto it = s.views.begin(); it != s.views.end(); ++it)
+        views.insert(it.key(), it.value());
+    QJsonObject json{
+        {QStringLiteral("format"), QLatin1String(kFormat)},
+        {QStringLiteral("version"), kSessionVersion},
+        {QStringLiteral("parameters"), params},
+        {QStringLiteral("position"), static_cast<double>(s.position)},
+        {QStringLiteral("noise"), QJsonObject{{QStringLiteral("sigma"), s.noise.sigma},
+                                              {QStringLiteral("seed"), static_cast<double>(s.noise.seed)},
+                                              {QStringLiteral("rng"), QString::fromUtf8(pe::rngName(s.noise.rng))}}},
+        {QStringLiteral("view"), s.view},
+        {QStringLiteral("views"), views}};
+    if (!s.name.isEmpty())
+        json.insert(QStringLiteral("name"), s.name);
+    if (!s.title.isEmpty())
+        json.insert(QStringLiteral("title"), s.title);
+    if (!s.description.isEmpty())
+        json.insert(QStringLiteral("description"), s.description);
+    return json;
+}
+
+std::optional<Session> readSessionFile(const QString &path, QString *error)
+{
+    if (const auto why = pe::notAReadableFile(path.toStdString())) {
+        if (error)
+            *error = QString::fromStdString(*why) + QLatin1Char('.');
+        return std::nullopt;
+    }
+    const QFileInfo info(path);
+    if (info.size() > kMaxSessionBytes) {
+        if (error)
+            *error = QStringLiteral("'%1' is %2 bytes; session files are at most 1 MB.").arg(path).arg(info.size());
+        return std::nullopt;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read '%1': %2.").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    return parseSession(f.read(kMaxSessionBytes + 1), error);
+}
+
+bool writeSessionFile(const QString &path, const Session &session, QString *error)
+{
+    std::string message;
+    const QByteArray bytes = QJsonDocument(sessionToJson(session)).toJson(QJsonDocument::Indented);
+    if (!pe::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
+        if (error)
+            *error = QString::fromStdString(message);
+        return false;
+    }
+    return true;
+}
+
+const std::vector<Session> &presets()
+{
+    static const std::vector<Session> list = [] {
+        std::vector<Session> out;
+        QFile f(QStringLiteral(":/presets.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        const QJsonArray array = QJsonDocument::fromJson(f.readAll()).array();
+        for (const QJsonValue &v : array) {
+            QString error;
+            QJsonObject o = v.toObject();
+            // Presets leave out what they share with every session file.
+            o.insert(QStringLiteral("format"), QLatin1String(kFormat));
+            o.insert(QStringLiteral("version"), kSessionVersion);
+            if (auto s = sessionFromJson(o, &error))
+                out.push_back(*s);
+            else
+                qFatal("resources/presets.json: preset '%s': %s",
+                       qPrintable(o.value(QStringLiteral("name")).toString()), qPrintable(error));
+        }
+        return out;
+    }();
+    return list;
+}
+
+const Session *findPreset(const QString &name)
+{
+    for (const Session &s : presets())
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "encodings/encoding.h"
+#include "encodings/noise.h"
+#include "export/data_export.h"
+#include "state/view_settings.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class Parameters;
+class PlotView;
+class QWidget;
+
+// What a data export is computed from: the state, and the view's settings with every key present
+// (completeSettings), so an export needs no widget.
+struct DataRequest {
+    std::shared_ptr<const pe::Encoding> encoding;
+    pe::NoiseParams noise;
+    std::int64_t position = 0;
+    QJsonObject settings;
+};
+
+// A table a view exports: the command line's --export-data KIND and the window's File > Export
+// view data. `problem` says in one sentence why there is none for a request (too large); empty
+// function or empty answer: there is one.
+struct DataExport {
+    QString kind;
+    QString help;
+    std::function<QString(const DataRequest &)> problem{};
+    std::function<pe::Table(const DataRequest &)> table{};
+
+    // The table for a request, holding the request's encoding for as long as the table is read:
+    // tables are filled while they are written, after the request is gone.
+    pe::Table make(const DataRequest &request) const;
+};
+
+// Every figure view, in tab order, and everything the window and the command line know of it. A
+// new view is its own pair of files and one line in view_registry.cpp: the window's tabs, the View
+// menu, File > Export figure, sessions, --help, the command line's options, --export and
+// --export-data all read this.
+struct ViewInfo {
+    QString id;    // command-line name, e.g. "heatmap"
+    QString title; // tab and menu text
+    std::function<PlotView *(Parameters *, QWidget *)> construct{};
+    ViewSettings settings{};
+    std::vector<DataExport> exports{};
+    // Why the figure cannot be drawn for a request (the projection's limits), one sentence; empty
+    // function or answer: it can. The view says the same (PlotView::cannotDraw), and the command
+    // line refuses such an --export before anything runs.
+    std::function<QString(const DataRequest &)> cannotDraw{};
+    // The schemes the view draws; empty: every scheme with position vectors (all but ALiBi).
+    std::vector<pe::SchemeId> schemes{};
+
+    // Why the view does not draw p's scheme, one sentence; empty when it does. cannotDraw and
+    // every export's problem say it first (viewInfo() adds it), so the window shows it in place of
+    // the figure and the command line refuses with it.
+    QString schemeProblem(const pe::EncodingParams &p) const;
+
+    // The view, its controls given their ranges and defaults from `settings`.
+    PlotView *create(Parameters *parameters, QWidget *parent) const;
+};
+
+// The encoding itself, seq_len x d_model in float64 (a table: the chosen rows, equal to the file's
+// values): the heatmap's and the circles' data.
+DataExport encodingExport();
+
+const std::vector<ViewInfo> &viewRegistry();
+const ViewInfo *findView(const QString &id);
+QStringList viewIds();
+
+// The data kinds of every view, in registry order, each once (a kind two views share is the
+// first one's); and the one with this name.
+struct DataKind {
+    const ViewInfo *view;
+    const DataExport *data;
+};
+std::vector<DataKind> dataKinds();
+std::optional<DataKind> findDataKind(const QString &kind);
+
+// The entry with its schemeProblem() said first by cannotDraw and by every export's problem.
+ViewInfo withSchemeCheck(ViewInfo info);
+
+// The settings every view has, after its own: the figure's title (--title replaces it, an empty
+// --title hides it; the window's View > Figure title). PlotView holds their controls.
+ViewSettings figureSettings();
+
+// The figure's markers, declared by the views with a position axis (PlotView::positionAxes): a
+// red dashed line at each position listed ("50, 100"), as the articles mark theirs. --marker T,
+// repeatable. At most kMaxMarkers.
+inline constexpr int kMaxMarkers = 32;
+ViewSetting markerSetting();
+// The positions of a markers text, or nothing with `error` one sentence.
+std::optional<std::vector<std::int64_t>> parseMarkers(const QString &text, QString *error);
+
+// A view's registry entry made from its class: View::describe() gives the id, title, settings and
+// exports; construct is filled here.
+template <class View> ViewInfo viewInfo()
+{
+    ViewInfo info = View::describe();
+    if constexpr (View::kMarksPositions)
+        info.settings.push_back(markerSetting());
+    for (ViewSetting &s : figureSettings())
+        info.settings.push_back(std::move(s));
+    info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };
+    return withSchemeCheck(std::move(info));
+}

@@ -1,0 +1,78 @@
+// The rows of the parameters a scheme adds (RoPE's scaling, ALiBi's heads), made from the core's
+// table of them (pe::schemeParameters()): a row shows while the scheme, and its scaling, take it.
+#include "encodings/scheme.h"
+#include "encodings/scheme_parameters.h"
+#include "state/parameters.h"
+#include "window/control_panel.h"
+#include "window/control_panel_internal.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+
+namespace {
+
+QString text(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+} // namespace
+
+void ControlPanel::addSchemeControls(QGridLayout *grid)
+{
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const int row = grid->rowCount();
+        SchemeControl control{&sp, new QLabel(text(sp.label), this), nullptr};
+        control.label->setToolTip(text(sp.help));
+        if (sp.kind == pe::SchemeParameter::Kind::Choice) {
+            auto *combo = new QComboBox(this);
+            for (std::string_view name : sp.choices)
+                combo->addItem(text(name));
+            connect(combo, &QComboBox::currentIndexChanged, this, [this, &sp](int index) {
+                if (following_ || index < 0)
+                    return;
+                pe::EncodingParams p = parameters_->values();
+                sp.set(p, index);
+                apply(p);
+            });
+            control.widget = combo;
+        } else {
+            auto *spin = new ScientificSpinBox;
+            spin->setWholeNumbers(sp.kind == pe::SchemeParameter::Kind::Integer);
+            spin->setStepRange(sp.minimumExcluded ? std::min(1.0, sp.maximum) : sp.minimum, sp.maximum);
+            addTyped(
+                spin,
+                [this, &sp](double v) -> std::optional<std::string> {
+                    pe::EncodingParams p = parameters_->values();
+                    sp.set(p, v);
+                    // Fewer heads take the shown head along: its spin box's maximum is the count.
+                    p.head = std::min(p.head, p.heads);
+                    if (auto error = parameters_->set(p))
+                        return error->message;
+                    return std::nullopt;
+                },
+                [this, &sp] { return sp.get(parameters_->values()); });
+            control.widget = spin;
+        }
+        control.widget->setObjectName(QString::fromStdString(sp.flag()));
+        control.widget->setToolTip(
+            QStringLiteral("%1: %2").arg(text(sp.help), QString::fromStdString(pe::parameterAllowedText(sp))));
+        grid->addWidget(control.label, row, 0);
+        grid->addWidget(control.widget, row, 1, 1, 2);
+        schemeControls_.push_back(control);
+    }
+}
+
+void ControlPanel::followSchemeControls(const pe::EncodingParams &p)
+{
+    for (const SchemeControl &c : schemeControls_) {
+        const bool shown = pe::takes(p, c.parameter->field);
+        c.label->setVisible(shown);
+        c.widget->setVisible(shown);
+        if (auto *combo = qobject_cast<QComboBox *>(c.widget))
+            combo->setCurrentIndex(static_cast<int>(c.parameter->get(p)));
+        if (c.parameter->field == pe::Field::Head)
+            static_cast<ScientificSpinBox *>(c.widget)->setStepRange(1, p.heads);
+    }
+}

@@ -1,0 +1,146 @@
+#pragma once
+
+#include "export/data_export.h"
+#include "figures/figure_export.h"
+#include "figures/theme.h"
+#include "state/session.h"
+
+#include <functional>
+
+#include <QMainWindow>
+
+class ControlPanel;
+class Parameters;
+class Playback;
+class PlotView;
+class Workspace;
+class QDockWidget;
+class QUndoStack;
+class QLabel;
+class QSplitter;
+class QTabWidget;
+
+// Controls in a dock on the left, the registry's views as tabs in the middle, the formula of the
+// current variant in the status bar. Views are created from viewRegistry(), so a new view needs
+// no change here.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+  public:
+    explicit MainWindow(Parameters *parameters, QWidget *parent = nullptr);
+
+    ControlPanel *controlPanel() const { return controls_; }
+    Workspace *workspace() const { return workspace_; }
+    PlotView *view(const QString &id) const;
+    PlotView *currentView() const;
+    void showView(const QString &id);
+
+    Playback *playback() const { return playback_; }
+
+    // File > Export data without the file dialog: the encoding (or the frequencies) as CSV or NPY by
+    // extension, written on a worker thread with a progress dialog that can cancel it.
+    bool saveData(const QString &path, bool frequencies, QString *error);
+    // The current view's data table (PlotView::dataTable) to a .csv or .npy file.
+    bool saveViewData(const QString &path, QString *error);
+
+    // Sessions: everything shown, as a file (session.h). applySession checks every part first and
+    // changes nothing when one is refused; error says why in one line.
+    Session currentSession() const;
+    bool applySession(const Session &session, QString *error);
+    bool openSession(const QString &path, QString *error);
+    // A position table (.npy) shown with every view, its whole height from row 0; false, the state
+    // unchanged and *error one sentence, when the file is refused. Undoable like any change.
+    bool openTable(const QString &path, QString *error);
+    void closeTable();
+    bool saveSession(const QString &path, QString *error);
+    QStringList recentSessions() const;
+    QUndoStack *undoStack() const;
+    // The last session, geometry and dock layout (QSettings), as the window was closed.
+    void restoreLastState();
+
+    // Every view's figure into the folder as <view>.<format> (Workspace::saveAllFigures); a view
+    // that cannot be drawn is skipped with a line in `skipped`; false with the first failure.
+    bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
+                        QStringList *skipped = nullptr);
+
+    // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
+    void setTheme(Theme theme);
+    Theme theme() const { return theme_; }
+
+    // Shows the window, waits for its first complete paint and saves it as PNG.
+    bool saveFirstPaint(const QString &path, QString *error);
+
+    // Lecture mode (F11): full screen, large fonts and thick lines, no controls, one or two views,
+    // keyboard only. Leaving restores the window as it was.
+    void setLectureMode(bool on);
+    bool lectureMode() const { return lecture_.active; }
+    // In lecture mode: show a second view beside the main one (T), or hide it.
+    void setSecondView(const QString &id);
+    PlotView *secondView() const { return second_; }
+
+  protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+  private:
+    void addSessionMenus(QMenu *file);
+    void rememberRecent(const QString &path);
+    void fillRecentMenu();
+    void openSessionDialog();
+    void openTableDialog();
+    // How a file action went: the status bar on success, a warning with the reason on failure.
+    void report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success);
+    void saveSessionDialog();
+    void addPositionKeys();
+    void addLectureKeys();
+    void showLectureHint();
+    void exportFigure();
+    void exportData(bool frequencies);
+    void exportViewData();
+    void exportAllFigures();
+    void copyFigure();
+    // View > Figure title: the current view's title replaced or hidden (its figure settings).
+    void editFigureTitle();
+    // Playback > Export animation: the current view as a GIF, drawn offscreen from a copy of the
+    // state (the window's position does not move), with progress and cancel.
+    void exportAnimation();
+
+  public:
+    // The GIF of the current view over `frames` positions from the current one, `step` apart;
+    // false with error set on failure or when `cancelled` returns true (nothing is written then).
+    bool writeAnimation(const QString &path, QSize size, int frames, std::int64_t step, int fps, QString *error,
+                        const std::function<bool(int)> &progress = {});
+
+  private:
+    // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
+    bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
+    void about();
+
+    Parameters *parameters_;
+    Workspace *workspace_;
+    QMenu *recentMenu_ = nullptr;
+    QString sessionPath_;
+    Theme theme_ = Theme::System;
+    std::vector<QAction *> themeActions_;
+    QAction *closeTableAction_ = nullptr;
+    Playback *playback_;
+    ControlPanel *controls_;
+    QDockWidget *dock_;
+    QSplitter *stage_;
+    QTabWidget *tabs_;
+    PlotView *second_ = nullptr;
+    QLabel *hint_;
+    QString previousView_;
+    int currentIndex_ = 0;
+    std::vector<std::pair<QString, PlotView *>> views_;
+    std::vector<QAction *> lectureActions_;
+
+    struct LectureState {
+        bool active = false;
+        QByteArray geometry;
+        Qt::WindowStates states;
+        bool dockVisible = true;
+    } lecture_;
+};
