@@ -166,9 +166,9 @@ QList<QCommandLineOption> options()
          QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
          QStringLiteral("VIEW")},
         {QStringLiteral("reference"),
-         QStringLiteral("The similarity reference: the same as --position (seed 001 uses 30)."), QStringLiteral("R")},
+         QStringLiteral("The similarity reference: the same as --position (article 1 uses 30)."), QStringLiteral("R")},
         {QStringLiteral("noise"),
-         QStringLiteral("Noise sigma, %1: x = PE + sigma z (seed 001 uses 0.5; default 0).")
+         QStringLiteral("Noise sigma, %1: x = PE + sigma z (article 1 uses 0.5; default 0).")
              .arg(QString::fromStdString(pe::sigmaAllowedText())),
          QStringLiteral("SIGMA")},
         {QStringLiteral("seed"),
@@ -203,7 +203,7 @@ QList<QCommandLineOption> options()
              "Start from a session file (File > Save session): parameters, position, noise, view, view settings."),
          QStringLiteral("FILE")},
         {QStringLiteral("preset"),
-         QStringLiteral("Start from a preset, one per figure of the seeds (see --list-presets)."),
+         QStringLiteral("Start from a preset, one per figure of the five articles (see --list-presets)."),
          QStringLiteral("NAME")},
         {QStringLiteral("list-presets"), QStringLiteral("List the presets' names and titles, and exit.")},
         {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")},

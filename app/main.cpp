@@ -27,8 +27,13 @@ int main(int argc, char **argv)
         std::printf("pe-explorer %s\n", PE_VERSION);
         return 0;
     case CommandLine::Mode::ListPresets:
-        for (const Session &preset : presets())
-            std::printf("%-26s %s\n", qPrintable(preset.name), qPrintable(preset.title));
+        for (QString source; const Session &preset : presets()) {
+            if (preset.source != source) { // under the article or model they reproduce
+                source = preset.source;
+                std::printf("%s%s\n", &preset == &presets().front() ? "" : "\n", qPrintable(source));
+            }
+            std::printf("  %-28s %s\n", qPrintable(preset.name), qPrintable(preset.title));
+        }
         return 0;
     default:
         pe::clearUpperVectorState(); // see float_product.h: 4.6x on seed 002's probe

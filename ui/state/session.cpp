@@ -283,8 +283,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             s.views.insert(it.key(), saved);
         }
     }
-    if (!r.string(json, "name", s.name, false) || !r.string(json, "title", s.title, false) ||
-        !r.string(json, "description", s.description, false))
+    if (!r.string(json, "name", s.name, false) || !r.string(json, "source", s.source, false) ||
+        !r.string(json, "title", s.title, false) || !r.string(json, "description", s.description, false))
         return std::nullopt;
     return s;
 }
@@ -347,6 +347,8 @@ QJsonObject sessionToJson(const Session &s)
         {QStringLiteral("views"), views}};
     if (!s.name.isEmpty())
         json.insert(QStringLiteral("name"), s.name);
+    if (!s.source.isEmpty())
+        json.insert(QStringLiteral("source"), s.source);
     if (!s.title.isEmpty())
         json.insert(QStringLiteral("title"), s.title);
     if (!s.description.isEmpty())

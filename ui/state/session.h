@@ -21,6 +21,7 @@ struct Session {
     QMap<QString, QJsonObject> views; // view id -> its settings
 
     QString name;        // presets: the --preset name
+    QString source;      // presets: the article or model they reproduce (the Presets menu's submenu)
     QString title;       // presets: the menu text
     QString description; // presets: which figure of which seed
 };

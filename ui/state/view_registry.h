@@ -44,7 +44,7 @@ struct DataExport {
 // --export-data all read this.
 struct ViewInfo {
     QString id;    // command-line name, e.g. "heatmap"
-    QString title; // tab and menu text
+    QString title; // navigator and menu text
     std::function<PlotView *(Parameters *, QWidget *)> construct{};
     ViewSettings settings{};
     std::vector<DataExport> exports{};
@@ -54,6 +54,8 @@ struct ViewInfo {
     std::function<QString(const DataRequest &)> cannotDraw{};
     // The schemes the view draws; empty: every scheme with position vectors (all but ALiBi).
     std::vector<pe::SchemeId> schemes{};
+    // What it explains: one of viewGroups() (set by the list of views, views/view_list.cpp).
+    QString group{};
 
     // Why the view does not draw p's scheme, one sentence; empty when it does. cannotDraw and
     // every export's problem say it first (viewInfo() adds it), so the window shows it in place of
@@ -69,6 +71,9 @@ struct ViewInfo {
 DataExport encodingExport();
 
 const std::vector<ViewInfo> &viewRegistry();
+// The groups of views by what they explain, in the navigator's order (the encoding itself, what it
+// lets a model read, projections, RoPE and its extensions, biases); every view is in one.
+QStringList viewGroups();
 const ViewInfo *findView(const QString &id);
 QStringList viewIds();
 

@@ -2,7 +2,9 @@
 
 #include "encodings/scheme.h"
 
+#include "window/help_browser.h"
 #include "window/values_table.h"
+#include "window/view_navigator.h"
 
 #include "figures/figure_export.h"
 #include "figures/plot_view.h"
@@ -23,8 +25,10 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -57,17 +61,16 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     , dock_(new QDockWidget(tr("Parameters"), this))
     , stage_(new QSplitter(Qt::Horizontal, this))
     , tabs_(new QTabWidget(stage_))
+    , navigator_(new ViewNavigator(this))
     , hint_(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Positional Encoding Explorer"));
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->setDocumentMode(true);
-    // Fourteen views do not fit beside the parameters at 1280 pixels: elided they read "Cl…",
-    // "Ci…", so every title stays whole and the bar scrolls (the View menu lists them all, with
-    // keys, and the current tab is always scrolled into sight).
-    tabs_->setUsesScrollButtons(true);
-    tabs_->setElideMode(Qt::ElideNone);
+    // Fifteen views do not fit in one row of tabs beside the parameters (at 1280 pixels four hid
+    // behind scroll arrows): the navigator beside the plots lists them all, by what they explain.
+    tabs_->tabBar()->hide();
     for (const ViewInfo &info : viewRegistry()) {
         PlotView *v = info.create(parameters, tabs_);
         workspace_->attach(v);
@@ -85,13 +88,24 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
-    centralLayout->addWidget(stage_, 1);
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    row->addWidget(navigator_);
+    row->addWidget(stage_, 1);
+    centralLayout->addLayout(row, 1);
     centralLayout->addWidget(hint_);
     setCentralWidget(central);
+    navigator_->setCurrent(0);
+    connect(navigator_, &ViewNavigator::viewChosen, this, [this](int index) {
+        tabs_->setCurrentIndex(index);
+        tabs_->currentWidget()->setFocus(); // the position keys go on working
+    });
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         // Remember the view left behind: lecture mode's second pane shows it.
         previousView_ = views_[static_cast<std::size_t>(currentIndex_)].first;
         currentIndex_ = index;
+        navigator_->setCurrent(index);
     });
 
     auto *dock = dock_;
@@ -139,8 +153,15 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
 
     QMenu *presetMenu = menuBar()->addMenu(tr("P&resets"));
     presetMenu->setToolTipsVisible(true);
+    // One submenu a source: each article the presets reproduce, then the models and papers.
+    QMap<QString, QMenu *> sourceMenus;
     for (const Session &preset : presets()) {
-        QAction *a = presetMenu->addAction(preset.title, this, [this, name = preset.name] {
+        QMenu *&menu = sourceMenus[preset.source];
+        if (!menu) {
+            menu = presetMenu->addMenu(preset.source);
+            menu->setToolTipsVisible(true);
+        }
+        QAction *a = menu->addAction(preset.title, this, [this, name = preset.name] {
             QString error;
             const bool ok = applySession(*findPreset(name), &error);
             report(ok, tr("Preset"), tr("The preset was not applied: %1"), error, findPreset(name)->title);
@@ -150,11 +171,16 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     setAcceptDrops(true);
 
     QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
-    for (std::size_t i = 0; i < views_.size(); ++i) {
-        QAction *a = viewMenu->addAction(viewRegistry()[i].title, this,
-                                         [this, i] { tabs_->setCurrentIndex(static_cast<int>(i)); });
-        if (i < 10)
-            a->setShortcut(QKeySequence(Qt::CTRL | viewDigit(static_cast<int>(i))));
+    for (const QString &group : viewGroups()) {
+        viewMenu->addSection(group);
+        for (std::size_t i = 0; i < views_.size(); ++i) {
+            if (viewRegistry()[i].group != group)
+                continue;
+            QAction *a = viewMenu->addAction(viewRegistry()[i].title, this,
+                                             [this, i] { tabs_->setCurrentIndex(static_cast<int>(i)); });
+            if (i < 10)
+                a->setShortcut(QKeySequence(Qt::CTRL | viewDigit(static_cast<int>(i))));
+        }
     }
     // The numbers themselves, like seed 003's printed tensors, in a dock of their own.
     auto *valuesDock = new QDockWidget(tr("Values"), this);
@@ -205,6 +231,14 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
                              "(--export-frames FILE.gif on the command line)"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *manual = help->addAction(tr("&Manual"), this, [this] { showHelp(QStringLiteral("index.md")); });
+    manual->setShortcut(QKeySequence::HelpContents);
+    addAction(manual); // F1 in lecture mode too
+    help->addAction(tr("&Keyboard"), this, [this] { showHelp(QStringLiteral("keyboard.md")); })
+        ->setToolTip(tr("Every key, in the window and in lecture mode"));
+    help->addAction(tr("&Sources"), this, [this] { showHelp(QStringLiteral("sources.md")); })
+        ->setToolTip(tr("The articles the presets reproduce, and the papers and code each scheme follows"));
+    help->addSeparator();
     help->addAction(tr("&About"), this, &MainWindow::about);
 
     auto *formula = new QLabel(this);
@@ -331,14 +365,32 @@ void MainWindow::showView(const QString &id)
 
 void MainWindow::about()
 {
-    QMessageBox::about(this, tr("About Positional Encoding Explorer"),
-                       tr("<h3>Positional Encoding Explorer %1</h3>"
-                          "<p>See how a transformer's sinusoidal positional encoding works: "
-                          "PE(t,2i) = sin(t·w<sub>i</sub>), PE(t,2i+1) = cos(t·w<sub>i</sub>), "
-                          "w<sub>i</sub> = base<sup>−2i/d</sup>.</p>"
-                          "<p>Licence: GNU General Public License, version 3 or later. "
-                          "Plots drawn with QCustomPlot (GPL).</p>")
-                           .arg(QApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About Positional Encoding Explorer"),
+        tr("<h3>Positional Encoding Explorer %1</h3>"
+           "<p>See how a transformer's positional encoding works, live and exact, and export every figure "
+           "and its numbers.</p>"
+           "<p>Schemes drawn: the sinusoidal encoding of <i>Attention Is All You Need</i> "
+           "(PE(t,2i) = sin(t·w<sub>i</sub>), PE(t,2i+1) = cos(t·w<sub>i</sub>), "
+           "w<sub>i</sub> = base<sup>−2i/d</sup>, in both layouts and both exponents); rotary position "
+           "embedding (RoPE) with its context extensions: linear position interpolation, NTK-aware, dynamic "
+           "NTK, YaRN and Llama 3.1's scaling; ALiBi's linear biases; and any position table read from a "
+           ".npy file.</p>"
+           "<p>Help &gt; Sources lists the five articles the presets reproduce and the papers each scheme "
+           "follows.</p>"
+           "<p>Licence: GNU General Public License, version 3 or later. "
+           "Plots drawn with QCustomPlot (GPL).</p>")
+            .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::showHelp(const QString &page)
+{
+    if (!help_)
+        help_ = new HelpBrowser(this);
+    help_->showPage(page);
+    help_->show();
+    help_->raise();
+    help_->activateWindow();
 }
 
 bool MainWindow::saveFirstPaint(const QString &path, QString *error)

@@ -19,6 +19,8 @@ class QUndoStack;
 class QLabel;
 class QSplitter;
 class QTabWidget;
+class ViewNavigator;
+class HelpBrowser;
 
 // Controls in a dock on the left, the registry's views as tabs in the middle, the formula of the
 // current variant in the status bar. Views are created from viewRegistry(), so a new view needs
@@ -117,6 +119,7 @@ class MainWindow : public QMainWindow
     // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.
     bool writeTableWithProgress(const QString &path, const pe::Table &table, QString *error);
     void about();
+    void showHelp(const QString &page);
 
     Parameters *parameters_;
     Workspace *workspace_;
@@ -129,7 +132,9 @@ class MainWindow : public QMainWindow
     ControlPanel *controls_;
     QDockWidget *dock_;
     QSplitter *stage_;
-    QTabWidget *tabs_;
+    QTabWidget *tabs_; // the views, its own tab bar hidden: the navigator chooses
+    ViewNavigator *navigator_;
+    HelpBrowser *help_ = nullptr; // made when first asked for
     PlotView *second_ = nullptr;
     QLabel *hint_;
     QString previousView_;

@@ -1,4 +1,5 @@
 #include "window/main_window.h"
+#include "window/view_navigator.h"
 
 #include "figures/plot_view.h"
 #include "state/view_registry.h"
@@ -53,13 +54,13 @@ void MainWindow::setLectureMode(bool on)
         dock_->hide();
         menuBar()->hide();
         statusBar()->hide();
-        tabs_->tabBar()->hide();
+        navigator_->hide();
         setCursor(Qt::BlankCursor); // keyboard only: no pointer over the figure
         showFullScreen();
     } else {
         lecture_.active = false;
         setSecondView(QString());
-        tabs_->tabBar()->show();
+        navigator_->show();
         statusBar()->show();
         menuBar()->show();
         dock_->setVisible(lecture_.dockVisible);
