@@ -10,10 +10,11 @@ class ParameterChange : public QUndoCommand
 {
   public:
     ParameterChange(ParameterHistory *history, const ParameterHistory::State &before,
-                    const ParameterHistory::State &after)
+                    const ParameterHistory::State &after, int gesture)
         : history_(history)
         , before_(before)
         , after_(after)
+        , gesture_(gesture)
     {
         setText(QObject::tr("parameter change"));
     }
@@ -28,9 +29,10 @@ class ParameterChange : public QUndoCommand
     }
     bool mergeWith(const QUndoCommand *other) override
     {
-        if (!history_->sinceLast_.isValid() || history_->sinceLast_.elapsed() > ParameterHistory::kMergeMs)
+        const auto *next = static_cast<const ParameterChange *>(other);
+        if (gesture_ == 0 || next->gesture_ != gesture_) // one gesture, one step
             return false;
-        after_ = static_cast<const ParameterChange *>(other)->after_;
+        after_ = next->after_;
         setObsolete(after_ == before_); // dragged back to where it started: no step at all
         return true;
     }
@@ -38,6 +40,7 @@ class ParameterChange : public QUndoCommand
   private:
     ParameterHistory *history_;
     ParameterHistory::State before_, after_;
+    int gesture_;
     bool done_ = false;
 };
 
@@ -59,8 +62,17 @@ void ParameterHistory::record()
         return;
     const State before = last_;
     last_ = now;
-    stack_->push(new ParameterChange(this, before, now)); // merges into the step before when quick
-    sinceLast_.start();
+    stack_->push(new ParameterChange(this, before, now, gesture_)); // merges within a gesture
+}
+
+void ParameterHistory::beginGesture()
+{
+    gesture_ = ++lastGesture_;
+}
+
+void ParameterHistory::endGesture()
+{
+    gesture_ = 0;
 }
 
 void ParameterHistory::restore(const State &state)
@@ -69,5 +81,4 @@ void ParameterHistory::restore(const State &state)
     parameters_->setState(state.params, state.noise);
     restoring_ = false;
     last_ = state;
-    sinceLast_.invalidate();
 }

@@ -3,15 +3,14 @@
 #include "encodings/encoding_params.h"
 #include "encodings/noise.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 
 class Parameters;
 class QUndoStack;
 
 // Undo and redo of parameter changes: the encoding's parameters and the noise, not the current
-// position (playback moves it many times a second). Changes in quick succession, as a slider
-// dragged, merge into one step.
+// position (playback moves it many times a second). Every change is a step of its own, but those of
+// one gesture (a slider held from press to release) merge into one: no clock decides what a step is.
 class ParameterHistory : public QObject
 {
     Q_OBJECT
@@ -26,8 +25,10 @@ class ParameterHistory : public QObject
         pe::NoiseParams noise;
         bool operator==(const State &) const = default;
     };
-    // Changes within this many milliseconds of the step before join it.
-    static constexpr int kMergeMs = 600;
+    // A gesture: from begin to end, the changes made are one step (a slider dragged). A gesture
+    // that changes nothing leaves no step.
+    void beginGesture();
+    void endGesture();
 
   private:
     friend class ParameterChange;
@@ -38,5 +39,6 @@ class ParameterHistory : public QObject
     QUndoStack *stack_;
     State last_;
     bool restoring_ = false;
-    QElapsedTimer sinceLast_;
+    int gesture_ = 0;     // the open gesture's number; 0 when none is open
+    int lastGesture_ = 0; // the last number given
 };

@@ -327,6 +327,8 @@ void ControlPanel::addControl(pe::Field field, const QString &label, const QStri
     controls_.push_back({field, slider, std::move(stops), spin, tip});
     const std::size_t index = controls_.size() - 1;
 
+    connect(slider, &QSlider::sliderPressed, this, &ControlPanel::gestureStarted);
+    connect(slider, &QSlider::sliderReleased, this, &ControlPanel::gestureEnded);
     connect(slider, &QSlider::valueChanged, this, [this, index](int position) {
         if (following_)
             return;

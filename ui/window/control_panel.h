@@ -39,6 +39,12 @@ class ControlPanel : public QWidget
     QSlider *slider(pe::Field field) const;
     QString errorText() const;
 
+  signals:
+    // A parameter's slider pressed and released: what it changes in between is one gesture (the
+    // undo history makes it one step).
+    void gestureStarted();
+    void gestureEnded();
+
   protected:
     void changeEvent(QEvent *event) override;
 

@@ -8,6 +8,7 @@
 
 #include "figures/figure_export.h"
 #include "figures/plot_view.h"
+#include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/playback.h"
 #include "state/view_registry.h"
@@ -107,6 +108,10 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
         currentIndex_ = index;
         navigator_->setCurrent(index);
     });
+
+    // A slider held is one undo step, however far it travels.
+    connect(controls_, &ControlPanel::gestureStarted, workspace_->history(), &ParameterHistory::beginGesture);
+    connect(controls_, &ControlPanel::gestureEnded, workspace_->history(), &ParameterHistory::endGesture);
 
     auto *dock = dock_;
     dock->setObjectName(QStringLiteral("parametersDock"));

@@ -28,6 +28,7 @@ class Workspace : public QObject
 
     Parameters *parameters() const { return parameters_; }
     QUndoStack *undoStack() const;
+    ParameterHistory *history() const { return history_; }
 
     // A view of the registry takes its kept settings; detach (or its destruction) keeps its
     // settings for the next one of that id.

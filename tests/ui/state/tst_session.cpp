@@ -4,6 +4,7 @@
 #include "state/session.h"
 #include "state/view_registry.h"
 #include "test_support.h"
+#include "window/control_panel.h"
 #include "window/main_window.h"
 #include "window/workspace.h"
 
@@ -385,9 +386,7 @@ void TestSession::undoAndRedo()
     QUndoStack *stack = w.undoStack();
     QVERIFY(!stack->canUndo());
     QVERIFY(!p.set(params(100, 64)));
-    QTest::qWait(ParameterHistory::kMergeMs + 50);
     QVERIFY(!p.set(params(200, 64)));
-    QTest::qWait(ParameterHistory::kMergeMs + 50);
     QVERIFY(!p.setNoise({0.5, 3}));
     QCOMPARE(stack->count(), 3);
     stack->undo();
@@ -400,9 +399,7 @@ void TestSession::undoAndRedo()
     QVERIFY(p.noise().active());
     // Undo across numpy's limit: a long window with the counter's noise, then a short one with
     // numpy's. Each step restores both at once (the long window alone is refused under numpy).
-    QTest::qWait(ParameterHistory::kMergeMs + 50);
     QVERIFY(!p.set(params(1'000'000, 64)));
-    QTest::qWait(ParameterHistory::kMergeMs + 50);
     QVERIFY(!p.setState(params(200, 64), {0.5, 3, pe::NoiseRng::Numpy}));
     const auto refused = p.set(params(1'000'000, 64));
     QVERIFY(refused && refused->field == pe::Field::SeqLen);
@@ -413,12 +410,21 @@ void TestSession::undoAndRedo()
     stack->redo();
     QCOMPARE(p.values().seqLen, 200);
     QVERIFY(p.noise().rng == pe::NoiseRng::Numpy);
-    // A slider drag is one step: quick changes merge.
-    QTest::qWait(ParameterHistory::kMergeMs + 50);
+    // A slider held is one step, from press to release, however many values it passes; without
+    // a gesture every change is a step of its own (no clock decides).
     const int before = stack->count();
+    QSlider *slider = w.controlPanel()->slider(pe::Field::SeqLen);
+    emit slider->sliderPressed();
     for (int n = 201; n <= 260; ++n)
         QVERIFY(!p.set(params(n, 64)));
+    emit slider->sliderReleased();
     QCOMPARE(stack->count(), before + 1);
+    QVERIFY(!p.set(params(261, 64)));
+    QVERIFY(!p.set(params(262, 64)));
+    QCOMPARE(stack->count(), before + 3);
+    stack->undo();
+    stack->undo();
+    QCOMPARE(p.values().seqLen, 260);
     stack->undo();
     QCOMPARE(p.values().seqLen, 200);
     // The keys: Ctrl+Z and Ctrl+Shift+Z through the Edit menu's actions.
@@ -427,6 +433,14 @@ void TestSession::undoAndRedo()
     QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(p.values().seqLen, 260);
     QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(p.values().seqLen, 200);
+    // A gesture that comes back to where it began leaves no step.
+    emit slider->sliderPressed();
+    QVERIFY(!p.set(params(230, 64)));
+    QVERIFY(!p.set(params(200, 64)));
+    emit slider->sliderReleased();
+    QCOMPARE(stack->count(), before);
+    QVERIFY(!stack->canRedo());
     QCOMPARE(p.values().seqLen, 200);
 }
 
