@@ -1,9 +1,7 @@
 #include "command_line.h"
 
 #include "export/data_export.h"
-#include "figures/gif_writer.h"
 #include "figures/plot_view.h"
-#include "formats/atomic_file.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "window/main_window.h"
@@ -98,27 +96,9 @@ int exportFrames(const CommandLine &cmd, Workspace &workspace)
             std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(problem));
             return 2;
         }
-        GifWriter gif(o.pixelSize(), cmd.fps);
-        for (int k = 0; k < cmd.frames; ++k) {
-            if (k > 0)
-                parameters.stepPosition(cmd.step);
-            QString error;
-            const QImage frame = figureImage(view.get(), o);
-            if (frame.isNull() || !gif.addFrame(frame, &error)) {
-                std::fprintf(stderr, "pe-explorer: --export-frames: frame %d: %s\n", k,
-                             qPrintable(frame.isNull() ? QStringLiteral("could not draw it.") : error));
-                return 2;
-            }
-        }
-        QString error;
-        const QByteArray bytes = gif.finish(&error);
-        std::string message;
-        if (bytes.isEmpty() ||
-            !pe::writeFileAtomically(cmd.out.toStdString(),
-                                     std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                     message)) {
-            std::fprintf(stderr, "pe-explorer: --export-frames: %s\n",
-                         bytes.isEmpty() ? qPrintable(error) : message.c_str());
+        if (const QString error = writeAnimation(view.get(), parameters, o, cmd.frames, cmd.step, cmd.fps, cmd.out);
+            !error.isEmpty()) {
+            std::fprintf(stderr, "pe-explorer: --export-frames: %s\n", qPrintable(error));
             return 2;
         }
         return 0;

@@ -1,7 +1,9 @@
 #include "figures/figure_export.h"
 
+#include "figures/gif_writer.h"
 #include "figures/plot_view.h"
 #include "formats/atomic_file.h"
+#include "state/parameters.h"
 
 #include <QBuffer>
 #include <QFileInfo>
@@ -452,4 +454,30 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
         return false;
     }
     return writeBytes(bytes, path, error);
+}
+
+QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
+                       std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress)
+{
+    GifWriter gif(options.pixelSize(), fps); // in memory a frame at a time, then one atomic write
+    QString error;
+    for (int k = 0; k < frames; ++k) {
+        if (progress && !progress(k))
+            return QObject::tr("cancelled; nothing was written.");
+        if (k > 0)
+            parameters.stepPosition(step);
+        const QImage frame = figureImage(view, options);
+        if (frame.isNull())
+            return QObject::tr("frame %1: could not draw it.").arg(k);
+        if (!gif.addFrame(frame, &error))
+            return QObject::tr("frame %1: %2").arg(k).arg(error);
+    }
+    const QByteArray bytes = gif.finish(&error);
+    if (bytes.isEmpty())
+        return error;
+    std::string message;
+    if (!pe::writeFileAtomically(path.toStdString(),
+                                 std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message))
+        return QString::fromStdString(message);
+    return {};
 }

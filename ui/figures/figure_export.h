@@ -4,8 +4,11 @@
 #include <QSizeF>
 #include <QString>
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 
+class Parameters;
 class PlotView;
 
 // The unit of a figure's size: pixels, or a physical size (a journal's 3.5 in column, 89 mm).
@@ -104,3 +107,10 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
 // at the options' size in the format of the path's extension and writes the file atomically.
 // False, with error set, if anything fails. The options are fitFigure's, its problem refused first.
 bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error);
+
+// The one animation loop, for Playback > Export animation and --export-frames FILE.gif: the view's
+// figure at `frames` positions `step` apart from the current one (it moves `parameters`, which the
+// view draws), as one GIF at `fps`, written atomically. `progress(k)` before frame k may cancel.
+// Empty when written; otherwise one sentence, and nothing was written.
+QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
+                       std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress = {});

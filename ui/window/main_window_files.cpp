@@ -8,7 +8,6 @@
 #include "figures/figure_export.h"
 #include "figures/gif_writer.h"
 #include "figures/plot_view.h"
-#include "formats/atomic_file.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "window/export_dialog.h"
@@ -459,31 +458,8 @@ bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std
         *error = *problem;
         return false;
     }
-    GifWriter gif(options.pixelSize(), fps);
-    for (int k = 0; k < frames; ++k) {
-        if (progress && !progress(k)) {
-            *error = tr("cancelled; nothing was written.");
-            return false;
-        }
-        if (k > 0)
-            state.stepPosition(step);
-        const QImage frame = figureImage(view.get(), options);
-        if (frame.isNull() || !gif.addFrame(frame, error)) {
-            if (frame.isNull())
-                *error = tr("frame %1 could not be drawn.").arg(k);
-            return false;
-        }
-    }
-    const QByteArray bytes = gif.finish(error);
-    std::string message;
-    if (bytes.isEmpty())
-        return false;
-    if (!pe::writeFileAtomically(
-            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
-        *error = QString::fromStdString(message);
-        return false;
-    }
-    return true;
+    *error = ::writeAnimation(view.get(), state, options, frames, step, fps, path, progress);
+    return error->isEmpty();
 }
 
 void MainWindow::exportAnimation()
