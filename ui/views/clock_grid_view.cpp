@@ -1,4 +1,7 @@
+// The clocks view: a page of positions, a clock a chosen pair, the hands, labels, title and tooltips.
 #include "views/clock_grid_view.h"
+
+#include "views/clock_faces.h"
 
 #include "encodings/scheme.h"
 #include "figures/pair_choice_edit.h"
@@ -14,129 +17,6 @@
 
 #include <cmath>
 #include <numbers>
-
-// The clock faces with their start ticks and hubs. Stroking a thousand circles costs tens of
-// milliseconds, and they only change with the grid, so on screen they are painted once into an
-// image at device resolution and the image is drawn on every frame; vector output (PDF, SVG) gets
-// them drawn directly.
-class ClockFaces : public QCPLayerable
-{
-  public:
-    ClockFaces(QCPAxis *x, QCPAxis *y)
-        : QCPLayerable(x->parentPlot(), QStringLiteral("main"))
-        , x_(x)
-        , y_(y)
-    {
-    }
-
-    void setGrid(int rows, int cols, double radius, pe::ClockFace face, double lineScale)
-    {
-        if (rows == rows_ && cols == cols_ && radius == radius_ && face == face_ && lineScale == lineScale_)
-            return; // the same faces: keep the painted image
-        rows_ = rows;
-        cols_ = cols;
-        radius_ = radius;
-        face_ = face;
-        lineScale_ = lineScale;
-        cache_ = QImage();
-    }
-
-    // RoPE: each column's arc swept over the trained context (pe::trainedSweep), shaded on its
-    // faces; empty for none.
-    void setArcs(std::vector<double> sweeps)
-    {
-        if (sweeps == sweeps_)
-            return;
-        sweeps_ = std::move(sweeps);
-        cache_ = QImage();
-    }
-
-  protected:
-    QRect clipRect() const override { return x_->axisRect()->rect(); }
-    void applyDefaultAntialiasingHint(QCPPainter *painter) const override
-    {
-        applyAntialiasingHint(painter, true, QCP::aeOther);
-    }
-
-    void draw(QCPPainter *painter) override
-    {
-        const QRect rect = clipRect();
-        if (painter->modes().testFlag(QCPPainter::pmVectorized)) {
-            paint(*painter);
-            return;
-        }
-        const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
-        const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower,
-                                         y_->range().upper, scale, ink().rgba());
-        if (cache_.isNull() || key != cacheKey_) {
-            // Scaled by hand, not by a device pixel ratio: below 1 (the export dialog's preview)
-            // QPainter ignores the ratio, and the rims came out several times too large.
-            cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-            cache_.fill(Qt::transparent);
-            QPainter p(&cache_);
-            p.setRenderHint(QPainter::Antialiasing);
-            p.scale(scale, scale);
-            p.translate(-rect.topLeft());
-            paint(p);
-            cacheKey_ = key;
-        }
-        painter->drawImage(QRectF(rect), cache_);
-    }
-
-  private:
-    void paint(QPainter &p) const
-    {
-        const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
-        const double ry = std::abs(y_->coordToPixel(radius_) - y_->coordToPixel(0));
-        // The faces in the theme's ink: dark on light paper, light on a dark background.
-        const double cell = std::min(rx, ry) / radius_; // pixels a cell
-        const QPen face(ink(), ClockGridView::facePenWidth(lineScale_, cell));
-        const double hub = std::min(2.0 * lineScale_, 0.05 * cell);
-        // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
-        const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
-        for (int r = 0; r < rows_; ++r)
-            for (int c = 0; c < cols_; ++c) {
-                const QPointF centre(x_->coordToPixel(c), y_->coordToPixel(r));
-                if (static_cast<std::size_t>(c) < sweeps_.size()) {
-                    // The trained arc as a wedge from the hub, from the hands' start their way round.
-                    p.setPen(Qt::NoPen);
-                    p.setBrush(QColor(40, 170, 70, 110));
-                    const QRectF disc(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry);
-                    const double degrees = sweeps_[static_cast<std::size_t>(c)] * 180 / std::numbers::pi;
-                    const int span = static_cast<int>(std::lround(16 * std::max(degrees, 1.0)));
-                    if (face_ == pe::ClockFace::Clockwise)
-                        p.drawPie(disc, 90 * 16, -span);
-                    else
-                        p.drawPie(disc, 0, span);
-                }
-                p.setPen(face);
-                p.setBrush(Qt::NoBrush);
-                p.drawEllipse(centre, rx, ry);
-                p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
-                           centre + QPointF(rx * zero.x(), ry * zero.y()));
-                p.setPen(Qt::NoPen);
-                p.setBrush(ink());
-                p.drawEllipse(centre, hub, hub);
-            }
-    }
-
-    QColor ink() const
-    {
-        const QColor text = parentPlot()->palette().color(QPalette::WindowText);
-        return text.lightness() > 128 ? text : QColor(40, 40, 40);
-    }
-
-    QCPAxis *x_;
-    QCPAxis *y_;
-    int rows_ = 0;
-    int cols_ = 0;
-    double radius_ = 0.42;
-    pe::ClockFace face_ = pe::ClockFace::Clockwise;
-    double lineScale_ = 1;
-    std::vector<double> sweeps_;
-    QImage cache_;
-    std::tuple<QRect, double, double, double, double, double, QRgb> cacheKey_;
-};
 
 namespace {
 const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red

@@ -1,0 +1,159 @@
+// PlotView's figures: rendering at a given size, scale and type for export, and the size a figure needs.
+#include "figures/plot_view.h"
+
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
+
+#include <QPointer>
+#include <algorithm>
+#include <qcustomplot.h>
+#include <utility>
+
+QImage PlotView::render(QSize size, double scale)
+{
+    QImage image;
+    renderWith(size, scale, [&] { image = plot_->toPixmap(size.width(), size.height(), scale).toImage(); });
+    return image;
+}
+
+QImage PlotView::render(QSize size, QSize pixels)
+{
+    const double sx = double(pixels.width()) / size.width(), sy = double(pixels.height()) / size.height();
+    QImage image;
+    renderWith(size, std::max(sx, sy), [&] {
+        image = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        QCPPainter painter(&image);
+        if (sx > 1 || sy > 1)
+            painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(sx, sy);
+        plot_->toPainter(&painter, size.width(), size.height());
+    });
+    return image;
+}
+
+QSize PlotView::figureNeeds(QSize size)
+{
+    renderWith(size, 1.0, [] {});
+    return figureNeeds_;
+}
+
+void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
+{
+    vectorOutput_ = true;
+    renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
+    vectorOutput_ = false;
+}
+
+void PlotView::renderWith(QSize size, double scale, const std::function<void()> &draw)
+{
+    const QRect oldViewport = plot_->viewport();
+    pixelScale_ = scale;
+    applyFonts();
+    // In a figure of given type every plot keeps room for a few lines of it, so a panel never
+    // thins to a strip under its labels (set before the layout and the rebuild, whose title gives
+    // way to the plots, and again for plots the rebuild adds); what the layout then needs is
+    // figureNeeds_.
+    // (QPointer: a rebuild may delete plots, as the circles' does)
+    std::vector<std::pair<QPointer<QCPAxisRect>, QSize>> minimums;
+    const auto keepRoom = [&] {
+        if (figureFontPoints_ <= 0)
+            return;
+        for (QCPAxisRect *rect : plot_->axisRects()) {
+            if (std::any_of(minimums.begin(), minimums.end(), [rect](const auto &m) { return m.first == rect; }))
+                continue;
+            const int line = QFontMetrics(rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();
+            minimums.emplace_back(rect, rect->minimumSize());
+            rect->setMinimumSize(kFigurePlotLines * 2 * line, kFigurePlotLines * line); // not QCP's 50 x 50
+        }
+    };
+    keepRoom();
+    // The tick spacing of the last layout (the screen's) shapes this one's labels: start from the
+    // tickers' defaults, so the figure does not depend on what was drawn before.
+    for (QCPAxis *axis : allAxes()) {
+        if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
+            integer->setMinimumStep(0);
+        else if (axis->ticker())
+            axis->ticker()->setTickCount(5);
+    }
+    // Lay the plot out at the export size so the view computes for the pixels it will fill.
+    plot_->setViewport(QRect(QPoint(0, 0), size));
+    layOut();
+    // Cell values take the plot's font as their smallest size: in a figure of given type, the type.
+    const QFont oldFont = plot_->font();
+    if (figureFontPoints_ > 0) {
+        QFont f = oldFont;
+        f.setPointSizeF(fontSize(7)); // cell values may be smaller than the ticks, as annotations are
+        plot_->setFont(f);
+    }
+    // A view that does not draw the scheme is not rebuilt for it (exportFigure and Copy figure
+    // refuse it before they get here). A rebuild's title depends on the room it finds (a sampled
+    // heatmap says so on a line of its own), and that room on the title before it: so the first
+    // rebuild starts from empty titles, whatever the screen showed last, and a second one fits the
+    // room the titles then leave. The figure depends on the export's options alone.
+    if (!info_ || info_->schemeProblem(parameters_->values()).isEmpty()) {
+        std::vector<std::pair<QPointer<QCPTextElement>, QString>> titles;
+        for (int i = 0; i < plot_->plotLayout()->elementCount(); ++i)
+            if (auto *t = qobject_cast<QCPTextElement *>(plot_->plotLayout()->elementAt(i))) {
+                titles.emplace_back(t, t->text());
+                t->setText(QString());
+            }
+        layOut();
+        rebuild();
+        for (const auto &[t, text] : titles)
+            if (t && t->text().isEmpty())
+                t->setText(text); // a title the rebuild does not set
+        layOut();
+        rebuild();
+        placeMarkers();
+    }
+    finishWork();
+    applyPalette();
+    keepRoom();
+    layOut();
+    spaceTicks();
+    layOut();
+    refitTitles();
+    layOut();
+    // An axis title that would be cut ends in "…" in a figure ("ω_i (radians per position)" beside
+    // a short plot at 3.5 in lost its end under the legend); the view's own after.
+    std::vector<std::pair<QCPAxis *, QString>> labels;
+    if (figureFontPoints_ > 0) {
+        for (QCPAxis *axis : allAxes()) {
+            const QString label = axis->label();
+            // Centred on its plot, a title may pass the plot's ends, not the figure's nor into a
+            // legend strip above the plots (placeLegendAbove), whose ground covers it.
+            const QRect r = axis->axisRect()->rect();
+            QRect figure = plot_->viewport();
+            if (const QCPLegend *strip = plot_->legend;
+                strip && strip->visible() && strip->layout() == content_ && strip->outerRect().bottom() < r.top())
+                figure.setTop(strip->outerRect().bottom());
+            const int length = axis->orientation() == Qt::Horizontal
+                                   ? 2 * std::min(r.center().x() - figure.left(), figure.right() - r.center().x())
+                                   : 2 * std::min(r.center().y() - figure.top(), figure.bottom() - r.center().y());
+            const QFontMetrics m(axis->labelFont());
+            if (label.isEmpty() || !axis->visible() || m.horizontalAdvance(label) <= length)
+                continue;
+            labels.emplace_back(axis, label);
+            axis->setLabel(m.elidedText(label, Qt::ElideRight, std::max(length, m.height())));
+        }
+    }
+    figureNeeds_ = plot_->plotLayout()->minimumOuterSizeHint();
+    draw();
+    for (const auto &[rect, minimum] : minimums)
+        if (rect)
+            rect->setMinimumSize(minimum);
+    for (const auto &[axis, label] : labels)
+        axis->setLabel(label);
+    plot_->setFont(oldFont);
+    plot_->setViewport(oldViewport);
+    dirty_ = true;
+    // The screen's figure again, in the screen's type: the figure's points are still set here (the
+    // caller restores them after), and a rebuild with them laid the window's clocks out anew.
+    if (isVisible()) {
+        const double figurePoints = std::exchange(figureFontPoints_, 0.0);
+        rebuildNow();
+        figureFontPoints_ = figurePoints;
+    }
+}

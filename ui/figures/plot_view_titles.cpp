@@ -1,0 +1,137 @@
+// PlotView's titles: the title row, fitting a title's parts to its room, and count texts.
+#include "figures/plot_view.h"
+
+#include <QCheckBox>
+#include <QLineEdit>
+#include <algorithm>
+#include <qcustomplot.h>
+
+QCPTextElement *PlotView::addTitle()
+{
+    // The title gets a row of the whole width; what was the plot layout's content moves into a
+    // grid of its own below it, so a colour scale beside the plot does not narrow the title.
+    auto *title = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
+    QCPLayoutGrid *outer = plot_->plotLayout();
+    QCPLayoutElement *main = outer->element(0, 0);
+    outer->take(main);
+    outer->simplify();
+    content_ = new QCPLayoutGrid;
+    outer->addElement(0, 0, title);
+    outer->addElement(1, 0, content_);
+    content_->addElement(0, 0, main);
+    return title;
+}
+
+void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) const
+{
+    // Kept to fit again once the plots are laid out (refitTitles()).
+    const auto kept = std::find_if(titles_.begin(), titles_.end(), [title](const auto &t) { return t.title == title; });
+    if (kept == titles_.end())
+        titles_.push_back({title, viewParts, title->font()});
+    else
+        *kept = {title, viewParts, title->font()};
+    // The figure's own title (--title, View > Figure title) in place of the view's, or none.
+    QStringList parts = viewParts;
+    if (!titleShown_->isChecked()) {
+        // No row at all: an empty text still measures one line.
+        title->setText(QString());
+        title->setMargins(QMargins());
+        // (0 would mean "the text's height" to QCustomPlot; one pixel is the least it takes).
+        title->setMinimumSize(1, 1);
+        title->setMaximumSize(QWIDGETSIZE_MAX, 1);
+        return;
+    }
+    title->setMargins(QMargins(2, 2, 2, 2));
+    title->setMinimumSize(0, 0);
+    title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    if (!titleText_->text().isEmpty())
+        parts = QStringList{titleText_->text()};
+    // A title never takes more than about a fifth of the figure: its type shrinks first, never
+    // below the tick labels' size; then parts give way, an ellipsis saying so (a 3.5 in figure cut
+    // the first and last lines of a five-line title at its edges). The first part (what the figure
+    // is) and the last (views end with what they reduced: "every 2nd position") stay longest.
+    QFont font = title->font();
+    double room = 0.2 * plot_->viewport().height();
+    if (figureFontPoints_ > 0 && content_) // in a figure, what the plots leave at most
+        room = std::min(room, plot_->viewport().height() - content_->minimumOuterSizeHint().height() - 4.0);
+    const double smallest = std::min(font.pointSizeF(), fontSize(9));
+    const auto fits = [&](const QStringList &p) {
+        const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
+        return lines * QFontMetrics(font).lineSpacing() <= room;
+    };
+    while (!fits(parts) && font.pointSizeF() > 0 && font.pointSizeF() * 0.88 >= smallest)
+        font.setPointSizeF(font.pointSizeF() * 0.88);
+    const QString more = QStringLiteral(" …");
+    while (parts.size() > 2 && !fits(parts)) {
+        parts.removeAt(parts.size() - 2);
+        if (!parts.first().endsWith(more))
+            parts.first() += more;
+    }
+
+    QString text = wrappedTitle(font, parts);
+    const int lineCount = std::max(1, static_cast<int>(room / QFontMetrics(font).lineSpacing()));
+    if (text.count(QLatin1Char('\n')) + 1 > lineCount) {
+        // Lines give way too: the head's last lines, then the last part's (what was reduced).
+        QStringList head =
+            wrappedTitle(font, parts.size() > 1 ? parts.mid(0, parts.size() - 1) : parts).split(QLatin1Char('\n'));
+        QStringList tail =
+            parts.size() > 1 ? wrappedTitle(font, {parts.last()}).split(QLatin1Char('\n')) : QStringList{};
+        const int keepTail = std::min(static_cast<int>(tail.size()), std::max(0, lineCount - 1));
+        const int keepHead = std::max(1, lineCount - keepTail);
+        if (head.size() > keepHead) {
+            head = head.mid(0, keepHead);
+            head.last() += more;
+        }
+        if (tail.size() > keepTail) {
+            tail = tail.mid(0, keepTail);
+            if (!tail.isEmpty())
+                tail.last() += more;
+        }
+        text = (head + tail).join(QLatin1Char('\n'));
+    }
+    title->setFont(font);
+    title->setText(text);
+}
+
+void PlotView::refitTitles()
+{
+    // A title's room is what the plots leave, measured while the view rebuilt, before its plots
+    // were laid out at this size: their margins then were the last layout's (a first export of the
+    // circles took a line more for its title than the same export after another, and a refused
+    // size named one that was refused in turn).
+    for (const TitleParts &t : std::vector<TitleParts>(titles_))
+        if (t.title) {
+            t.title->setFont(t.font);
+            setTitle(t.title, t.parts);
+        }
+}
+
+QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) const
+{
+    const QFontMetrics metrics(font);
+    const int room = plot_->viewport().width() - 20;
+    const QString line = parts.join(QStringLiteral("  ·  "));
+    if (metrics.horizontalAdvance(line) <= room)
+        return line;
+    // One part a line, and a part too wide for a line wrapped at spaces.
+    QStringList lines;
+    for (const QString &part : parts) {
+        QString current;
+        for (const QString &word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+                lines << current;
+                current = word;
+            } else {
+                current = longer;
+            }
+        }
+        lines << current;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString PlotView::countText(std::int64_t n, const QString &one, const QString &many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}

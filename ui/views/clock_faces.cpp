@@ -1,0 +1,95 @@
+// ClockFaces: painting the clock faces, their trained arcs, start ticks and hubs, and caching the picture.
+#include "views/clock_faces.h"
+
+#include "views/clock_grid_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+void ClockFaces::setGrid(int rows, int cols, double radius, pe::ClockFace face, double lineScale)
+{
+    if (rows == rows_ && cols == cols_ && radius == radius_ && face == face_ && lineScale == lineScale_)
+        return; // the same faces: keep the painted image
+    rows_ = rows;
+    cols_ = cols;
+    radius_ = radius;
+    face_ = face;
+    lineScale_ = lineScale;
+    cache_ = QImage();
+}
+
+void ClockFaces::setArcs(std::vector<double> sweeps)
+{
+    if (sweeps == sweeps_)
+        return;
+    sweeps_ = std::move(sweeps);
+    cache_ = QImage();
+}
+
+void ClockFaces::draw(QCPPainter *painter)
+{
+    const QRect rect = clipRect();
+    if (painter->modes().testFlag(QCPPainter::pmVectorized)) {
+        paint(*painter);
+        return;
+    }
+    const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
+    const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper,
+                                     scale, ink().rgba());
+    if (cache_.isNull() || key != cacheKey_) {
+        // Scaled by hand, not by a device pixel ratio: below 1 (the export dialog's preview)
+        // QPainter ignores the ratio, and the rims came out several times too large.
+        cache_ = QImage((QSizeF(rect.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        cache_.fill(Qt::transparent);
+        QPainter p(&cache_);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.scale(scale, scale);
+        p.translate(-rect.topLeft());
+        paint(p);
+        cacheKey_ = key;
+    }
+    painter->drawImage(QRectF(rect), cache_);
+}
+
+void ClockFaces::paint(QPainter &p) const
+{
+    const double rx = std::abs(x_->coordToPixel(radius_) - x_->coordToPixel(0));
+    const double ry = std::abs(y_->coordToPixel(radius_) - y_->coordToPixel(0));
+    // The faces in the theme's ink: dark on light paper, light on a dark background.
+    const double cell = std::min(rx, ry) / radius_; // pixels a cell
+    const QPen face(ink(), ClockGridView::facePenWidth(lineScale_, cell));
+    const double hub = std::min(2.0 * lineScale_, 0.05 * cell);
+    // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
+    const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
+    for (int r = 0; r < rows_; ++r)
+        for (int c = 0; c < cols_; ++c) {
+            const QPointF centre(x_->coordToPixel(c), y_->coordToPixel(r));
+            if (static_cast<std::size_t>(c) < sweeps_.size()) {
+                // The trained arc as a wedge from the hub, from the hands' start their way round.
+                p.setPen(Qt::NoPen);
+                p.setBrush(QColor(40, 170, 70, 110));
+                const QRectF disc(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry);
+                const double degrees = sweeps_[static_cast<std::size_t>(c)] * 180 / std::numbers::pi;
+                const int span = static_cast<int>(std::lround(16 * std::max(degrees, 1.0)));
+                if (face_ == pe::ClockFace::Clockwise)
+                    p.drawPie(disc, 90 * 16, -span);
+                else
+                    p.drawPie(disc, 0, span);
+            }
+            p.setPen(face);
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(centre, rx, ry);
+            p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
+                       centre + QPointF(rx * zero.x(), ry * zero.y()));
+            p.setPen(Qt::NoPen);
+            p.setBrush(ink());
+            p.drawEllipse(centre, hub, hub);
+        }
+}
+
+QColor ClockFaces::ink() const
+{
+    const QColor text = parentPlot()->palette().color(QPalette::WindowText);
+    return text.lightness() > 128 ? text : QColor(40, 40, 40);
+}
