@@ -19,7 +19,7 @@
 #include <numbers>
 
 namespace {
-const QColor kHandColor(0xfc, 0x03, 0x03); // seed 002's hand red
+const QColor kHandColor(0xfc, 0x03, 0x03); // article 2's hand red
 
 QString wavelengthText(double lambda)
 {
@@ -39,8 +39,8 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     faceChoice_->setObjectName(QStringLiteral("clockFace"));
     faceChoice_->addItem(tr("clock: from 12, clockwise (x = sin, y = cos)"));
     faceChoice_->addItem(tr("angle: from 3, counter-clockwise (x = cos, y = sin)"));
-    faceChoice_->setToolTip(tr("How a hand shows the angle θ = t·ω_i: as a clock (seed 000's circles) or as the "
-                               "mathematician's angle (seed 002's clock faces)"));
+    faceChoice_->setToolTip(tr("How a hand shows the angle θ = t·ω_i: as a clock (article 0's circles) or as the "
+                               "mathematician's angle (article 2's clock faces)"));
     pairsSpin_->setObjectName(QStringLiteral("clockPairs"));
     pairsSpin_->setToolTip(tr("How many pairs: 'fit' shows as many as fit, chosen by the field beside"));
     rowsSpin_->setObjectName(QStringLiteral("clockRows"));
@@ -57,7 +57,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     QCustomPlot *p = plot();
     title_ = addTitle();
     p->axisRect()->setAutoMargins(QCP::msNone);
-    // Pairs are labelled along the top, as seed 002 does; the grid is centred in the room it has.
+    // Pairs are labelled along the top, as article 2 does; the grid is centred in the room it has.
     p->xAxis->setVisible(false);
     p->xAxis2->setVisible(true);
     for (QCPAxis *axis : {p->xAxis2, p->yAxis}) {
@@ -241,7 +241,7 @@ void ClockGridView::layoutGrid()
     if (cols_ < enc.pairCount())
         title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
     // The last sine of an odd d (all of d = 1) has no cosine column: the vector keeps only the
-    // sine of that pair's angle. The hand shows the angle t·ω_i the formula gives, as seed 002's
+    // sine of that pair's angle. The hand shows the angle t·ω_i the formula gives, as article 2's
     // fifth clock does; a table's lone column has no angle at all, so no hand. The sinusoids say
     // it on the counts' line, so the title keeps its lines as d's parity flips (a line more or
     // less moves the grid, and the grid is then laid out twice a slider step).
@@ -379,7 +379,7 @@ ViewInfo ClockGridView::describe()
           {},
           QStringLiteral("clock-face"),
           QStringLiteral("F"),
-          tr("Clock hands: clockwise from 12 o'clock (x = sin) or counterclockwise from 3 o'clock (seed 002)")},
+          tr("Clock hands: clockwise from 12 o'clock (x = sin) or counterclockwise from 3 o'clock (article 2)")},
          ViewSetting{QStringLiteral("clockPairs"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxPairs, tr("fit")}.option(
              QStringLiteral("clock-pairs"), QStringLiteral("N"), tr("Clocks drawn; fit: as many as the figure holds")),
          ViewSetting{QStringLiteral("clockRows"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxRows, tr("fit")}.option(

@@ -38,7 +38,7 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     logBox_->setObjectName(QStringLiteral("logScale"));
     logBox_->setToolTip(tr("Logarithmic value axis: a geometric decay becomes a straight line"));
     compareEdit_->setObjectName(QStringLiteral("compareBases"));
-    compareEdit_->setToolTip(tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
+    compareEdit_->setToolTip(tr("Bases to compare with, separated by commas (article 0 compares 1e2, 1e4, 1e8)"));
     toolRow()->addWidget(new QLabel(tr("Show:"), this));
     toolRow()->addWidget(quantityChoice_);
     toolRow()->addWidget(logBox_);
@@ -127,7 +127,7 @@ void FrequencyView::rebuild()
     measureBox_->setEnabled(!table);
     const QString why = tr("A table has no frequency formula: the view shows each column's measured spectrum");
     compareEdit_->setToolTip(
-        table ? why : tr("Bases to compare with, separated by commas (seed 000 compares 1e2, 1e4, 1e8)"));
+        table ? why : tr("Bases to compare with, separated by commas (article 0 compares 1e2, 1e4, 1e8)"));
     if (table) {
         const int maxPoints = std::max(2, static_cast<int>(plt->axisRect()->width() * pixelScale()));
         const std::vector<int> shown = pe::sampledIndices(p.dModel, maxPoints);

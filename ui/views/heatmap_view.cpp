@@ -31,14 +31,14 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     mapChoice_->addItems(colormaps::names());
     mapChoice_->setToolTip(tr("Colour map for values from -1 to 1"));
     reverseBox_->setObjectName(QStringLiteral("reverseColors"));
-    reverseBox_->setToolTip(tr("Swap the ends of the colour map (seed 000 uses red for -1: coolwarm reversed)"));
+    reverseBox_->setToolTip(tr("Swap the ends of the colour map (article 0 uses red for -1: coolwarm reversed)"));
     transposeBox_->setObjectName(QStringLiteral("transpose"));
-    transposeBox_->setToolTip(tr("Positions across and dimensions up, as seed 001 draws them"));
+    transposeBox_->setToolTip(tr("Positions across and dimensions up, as article 1 draws them"));
     valuesBox_->setObjectName(QStringLiteral("cellValues"));
     valuesBox_->setToolTip(tr("Print each value in its cell when the cells are large enough"));
     decimalsSpin_->setObjectName(QStringLiteral("cellDecimals"));
     decimalsSpin_->setToolTip(
-        tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (seed 002 prints 2)"));
+        tr("Decimals printed in the cells: 'auto' prints 4 where they fit, else 2 (article 2 prints 2)"));
     toolRow()->addWidget(new QLabel(tr("Colours:"), this));
     toolRow()->addWidget(mapChoice_);
     toolRow()->addWidget(reverseBox_);
@@ -180,7 +180,7 @@ void HeatmapView::rebuild()
     dimAxis->setRangeReversed(false);
     posAxis->setLabel(tr("position t"));
     dimAxis->setLabel(tr("dimension j"));
-    // As many ticks as the labels have room for: every row of seed 003's 10 x 6 table is labelled
+    // As many ticks as the labels have room for: every row of article 3's 10 x 6 table is labelled
     // (PlotView::spaceTicks keeps them from touching).
     const QFontMetrics metrics(posAxis->tickLabelFont());
     const double posLength = transposed ? area.width() : area.height();

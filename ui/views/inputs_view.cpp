@@ -87,10 +87,11 @@ void InputsView::rebuild()
         rects_[k]->axis(QCPAxis::atLeft)->setRange(-0.5, p.dModel - 0.5);
     }
     QStringList title{
-        noise.active() ? tr("Seed 001's input, encoding and output: σ = %1, %2")
-                             .arg(noise.sigma)
-                             .arg(QString::fromStdString(pe::seedText(noise)))
-                       : tr("Seed 001's input, encoding and output: noise is off (tick noise: seed 001 uses σ = 0.5)")};
+        noise.active()
+            ? tr("Article 1's input, encoding and output: σ = %1, %2")
+                  .arg(noise.sigma)
+                  .arg(QString::fromStdString(pe::seedText(noise)))
+            : tr("Article 1's input, encoding and output: noise is off (tick noise: article 1 uses σ = 0.5)")};
     if (b.sampled())
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
     setTitle(title_, title);

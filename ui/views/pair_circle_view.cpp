@@ -127,7 +127,7 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
 {
     setObjectName(QStringLiteral("pairCircleView"));
     pairsSpin_->setObjectName(QStringLiteral("circlePairs"));
-    pairsSpin_->setToolTip(tr("How many pairs (seed 000 shows 9 in a 3 x 3 grid), chosen by the field beside"));
+    pairsSpin_->setToolTip(tr("How many pairs (article 0 shows 9 in a 3 x 3 grid), chosen by the field beside"));
     toolRow()->addWidget(new QLabel(tr("Pairs:"), this));
     toolRow()->addWidget(pairsSpin_);
     toolRow()->addWidget(pairChoice_);

@@ -102,7 +102,7 @@ void ProbeView::draw()
         title << tr("Distance probe not trained:") << problem_;
     } else {
         const pe::ProbeEpoch last = r.epochs.empty() ? pe::ProbeEpoch{} : r.epochs.back();
-        title << tr("Seed 002's distance probe: [x(t); x(t+k)] → %1 ReLU → %2 offsets, Adam %3, epoch %4 of %5%6")
+        title << tr("Article 2's distance probe: [x(t); x(t+k)] → %1 ReLU → %2 offsets, Adam %3, epoch %4 of %5%6")
                      .arg(s.hidden)
                      .arg(s.offsets)
                      .arg(QString::fromStdString(pe::compactNumber(s.learningRate)))

@@ -46,8 +46,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , job_(new BackgroundJob(this))
     , debounce_(new QTimer(this))
     , method_(new QComboBox(this))
-    , perplexity_(
-          doubleSpin(this, "perplexity", tr("Effective number of neighbours each point keeps close (seed 004 uses 4)")))
+    , perplexity_(doubleSpin(this, "perplexity",
+                             tr("Effective number of neighbours each point keeps close (article 4 uses 4)")))
     , learningRate_(
           doubleSpin(this, "learningRate", tr("Step size; auto is max(N / exaggeration / 4, 50), as scikit-learn's")))
     , iterations_(new QSpinBox(this))

@@ -10,7 +10,7 @@
 
 namespace {
 
-// Positions are labelled with their number up to this many points (seed 004 labels all 128).
+// Positions are labelled with their number up to this many points (article 4 labels all 128).
 constexpr std::int64_t kMaxLabels = 200;
 
 } // namespace
@@ -69,7 +69,7 @@ void ProjectionView::draw()
     }
     raster();
 
-    // Labels: every position's number next to its point when there are few (seed 004).
+    // Labels: every position's number next to its point when there are few (article 4).
     const std::int64_t wanted = n <= kMaxLabels ? n : 0;
     while (static_cast<std::int64_t>(labels_.size()) > wanted) {
         p->removeItem(labels_.back());

@@ -84,7 +84,7 @@ ViewInfo ProjectionView::describe()
               {},
               QStringLiteral("perplexity"),
               QStringLiteral("P"),
-              tr("t-SNE perplexity, below seq_len (seed 004 uses 4)")},
+              tr("t-SNE perplexity, below seq_len (article 4 uses 4)")},
              {QStringLiteral("learningRate"),
               Kind::Real,
               0.0,

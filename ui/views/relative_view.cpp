@@ -114,7 +114,7 @@ void RelativeView::rebuild()
     plot()->xAxis->setRange(-0.5, n - 0.5);
     plot()->yAxis->setRange(-0.5, n - 0.5);
 
-    // Decode from the two embeddings (noisy when noise is on, as seed 002's are).
+    // Decode from the two embeddings (noisy when noise is on, as article 2's are).
     // A table's rows end with the window.
     const bool table = !enc.hasFrequencies();
     const auto [first, end] = reachablePositions(p, noise);

@@ -22,7 +22,7 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     metricChoice_->addItem(tr("cosine"), QStringLiteral("cosine"));
     metricChoice_->addItem(tr("Euclidean distance"), QStringLiteral("euclidean"));
     metricChoice_->setToolTip(
-        tr("How each position's vector is compared with the reference's encoding (seed 001 uses the dot product)"));
+        tr("How each position's vector is compared with the reference's encoding (article 1 uses the dot product)"));
     toolRow()->addWidget(new QLabel(tr("Metric:"), this));
     toolRow()->addWidget(metricChoice_);
     toolRow()->addStretch(1);

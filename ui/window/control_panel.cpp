@@ -157,7 +157,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
                tr("Base of the frequencies w_i = base^(-2i/d): larger means slower clocks (the paper uses 10000)"),
                baseSpin, logStops(maxBase, 100));
     addControl(pe::Field::StartPos, tr("start_pos"),
-               tr("First position shown: moves the window along the sequence (seed 000's start_pos)"),
+               tr("First position shown: moves the window along the sequence (article 0's start_pos)"),
                wholeSpin(0, static_cast<double>(maxPositionEnd - 1)),
                decadeStops(0, 100, static_cast<double>(maxPositionEnd - 1), 9));
 
@@ -168,7 +168,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     exponentChoice_->setObjectName(QStringLiteral("exponent"));
     exponentChoice_->addItem(tr("pair: base^(2i/d)"), QStringLiteral("pair"));
     exponentChoice_->addItem(tr("index: base^(j/d)"), QStringLiteral("index"));
-    exponentChoice_->setToolTip(tr("Pair exponent as in the paper; per-index exponent as in seed 002's article"));
+    exponentChoice_->setToolTip(tr("Pair exponent as in the paper; per-index exponent as in article 2"));
     int row = grid->rowCount();
     grid->addWidget(new QLabel(tr("layout"), this), row, 0);
     grid->addWidget(layoutChoice_, row, 1, 1, 2);
@@ -394,7 +394,7 @@ void ControlPanel::followScheme(const pe::EncodingParams &p)
                                   : why(pe::Field::Layout));
     exponentChoice_->setEnabled(why(pe::Field::Exponent).isEmpty());
     exponentChoice_->setToolTip(exponentChoice_->isEnabled()
-                                    ? tr("Pair exponent as in the paper; per-index exponent as in seed 002's article")
+                                    ? tr("Pair exponent as in the paper; per-index exponent as in article 2")
                                     : why(pe::Field::Exponent));
     followSchemeControls(p);
     const bool byName = pe::schemeInfo(p.scheme).byName;

@@ -135,7 +135,7 @@ void ControlPanel::addNoiseControls()
     auto *grid = static_cast<QGridLayout *>(layout());
     noiseBox_ = new QCheckBox(tr("noise"), this);
     noiseBox_->setObjectName(QStringLiteral("noise"));
-    noiseBox_->setToolTip(tr("Add sigma times standard normal noise to the encoding, as seed 001 does "
+    noiseBox_->setToolTip(tr("Add sigma times standard normal noise to the encoding, as article 1 does "
                              "(x = PE + sigma z): similarity, recovery and the distance matrix use x"));
     sigmaSpin_ = new ScientificSpinBox(this);
     sigmaSpin_->setObjectName(QStringLiteral("sigmaSpin"));
@@ -143,7 +143,7 @@ void ControlPanel::addNoiseControls()
     sigmaSpin_->setSingleStep(0.1);
     sigmaSpin_->setValue(lastSigma_);
     sigmaSpin_->setPrefix(QStringLiteral("σ = "));
-    sigmaSpin_->setToolTip(tr("Noise level sigma (seed 001 uses 0.5; 0 switches the noise off)"));
+    sigmaSpin_->setToolTip(tr("Noise level sigma (article 1 uses 0.5; 0 switches the noise off)"));
     seedSpin_ = wholeSpin(0, std::numeric_limits<int>::max());
     seedSpin_->setParent(this);
     seedSpin_->setObjectName(QStringLiteral("seedSpin"));
@@ -153,10 +153,10 @@ void ControlPanel::addNoiseControls()
     rngChoice_ = new QComboBox(this);
     rngChoice_->setObjectName(QStringLiteral("rng"));
     rngChoice_->addItem(tr("counter generator (any size)"), QString::fromUtf8(pe::rngName(pe::NoiseRng::Counter)));
-    rngChoice_->addItem(tr("numpy's randn (seed 001's noise)"), QString::fromUtf8(pe::rngName(pe::NoiseRng::Numpy)));
+    rngChoice_->addItem(tr("numpy's randn (article 1's noise)"), QString::fromUtf8(pe::rngName(pe::NoiseRng::Numpy)));
     rngChoice_->setToolTip(
         tr("Where z comes from. Counter: any position at any size, drawn independently. numpy: "
-           "np.random.seed(seed); np.random.randn(...) bit for bit, z(t, j) being draw t·d + j, so seed 001's "
+           "np.random.seed(seed); np.random.randn(...) bit for bit, z(t, j) being draw t·d + j, so article 1's "
            "figures come out as printed; sequential, up to %1 draws")
             .arg(QString::fromStdString(pe::withThousands(pe::limits::maxNumpyDraws))));
     const int row = grid->rowCount();

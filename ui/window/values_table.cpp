@@ -64,7 +64,7 @@ QVariant ValuesModel::headerData(int section, Qt::Orientation orientation, int r
         return QString::number(parameters_->values().startPos + section);
     const pe::Encoding &e = parameters_->encoding();
     const double w = e.columnFrequency(section);
-    // Seed 003 prints the denominators base^(2i/d) (the cosine column shares its sine's).
+    // Article 3 prints the denominators base^(2i/d) (the cosine column shares its sine's).
     if (role == Qt::ToolTipRole)
         return tr("dimension %1: %2, denominator %3, ω = %4, wavelength %5")
             .arg(section)
@@ -133,7 +133,7 @@ ValuesTable::ValuesTable(Parameters *parameters, QWidget *parent)
     decimals_->setObjectName(QStringLiteral("decimals"));
     decimals_->setRange(0, 17);
     decimals_->setValue(model_->decimals());
-    decimals_->setToolTip(tr("Decimals shown and copied (seed 003 prints 4)"));
+    decimals_->setToolTip(tr("Decimals shown and copied (article 3 prints 4)"));
     connect(decimals_, &QSpinBox::valueChanged, model_, &ValuesModel::setDecimals);
 
     auto *copy = new QAction(tr("Copy"), table_);
