@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopeGuard>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -132,6 +133,17 @@ void PlotView::layOut()
 
 void PlotView::rebuildNow()
 {
+    // A rebuild may write its own controls (a range that follows d): not an edit. What it changes
+    // is taken as seen; an edit that led to this rebuild is still to be seen (settingTouched).
+    const QJsonObject entering = settings();
+    ++quietSettings_;
+    const auto settle = qScopeGuard([this, &entering] {
+        --quietSettings_;
+        const QJsonObject leaving = settings();
+        for (auto it = leaving.begin(); it != leaving.end(); ++it)
+            if (entering.value(it.key()) != it.value())
+                shownSettings_.insert(it.key(), it.value());
+    });
     dirty_ = false;
     builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();

@@ -118,6 +118,9 @@ class PlotView : public QWidget
   signals:
     // After every recomputation; the window's tests and the benchmark wait on it.
     void rebuilt();
+    // A setting edited through its control (not by applySettings, binding or a rebuild): the
+    // settings before and after, for the undo history.
+    void settingsEdited(const QJsonObject &before, const QJsonObject &after);
 
   protected:
     // Fills the plot for the current parameters and the plot's current size; then replots.
@@ -193,6 +196,8 @@ class PlotView : public QWidget
 
   private:
     void rebuildNow();
+    // A control of a setting changed: settingsEdited unless the change is the view's own.
+    void settingTouched();
     // Every axis of every plot, and the colour bars' value axes.
     std::vector<QCPAxis *> allAxes() const;
     // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
@@ -234,5 +239,7 @@ class PlotView : public QWidget
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;
     bool dirty_ = true;
+    QJsonObject shownSettings_; // the settings as last seen, to say what an edit changed
+    int quietSettings_ = 0;     // > 0 while the view itself writes its controls
     bool builtForProjector_ = false;
 };

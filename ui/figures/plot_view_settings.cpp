@@ -45,10 +45,36 @@ void PlotView::bindSettings(const ViewInfo &info)
         }
     }
     // A text is read by its view when editing finishes: the view takes the declared default so.
+    ++quietSettings_;
     for (QWidget *w : controls_)
         if (auto *e = qobject_cast<QLineEdit *>(w))
             emit e->editingFinished();
     settingsBound();
+    --quietSettings_;
+    shownSettings_ = settings();
+    // After the view's own handlers: an edit is seen once the view has taken it.
+    for (QWidget *w : controls_) {
+        if (auto *c = qobject_cast<QComboBox *>(w))
+            connect(c, &QComboBox::currentIndexChanged, this, &PlotView::settingTouched);
+        else if (auto *sb = qobject_cast<QSpinBox *>(w))
+            connect(sb, &QSpinBox::valueChanged, this, &PlotView::settingTouched);
+        else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w))
+            connect(ds, &QDoubleSpinBox::valueChanged, this, &PlotView::settingTouched);
+        else if (auto *b = qobject_cast<QCheckBox *>(w))
+            connect(b, &QCheckBox::toggled, this, &PlotView::settingTouched);
+        else if (auto *e = qobject_cast<QLineEdit *>(w))
+            connect(e, &QLineEdit::editingFinished, this, &PlotView::settingTouched);
+    }
+}
+
+void PlotView::settingTouched()
+{
+    const QJsonObject now = settings();
+    if (now == shownSettings_)
+        return;
+    const QJsonObject before = std::exchange(shownSettings_, now);
+    if (quietSettings_ == 0)
+        emit settingsEdited(before, now);
 }
 
 QJsonObject PlotView::settings() const
@@ -76,6 +102,7 @@ std::optional<QString> PlotView::applySettings(const QJsonObject &values)
 {
     if (auto problem = checkSettings(info_->settings, values))
         return problem;
+    ++quietSettings_; // applied, not edited: the caller records it if it should be undone
     for (std::size_t i = 0; i < controls_.size(); ++i) {
         const ViewSetting &s = info_->settings[i];
         if (!values.contains(s.key))
@@ -95,6 +122,8 @@ std::optional<QString> PlotView::applySettings(const QJsonObject &values)
             emit e->editingFinished(); // as if typed: the view reads it then
         }
     }
+    --quietSettings_;
+    shownSettings_ = settings();
     return std::nullopt;
 }
 

@@ -47,14 +47,16 @@ class Parameters : public QObject
     // far as the limits allow), so stepping never stops at the edge of what is shown.
     void stepPosition(std::int64_t k);
 
+    // The one check of a state: the validator, the noise, and numpy's draws against the window
+    // (its field: the one of seq_len, d_model and start_pos that changed). setState applies what
+    // it passes.
+    std::optional<pe::ValidationError> check(const pe::EncodingParams &values, const pe::NoiseParams &noise) const;
+
   signals:
     void changed();
     void positionChanged();
 
   private:
-    // The one check of a state: the validator, the noise, and numpy's draws against the window
-    // (its field: the one of seq_len, d_model and start_pos that changed).
-    std::optional<pe::ValidationError> check(const pe::EncodingParams &values, const pe::NoiseParams &noise) const;
     void apply(const pe::EncodingParams &values, const pe::NoiseParams &noise); // valid ones
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;

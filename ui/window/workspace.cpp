@@ -5,8 +5,54 @@
 #include "state/parameters.h"
 #include "state/view_registry.h"
 
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QDir>
+#include <QScopeGuard>
+#include <QUndoCommand>
 #include <QUndoStack>
+
+// A view's settings from one state to the next, one step of the same undo history as the
+// parameters'. Typing in a number field (each digit a change) stays one step while the field keeps
+// the keyboard; any other edit is a step of its own.
+class SettingsChange : public QUndoCommand
+{
+  public:
+    SettingsChange(Workspace *workspace, const QString &view, const QJsonObject &before, const QJsonObject &after)
+        : workspace_(workspace)
+        , view_(view)
+        , before_(before)
+        , after_(after)
+        , typing_(qobject_cast<QAbstractSpinBox *>(QApplication::focusWidget()))
+    {
+        setText(QObject::tr("%1 setting").arg(view));
+    }
+
+    int id() const override { return 2; }
+    void undo() override { workspace_->restoreViewSettings(view_, before_); }
+    void redo() override
+    {
+        if (done_) // pushed after the edit happened: nothing to do the first time
+            workspace_->restoreViewSettings(view_, after_);
+        done_ = true;
+    }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *next = static_cast<const SettingsChange *>(other);
+        if (!typing_ || next->typing_ != typing_ || next->view_ != view_)
+            return false;
+        after_ = next->after_;
+        setObsolete(after_ == before_);
+        return true;
+    }
+
+  private:
+    Workspace *workspace_;
+    QString view_;
+    QJsonObject before_, after_;
+    const QWidget *typing_; // the number field that had the keyboard, if any
+    bool done_ = false;
+};
 
 Workspace::Workspace(Parameters *parameters, QObject *parent)
     : QObject(parent)
@@ -26,6 +72,11 @@ void Workspace::attach(PlotView *view)
 {
     const QString id = view->info().id;
     views_.insert(id, view);
+    connect(view, &PlotView::settingsEdited, this,
+            [this, id, view](const QJsonObject &before, const QJsonObject &after) {
+                if (views_.value(id) == view && !restoring_)
+                    undoStack()->push(new SettingsChange(this, id, before, after));
+            });
     // A view destroyed without detaching (its window closed) takes its settings with it.
     connect(view, &QObject::destroyed, this, [this, id, view] {
         if (views_.value(id) == view)
@@ -42,7 +93,14 @@ void Workspace::detach(PlotView *view)
         return;
     kept_.insert(id, view->settings());
     views_.remove(id);
-    disconnect(view, &QObject::destroyed, this, nullptr);
+    disconnect(view, nullptr, this, nullptr);
+}
+
+void Workspace::restoreViewSettings(const QString &id, const QJsonObject &settings)
+{
+    restoring_ = true;
+    setViewSettings(id, settings); // the attached view's controls, or the settings kept for it
+    restoring_ = false;
 }
 
 QJsonObject Workspace::viewSettings(const QString &id) const
@@ -102,14 +160,24 @@ bool Workspace::applySession(const Session &s, QString *error)
         return fail(tr("unknown view '%1'.").arg(oneLine(s.view.left(40))));
     if (auto problem = pe::validatePosition(s.params, s.position))
         return fail(QString::fromStdString(*problem));
-    if (auto problem = parameters_->setState(s.params, s.noise))
-        return fail(QString::fromStdString(*problem));
+    if (auto problem = parameters_->check(s.params, s.noise))
+        return fail(QString::fromStdString(problem->message));
+    // One undo step: the parameters and every view's settings it changes.
+    QMap<QString, QJsonObject> before;
+    for (const ViewInfo &info : viewRegistry())
+        before.insert(info.id, viewSettings(info.id));
+    undoStack()->beginMacro(s.title.isEmpty() ? tr("session") : s.title);
+    const auto close = qScopeGuard([this] { undoStack()->endMacro(); });
+    parameters_->setState(s.params, s.noise); // checked above
     parameters_->setPosition(s.position);
     // A session is a complete state: every view takes its defaults for what the session does not
     // name, so nothing of the state before it shows through (a preset after another once kept the
     // other's clock faces).
-    for (const ViewInfo &info : viewRegistry())
+    for (const ViewInfo &info : viewRegistry()) {
         setViewSettings(info.id, completeSettings(info.settings, s.views.value(info.id)));
+        if (const QJsonObject after = viewSettings(info.id); after != before.value(info.id))
+            undoStack()->push(new SettingsChange(this, info.id, before.value(info.id), after));
+    }
     return true;
 }
 

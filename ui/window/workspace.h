@@ -40,6 +40,8 @@ class Workspace : public QObject
     // Merges settings into a view's (checked first against its registry entry: nothing changes
     // when one is refused, and the reason names the setting).
     std::optional<QString> setViewSettings(const QString &id, const QJsonObject &settings);
+    // Undo and redo of a view's settings: applied without recording a step.
+    void restoreViewSettings(const QString &id, const QJsonObject &settings);
 
     // Everything shown, with `view` as the view in front.
     Session session(const QString &view) const;
@@ -61,4 +63,5 @@ class Workspace : public QObject
     ParameterHistory *history_;
     QMap<QString, PlotView *> views_;
     QMap<QString, QJsonObject> kept_;
+    bool restoring_ = false; // undo or redo applying settings: not an edit
 };

@@ -8,6 +8,7 @@
 #include "window/main_window.h"
 #include "window/workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -16,6 +17,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -39,6 +41,7 @@ class TestSession : public QObject
     void hugeFileIsRefusedUnread();
     void everyPresetReproducesItsParameters();
     void undoAndRedo();
+    void viewSettingsAreUndone();
     void recentFilesAndRestore();
     void droppedFileOpens();
 
@@ -377,6 +380,62 @@ void TestSession::everyPresetReproducesItsParameters()
             table->params.seqLen == 15);
     QCOMPARE(table->views.value(QStringLiteral("heatmap")).value(QStringLiteral("cellDecimals")).toInt(),
              2); // seed 002 prints 2
+}
+
+void TestSession::viewSettingsAreUndone()
+{
+    // Issue 29: a view's settings are steps of the same history as the parameters'; a rebuild that
+    // writes its own controls is none; a preset is one step, parameters and settings together.
+    Parameters p;
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QUndoStack *stack = w.undoStack();
+    PlotView *heatmap = w.view(QStringLiteral("heatmap"));
+    auto *map = heatmap->findChild<QComboBox *>(QStringLiteral("colorMap"));
+    auto *reverse = heatmap->findChild<QCheckBox *>(QStringLiteral("reverseColors"));
+    QVERIFY(map && reverse);
+    const int start = stack->count();
+    const QString first = map->currentText();
+    map->setCurrentIndex((map->currentIndex() + 1) % map->count());
+    reverse->setChecked(!reverse->isChecked());
+    QCOMPARE(stack->count(), start + 2);
+    stack->undo();
+    QVERIFY(!reverse->isChecked()); // its default
+    QVERIFY(map->currentText() != first);
+    stack->undo();
+    QCOMPARE(map->currentText(), first);
+    stack->redo();
+    QVERIFY(map->currentText() != first);
+    // A parameter step, and the rebuild it causes, add one step, not two.
+    const int beforeParameter = stack->index();
+    QVERIFY(!p.set(params(64, 32)));
+    QCOMPARE(stack->index(), beforeParameter + 1);
+    // Typing "35" into a number field is one step while the field keeps the keyboard.
+    auto *decimals = heatmap->findChild<QSpinBox *>(QStringLiteral("cellDecimals"));
+    QVERIFY(decimals);
+    decimals->setFocus();
+    QTRY_VERIFY(decimals->hasFocus());
+    const int beforeTyping = stack->index();
+    decimals->setValue(3);
+    decimals->setValue(5);
+    QCOMPARE(stack->index(), beforeTyping + 1);
+    stack->undo();
+    QCOMPARE(decimals->value(), 0);
+    // A preset: one step; undone, the parameters and the heatmap's settings come back together.
+    const pe::EncodingParams beforePreset = p.values();
+    const QJsonObject heatmapBefore = heatmap->settings();
+    const int beforePresetCount = stack->index();
+    QString error;
+    QVERIFY2(w.applySession(*findPreset(QStringLiteral("seed002-table")), &error), qPrintable(error));
+    QCOMPARE(stack->index(), beforePresetCount + 1);
+    QVERIFY(heatmap->settings() != heatmapBefore);
+    stack->undo();
+    QVERIFY(p.values() == beforePreset);
+    QCOMPARE(heatmap->settings(), heatmapBefore);
+    stack->redo();
+    QCOMPARE(p.values().seqLen, 15);
+    QCOMPARE(heatmap->settings().value(QStringLiteral("cellDecimals")).toInt(), 2);
 }
 
 void TestSession::undoAndRedo()
