@@ -1,0 +1,288 @@
+// The command line's output stages: which export or screenshot, --out and --view, figure options, frames.
+#include "command_line_internal.h"
+#include "command_line_options.h"
+
+#include "encodings/scheme.h"
+#include "export/data_export.h"
+#include "figures/gif_writer.h"
+#include "state/view_registry.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+std::optional<double> cli::boundedFlag(const QCommandLineParser &parser, const QString &name, bool whole, double lo,
+                                       double hi, QString *error)
+{
+    const QString text = parser.value(name);
+    std::optional<double> v;
+    if (!whole)
+        v = pe::parseReal(text.toStdString());
+    else if (const auto i = pe::parseInteger(text.toStdString()))
+        v = static_cast<double>(*i);
+    if (!v || *v < lo || *v > hi) {
+        *error = QStringLiteral("--%1: must be %2 from %3 to %4 (got '%5').")
+                     .arg(name, whole ? QStringLiteral("a whole number") : QStringLiteral("a number of points"))
+                     .arg(lo)
+                     .arg(hi)
+                     .arg(text);
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<QString> cli::drawProblem(const CommandLine &cmd)
+{
+    const ViewInfo *view = findView(cmd.view);
+    if (!view->cannotDraw)
+        return std::nullopt;
+    const QString why = view->cannotDraw(dataRequest(cmd, *view));
+    return why.isEmpty() ? std::nullopt : std::optional(why);
+}
+
+// A folder an export writes into: one that exists, or a new one whose name does not end like a
+// file (--export all --out x.png once made a folder named x.png, --export-frames clocks.mp4 a folder
+// named clocks.mp4). A file's ending: a letter, then up to four letters or digits.
+std::optional<QString> cli::folderProblem(const QString &dir)
+{
+    const QFileInfo info(dir);
+    if (info.isDir())
+        return std::nullopt;
+    if (info.exists())
+        return QStringLiteral("'%1' must be a folder (it is created if missing).").arg(dir);
+    static const QRegularExpression fileEnding(QStringLiteral("^[A-Za-z][A-Za-z0-9]{0,4}$"));
+    if (fileEnding.match(info.suffix()).hasMatch())
+        return QStringLiteral("'%1' must be a folder, but its name ends in .%2 like a file; name a folder (it is "
+                              "created if missing).")
+            .arg(dir, info.suffix());
+    return std::nullopt;
+}
+
+namespace {
+
+// The outputs asked for: at most one once readOutputs has passed.
+struct Outputs {
+    bool figure, data, shot, frames;
+};
+
+Outputs outputsOf(const QCommandLineParser &parser)
+{
+    return {parser.isSet(QStringLiteral("export")), parser.isSet(QStringLiteral("export-data")),
+            parser.isSet(QStringLiteral("screenshot")), parser.isSet(QStringLiteral("export-frames"))};
+}
+
+bool exportsAll(const Outputs &asked, const CommandLine &cmd)
+{
+    return asked.figure && cmd.view == QStringLiteral("all");
+}
+
+std::optional<QString> readExportAll(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::ExportFigure;
+    if (parser.isSet(QStringLiteral("format"))) {
+        const auto f = figureFormatForPath(QStringLiteral("x.") + parser.value(QStringLiteral("format")));
+        if (!f || parser.value(QStringLiteral("format")).isEmpty())
+            return QStringLiteral("--format: '%1' is not a figure format; use png, svg or pdf.")
+                .arg(parser.value(QStringLiteral("format")));
+        cmd.allFormat = *f;
+    }
+    if (auto problem = cli::folderProblem(cmd.out))
+        return QStringLiteral("--out: with --export all, ") + *problem;
+    return std::nullopt;
+}
+
+std::optional<QString> readExportFigure(CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::ExportFigure;
+    if (auto problem = cli::drawProblem(cmd))
+        return QStringLiteral("--export %1: %2").arg(cmd.view, *problem);
+    if (auto problem = checkFigurePath(cmd.out))
+        return QStringLiteral("--out: ") + *problem;
+    return std::nullopt;
+}
+
+std::optional<QString> readExportData(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::ExportData;
+    cmd.dataKind = parser.value(QStringLiteral("export-data"));
+    const auto kind = findDataKind(cmd.dataKind);
+    if (!kind)
+        return QStringLiteral("--export-data: unknown data '%1'; choose %2.")
+            .arg(cmd.dataKind, dataKindsText(QStringLiteral(", ")));
+    if (!pe::dataFormatForPath(cmd.out.toStdString()))
+        return QStringLiteral("--out: data files end in .csv or .npy (got '%1').").arg(cmd.out);
+    if (kind->data->problem)
+        if (const QString problem = kind->data->problem(dataRequest(cmd, *kind->view)); !problem.isEmpty())
+            return QStringLiteral("--export-data %1: %2").arg(cmd.dataKind, problem);
+    return std::nullopt;
+}
+
+// Where --export-frames writes: FILE.gif, one animated GIF; anything else, a folder of numbered PNGs.
+std::optional<QString> readFramesTarget(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::ExportFrames;
+    cmd.out = parser.value(QStringLiteral("export-frames"));
+    if (auto problem = cli::drawProblem(cmd))
+        return QStringLiteral("--view %1: %2").arg(cmd.view, *problem);
+    cmd.gif = QFileInfo(cmd.out).suffix().toLower() == QLatin1String("gif");
+    if (cmd.gif) {
+        const QFileInfo info(cmd.out);
+        if (info.isDir())
+            return QStringLiteral("--export-frames: '%1' is a folder; a GIF is a file.").arg(cmd.out);
+        if (!info.absoluteDir().exists())
+            return QStringLiteral("--export-frames: the folder of '%1' does not exist.").arg(cmd.out);
+    } else if (auto problem = cli::folderProblem(cmd.out)) {
+        return QStringLiteral("--export-frames: ") + *problem +
+               QStringLiteral(" It writes one .gif file or a folder of PNG frames.");
+    }
+    return std::nullopt;
+}
+
+// --fps, --frames and --step, and the last frame inside the scheme's positions.
+std::optional<QString> readFramesCount(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    if (parser.isSet(QStringLiteral("fps"))) {
+        if (!cmd.gif)
+            return QStringLiteral("--fps goes with --export-frames FILE.gif (PNG frames have no timing).");
+        const auto fps = pe::parseInteger(parser.value(QStringLiteral("fps")).toStdString());
+        if (!fps || *fps < 1 || *fps > GifWriter::kMaxFps)
+            return QStringLiteral("--fps: must be a whole number of frames a second from 1 to %1 (got '%2').")
+                .arg(GifWriter::kMaxFps)
+                .arg(parser.value(QStringLiteral("fps")));
+        cmd.fps = static_cast<int>(*fps);
+    }
+    if (!parser.isSet(QStringLiteral("frames")))
+        return QStringLiteral("--frames N is required with --export-frames.");
+    const auto n = pe::parseInteger(parser.value(QStringLiteral("frames")).toStdString());
+    if (!n || *n < 1 || *n > kMaxFrames)
+        return QStringLiteral("--frames: must be a whole number from 1 to %1 (got '%2').")
+            .arg(kMaxFrames)
+            .arg(parser.value(QStringLiteral("frames")));
+    cmd.frames = static_cast<int>(*n);
+    if (parser.isSet(QStringLiteral("step"))) {
+        const auto k = pe::parseInteger(parser.value(QStringLiteral("step")).toStdString());
+        if (!k || *k < 1 || *k > pe::limits::maxSeqLen)
+            return QStringLiteral("--step: must be a whole number of positions from 1 to %1 (got '%2').")
+                .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen)),
+                     parser.value(QStringLiteral("step")));
+        cmd.step = *k;
+    }
+    // Against the scheme's last position: a table's last row, not the sinusoids' limit.
+    if (cmd.position + (cmd.frames - 1) * cmd.step > pe::positionEnd(cmd.params) - 1)
+        return QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position %2.")
+            .arg(cmd.position + (cmd.frames - 1) * cmd.step)
+            .arg(QString::fromStdString(pe::withThousands(pe::positionEnd(cmd.params) - 1)));
+    return std::nullopt;
+}
+
+std::optional<QString> readScreenshot(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::Screenshot;
+    cmd.out = parser.value(QStringLiteral("screenshot"));
+    if (auto problem = checkFigurePath(cmd.out))
+        return QStringLiteral("--screenshot: ") + *problem;
+    return std::nullopt;
+}
+
+} // namespace
+
+// Which output, the flags that go with it alone, --out and the view it draws.
+std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    const auto [figure, data, shot, frames] = outputsOf(parser);
+    if (int(figure) + int(data) + int(shot) + int(frames) > 1)
+        return QStringLiteral(
+            "--export, --export-data, --export-frames and --screenshot exclude each other; give one.");
+    for (const char *flag : {"size", "scale", "dpi", "font-size"})
+        if (parser.isSet(QLatin1String(flag)) && !figure && !frames)
+            return QStringLiteral("--%1 goes with --export or --export-frames.").arg(QLatin1String(flag));
+    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step")) ||
+         parser.isSet(QStringLiteral("fps"))) &&
+        !frames)
+        return QStringLiteral("--frames, --step and --fps go with --export-frames.");
+    if (parser.isSet(QStringLiteral("out")) && !figure && !data)
+        return QStringLiteral("--out goes with --export or --export-data.");
+    if (parser.isSet(QStringLiteral("view")) && (figure || data))
+        return QStringLiteral("--view chooses the window's view or the frames' view; --export names its own.");
+    if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
+        return QStringLiteral("--lecture goes with the window or --screenshot.");
+    cmd.lecture = parser.isSet(QStringLiteral("lecture"));
+    cmd.out = parser.value(QStringLiteral("out"));
+    if ((figure || data) && cmd.out.isEmpty())
+        return QStringLiteral("--out FILE is required with --export and --export-data.");
+    cmd.view = figure ? parser.value(QStringLiteral("export")) : parser.value(QStringLiteral("view"));
+    if (cmd.view.isEmpty())
+        cmd.view = cmd.session ? cmd.session->view : viewIds().first();
+    if (!findView(cmd.view) && !(figure && cmd.view == QStringLiteral("all")))
+        return QStringLiteral("%1: unknown view '%2'; views are %3.")
+            .arg(figure ? QStringLiteral("--export") : QStringLiteral("--view"), cmd.view,
+                 viewIds().join(QStringLiteral(", ")));
+    return std::nullopt;
+}
+
+// --size, --scale, --dpi and --font-size of a figure or the frames, held together by checkFigureOptions.
+std::optional<QString> cli::readFigureOptions(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    if (const Outputs asked = outputsOf(parser); !asked.figure && !asked.frames)
+        return std::nullopt;
+    if (parser.isSet(QStringLiteral("size")))
+        if (auto problem = parseFigureSize(parser.value(QStringLiteral("size")), &cmd.figure))
+            return QStringLiteral("--size: ") + *problem;
+    if (parser.isSet(QStringLiteral("scale"))) {
+        if (cmd.figure.isPhysical())
+            return QStringLiteral("--scale: a size in %1 is drawn at --dpi; --scale goes with pixels.")
+                .arg(unitName(cmd.figure.unit));
+        const auto v = pe::parseReal(parser.value(QStringLiteral("scale")).toStdString());
+        if (!v)
+            return QStringLiteral("--scale: '%1' is not a number; the scale must be from %2 to %3.")
+                .arg(parser.value(QStringLiteral("scale")))
+                .arg(figurelimits::minScale)
+                .arg(figurelimits::maxScale);
+        cmd.figure.scale = *v;
+    }
+    QString error;
+    if (parser.isSet(QStringLiteral("dpi"))) {
+        const auto v =
+            boundedFlag(parser, QStringLiteral("dpi"), true, figurelimits::minDpi, figurelimits::maxDpi, &error);
+        if (!v)
+            return error;
+        cmd.figure.dpi = static_cast<int>(*v);
+    }
+    if (parser.isSet(QStringLiteral("font-size"))) {
+        const auto v = boundedFlag(parser, QStringLiteral("font-size"), false, figurelimits::minFont,
+                                   figurelimits::maxFont, &error);
+        if (!v)
+            return error;
+        cmd.figure.fontPoints = *v;
+    }
+    if (auto problem = checkFigureOptions(cmd.figure)) {
+        const QString flag = problem->contains(QStringLiteral("dpi"))     ? QStringLiteral("--dpi: ")
+                             : problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
+                                                                          : QStringLiteral("--size: ");
+        return flag + *problem;
+    }
+    return std::nullopt;
+}
+
+// What the chosen output needs: its mode, its file or folder, and that its view can be drawn.
+std::optional<QString> cli::readExport(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    const Outputs asked = outputsOf(parser);
+    if (parser.isSet(QStringLiteral("format")) && !exportsAll(asked, cmd))
+        return QStringLiteral("--format goes with --export all (one figure takes its format from --out).");
+    if (exportsAll(asked, cmd))
+        return readExportAll(parser, cmd);
+    if (asked.figure)
+        return readExportFigure(cmd);
+    if (asked.data)
+        return readExportData(parser, cmd);
+    if (asked.frames) {
+        if (auto error = readFramesTarget(parser, cmd))
+            return error;
+        return readFramesCount(parser, cmd);
+    }
+    if (asked.shot)
+        return readScreenshot(parser, cmd);
+    return std::nullopt;
+}
