@@ -87,6 +87,21 @@ class MainWindow : public QMainWindow
     void dropEvent(QDropEvent *event) override;
 
   private:
+    // The constructor's parts, in the order it calls them, addPositionKeys and addLectureKeys before
+    // the Playback menu (main_window.cpp, the menus in main_window_menus.cpp).
+    void buildViews();          // the registry's views as hidden tabs, the navigator beside, the key help below
+    void buildParametersDock(); // the control panel, scrolled, in a dock on the left
+    void addFileMenu();
+    void addEditMenu();
+    void addPresetMenu();         // one submenu a source
+    QDockWidget *addValuesDock(); // the values table in a dock below, hidden until asked for
+    void addViewMenu(QDockWidget *valuesDock);
+    void addPlaybackMenu(); // the position keys (addPositionKeys) and Export animation
+    void addHelpMenu();
+    void addStatusFormula(); // the sizes and formula of the current variant, kept current
+    // The digit key of the i-th view: 1 to 9, then 0 for the tenth, as on the keyboard's top row.
+    static Qt::Key viewDigit(int i);
+
     void addSessionMenus(QMenu *file);
     void rememberRecent(const QString &path);
     void fillRecentMenu();

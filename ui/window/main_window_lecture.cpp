@@ -1,8 +1,12 @@
+// MainWindow's lecture mode: full screen, large type, keyboard only, its keys, its second view and its key help.
 #include "window/main_window.h"
-#include "window/view_navigator.h"
+
+#include "encodings/scheme.h"
 
 #include "figures/plot_view.h"
+#include "state/parameters.h"
 #include "state/view_registry.h"
+#include "window/view_navigator.h"
 #include "window/workspace.h"
 
 #include <QAction>
@@ -16,6 +20,58 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
+
+void MainWindow::addLectureKeys()
+{
+    // Active only in lecture mode, where no control has the keyboard.
+    auto add = [this](QKeySequence key, auto slot) {
+        auto *a = new QAction(this);
+        a->setShortcut(key);
+        a->setEnabled(false);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        lectureActions_.push_back(a);
+    };
+    add(QKeySequence(Qt::Key_Escape), [this] { setLectureMode(false); });
+    auto scaleBase = [this](double factor) {
+        pe::EncodingParams v = parameters_->values();
+        if (const std::string why = pe::notApplicable(v, pe::Field::Base); !why.empty()) {
+            statusBar()->showMessage(QString::fromStdString(why), 4000); // a table has no base to change
+            return;
+        }
+        v.base *= factor;
+        parameters_->set(v); // refused beyond the limits: the base stays
+    };
+    // Half a decade a press: 1e4 -> 3.2e4 -> 1e5.
+    add(QKeySequence(Qt::Key_Plus), [scaleBase] { scaleBase(std::sqrt(10.0)); });
+    add(QKeySequence(Qt::Key_Equal), [scaleBase] { scaleBase(std::sqrt(10.0)); });
+    add(QKeySequence(Qt::Key_Minus), [scaleBase] { scaleBase(1.0 / std::sqrt(10.0)); });
+    for (int i = 0; i < 10 && i < static_cast<int>(views_.size()); ++i)
+        add(QKeySequence(viewDigit(i)), [this, i] {
+            tabs_->setCurrentIndex(i);
+            tabs_->currentWidget()->setFocus();
+        });
+    // Every view, past the tenth too: ] and [ step through them in tab order, wrapping.
+    auto stepView = [this](int by) {
+        const int n = tabs_->count();
+        tabs_->setCurrentIndex(((tabs_->currentIndex() + by) % n + n) % n);
+        tabs_->currentWidget()->setFocus();
+    };
+    add(QKeySequence(Qt::Key_BracketRight), [stepView] { stepView(1); });
+    add(QKeySequence(Qt::Key_BracketLeft), [stepView] { stepView(-1); });
+    add(QKeySequence(Qt::Key_T), [this] {
+        if (second_) {
+            setSecondView(QString());
+            return;
+        }
+        QString id = previousView_;
+        if (id.isEmpty() || view(id) == currentView())
+            id =
+                currentView() == view(QStringLiteral("heatmap")) ? QStringLiteral("clocks") : QStringLiteral("heatmap");
+        setSecondView(id);
+    });
+}
 
 void MainWindow::setSecondView(const QString &id)
 {
