@@ -195,7 +195,7 @@ void AttentionView::rebuild()
     // The controls that mean something for this scheme (the command line refuses the others).
     const bool rope = p.scheme == pe::SchemeId::Rope;
     qkChoice_->setEnabled(rope);
-    seedSpin_->setEnabled(rope && qkChoice_->currentIndex() == 1);
+    seedSpin_->setEnabled(rope && qkChoice_->currentData() == QStringLiteral("random"));
     compareBox_->setEnabled(rope || p.scheme == pe::SchemeId::Sinusoidal);
     if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
         matrix_->clear();

@@ -116,7 +116,7 @@ void FrequencyView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const bool wavelength = quantityChoice_->currentIndex() == 1;
+    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
     const bool logScale = logBox_->isChecked();
     QCustomPlot *plt = plot();
     plt->clearGraphs();
@@ -286,7 +286,7 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const bool wavelength = quantityChoice_->currentIndex() == 1;
+    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
     QCustomPlot *plt = plot();
     spectrum_ = pe::columnSpectrum(enc, columns);
     auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };

@@ -379,7 +379,7 @@ void ProjectionView::updateControls()
     for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_,
                                                        runButton_, restartButton_})
         w->setEnabled(tsne);
-    seed_->setEnabled(tsne && init_->currentIndex() == static_cast<int>(pe::TsneInit::Random));
+    seed_->setEnabled(tsne && init_->currentData() == QStringLiteral("random"));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
     runButton_->setEnabled(tsne && problem_.isEmpty());
 }

@@ -105,7 +105,7 @@ void ScalingView::rebuild()
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
     const pe::RopeScalingParams &r = p.rope;
-    const bool wavelength = quantityChoice_->currentIndex() == 0;
+    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
     const std::int64_t length = p.startPos + p.seqLen;
     const std::vector<double> plain = pe::ropeFrequencies(p.base, p.dModel, {}, 0);
     const std::vector<pe::PairRegime> regimes = pe::ropeRegimes(p.base, p.dModel, r, length);
