@@ -3,9 +3,14 @@
 #include "support/float_product.h"
 #include "test_support.h"
 
+#include <QStringList>
 #include <QTest>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using testsupport::params;
 
@@ -121,9 +126,71 @@ void TestRecovery::tooLargeIsRefused()
 
 void TestRecovery::cancelStops()
 {
-    std::atomic<bool> cancel{true};
-    const pe::Recovery r = pe::recoverPositions(pe::Encoding(params(5000, 64, 1e4)), {0.5, 1}, &cancel);
-    QVERIFY(r.cancelled);
+    // A cancel while the run works (as the recovery view's job gets when the parameters change):
+    // it stops within a few rows of each chunk, says it was cancelled, and has done a small
+    // fraction of the rows a whole run does. Work is counted in rows: a row the pruned pass
+    // settled holds its prediction (a window row), the others stay -1 (at sigma 0.05 the offset
+    // bound settles every row there, so a whole run leaves no row to the dense product).
+    const std::int64_t n = 65'536;
+    const pe::Encoding e(params(n, 64, 1e4));
+    const pe::NoiseParams noise{0.05, 3};
+    const auto rowsDone = [](const pe::Recovery &r) {
+        return static_cast<std::int64_t>(
+            std::count_if(r.predicted.begin(), r.predicted.end(), [](std::int64_t s) { return s >= 0; }));
+    };
+    const pe::Recovery whole = pe::recoverPositions(e, noise);
+    QVERIFY(!whole.cancelled);
+    QCOMPARE(rowsDone(whole), n);
+    QCOMPARE(whole.correct, n);
+
+    // Cancelled before it starts: no row done.
+    std::atomic<bool> early{true};
+    const pe::Recovery none = pe::recoverPositions(e, noise, &early);
+    QVERIFY(none.cancelled);
+    QCOMPARE(rowsDone(none), std::int64_t(0));
+
+    // Cancelled while it runs: the run starts on a thread and the flag is set a while later. How
+    // long the set-up before the rows takes depends on the machine and its load, so the wait is
+    // searched until the flag lands among the first rows: longer when it came before the first row,
+    // shorter when it came later. What is asserted is counted in rows, never in time: a cancel seen
+    // after a row has been done leaves fewer than n/16 rows done. A run that noticed it only
+    // between chunks would finish every chunk it had started, at least a quarter of the rows
+    // (parallelFor's 4 chunks a thread), and never get there.
+    double wait = 1000, tooEarly = 0, tooLate = 0; // microseconds; 0: not yet seen
+    QStringList tried;
+    for (int attempt = 0; attempt < 60; ++attempt) {
+        std::atomic<bool> cancel{false}, started{false};
+        pe::Recovery r;
+        std::thread run([&] {
+            started = true;
+            r = pe::recoverPositions(e, noise, &cancel);
+        });
+        while (!started)
+            std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<std::int64_t>(wait)));
+        cancel = true;
+        run.join();
+        const std::int64_t done = rowsDone(r);
+        tried << QStringLiteral("%1 us: %2 rows%3")
+                     .arg(wait)
+                     .arg(done)
+                     .arg(r.cancelled ? QString() : QStringLiteral(" (not cancelled)"));
+        if (r.cancelled && done > 0 && done < n / 16) {
+            // Stopped early: a few of the rows, each of them the true position (sigma 0.05
+            // recovers every row), the rest never started.
+            for (std::int64_t row = 0; row < n; ++row) {
+                const std::int64_t s = r.predicted[static_cast<std::size_t>(row)];
+                QVERIFY2(s == row || s == -1, qPrintable(QStringLiteral("row %1 holds %2").arg(row).arg(s)));
+            }
+            return;
+        }
+        if (r.cancelled && done == 0)
+            tooEarly = wait;
+        else
+            tooLate = wait;
+        wait = tooLate == 0 ? wait * 2 : (tooEarly + tooLate) / 2;
+    }
+    QFAIL(qPrintable(QStringLiteral("no cancel landed among the first rows: ") + tried.join(QStringLiteral("; "))));
 }
 
 void TestRecovery::floatProductsWithinTheirBound()
