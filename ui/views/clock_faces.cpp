@@ -35,6 +35,8 @@ void ClockFaces::draw(QCPPainter *painter)
         return;
     }
     const double scale = painter->transform().m11() * painter->device()->devicePixelRatioF();
+    if ((QSizeF(rect.size()) * scale).toSize().isEmpty())
+        return; // a plot squeezed to nothing (a pane dragged shut) has no faces to draw
     const auto key = std::make_tuple(rect, x_->range().lower, x_->range().upper, y_->range().lower, y_->range().upper,
                                      scale, ink().rgba());
     if (cache_.isNull() || key != cacheKey_) {
