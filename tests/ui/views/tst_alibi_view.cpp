@@ -242,19 +242,9 @@ void TestAlibiView::refusesSchemesWithVectors()
 {
     // ALiBi only: under the sinusoids or RoPE the view says which scheme it shows, in place of a
     // figure, and how to choose it.
+    QVERIFY(verifySchemeRefused(view_, params_, {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope},
+                                QStringLiteral("The ALiBi view shows the alibi scheme: choose it (--scheme alibi).")));
     auto *notice = view_->findChild<QLabel *>(QStringLiteral("schemeNotice"));
-    QVERIFY(notice);
-    const QString sentence = QStringLiteral("The ALiBi view shows the alibi scheme: choose it (--scheme alibi).");
-    for (pe::SchemeId scheme : {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}) {
-        pe::EncodingParams p = params(50, 64, 1e4);
-        p.scheme = scheme;
-        set(p);
-        QCOMPARE(view_->info().schemeProblem(p), sentence);
-        QVERIFY(notice->isVisible());
-        QCOMPARE(notice->text(), sentence);
-        QVERIFY(!view_->plot()->isVisible());
-        QCOMPARE(view_->cannotDraw(), sentence);
-    }
     set(alibi(50, 8, 1));
     QVERIFY(view_->info().schemeProblem(params_->values()).isEmpty());
     QVERIFY(!notice->isVisible());

@@ -355,20 +355,11 @@ void TestScalingView::settingsRoundTrip()
 
 void TestScalingView::refusesOtherSchemes()
 {
-    auto *notice = view_->findChild<QLabel *>(QStringLiteral("schemeNotice"));
-    QVERIFY(notice);
-    const QString sentence = QStringLiteral("The RoPE scaling view shows the rope scheme: choose it (--scheme rope).");
-    for (pe::SchemeId scheme : {pe::SchemeId::Sinusoidal, pe::SchemeId::Alibi}) {
-        pe::EncodingParams p = params(50, 64, 1e4);
-        p.scheme = scheme;
-        set(p);
-        QCOMPARE(view_->info().schemeProblem(p), sentence);
-        QVERIFY(notice->isVisible());
-        QCOMPARE(notice->text(), sentence);
-        QVERIFY(!view_->plot()->isVisible());
-    }
+    QVERIFY(
+        verifySchemeRefused(view_, params_, {pe::SchemeId::Sinusoidal, pe::SchemeId::Alibi},
+                            QStringLiteral("The RoPE scaling view shows the rope scheme: choose it (--scheme rope).")));
     set(rope(64, 1e4, pe::RopeScaling::None, 1, 2048));
-    QVERIFY(!notice->isVisible());
+    QVERIFY(!view_->findChild<QLabel *>(QStringLiteral("schemeNotice"))->isVisible());
     QVERIFY(view_->plot()->isVisible());
 }
 
