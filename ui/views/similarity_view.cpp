@@ -40,7 +40,7 @@ void SimilarityView::setMetric(pe::Metric metric)
 {
     metricChoice_->setCurrentIndex(static_cast<int>(metric));
 }
-pe::Metric SimilarityView::metric() const
+pe::Metric SimilarityView::chosenMetric() const
 {
     return pe::parseMetric(metricChoice_->currentData().toString().toStdString()).value_or(pe::Metric::Dot);
 }
@@ -65,7 +65,7 @@ void SimilarityView::compute()
     buildKernel_ = false;
     const bool useKernel = pe::OffsetKernel::applies(p, noise) && kernelFor_ == parameters()->sharedEncoding();
     pe::SimilarityCurve curve =
-        pe::similarityCurve(enc, noise, ref, metric(), useKernel ? &*kernel_ : nullptr, buckets);
+        pe::similarityCurve(enc, noise, ref, chosenMetric(), useKernel ? &*kernel_ : nullptr, buckets);
     positions_ = std::move(curve.positions);
     values_ = std::move(curve.high);
     low_ = std::move(curve.low);
@@ -104,13 +104,13 @@ void SimilarityView::rebuild()
     plt->yAxis->rescale();
     plt->yAxis->scaleRange(1.1);
     const QString metricText = metricChoice_->currentText();
-    plt->yAxis->setLabel(metric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref)
-                                                           : tr("%1 with PE(%2)").arg(metricText).arg(ref));
+    plt->yAxis->setLabel(chosenMetric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref)
+                                                                 : tr("%1 with PE(%2)").arg(metricText).arg(ref));
     const QString input =
         noise.active() ? tr("x = PE + %1·z (%2)").arg(noise.sigma).arg(QString::fromStdString(pe::seedText(noise)))
                        : tr("PE");
     QStringList title{tr("Similarity of every position's %1 to PE(%2), the reference").arg(input).arg(ref),
-                      (pe::higherIsCloser(metric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
+                      (pe::higherIsCloser(chosenMetric()) ? tr("best match at %1") : tr("nearest at %1")).arg(best_) +
                           (best_ == ref ? tr(" (the reference itself)") : tr(" (blue), not the reference (red)"))};
     if (stride_ > 1)
         title << (envelope_ ? tr("(every position: lowest to highest of each %1 per pixel column)").arg(stride_)

@@ -31,7 +31,7 @@ class SimilarityView : public PlotView
     explicit SimilarityView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);
-    pe::Metric metric() const;
+    pe::Metric chosenMetric() const; // not metric(): QWidget::metric(PaintDeviceMetric) is virtual
     // What the last computation gave: the positions and their values, and the best position.
     const std::vector<std::int64_t> &positions() const { return positions_; }
     // Per bucket (one a pixel column): the highest and lowest value (equal when one position each).
