@@ -52,4 +52,15 @@ std::vector<double> pairFrequencies(const Encoding &encoding);
 // chain (eight positions a lane). On the calling thread.
 void turnValues(double theta, double scale, std::int64_t first, std::int64_t count, double *cosines, double *sines);
 
+namespace detail {
+// The same with the code of one level of core/support/simd_clones.h: 4 (AVX-512), 3 (AVX2 + FMA)
+// or 1 (the baseline), lowered to what this processor and PE_SIMD allow (simdCloneLevel(), which the
+// functions above use). Every level gives the same bits (tst_offset_waves compares them).
+std::vector<OffsetWaveSums> offsetWaveSumsAt(int level, const OffsetWaveRequest &request,
+                                             const std::vector<std::int64_t> &firsts, std::int64_t step,
+                                             std::int64_t count);
+void turnValuesAt(int level, double theta, double scale, std::int64_t first, std::int64_t count, double *cosines,
+                  double *sines);
+} // namespace detail
+
 } // namespace pe

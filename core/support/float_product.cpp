@@ -1,4 +1,5 @@
 #include "support/float_product.h"
+#include "support/simd_clones.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,29 @@ SimdLevel bestSimdLevel()
         return SimdLevel::Generic;
     }();
     return best;
+}
+
+int simdCloneLevel()
+{
+    static const int level = [] {
+        int cpu = 1;
+#if PE_SIMD_LEVELS
+        if (__builtin_cpu_supports("x86-64-v4"))
+            cpu = 4;
+        else if (__builtin_cpu_supports("x86-64-v3"))
+            cpu = 3;
+#endif
+        switch (bestSimdLevel()) {
+        case SimdLevel::Generic:
+            return 1;
+        case SimdLevel::Avx2:
+            return cpu < 3 ? cpu : 3;
+        case SimdLevel::Avx512:
+            break;
+        }
+        return cpu;
+    }();
+    return level;
 }
 
 const char *simdName(SimdLevel level)

@@ -1,10 +1,12 @@
 #include "analysis/offset_waves.h"
 
 #include "encodings/rope.h"
+#include "support/simd_clones.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 // offsetWaveSums against every term evaluated in long double: both sums, the bound against
@@ -20,6 +22,7 @@ class TestOffsetWaves : public QObject
     void severalFirstsAreEachOnesOwn();
     void boundIsRoFormers();
     void emptyAndSingle();
+    void levelsGiveTheSameBits();
 };
 
 namespace {
@@ -160,6 +163,64 @@ void TestOffsetWaves::emptyAndSingle()
     r.a.clear();
     const pe::OffsetWaveSums none = pe::offsetWaveSums(r, 0, 1, 5);
     QCOMPARE(none.cosine, std::vector<double>(5, 0.0));
+}
+
+void TestOffsetWaves::levelsGiveTheSameBits()
+{
+    // Each level's code (AVX-512, AVX2 + FMA, the baseline; those this processor has) against the
+    // one the functions use, bit for bit: pair counts around each level's pairs a sweep (4, 2, 2),
+    // both sums, unit coefficients, the bound, several sets and firsts, counts ending mid-group and
+    // mid-span; and turnValues. Levels the processor lacks run as its highest
+    // (detail::offsetWaveSumsAt).
+    qInfo("levels compared: 1 (baseline)%s%s; the functions use %d", pe::simdCloneLevel() >= 3 ? ", 3 (AVX2)" : "",
+          pe::simdCloneLevel() >= 4 ? ", 4 (AVX-512)" : "", pe::simdCloneLevel());
+    const auto same = [](const std::vector<double> &x, const std::vector<double> &y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+    };
+    for (int pairs : {1, 2, 3, 5, 6, 7, 9, 37})
+        for (int sets : {1, 3})
+            for (bool sines : {false, true})
+                for (bool bound : {false, true})
+                    for (std::int64_t count : {1, 9, 257, 2'100}) {
+                        pe::OffsetWaveRequest r;
+                        r.theta = frequencies(pairs, 500);
+                        r.sets = sets;
+                        r.bound = bound;
+                        // Without sines every a is 1 (S(k)'s coefficients: added, not multiplied).
+                        for (int i = 0; i < sets * pairs; ++i) {
+                            r.a.push_back(sines ? std::sin(1.7 * i + 0.3) : 1.0);
+                            if (sines)
+                                r.b.push_back(std::cos(0.9 * i + 0.1));
+                        }
+                        const std::vector<std::int64_t> firsts{0, -11, 123'456'789};
+                        const std::vector<pe::OffsetWaveSums> want = pe::offsetWaveSums(r, firsts, 3, count);
+                        for (int level : {1, 3, 4}) {
+                            const std::vector<pe::OffsetWaveSums> got =
+                                pe::detail::offsetWaveSumsAt(level, r, firsts, 3, count);
+                            for (std::size_t f = 0; f < firsts.size(); ++f)
+                                QVERIFY2(same(got[f].cosine, want[f].cosine) && same(got[f].sine, want[f].sine) &&
+                                             same(got[f].bound, want[f].bound),
+                                         qPrintable(QStringLiteral("level %1, %2 pairs, %3 sets, sines %4, bound %5, "
+                                                                   "%6 offsets from %7")
+                                                        .arg(level)
+                                                        .arg(pairs)
+                                                        .arg(sets)
+                                                        .arg(sines)
+                                                        .arg(bound)
+                                                        .arg(count)
+                                                        .arg(firsts[f])));
+                        }
+                    }
+    for (std::int64_t count : {1, 7, 9, 2'049}) {
+        std::vector<double> wantC(static_cast<std::size_t>(count)), wantS(wantC.size());
+        pe::turnValues(0.37, 0.75, 999'999, count, wantC.data(), wantS.data());
+        for (int level : {1, 3, 4}) {
+            std::vector<double> c(wantC.size()), s(wantC.size());
+            pe::detail::turnValuesAt(level, 0.37, 0.75, 999'999, count, c.data(), s.data());
+            QVERIFY2(same(c, wantC) && same(s, wantS),
+                     qPrintable(QStringLiteral("turnValues, level %1, %2 values").arg(level).arg(count)));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestOffsetWaves)
