@@ -83,7 +83,7 @@ template <int W, int U, bool UnitA> __attribute__((always_inline)) inline void s
 {
     // The span's fields as locals: stores through the sums' pointers would otherwise reload them.
     const int pairs = w.pairs, sets = w.sets, groups = w.groups, span = groups * kLanes;
-    const double *const a = w.a + l, *const b = w.b ? w.b + l : nullptr;
+    const double *const a = w.a ? w.a + l : nullptr, *const b = w.b ? w.b + l : nullptr; // a null: unit
     double *const cosine = w.cosine, *const sine = w.sine;
     double *const reSum = w.re, *const imSum = w.im, *const absSum = w.sumAbs;
     Lanes<W> c[U], s[U];
