@@ -3,6 +3,7 @@
 #include "encodings/rope.h"
 #include "export/data_export.h"
 #include "figures/integer_ticker.h"
+#include "figures/power_ticker.h"
 #include "figures/position_matrix.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
@@ -50,11 +51,8 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     hy->setTickLabels(true);
     hx->setTicker(QSharedPointer<IntegerTicker>::create());
     hx->setLabel(tr("head h"));
-    hy->setScaleType(QCPAxis::stLogarithmic);
-    hy->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    PowerTicker::install(hy);
     hy->setLabel(tr("slope mₕ"));
-    hy->setNumberFormat(QStringLiteral("eb"));
-    hy->setNumberPrecision(0);
     QCPGraph *paper = p->addGraph(hx, hy);
     paper->setName(tr("paper's text: 2^(−8h/H)"));
     paper->setLineStyle(QCPGraph::lsNone);

@@ -2,6 +2,7 @@
 
 #include "encodings/scheme.h"
 #include "figures/integer_ticker.h"
+#include "figures/power_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 
@@ -262,13 +263,14 @@ void FrequencyView::rebuild()
 void FrequencyView::setValueScale(bool logScale)
 {
     QCPAxis *y = plot()->yAxis;
-    y->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logScale)
-        y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    else
-        y->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    y->setNumberFormat(logScale ? QStringLiteral("eb") : QStringLiteral("g"));
-    y->setNumberPrecision(logScale ? 0 : 6);
+    if (logScale) {
+        PowerTicker::install(y);
+        return;
+    }
+    y->setScaleType(QCPAxis::stLinear);
+    y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    y->setNumberFormat(QStringLiteral("g"));
+    y->setNumberPrecision(6);
 }
 
 void FrequencyView::padValueRange(bool logScale)

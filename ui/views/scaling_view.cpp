@@ -3,6 +3,7 @@
 #include "encodings/rope.h"
 #include "encodings/scheme.h"
 #include "figures/integer_ticker.h"
+#include "figures/power_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 
@@ -42,10 +43,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
 
     QCustomPlot *p = plot();
     title_ = addTitle();
-    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    p->yAxis->setNumberFormat(QStringLiteral("eb")); // every tick a power of ten, 10⁴ not 10000
-    p->yAxis->setNumberPrecision(0);
+    PowerTicker::install(p->yAxis); // every tick a power of ten, 10⁴ not 10000
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("pair i"));
     QCPGraph *unscaled = p->addGraph();
