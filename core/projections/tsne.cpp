@@ -450,6 +450,13 @@ std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &setti
     return y;
 }
 
+int tsneNeighborCount(std::int64_t n, const TsneSettings &settings)
+{
+    if (settings.theta == 0.0)
+        return static_cast<int>(n - 1);
+    return static_cast<int>(std::min<std::int64_t>(n - 1, static_cast<std::int64_t>(3 * settings.perplexity + 1)));
+}
+
 std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
                                 const std::atomic<bool> *cancel,
                                 const std::function<void(const std::vector<double> &)> &onStart)
@@ -457,11 +464,7 @@ std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noi
     const std::int64_t n = encoding.params().seqLen;
     if (auto problem = validateTsne(settings, n))
         throw std::invalid_argument(*problem);
-    // Exact t-SNE uses every pair; Barnes-Hut the 3 * perplexity nearest (van der Maaten 2014).
-    const bool exact = n <= kExactMaxPoints || settings.theta == 0.0;
-    const int k = exact ? static_cast<int>(n - 1)
-                        : static_cast<int>(std::min<std::int64_t>(
-                              n - 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(3 * settings.perplexity))));
+    const int k = tsneNeighborCount(n, settings);
     // The start first: it is what the window shows while the neighbours are found.
     std::vector<double> y = initialEmbedding(embeddingRows(encoding, noise), settings, cancel);
     if (y.empty() || (cancel && cancel->load()))

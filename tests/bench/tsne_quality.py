@@ -9,6 +9,8 @@ table, and sklearn.manifold.trustworthiness(table, embedding, n_neighbors=10) sc
     tsne_quality.py --explorer ... --cases 128x8:1e4:4,200x16:100:5   chosen cases (NxD:BASE:PERPLEXITY)
     tsne_quality.py --explorer ... --cases 128x8:1e4:4 --check 0.01  exit 1 unless the app is within
                                                                      0.01 of scikit-learn on every case
+    tsne_quality.py --explorer ... --cases ... --check-mean 0.005    exit 1 unless each size's mean is
+                                                                     within 0.005 of scikit-learn's
     tsne_quality.py ... -- --learning-rate 20                        extra flags for the app's t-SNE
 
 Exits 77 (CTest's skip code) when numpy or scikit-learn cannot be imported: use /usr/bin/python3
@@ -63,6 +65,8 @@ def main():
     parser.add_argument("--explorer", required=True, help="the pe-explorer binary")
     parser.add_argument("--cases", help="NxD:BASE:PERPLEXITY,... (default: the grid)")
     parser.add_argument("--check", type=float, help="fail unless app >= scikit-learn - CHECK on every case")
+    parser.add_argument("--check-mean", type=float,
+                        help="fail unless, for each size, the app's mean >= scikit-learn's mean - CHECK_MEAN")
     parser.add_argument("extra", nargs="*", help="after --: flags for the app's t-SNE")
     args = parser.parse_args()
     if args.cases:
@@ -78,12 +82,14 @@ def main():
               f"{sk_s:10.2f}", flush=True)
         if args.check is not None and app < sk - args.check:
             failed = True
-    for (n, d), group in itertools.groupby(rows, key=lambda r: (r[0], r[1])):
+    for (n, d), group in itertools.groupby(sorted(rows, key=lambda r: (r[0], r[1])), key=lambda r: (r[0], r[1])):
         group = list(group)
         app = np.mean([r[2] for r in group])
         sk = np.mean([r[3] for r in group])
         wins = sum(r[2] >= r[3] for r in group)
         print(f"{n} x {d}: mean app {app:.4f}, sklearn {sk:.4f}; app at or above sklearn in {wins} of {len(group)}")
+        if args.check_mean is not None and app < sk - args.check_mean:
+            failed = True
     return 1 if failed else 0
 
 
