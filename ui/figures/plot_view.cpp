@@ -22,23 +22,6 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     , toolRow_(new QHBoxLayout(toolArea_))
 {
     plot_->setObjectName(QStringLiteral("plot"));
-    // The figure settings' controls (figureSettings()): edited from View > Figure title, never shown
-    // in the tool row.
-    titleText_ = new QLineEdit(this);
-    titleText_->setObjectName(QStringLiteral("title"));
-    titleText_->setToolTip(tr("The figure's title in place of the view's own (View > Figure title)"));
-    titleText_->hide();
-    titleShown_ = new QCheckBox(this);
-    titleShown_->setObjectName(QStringLiteral("showTitle"));
-    titleShown_->setToolTip(tr("Whether the figure has a title (View > Figure title)"));
-    titleShown_->hide();
-    markerText_ = new QLineEdit(this);
-    markerText_->setObjectName(QStringLiteral("markers"));
-    markerText_->setToolTip(tr("Red dashed lines at these positions (View > Figure title and markers)"));
-    markerText_->hide();
-    connect(markerText_, &QLineEdit::editingFinished, this, &PlotView::refresh);
-    connect(titleText_, &QLineEdit::editingFinished, this, &PlotView::refresh);
-    connect(titleShown_, &QCheckBox::toggled, this, &PlotView::refresh);
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -133,17 +116,6 @@ void PlotView::layOut()
 
 void PlotView::rebuildNow()
 {
-    // A rebuild may write its own controls (a range that follows d): not an edit. What it changes
-    // is taken as seen; an edit that led to this rebuild is still to be seen (settingTouched).
-    const QJsonObject entering = settings();
-    ++quietSettings_;
-    const auto settle = qScopeGuard([this, &entering] {
-        --quietSettings_;
-        const QJsonObject leaving = settings();
-        for (auto it = leaving.begin(); it != leaving.end(); ++it)
-            if (entering.value(it.key()) != it.value())
-                shownSettings_.insert(it.key(), it.value());
-    });
     dirty_ = false;
     builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();

@@ -17,6 +17,7 @@
 #include <vector>
 
 class Parameters;
+class ViewState;
 struct DataRequest;
 struct ViewInfo;
 class QCPAxis;
@@ -79,12 +80,17 @@ class PlotView : public QWidget
     const ViewInfo &info() const { return *info_; }
     void bindSettings(const ViewInfo &info);
 
-    // The view's settings for sessions and presets: each setting its registry entry declares, by
-    // key, a choice by its name.
+    // The view's settings: a ViewState of its own until the workspace gives it the one it keeps
+    // for this view (useState; nullptr: its own again). The view reads only this; its controls
+    // only edit it; a change to it, from a control or not, updates the controls and then calls
+    // settingsChanged().
+    const ViewState &state() const;
+    void useState(ViewState *state);
+    // The state's values (every setting its registry entry declares, by key, a choice by its name).
     QJsonObject settings() const;
-    // Checks settings and applies them; a problem names the setting and what it allows. Nothing
-    // is applied unless every entry is valid; values are never clamped. Older files' choices by
-    // index are read too.
+    // Checks settings and applies them to the state; a problem names the setting and what it
+    // allows. Nothing is applied unless every entry is valid; values are never clamped. Older
+    // files' choices by index are read too.
     std::optional<QString> applySettings(const QJsonObject &settings);
 
     // The state and this view's settings, as the registry's data exports take them.
@@ -118,8 +124,8 @@ class PlotView : public QWidget
   signals:
     // After every recomputation; the window's tests and the benchmark wait on it.
     void rebuilt();
-    // A setting edited through its control (not by applySettings, binding or a rebuild): the
-    // settings before and after, for the undo history.
+    // A setting edited through its control (not set on the state by anything else): the settings
+    // before and after, for the undo history.
     void settingsEdited(const QJsonObject &before, const QJsonObject &after);
 
   protected:
@@ -130,9 +136,11 @@ class PlotView : public QWidget
     // Drawn as vectors (SVG, PDF, renderTo()): a reader zooms in, so the dpi is no measure of detail.
     bool vectorOutput() const { return vectorOutput_; }
     QHBoxLayout *toolRow() const { return toolRow_; }
-    // After bindSettings: the controls hold their declared defaults (a view that reads them to set
-    // up its own state does it here, not in its constructor).
+    // After bindSettings: the state holds the declared defaults (a view that reads them to set up
+    // its own members does it here, not in its constructor).
     virtual void settingsBound() {}
+    // Settings changed (their keys), the controls already showing them: the default recomputes.
+    virtual void settingsChanged(const QStringList &keys);
     // The axes whose coordinate is a position (t or s): the figure's markers (markerSetting) are
     // drawn across them. A view that declares markerSetting() returns its position axes.
     virtual QList<QCPAxis *> positionAxes() const { return {}; }
@@ -196,8 +204,13 @@ class PlotView : public QWidget
 
   private:
     void rebuildNow();
-    // A control of a setting changed: settingsEdited unless the change is the view's own.
-    void settingTouched();
+    // Control i (of info_->settings[i]) was edited: its value into the state, then settingsEdited.
+    void controlEdited(std::size_t i);
+    QJsonValue controlValue(std::size_t i) const;
+    // The state changed: the controls of these keys show it, then settingsChanged().
+    void stateChanged(const QJsonObject &before, const QJsonObject &after, const QStringList &keys);
+    void showSettings(const QStringList &keys);
+    QStringList allKeys() const;
     // Every axis of every plot, and the colour bars' value axes.
     std::vector<QCPAxis *> allAxes() const;
     // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
@@ -219,7 +232,10 @@ class PlotView : public QWidget
 
     Parameters *parameters_;
     const ViewInfo *info_ = nullptr;
-    std::vector<QWidget *> controls_; // the control of each of info_->settings, in order
+    std::vector<QWidget *> controls_; // the control of each of info_->settings, in order (or null)
+    ViewState *ownState_ = nullptr;   // until the workspace's is given
+    ViewState *state_ = nullptr;
+    int showingSettings_ = 0; // > 0 while the controls are written from the state
     bool completeFigures_ = false;
 
     QCustomPlot *plot_;
@@ -228,10 +244,6 @@ class PlotView : public QWidget
     QCPLayoutGrid *content_ = nullptr;
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
-    // The figure settings' hidden controls (figureSettings(), markerSetting()).
-    QLineEdit *titleText_ = nullptr;
-    QCheckBox *titleShown_ = nullptr;
-    QLineEdit *markerText_ = nullptr;
     bool lecture_ = false;
     double figureFontPoints_ = 0;
     QSize figureNeeds_{};             // what the last figure's layout needed (figureNeeds())
@@ -239,7 +251,5 @@ class PlotView : public QWidget
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;
     bool dirty_ = true;
-    QJsonObject shownSettings_; // the settings as last seen, to say what an edit changed
-    int quietSettings_ = 0;     // > 0 while the view itself writes its controls
     bool builtForProjector_ = false;
 };

@@ -3,6 +3,7 @@
 
 #include "figures/tick_spacing.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <QLineEdit>
 #include <algorithm>
@@ -16,7 +17,7 @@ void PlotView::placeMarkers()
     if (!info_ || !findSetting(info_->settings, QStringLiteral("markers")))
         return;
     QString error;
-    const auto positions = parseMarkers(markerText_->text(), &error);
+    const auto positions = parseMarkers(state_->text(QStringLiteral("markers")), &error);
     if (!positions)
         return; // refused before it was applied (checkSetting)
     // matplotlib's axvline(color='red', linestyle='--'), above the data.

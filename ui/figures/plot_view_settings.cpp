@@ -1,114 +1,148 @@
-// PlotView's settings: binding the registry's declared settings to controls, to and from JSON, data requests.
+// PlotView's settings: the view's ViewState (the workspace's, or its own until attached), the
+// controls that edit it, data requests.
 #include "figures/plot_view.h"
 
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 void PlotView::bindSettings(const ViewInfo &info)
 {
     info_ = &info;
     controls_.clear();
+    ownState_ = new ViewState(info.settings, this);
+    state_ = ownState_;
+    // A setting's control is the view's child named by its key; the figure's own settings (title,
+    // markers) have none in the tool row: View > Figure title edits them.
     for (const ViewSetting &s : info.settings) {
         QWidget *w = findChild<QWidget *>(s.key);
-        if (!w)
-            qFatal("view '%s' declares the setting '%s' but has no control of that name", qPrintable(info.id),
-                   qPrintable(s.key));
         controls_.push_back(w);
-        const QSignalBlocker quiet(w); // the defaults are the state the view starts in
+        if (!w)
+            continue;
+        const QSignalBlocker quiet(w);
         if (auto *c = qobject_cast<QComboBox *>(w)) {
             if (c->count() != s.choices.size())
                 qFatal("view '%s': '%s' lists %d items for %d names", qPrintable(info.id), qPrintable(s.key),
                        int(c->count()), int(s.choices.size()));
             for (int i = 0; i < c->count(); ++i)
                 c->setItemData(i, s.choices[i]);
-            c->setCurrentIndex(choiceIndex(s, s.defaultValue));
         } else if (auto *sb = qobject_cast<QSpinBox *>(w)) {
             sb->setRange(static_cast<int>(s.minimum), static_cast<int>(s.maximum));
             sb->setSpecialValueText(s.special);
-            sb->setValue(s.defaultValue.toInt());
         } else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w)) {
             ds->setDecimals(s.decimals);
             ds->setRange(s.minimum, s.maximum);
             ds->setSpecialValueText(s.special);
-            ds->setValue(s.defaultValue.toDouble());
-        } else if (auto *b = qobject_cast<QCheckBox *>(w)) {
-            b->setChecked(s.defaultValue.toBool());
         } else if (auto *e = qobject_cast<QLineEdit *>(w)) {
             e->setMaxLength(kMaxSettingText);
-            e->setText(s.defaultValue.toString());
         }
     }
-    // A text is read by its view when editing finishes: the view takes the declared default so.
-    ++quietSettings_;
-    for (QWidget *w : controls_)
-        if (auto *e = qobject_cast<QLineEdit *>(w))
-            emit e->editingFinished();
-    settingsBound();
-    --quietSettings_;
-    shownSettings_ = settings();
-    // After the view's own handlers: an edit is seen once the view has taken it.
-    for (QWidget *w : controls_) {
-        if (auto *c = qobject_cast<QComboBox *>(w))
-            connect(c, &QComboBox::currentIndexChanged, this, &PlotView::settingTouched);
-        else if (auto *sb = qobject_cast<QSpinBox *>(w))
-            connect(sb, &QSpinBox::valueChanged, this, &PlotView::settingTouched);
-        else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w))
-            connect(ds, &QDoubleSpinBox::valueChanged, this, &PlotView::settingTouched);
-        else if (auto *b = qobject_cast<QCheckBox *>(w))
-            connect(b, &QCheckBox::toggled, this, &PlotView::settingTouched);
-        else if (auto *e = qobject_cast<QLineEdit *>(w))
-            connect(e, &QLineEdit::editingFinished, this, &PlotView::settingTouched);
-    }
-}
-
-void PlotView::settingTouched()
-{
-    const QJsonObject now = settings();
-    if (now == shownSettings_)
-        return;
-    const QJsonObject before = std::exchange(shownSettings_, now);
-    if (quietSettings_ == 0)
-        emit settingsEdited(before, now);
-}
-
-QJsonObject PlotView::settings() const
-{
-    QJsonObject out;
+    QStringList figureKeys{markerSetting().key};
+    for (const ViewSetting &f : figureSettings())
+        figureKeys << f.key;
+    for (const ViewSetting &s : info.settings)
+        if (!findChild<QWidget *>(s.key) && !figureKeys.contains(s.key))
+            qFatal("view '%s' declares the setting '%s' but has no control of that name", qPrintable(info.id),
+                   qPrintable(s.key));
+    showSettings(state_->declared().empty() ? QStringList() : allKeys());
+    connect(state_, &ViewState::changed, this, &PlotView::stateChanged);
     for (std::size_t i = 0; i < controls_.size(); ++i) {
-        const ViewSetting &s = info_->settings[i];
-        const QWidget *w = controls_[i];
-        if (auto *c = qobject_cast<const QComboBox *>(w))
-            out.insert(s.key, s.choices.value(c->currentIndex()));
-        else if (auto *sb = qobject_cast<const QSpinBox *>(w))
-            out.insert(s.key, sb->value());
-        else if (auto *d = qobject_cast<const QDoubleSpinBox *>(w))
-            out.insert(s.key, d->value());
-        else if (auto *b = qobject_cast<const QCheckBox *>(w))
-            out.insert(s.key, b->isChecked());
-        else if (auto *e = qobject_cast<const QLineEdit *>(w))
-            // A field may hold a typed text it refused (framed in red): the text it applies is saved.
-            out.insert(s.key, e->property("appliedText").isValid() ? e->property("appliedText").toString() : e->text());
-    }
-    return out;
-}
-
-std::optional<QString> PlotView::applySettings(const QJsonObject &values)
-{
-    if (auto problem = checkSettings(info_->settings, values))
-        return problem;
-    ++quietSettings_; // applied, not edited: the caller records it if it should be undone
-    for (std::size_t i = 0; i < controls_.size(); ++i) {
-        const ViewSetting &s = info_->settings[i];
-        if (!values.contains(s.key))
-            continue;
         QWidget *w = controls_[i];
-        const QJsonValue v = values.value(s.key);
+        const auto edited = [this, i] { controlEdited(i); };
+        if (auto *c = qobject_cast<QComboBox *>(w))
+            connect(c, &QComboBox::currentIndexChanged, this, edited);
+        else if (auto *sb = qobject_cast<QSpinBox *>(w))
+            connect(sb, &QSpinBox::valueChanged, this, edited);
+        else if (auto *ds = qobject_cast<QDoubleSpinBox *>(w))
+            connect(ds, &QDoubleSpinBox::valueChanged, this, edited);
+        else if (auto *b = qobject_cast<QCheckBox *>(w))
+            connect(b, &QCheckBox::toggled, this, edited);
+        else if (auto *e = qobject_cast<QLineEdit *>(w))
+            connect(e, &QLineEdit::editingFinished, this, edited);
+    }
+    settingsBound();
+}
+
+QStringList PlotView::allKeys() const
+{
+    QStringList keys;
+    for (const ViewSetting &s : info_->settings)
+        keys << s.key;
+    return keys;
+}
+
+void PlotView::useState(ViewState *state)
+{
+    if (!state)
+        state = ownState_;
+    if (state == state_)
+        return;
+    disconnect(state_, nullptr, this, nullptr);
+    const QJsonObject before = state_->values();
+    state_ = state;
+    connect(state_, &ViewState::changed, this, &PlotView::stateChanged);
+    QStringList keys;
+    for (const QString &key : allKeys())
+        if (before.value(key) != state_->values().value(key))
+            keys << key;
+    if (!keys.isEmpty())
+        stateChanged(before, state_->values(), keys);
+}
+
+QJsonValue PlotView::controlValue(std::size_t i) const
+{
+    const ViewSetting &s = info_->settings[i];
+    const QWidget *w = controls_[i];
+    if (auto *c = qobject_cast<const QComboBox *>(w))
+        return s.choices.value(c->currentIndex());
+    if (auto *sb = qobject_cast<const QSpinBox *>(w))
+        return sb->value();
+    if (auto *d = qobject_cast<const QDoubleSpinBox *>(w))
+        return d->value();
+    if (auto *b = qobject_cast<const QCheckBox *>(w))
+        return b->isChecked();
+    if (auto *e = qobject_cast<const QLineEdit *>(w))
+        // A field may hold a typed text it refused (framed in red): the text it applies is the value.
+        return e->property("appliedText").isValid() ? e->property("appliedText").toString() : e->text();
+    return {};
+}
+
+void PlotView::controlEdited(std::size_t i)
+{
+    if (showingSettings_ > 0)
+        return;
+    const QString key = info_->settings[i].key;
+    const QJsonValue value = controlValue(i);
+    if (value == state_->values().value(key))
+        return;
+    const QJsonObject before = state_->values();
+    if (state_->set({{key, value}}))
+        return; // refused: the state keeps its value (a field shows why, framed in red)
+    emit settingsEdited(before, state_->values());
+}
+
+void PlotView::stateChanged(const QJsonObject &, const QJsonObject &, const QStringList &keys)
+{
+    showSettings(keys);
+    settingsChanged(keys);
+}
+
+void PlotView::showSettings(const QStringList &keys)
+{
+    ++showingSettings_;
+    for (std::size_t i = 0; i < controls_.size(); ++i) {
+        const ViewSetting &s = info_->settings[i];
+        QWidget *w = controls_[i];
+        if (!w || !keys.contains(s.key))
+            continue;
+        const QJsonValue v = state_->values().value(s.key);
         if (auto *c = qobject_cast<QComboBox *>(w))
             c->setCurrentIndex(choiceIndex(s, v));
         else if (auto *sb = qobject_cast<QSpinBox *>(w))
@@ -119,18 +153,35 @@ std::optional<QString> PlotView::applySettings(const QJsonObject &values)
             b->setChecked(v.toBool());
         else if (auto *e = qobject_cast<QLineEdit *>(w)) {
             e->setText(v.toString());
-            emit e->editingFinished(); // as if typed: the view reads it then
+            emit e->editingFinished(); // a field that checks its text (the pairs) frames a refused one
         }
     }
-    --quietSettings_;
-    shownSettings_ = settings();
-    return std::nullopt;
+    --showingSettings_;
+}
+
+void PlotView::settingsChanged(const QStringList &)
+{
+    refresh();
+}
+
+QJsonObject PlotView::settings() const
+{
+    return state_->values();
+}
+
+const ViewState &PlotView::state() const
+{
+    return *state_;
+}
+
+std::optional<QString> PlotView::applySettings(const QJsonObject &values)
+{
+    return state_->set(values);
 }
 
 DataRequest PlotView::dataRequest() const
 {
-    return {parameters_->sharedEncoding(), parameters_->noise(), parameters_->position(),
-            completeSettings(info_->settings, settings())};
+    return {parameters_->sharedEncoding(), parameters_->noise(), parameters_->position(), state_->values()};
 }
 
 QString PlotView::cannotDraw() const

@@ -1,8 +1,8 @@
 // PlotView's titles: the title row, fitting a title's parts to its room, and count texts.
 #include "figures/plot_view.h"
 
-#include <QCheckBox>
-#include <QLineEdit>
+#include "state/view_state.h"
+
 #include <algorithm>
 #include <qcustomplot.h>
 
@@ -32,7 +32,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
         *kept = {title, viewParts, title->font()};
     // The figure's own title (--title, View > Figure title) in place of the view's, or none.
     QStringList parts = viewParts;
-    if (!titleShown_->isChecked()) {
+    if (state_ && !state_->flag(QStringLiteral("showTitle"))) {
         // No row at all: an empty text still measures one line.
         title->setText(QString());
         title->setMargins(QMargins());
@@ -44,8 +44,8 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     title->setMargins(QMargins(2, 2, 2, 2));
     title->setMinimumSize(0, 0);
     title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-    if (!titleText_->text().isEmpty())
-        parts = QStringList{titleText_->text()};
+    if (const QString own = state_ ? state_->text(QStringLiteral("title")) : QString(); !own.isEmpty())
+        parts = QStringList{own};
     // A title never takes more than about a fifth of the figure: its type shrinks first, never
     // below the tick labels' size; then parts give way, an ellipsis saying so (a 3.5 in figure cut
     // the first and last lines of a five-line title at its edges). The first part (what the figure

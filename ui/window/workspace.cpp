@@ -4,6 +4,7 @@
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <QAbstractSpinBox>
 #include <QApplication>
@@ -59,6 +60,8 @@ Workspace::Workspace(Parameters *parameters, QObject *parent)
     , parameters_(parameters)
     , history_(new ParameterHistory(parameters, this))
 {
+    for (const ViewInfo &info : viewRegistry())
+        states_.insert(info.id, new ViewState(info.settings, this));
 }
 
 Workspace::~Workspace() = default;
@@ -68,64 +71,56 @@ QUndoStack *Workspace::undoStack() const
     return history_->stack();
 }
 
+ViewState *Workspace::viewState(const QString &id) const
+{
+    return states_.value(id);
+}
+
 void Workspace::attach(PlotView *view)
 {
     const QString id = view->info().id;
     views_.insert(id, view);
-    connect(view, &PlotView::settingsEdited, this,
-            [this, id, view](const QJsonObject &before, const QJsonObject &after) {
-                if (views_.value(id) == view && !restoring_)
-                    undoStack()->push(new SettingsChange(this, id, before, after));
-            });
-    // A view destroyed without detaching (its window closed) takes its settings with it.
+    view->useState(states_.value(id));
+    connect(view, &PlotView::settingsEdited, this, [this, id](const QJsonObject &before, const QJsonObject &after) {
+        if (!restoring_)
+            undoStack()->push(new SettingsChange(this, id, before, after));
+    });
+    // A view destroyed without detaching (its window closed): the state stays here.
     connect(view, &QObject::destroyed, this, [this, id, view] {
         if (views_.value(id) == view)
             views_.remove(id);
     });
-    if (kept_.contains(id))
-        view->applySettings(kept_.take(id)); // checked when kept
 }
 
 void Workspace::detach(PlotView *view)
 {
     const QString id = view->info().id;
-    if (views_.value(id) != view)
-        return;
-    kept_.insert(id, view->settings());
-    views_.remove(id);
+    if (views_.value(id) == view)
+        views_.remove(id);
     disconnect(view, nullptr, this, nullptr);
+    view->useState(nullptr);
 }
 
 void Workspace::restoreViewSettings(const QString &id, const QJsonObject &settings)
 {
     restoring_ = true;
-    setViewSettings(id, settings); // the attached view's controls, or the settings kept for it
+    setViewSettings(id, settings);
     restoring_ = false;
 }
 
 QJsonObject Workspace::viewSettings(const QString &id) const
 {
-    if (PlotView *v = views_.value(id))
-        return v->settings();
-    const ViewInfo *info = findView(id);
-    return info ? completeSettings(info->settings, kept_.value(id)) : QJsonObject();
+    const ViewState *state = states_.value(id);
+    return state ? state->values() : QJsonObject();
 }
 
 std::optional<QString> Workspace::setViewSettings(const QString &id, const QJsonObject &settings)
 {
-    const ViewInfo *info = findView(id);
-    if (!info)
+    ViewState *state = states_.value(id);
+    if (!state)
         return tr("unknown view '%1'.").arg(oneLine(id.left(40)));
-    if (auto problem = checkSettings(info->settings, settings))
+    if (auto problem = state->set(settings))
         return tr("view '%1': %2").arg(id, *problem);
-    if (PlotView *v = views_.value(id)) {
-        v->applySettings(settings);
-        return std::nullopt;
-    }
-    QJsonObject merged = kept_.value(id);
-    for (auto it = settings.begin(); it != settings.end(); ++it)
-        merged.insert(it.key(), it.value());
-    kept_.insert(id, merged);
     return std::nullopt;
 }
 

@@ -13,6 +13,7 @@ class Parameters;
 class ParameterHistory;
 class PlotView;
 class QUndoStack;
+class ViewState;
 
 // Everything a session is, without a window: the parameters (the one state object), their undo
 // history, and each view's settings. Views attach to it; settings for a view not attached (a
@@ -30,15 +31,19 @@ class Workspace : public QObject
     QUndoStack *undoStack() const;
     ParameterHistory *history() const { return history_; }
 
-    // A view of the registry takes its kept settings; detach (or its destruction) keeps its
-    // settings for the next one of that id.
+    // Each view's settings, one typed state a view of the registry (ViewState), whether or not a
+    // view shows it; nullptr for an unknown id.
+    ViewState *viewState(const QString &id) const;
+    // A view of the registry reads and edits the state kept here for its id (every view of that id
+    // shares it: the window's, the one beside it in lecture mode, an export's); its edits are undo
+    // steps. Detached, it has its own again.
     void attach(PlotView *view);
     void detach(PlotView *view);
 
-    // A view's settings as a session saves them: the attached view's, else those kept for it.
+    // A view's settings as a session saves them.
     QJsonObject viewSettings(const QString &id) const;
-    // Merges settings into a view's (checked first against its registry entry: nothing changes
-    // when one is refused, and the reason names the setting).
+    // Merges settings into a view's state (checked first against its registry entry: nothing
+    // changes when one is refused, and the reason names the setting).
     std::optional<QString> setViewSettings(const QString &id, const QJsonObject &settings);
     // Undo and redo of a view's settings: applied without recording a step.
     void restoreViewSettings(const QString &id, const QJsonObject &settings);
@@ -61,7 +66,7 @@ class Workspace : public QObject
   private:
     Parameters *parameters_;
     ParameterHistory *history_;
-    QMap<QString, PlotView *> views_;
-    QMap<QString, QJsonObject> kept_;
-    bool restoring_ = false; // undo or redo applying settings: not an edit
+    QMap<QString, ViewState *> states_;
+    QMap<QString, PlotView *> views_; // the view last attached for each id
+    bool restoring_ = false;          // undo or redo applying settings: not an edit
 };
