@@ -19,6 +19,12 @@ void PairChoiceEdit::setChoice(const pe::PairChoice &choice)
     apply();
 }
 
+pe::PairChoice PairChoiceEdit::choiceOf(const QString &text)
+{
+    std::string error;
+    return pe::parsePairChoice(text.trimmed().toStdString(), &error).value_or(pe::PairChoice{});
+}
+
 void PairChoiceEdit::apply()
 {
     std::string error;

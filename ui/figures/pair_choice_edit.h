@@ -20,6 +20,9 @@ class PairChoiceEdit : public QLineEdit
     static ViewSetting setting(const QString &key);
 
     const pe::PairChoice &choice() const { return choice_; }
+    // The choice a setting's text says; a text that does not parse (a session may hold one: the
+    // field frames it in red) is the default, spread.
+    static pe::PairChoice choiceOf(const QString &text);
     void setChoice(const pe::PairChoice &choice);
     // Empty when the text applies; else the one-sentence reason.
     QString problem() const { return problem_; }

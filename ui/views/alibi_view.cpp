@@ -3,10 +3,11 @@
 #include "encodings/rope.h"
 #include "export/data_export.h"
 #include "figures/integer_ticker.h"
-#include "figures/power_ticker.h"
 #include "figures/position_matrix.h"
+#include "figures/power_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -60,7 +61,6 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     slopes->setName(tr("get_slopes (the code)"));
     rowLine_ = addMarkerLine(kMark);
     headLine_ = addMarkerLine(kMark, slopeRect_);
-    connect(cellsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
 AlibiView::~AlibiView() = default;
@@ -72,7 +72,7 @@ void AlibiView::rebuild()
     const std::vector<double> slopes = pe::alibiSlopes(p.heads);
     const double m = slopes[static_cast<std::size_t>(p.head - 1)];
     const std::int64_t t = parameters()->position();
-    matrix_->place(t, p.startPos, p.seqLen, cellsSpin_->value(), kMaxCells);
+    matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("alibiCells")), kMaxCells);
     const std::int64_t cells = matrix_->count();
     std::vector<double> bias(static_cast<std::size_t>(cells * cells));
     for (std::int64_t r = 0; r < cells; ++r)

@@ -6,6 +6,7 @@
 #include "figures/position_matrix.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -99,12 +100,6 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     rowLine_ = addMarkerLine(kMarkColor);
     columnLine_ = addMarkerLine(kMarkColor, rowRect_);
     p->legend->setVisible(false);
-
-    connect(qkChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
-    connect(causalBox_, &QCheckBox::toggled, this, &PlotView::refresh);
-    connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
-    connect(cellsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
-    connect(compareBox_, &QCheckBox::toggled, this, &PlotView::refresh);
 }
 
 AttentionView::~AttentionView() = default;
@@ -129,7 +124,7 @@ const pe::PositionalAttention &AttentionView::attention()
     // Built once per encoding and settings, with the compared scheme's: moving the position only
     // reads them.
     const pe::AttentionSettings s = attentionSettings();
-    const bool compare = compareBox_->isChecked();
+    const bool compare = state().flag(QStringLiteral("attentionCompare"));
     const pe::Encoding &enc = parameters()->encoding();
     if (attention_ && attentionFor_.lock() == parameters()->sharedEncoding() && s == attentionSettings_ &&
         compare == compareAsked_)
@@ -195,7 +190,7 @@ void AttentionView::rebuild()
     // The controls that mean something for this scheme (the command line refuses the others).
     const bool rope = p.scheme == pe::SchemeId::Rope;
     qkChoice_->setEnabled(rope);
-    seedSpin_->setEnabled(rope && qkChoice_->currentData() == QStringLiteral("random"));
+    seedSpin_->setEnabled(rope && state().choice(QStringLiteral("attentionQk")) == QLatin1String("random"));
     compareBox_->setEnabled(rope || p.scheme == pe::SchemeId::Sinusoidal);
     if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
         matrix_->clear();
@@ -212,7 +207,7 @@ void AttentionView::rebuild()
     const std::int64_t n = p.seqLen;
 
     // The heatmap: a cell a position, the positions around t when they do not all fit.
-    matrix_->place(t, p.startPos, n, cellsSpin_->value(), kMaxCells);
+    matrix_->place(t, p.startPos, n, state().integer(QStringLiteral("attentionCells")), kMaxCells);
     const std::int64_t first = matrix_->first(), cells = matrix_->count();
     const bool causal = attentionSettings().causal;
     std::vector<double> weights(static_cast<std::size_t>(cells * cells));

@@ -7,6 +7,7 @@
 #include "figures/pair_choice_edit.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -79,31 +80,31 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     highlight_->topLeft->setAxes(p->xAxis2, p->yAxis);
     highlight_->bottomRight->setAxes(p->xAxis2, p->yAxis);
     connect(p, &QCustomPlot::afterLayout, this, &ClockGridView::fitSquareCells);
-
-    connect(faceChoice_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        face_ = i == 1 ? pe::ClockFace::CounterClockwise : pe::ClockFace::Clockwise;
-        refresh();
-    });
-    connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
-    connect(pairChoice_, &PairChoiceEdit::choiceChanged, this, &PlotView::refresh);
-    connect(rowsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
 void ClockGridView::setFace(pe::ClockFace face)
 {
-    faceChoice_->setCurrentIndex(face == pe::ClockFace::CounterClockwise ? 1 : 0);
+    applySettings(
+        {{QStringLiteral("clockFace"),
+          face == pe::ClockFace::CounterClockwise ? QStringLiteral("counterclockwise") : QStringLiteral("clockwise")}});
+}
+pe::ClockFace ClockGridView::face() const
+{
+    return state().choice(QStringLiteral("clockFace")) == QLatin1String("counterclockwise")
+               ? pe::ClockFace::CounterClockwise
+               : pe::ClockFace::Clockwise;
 }
 void ClockGridView::setShownPairs(int pairs)
 {
-    pairsSpin_->setValue(pairs);
+    applySettings({{QStringLiteral("clockPairs"), pairs}});
 }
 void ClockGridView::setShownPositions(int positions)
 {
-    rowsSpin_->setValue(positions);
+    applySettings({{QStringLiteral("clockRows"), positions}});
 }
 void ClockGridView::setPairChoice(const pe::PairChoice &choice)
 {
-    pairChoice_->setChoice(choice);
+    applySettings({{QStringLiteral("clockPairChoice"), QString::fromStdString(pe::pairChoiceText(choice))}});
 }
 
 QPointF ClockGridView::clockCentre(int row, int col) const
@@ -114,7 +115,7 @@ QPointF ClockGridView::clockCentre(int row, int col) const
 QPointF ClockGridView::handTip(int row, int col) const
 {
     const pe::Point tip =
-        pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face_);
+        pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face());
     // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
     return {col + kHandLength * tip.x, row - kHandLength * tip.y};
 }
@@ -161,14 +162,20 @@ void ClockGridView::layoutGrid()
     const int minCell = static_cast<int>(34 * fontScale());
     const int fitCols = std::max(1, area.width() / minCell);
     const int fitRows = std::max(1, area.height() / minCell);
-    const int maxCols = std::min({enc.pairCount(), pairsSpin_->value() > 0 ? pairsSpin_->value() : fitCols, kMaxPairs});
-    pairs_ = pe::choosePairs(pairChoice_->choice(), enc.pairCount(), maxCols);
+    const int maxCols = std::min(
+        {enc.pairCount(),
+         state().integer(QStringLiteral("clockPairs")) > 0 ? state().integer(QStringLiteral("clockPairs")) : fitCols,
+         kMaxPairs});
+    pairs_ = pe::choosePairs(PairChoiceEdit::choiceOf(state().text(QStringLiteral("clockPairChoice"))), enc.pairCount(),
+                             maxCols);
     const bool noneListed = pairs_.empty();
     if (noneListed) // a list naming no pair of this d: spread instead, and the title says so
         pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), maxCols);
     cols_ = static_cast<int>(pairs_.size());
-    rows_ = static_cast<int>(
-        std::min<std::int64_t>({p.seqLen, rowsSpin_->value() > 0 ? rowsSpin_->value() : fitRows, kMaxRows}));
+    rows_ = static_cast<int>(std::min<std::int64_t>(
+        {p.seqLen,
+         state().integer(QStringLiteral("clockRows")) > 0 ? state().integer(QStringLiteral("clockRows")) : fitRows,
+         kMaxRows}));
     firstRow_ = pageStart();
 
     // Centre the grid: the spare width goes into the margins, so the row labels stay beside it.
@@ -182,7 +189,7 @@ void ClockGridView::layoutGrid()
         plt->plotLayout()->update(phase);
     fitSquareCells();
 
-    faces_->setGrid(rows_, cols_, kRadius, face_, lineScale());
+    faces_->setGrid(rows_, cols_, kRadius, face(), lineScale());
     // The current row: a pale band on a screen; on a projector, which washes pale colours out, a
     // saturated band with a dark orange frame.
     highlight_->setBrush(projector() ? QColor(255, 170, 0, 130) : QColor(255, 200, 0, 60));
@@ -222,7 +229,7 @@ void ClockGridView::layoutGrid()
     for (int r = 0; r < rows_; r += rowEvery)
         yTicker->addTick(r, QString::number(firstRow_ + r));
 
-    const QString faceText = face_ == pe::ClockFace::Clockwise
+    const QString faceText = face() == pe::ClockFace::Clockwise
                                  ? tr("hands start at 12 o'clock and turn clockwise")
                                  : tr("hands start at 3 o'clock and turn counter-clockwise");
     QStringList title{p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ′ᵢ")
@@ -239,7 +246,8 @@ void ClockGridView::layoutGrid()
                           .arg(cols_)
                           .arg(enc.pairCount())};
     if (cols_ < enc.pairCount())
-        title << PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies());
+        title << PairChoiceEdit::titleText(PairChoiceEdit::choiceOf(state().text(QStringLiteral("clockPairChoice"))),
+                                           noneListed, enc.hasFrequencies());
     // The last sine of an odd d (all of d = 1) has no cosine column: the vector keeps only the
     // sine of that pair's angle. The hand shows the angle t·ω_i the formula gives, as article 2's
     // fifth clock does; a table's lone column has no angle at all, so no hand. The sinusoids say

@@ -29,6 +29,7 @@ class ClockGridView : public PlotView
     explicit ClockGridView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setFace(pe::ClockFace face);
+    pe::ClockFace face() const;
     // 0 = as many as fit.
     void setShownPairs(int pairs);
     void setShownPositions(int positions);
@@ -69,7 +70,6 @@ class ClockGridView : public PlotView
     int rows_ = 0;
     int cols_ = 0;
     std::int64_t firstRow_ = 0;
-    pe::ClockFace face_ = pe::ClockFace::Clockwise;
     static constexpr double kRadius = 0.42;
 
   public:

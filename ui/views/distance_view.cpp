@@ -6,6 +6,7 @@
 #include "figures/vector_color_map.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 #include "views/similarity_view.h"
 
 #include <qcustomplot.h>
@@ -46,12 +47,11 @@ DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
     p->yAxis->setLabel(tr("position t (x)"));
     row_ = addMarkerLine(QColor(230, 30, 30));
     col_ = addMarkerLine(QColor(230, 30, 30));
-    connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
 void DistanceView::setMetric(pe::Metric metric)
 {
-    metricChoice_->setCurrentIndex(static_cast<int>(metric));
+    applySettings({{QStringLiteral("metric"), QString::fromUtf8(pe::metricName(metric).data())}});
 }
 
 void DistanceView::rebuild()
@@ -60,7 +60,7 @@ void DistanceView::rebuild()
     const pe::EncodingParams &p = enc.params();
     const pe::NoiseParams &noise = parameters()->noise();
     const auto metric =
-        pe::parseMetric(metricChoice_->currentData().toString().toStdString()).value_or(pe::Metric::Dot);
+        pe::parseMetric(state().choice(QStringLiteral("metric")).toStdString()).value_or(pe::Metric::Dot);
     const QRect area = plot()->axisRect()->rect();
     const bool toeplitz = pe::OffsetKernel::applies(p, noise);
     std::int64_t cells = std::max<std::int64_t>(1, std::llround(std::min(area.width(), area.height()) * pixelScale()));
@@ -85,13 +85,16 @@ void DistanceView::rebuild()
     const QCPRange window(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     plot()->xAxis->setRange(window);
     plot()->yAxis->setRange(window);
-    scale_->axis()->setLabel(metricChoice_->currentText());
-    QStringList title{tr("%1 of x_t against PE(s)").arg(metricChoice_->currentText()),
-                      toeplitz         ? tr("pure encoding: Toeplitz, each entry a function of t − s")
-                      : noise.active() ? tr("x = PE + %1·z (%2): the diagonals blur")
-                                             .arg(noise.sigma)
-                                             .arg(QString::fromStdString(pe::seedText(noise)))
-                                       : notToeplitz(p)};
+    scale_->axis()->setLabel(
+        metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric")))));
+    QStringList title{
+        tr("%1 of x_t against PE(s)")
+            .arg(metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric"))))),
+        toeplitz         ? tr("pure encoding: Toeplitz, each entry a function of t − s")
+        : noise.active() ? tr("x = PE + %1·z (%2): the diagonals blur")
+                               .arg(noise.sigma)
+                               .arg(QString::fromStdString(pe::seedText(noise)))
+                         : notToeplitz(p)};
     if (step_ > 1)
         title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(rows)));
     setTitle(title_, title);
@@ -134,7 +137,7 @@ QString DistanceView::tooltipAt(QPointF pixel) const
         .arg(positions_[r])
         .arg(positions_[c])
         .arg(positions_[r] - positions_[c])
-        .arg(metricChoice_->currentText())
+        .arg(metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric")))))
         .arg(values_[r * positions_.size() + c], 0, 'g', 10);
 }
 

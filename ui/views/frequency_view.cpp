@@ -5,6 +5,7 @@
 #include "figures/power_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -62,31 +63,17 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     spanLabel_->setColor(QColor(200, 30, 30));
     spanLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
 
-    connect(quantityChoice_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        // Wavelengths span many decades: a log axis is the readable default for them.
-        logBox_->setChecked(index == 1);
-        refresh();
+    // Wavelengths span many decades: choosing them ticks the log scale too (an edit of its own).
+    connect(quantityChoice_, &QComboBox::activated, this, [this](int index) { logBox_->setChecked(index == 1); });
+    // The field applies a text that parses (its value is the last such text); one that does not
+    // is framed in red with the reason.
+    connect(compareEdit_, &QLineEdit::editingFinished, this, [this] {
+        if (const auto bases = comparisonOf(compareEdit_->text()))
+            compareEdit_->setProperty("appliedText", compareEdit_->text().trimmed());
     });
-    connect(logBox_, &QCheckBox::toggled, this, &PlotView::refresh);
-    connect(measureBox_, &QCheckBox::toggled, this, &PlotView::refresh);
-    connect(compareEdit_, &QLineEdit::editingFinished, this, [this] { setComparisonText(compareEdit_->text()); });
 }
 
-void FrequencyView::setQuantity(Quantity quantity)
-{
-    quantityChoice_->setCurrentIndex(quantity == Quantity::Wavelength ? 1 : 0);
-}
-
-void FrequencyView::setLogScale(bool on)
-{
-    logBox_->setChecked(on);
-}
-void FrequencyView::setMeasured(bool on)
-{
-    measureBox_->setChecked(on);
-}
-
-bool FrequencyView::setComparisonText(const QString &text)
+std::optional<std::vector<double>> FrequencyView::comparisonOf(const QString &text) const
 {
     std::vector<double> bases;
     QString problem;
@@ -106,10 +93,32 @@ bool FrequencyView::setComparisonText(const QString &text)
     compareEdit_->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid red;"));
     compareEdit_->setToolTip(problem.isEmpty() ? tr("Bases to compare with, separated by commas") : problem);
     if (!problem.isEmpty())
+        return std::nullopt;
+    return bases;
+}
+
+void FrequencyView::setQuantity(Quantity quantity)
+{
+    // As the control does: wavelengths on a log axis.
+    applySettings({{QStringLiteral("quantity"),
+                    quantity == Quantity::Wavelength ? QStringLiteral("wavelength") : QStringLiteral("frequency")},
+                   {QStringLiteral("logScale"), quantity == Quantity::Wavelength}});
+}
+
+void FrequencyView::setLogScale(bool on)
+{
+    applySettings({{QStringLiteral("logScale"), on}});
+}
+void FrequencyView::setMeasured(bool on)
+{
+    applySettings({{QStringLiteral("measure"), on}});
+}
+
+bool FrequencyView::setComparisonText(const QString &text)
+{
+    if (!comparisonOf(text))
         return false;
-    compareEdit_->setText(text);
-    comparison_ = bases;
-    refresh();
+    applySettings({{QStringLiteral("compareBases"), text.trimmed()}});
     return true;
 }
 
@@ -117,8 +126,8 @@ void FrequencyView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
-    const bool logScale = logBox_->isChecked();
+    const bool wavelength = state().choice(QStringLiteral("quantity")) == QLatin1String("wavelength");
+    const bool logScale = state().flag(QStringLiteral("logScale"));
     QCustomPlot *plt = plot();
     plt->clearGraphs();
     spectrum_ = {};
@@ -163,6 +172,7 @@ void FrequencyView::rebuild()
 
     int colorIndex = 0;
     std::vector<QCPGraph *> others;
+    comparison_ = comparisonOf(state().text(QStringLiteral("compareBases"))).value_or(std::vector<double>{});
     std::vector<double> bases(comparison_.begin(), comparison_.end());
     std::sort(bases.begin(), bases.end());
     for (double base : bases) {
@@ -203,7 +213,7 @@ void FrequencyView::rebuild()
         spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
     }
 
-    if (measureBox_->isChecked()) {
+    if (state().flag(QStringLiteral("measure"))) {
         // The column each channel's frequency is read from: a pair's sine column, else the column.
         std::vector<int> columns;
         for (int i : shown)
@@ -288,7 +298,7 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
+    const bool wavelength = state().choice(QStringLiteral("quantity")) == QLatin1String("wavelength");
     QCustomPlot *plt = plot();
     spectrum_ = pe::columnSpectrum(enc, columns);
     auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
@@ -328,7 +338,7 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     plt->xAxis->setLabel(tr("dimension j"));
     plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)")
                                     : tr("dominant ω of column j (radians per position)"));
-    const bool logScale = logBox_->isChecked();
+    const bool logScale = state().flag(QStringLiteral("logScale"));
     setValueScale(logScale);
     plt->rescaleAxes(true);
     plt->xAxis->setRange(-0.5, std::max(1, p.dModel - 1) + 0.5);

@@ -3,6 +3,7 @@
 #include "analysis/spectrum.h"
 #include "figures/plot_view.h"
 
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -57,7 +58,9 @@ class FrequencyView : public PlotView
     QCPTextElement *title_;
     QCPItemStraightLine *spanLine_;
     QCPItemText *spanLabel_;
-    std::vector<double> comparison_; // from the compare field (its default is declared)
+    std::vector<double> comparison_; // the compared bases the last rebuild drew
+    // The bases of a compare text, or nothing (the field framed in red with the reason).
+    std::optional<std::vector<double>> comparisonOf(const QString &text) const;
     int completed_ = 0;
     pe::ColumnSpectrum spectrum_;
 };

@@ -7,6 +7,7 @@
 #include "figures/vector_color_map.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -74,41 +75,44 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     // A dark frame with a light one inside: visible on every colour map and in every theme.
     highlightInner_ = new QCPItemRect(p);
     highlightInner_->setBrush(Qt::NoBrush);
-    applyGradient();
 
-    connect(mapChoice_, &QComboBox::currentTextChanged, this, [this] { applyGradient(); });
-    connect(reverseBox_, &QCheckBox::toggled, this, [this] { applyGradient(); });
-    connect(transposeBox_, &QCheckBox::toggled, this, &PlotView::refresh);
     // Wheel zooms, dragging pans, a double click shows the whole window again.
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->axisRect()->setRangeZoomFactor(0.8);
     connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &HeatmapView::followAxes);
     connect(p, &QCustomPlot::mouseDoubleClick, this, &HeatmapView::resetZoom);
-    connect(decimalsSpin_, &QSpinBox::valueChanged, this, [this](int decimals) {
-        labels_->setDecimals(decimals);
-        plot()->replot(QCustomPlot::rpQueuedReplot);
-    });
-    connect(valuesBox_, &QCheckBox::toggled, this, [this](bool on) {
-        labels_->setVisible(on);
-        plot()->replot(QCustomPlot::rpQueuedReplot);
-    });
+}
+
+void HeatmapView::settingsBound()
+{
+    settingsChanged({QStringLiteral("colorMap")}); // the colours and cell labels the defaults ask
+}
+
+void HeatmapView::settingsChanged(const QStringList &keys)
+{
+    // The colours, the cells' decimals and whether values show need no recomputation.
+    static const QStringList drawnOnly{QStringLiteral("colorMap"), QStringLiteral("reverseColors"),
+                                       QStringLiteral("cellDecimals"), QStringLiteral("cellValues")};
+    labels_->setDecimals(state().integer(QStringLiteral("cellDecimals")));
+    labels_->setVisible(state().flag(QStringLiteral("cellValues")));
+    applyGradient();
+    if (std::any_of(keys.begin(), keys.end(), [](const QString &k) { return !drawnOnly.contains(k); }))
+        refresh();
 }
 
 void HeatmapView::setColorMap(const QString &name, bool reversed)
 {
-    mapChoice_->setCurrentText(name);
-    reverseBox_->setChecked(reversed);
-    applyGradient();
+    applySettings({{QStringLiteral("colorMap"), name}, {QStringLiteral("reverseColors"), reversed}});
 }
 
 void HeatmapView::setTransposed(bool transposed)
 {
-    transposeBox_->setChecked(transposed);
+    applySettings({{QStringLiteral("transpose"), transposed}});
 }
 void HeatmapView::setCellValuesShown(bool shown)
 {
-    valuesBox_->setChecked(shown);
+    applySettings({{QStringLiteral("cellValues"), shown}});
 }
 int HeatmapView::cellLabelDecimals() const
 {
@@ -117,7 +121,8 @@ int HeatmapView::cellLabelDecimals() const
 
 void HeatmapView::applyGradient()
 {
-    const QCPColorGradient g = colormaps::gradient(mapChoice_->currentText(), reverseBox_->isChecked());
+    const QCPColorGradient g =
+        colormaps::gradient(state().choice(QStringLiteral("colorMap")), state().flag(QStringLiteral("reverseColors")));
     map_->setGradient(g);
     labels_->setGradient(g);
     plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -127,7 +132,7 @@ void HeatmapView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const bool transposed = transposeBox_->isChecked();
+    const bool transposed = state().flag(QStringLiteral("transpose"));
     QCustomPlot *plt = plot();
     QCPAxis *posAxis = transposed ? plt->xAxis : plt->yAxis;
     QCPAxis *dimAxis = transposed ? plt->yAxis : plt->xAxis;
@@ -280,7 +285,7 @@ void HeatmapView::followAxes()
     // for the new range are computed. Bursts of events are merged into one rebuild.
     if (settingRange_)
         return;
-    const bool transposed = transposeBox_->isChecked();
+    const bool transposed = state().flag(QStringLiteral("transpose"));
     const QCPRange pos = (transposed ? plot()->xAxis : plot()->yAxis)->range();
     const QCPRange dim = (transposed ? plot()->yAxis : plot()->xAxis)->range();
     posView_ = QCPRange(pos.lower + 0.5, pos.upper - 0.5);
@@ -301,7 +306,7 @@ void HeatmapView::followAxes()
 void HeatmapView::keyPressEvent(QKeyEvent *event)
 {
     const bool shift = event->modifiers() & Qt::ShiftModifier;
-    const bool transposed = transposeBox_->isChecked();
+    const bool transposed = state().flag(QStringLiteral("transpose"));
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -337,7 +342,7 @@ void HeatmapView::positionMoved()
     // The current position's row (column when transposed), framed so it can be followed.
     const pe::EncodingParams &p = parameters()->values();
     const double t = static_cast<double>(parameters()->position());
-    const bool transposed = transposeBox_->isChecked();
+    const bool transposed = state().flag(QStringLiteral("transpose"));
     highlight_->setPen(QPen(Qt::black, 3.0 * lineScale()));
     highlightInner_->setPen(QPen(Qt::white, 1.2 * lineScale()));
     for (QCPItemRect *frame : {highlight_, highlightInner_}) {
@@ -358,7 +363,7 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
     const pe::EncodingParams &p = enc.params();
     if (!plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    const bool transposed = transposeBox_->isChecked();
+    const bool transposed = state().flag(QStringLiteral("transpose"));
     const double x = plot()->xAxis->pixelToCoord(pixel.x());
     const double y = plot()->yAxis->pixelToCoord(pixel.y());
     const auto t = static_cast<std::int64_t>(std::llround(transposed ? x : y));
@@ -383,7 +388,7 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
 
 QList<QCPAxis *> HeatmapView::positionAxes() const
 {
-    return {settings().value(QStringLiteral("transpose")).toBool() ? plot()->xAxis : plot()->yAxis};
+    return {state().flag(QStringLiteral("transpose")) ? plot()->xAxis : plot()->yAxis};
 }
 
 ViewInfo HeatmapView::describe()

@@ -60,6 +60,8 @@ class HeatmapView : public PlotView
   protected:
     QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
+    void settingsBound() override;
+    void settingsChanged(const QStringList &keys) override;
     void positionMoved() override;
     void keyPressEvent(QKeyEvent *event) override;
 

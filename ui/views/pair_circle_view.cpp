@@ -5,6 +5,7 @@
 #include "figures/pair_choice_edit.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 #include "support/parallel.h"
 
 #include <qcustomplot.h>
@@ -139,18 +140,16 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
     scale_->setType(QCPAxis::atRight);
     scale_->axis()->setLabel(tr("position t"));
     scale_->setGradient(colormaps::gradient(QStringLiteral("viridis")));
-    connect(pairsSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
-    connect(pairChoice_, &PairChoiceEdit::choiceChanged, this, &PlotView::refresh);
     connect(p, &QCustomPlot::afterLayout, this, &PairCircleView::fitEqualAxes);
 }
 
 void PairCircleView::setShownPairs(int pairs)
 {
-    pairsSpin_->setValue(pairs);
+    applySettings({{QStringLiteral("circlePairs"), pairs}});
 }
 void PairCircleView::setPairChoice(const pe::PairChoice &choice)
 {
-    pairChoice_->setChoice(choice);
+    applySettings({{QStringLiteral("circlePairChoice"), QString::fromStdString(pe::pairChoiceText(choice))}});
 }
 
 void PairCircleView::buildGrid(int pairs)
@@ -202,8 +201,9 @@ void PairCircleView::rebuild()
 {
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
-    const int count = std::min(pairsSpin_->value(), enc.pairCount());
-    pairs_ = pe::choosePairs(pairChoice_->choice(), enc.pairCount(), count);
+    const int count = std::min(state().integer(QStringLiteral("circlePairs")), enc.pairCount());
+    pairs_ = pe::choosePairs(PairChoiceEdit::choiceOf(state().text(QStringLiteral("circlePairChoice"))),
+                             enc.pairCount(), count);
     const bool noneListed = pairs_.empty();
     if (noneListed)
         pairs_ = pe::choosePairs(pe::PairChoice{}, enc.pairCount(), count);
@@ -277,7 +277,9 @@ void PairCircleView::rebuild()
         title << tr("%1 of %2 pairs: %3")
                      .arg(shown)
                      .arg(enc.pairCount())
-                     .arg(PairChoiceEdit::titleText(pairChoice_->choice(), noneListed, enc.hasFrequencies()));
+                     .arg(PairChoiceEdit::titleText(
+                         PairChoiceEdit::choiceOf(state().text(QStringLiteral("circlePairChoice"))), noneListed,
+                         enc.hasFrequencies()));
     if (rasterised_)
         title << tr("every position drawn, a pixel coloured by the mean position of its points");
     setTitle(title_, title);

@@ -110,12 +110,6 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     for (const auto &[label, widget, row] : controls) {
         row->addWidget(new QLabel(label, this));
         row->addWidget(widget);
-        if (auto *c = qobject_cast<QComboBox *>(widget))
-            connect(c, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
-        else if (auto *s = qobject_cast<QSpinBox *>(widget))
-            connect(s, &QSpinBox::valueChanged, this, &PlotView::refresh);
-        else if (auto *d = qobject_cast<QDoubleSpinBox *>(widget))
-            connect(d, &QDoubleSpinBox::valueChanged, this, &PlotView::refresh);
     }
     trainButton_->setObjectName(QStringLiteral("probeTrain"));
     trainButton_->setToolTip(tr("Go on training from where it paused"));

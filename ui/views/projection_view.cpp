@@ -4,6 +4,7 @@
 #include "figures/background_job.h"
 #include "figures/color_maps.h"
 #include "state/parameters.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -172,12 +173,6 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
         updateControls();
         emit rebuilt();
     });
-    connect(method_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
-    connect(init_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
-    for (QDoubleSpinBox *s : {perplexity_, learningRate_, exaggeration_})
-        connect(s, &QDoubleSpinBox::valueChanged, this, &PlotView::refresh);
-    for (QSpinBox *s : {iterations_, seed_})
-        connect(s, &QSpinBox::valueChanged, this, &PlotView::refresh);
     connect(runButton_, &QPushButton::clicked, this, [this] {
         if (running())
             pause();
@@ -379,7 +374,7 @@ void ProjectionView::updateControls()
     for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_,
                                                        runButton_, restartButton_})
         w->setEnabled(tsne);
-    seed_->setEnabled(tsne && init_->currentData() == QStringLiteral("random"));
+    seed_->setEnabled(tsne && state().choice(QStringLiteral("init")) == QLatin1String("random"));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
     runButton_->setEnabled(tsne && problem_.isEmpty());
 }

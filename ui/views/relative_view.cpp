@@ -8,6 +8,7 @@
 #include "figures/vector_color_map.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -51,12 +52,11 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
     QCPGraph *readings = p->addGraph(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
     readings->setLineStyle(QCPGraph::lsNone);
     truth_ = addMarkerLine(QColor(220, 30, 30), decodeRect_);
-    connect(offsetSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
 void RelativeView::setOffset(std::int64_t k)
 {
-    offsetSpin_->setValue(static_cast<int>(k));
+    applySettings({{QStringLiteral("offset"), static_cast<double>(k)}});
 }
 namespace {
 
@@ -74,7 +74,7 @@ std::pair<std::int64_t, std::int64_t> reachablePositions(const pe::EncodingParam
 
 std::int64_t RelativeView::offset() const
 {
-    return offsetSpin_->value();
+    return state().integer(QStringLiteral("offset"));
 }
 
 void RelativeView::rebuild()

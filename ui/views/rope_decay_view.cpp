@@ -5,6 +5,7 @@
 #include "figures/integer_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -71,8 +72,6 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     bound->setName(tr("relative upper bound (right axis)"));
     contextLine_ = addMarkerLine(QColor(220, 30, 30));
     placeLegendAbove();
-    connect(samplesSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
-    connect(seedSpin_, &QSpinBox::valueChanged, this, &PlotView::refresh);
 }
 
 void RopeDecayView::rebuild()
@@ -83,22 +82,23 @@ void RopeDecayView::rebuild()
     offsets_ = std::min<std::int64_t>(
         p.seqLen, std::max<std::int64_t>(1024, static_cast<std::int64_t>(kOffsetWork / enc.pairCount())));
     const double perSample = static_cast<double>(offsets_) * enc.pairCount();
-    samplesUsed_ = std::min(samplesSpin_->value(), static_cast<int>(std::max(1.0, kWork / perSample)));
-    if (samplesSpin_->value() == 0)
+    samplesUsed_ =
+        std::min(state().integer(QStringLiteral("decaySamples")), static_cast<int>(std::max(1.0, kWork / perSample)));
+    if (state().integer(QStringLiteral("decaySamples")) == 0)
         samplesUsed_ = 0;
     std::vector<double> theta = pe::pairFrequencies(enc); // RoPE's pairs always turn as one
     if (!curves_ || theta != curvesTheta_ || curvesScheme_ != static_cast<int>(p.scheme) || curvesD_ != p.dModel ||
         curvesLayout_ != static_cast<int>(p.layout) || curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ ||
-        curvesSeed_ != seedSpin_->value()) {
-        curves_ = std::make_shared<pe::RopeDecayCurves>(
-            pe::ropeDecayCurves(enc, offsets_, samplesUsed_, static_cast<std::uint64_t>(seedSpin_->value())));
+        curvesSeed_ != state().integer(QStringLiteral("decaySeed"))) {
+        curves_ = std::make_shared<pe::RopeDecayCurves>(pe::ropeDecayCurves(
+            enc, offsets_, samplesUsed_, static_cast<std::uint64_t>(state().integer(QStringLiteral("decaySeed")))));
         curvesTheta_ = std::move(theta);
         curvesScheme_ = static_cast<int>(p.scheme);
         curvesD_ = p.dModel;
         curvesLayout_ = static_cast<int>(p.layout);
         curvesOffsets_ = offsets_;
         curvesSamples_ = samplesUsed_;
-        curvesSeed_ = seedSpin_->value();
+        curvesSeed_ = state().integer(QStringLiteral("decaySeed"));
     }
     const pe::RopeDecayCurves &c = *curves_;
     const int buckets = std::max(2, plt->axisRect()->width());
@@ -153,9 +153,10 @@ void RopeDecayView::rebuild()
     title << (random ? tr("random: %1 seeded Gaussian (q, k) pairs (seed %2)%3; their mean stays near 0: the decay "
                           "needs q and k that agree")
                            .arg(samplesUsed_)
-                           .arg(seedSpin_->value())
-                           .arg(samplesUsed_ < samplesSpin_->value()
-                                    ? tr(", fewer than the %1 asked at this size").arg(samplesSpin_->value())
+                           .arg(state().integer(QStringLiteral("decaySeed")))
+                           .arg(samplesUsed_ < state().integer(QStringLiteral("decaySamples"))
+                                    ? tr(", fewer than the %1 asked at this size")
+                                          .arg(state().integer(QStringLiteral("decaySamples")))
                                     : QString())
                      : tr("no random samples"));
     if (p.rope.originalContext < offsets_)

@@ -6,6 +6,7 @@
 #include "figures/power_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -95,7 +96,6 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     auto *left = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft, left);
     ratioRect_->setMarginGroup(QCP::msLeft, left);
-    connect(quantityChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
 void ScalingView::rebuild()
@@ -103,7 +103,7 @@ void ScalingView::rebuild()
     const pe::Encoding &enc = parameters()->encoding();
     const pe::EncodingParams &p = enc.params();
     const pe::RopeScalingParams &r = p.rope;
-    const bool wavelength = quantityChoice_->currentData() == QStringLiteral("wavelength");
+    const bool wavelength = state().choice(QStringLiteral("scalingQuantity")) == QLatin1String("wavelength");
     const std::int64_t length = p.startPos + p.seqLen;
     const std::vector<double> plain = pe::ropeFrequencies(p.base, p.dModel, {}, 0);
     const std::vector<pe::PairRegime> regimes = pe::ropeRegimes(p.base, p.dModel, r, length);

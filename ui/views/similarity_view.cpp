@@ -3,6 +3,7 @@
 #include "figures/integer_ticker.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
@@ -33,16 +34,15 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     p->addGraph();
     referenceLine_ = addMarkerLine(QColor(220, 30, 30));
     bestLine_ = addMarkerLine(QColor(30, 60, 220));
-    connect(metricChoice_, &QComboBox::currentIndexChanged, this, &PlotView::refresh);
 }
 
 void SimilarityView::setMetric(pe::Metric metric)
 {
-    metricChoice_->setCurrentIndex(static_cast<int>(metric));
+    applySettings({{QStringLiteral("metric"), QString::fromUtf8(pe::metricName(metric).data())}});
 }
 pe::Metric SimilarityView::chosenMetric() const
 {
-    return pe::parseMetric(metricChoice_->currentData().toString().toStdString()).value_or(pe::Metric::Dot);
+    return pe::parseMetric(state().choice(QStringLiteral("metric")).toStdString()).value_or(pe::Metric::Dot);
 }
 
 void SimilarityView::compute()
@@ -103,7 +103,8 @@ void SimilarityView::rebuild()
     plt->xAxis->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     plt->yAxis->rescale();
     plt->yAxis->scaleRange(1.1);
-    const QString metricText = metricChoice_->currentText();
+    const QString metricText =
+        metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric"))));
     plt->yAxis->setLabel(chosenMetric() == pe::Metric::Euclidean ? tr("distance to PE(%1)").arg(ref)
                                                                  : tr("%1 with PE(%2)").arg(metricText).arg(ref));
     const QString input =
@@ -129,12 +130,12 @@ QString SimilarityView::tooltipAt(QPointF pixel) const
         return tr("positions %1–%2\n%3 from %4 to %5")
             .arg(positions_[i])
             .arg(positions_[i] + stride_ - 1)
-            .arg(metricChoice_->currentText())
+            .arg(metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric")))))
             .arg(low_[i], 0, 'g', 6)
             .arg(values_[i], 0, 'g', 6);
     return tr("position t = %1\n%2 = %3")
         .arg(positions_[i])
-        .arg(metricChoice_->currentText())
+        .arg(metricChoice_->itemText(metricChoice_->findData(state().choice(QStringLiteral("metric")))))
         .arg(values_[i], 0, 'g', 10);
 }
 
