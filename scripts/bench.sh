@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates tests/bench/RESULTS.md, the benchmark's tables beside the benchmark: everything
-# build/tests/pe-bench prints on this machine, under a header saying which machine, which commit
+# build/tests/pe-bench and pe-bench --projection print on this machine, under a header saying which machine, which commit
 # and which flags. Never edited by hand.
 #   scripts/bench.sh            the full run (the interaction table at 200 steps a slider)
 #   scripts/bench.sh --quick    fewer repeats (40 steps a slider), marked as such in the file
@@ -24,7 +24,14 @@ simd=$(grep -m1 -o -w 'avx512f' /proc/cpuinfo >/dev/null && echo AVX-512 ||
   echo '```'
   (cd "$root" && QT_QPA_PLATFORM=offscreen build/tests/pe-bench "$@" 2>/dev/null)
   echo '```'
+  echo
+  echo "Projections (\`pe-bench $* --projection\`):"
+  echo
+  echo '```'
+  (cd "$root" && QT_QPA_PLATFORM=offscreen build/tests/pe-bench "$@" --projection 2>/dev/null)
+  echo '```'
 } >"$tmp"
+chmod 644 "$tmp"
 mv "$tmp" "$out"
 trap - EXIT
 echo "wrote $out"
