@@ -51,7 +51,7 @@ void PlotView::bindSettings(const ViewInfo &info)
         if (!findChild<QWidget *>(s.key) && !figureKeys.contains(s.key))
             qFatal("view '%s' declares the setting '%s' but has no control of that name", qPrintable(info.id),
                    qPrintable(s.key));
-    showSettings(state_->declared().empty() ? QStringList() : allKeys());
+    showSettings(allKeys());
     connect(state_, &ViewState::changed, this, &PlotView::stateChanged);
     for (std::size_t i = 0; i < controls_.size(); ++i) {
         QWidget *w = controls_[i];
@@ -88,10 +88,7 @@ void PlotView::useState(ViewState *state)
     const QJsonObject before = state_->values();
     state_ = state;
     connect(state_, &ViewState::changed, this, &PlotView::stateChanged);
-    QStringList keys;
-    for (const QString &key : allKeys())
-        if (before.value(key) != state_->values().value(key))
-            keys << key;
+    const QStringList keys = state_->changedKeys(before, state_->values());
     if (!keys.isEmpty())
         stateChanged(before, state_->values(), keys);
 }

@@ -58,14 +58,20 @@ void ViewState::reset()
     replace(completeSettings(declared_, {}));
 }
 
+QStringList ViewState::changedKeys(const QJsonObject &a, const QJsonObject &b) const
+{
+    QStringList keys;
+    for (const ViewSetting &s : declared_)
+        if (a.value(s.key) != b.value(s.key))
+            keys << s.key;
+    return keys;
+}
+
 void ViewState::replace(QJsonObject values)
 {
     if (values == values_)
         return;
-    QStringList keys;
-    for (const ViewSetting &s : declared_)
-        if (values.value(s.key) != values_.value(s.key))
-            keys << s.key;
+    const QStringList keys = changedKeys(values_, values);
     const QJsonObject before = std::exchange(values_, std::move(values));
     emit changed(before, values_, keys);
 }

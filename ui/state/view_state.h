@@ -36,6 +36,8 @@ class ViewState : public QObject
     std::optional<QString> set(const QJsonObject &changes);
     // Every setting to its default: what a session that does not name this view leaves.
     void reset();
+    // The declared keys whose values differ between a and b, in declared order.
+    QStringList changedKeys(const QJsonObject &a, const QJsonObject &b) const;
 
   signals:
     // After a change: the values before and after, and the keys whose values differ.

@@ -75,8 +75,16 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
 
 std::optional<std::vector<double>> FrequencyView::comparisonOf(const QString &text) const
 {
-    std::vector<double> bases;
     QString problem;
+    auto bases = basesOf(text, &problem);
+    compareEdit_->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid red;"));
+    compareEdit_->setToolTip(problem.isEmpty() ? tr("Bases to compare with, separated by commas") : problem);
+    return bases;
+}
+
+std::optional<std::vector<double>> FrequencyView::basesOf(const QString &text, QString *problem) const
+{
+    std::vector<double> bases;
     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QString trimmed = part.trimmed();
         const auto v = pe::parseReal(trimmed.toStdString());
@@ -84,17 +92,22 @@ std::optional<std::vector<double>> FrequencyView::comparisonOf(const QString &te
         if (v)
             probe.base = *v;
         if (!v || pe::validate(probe)) {
-            problem = tr("'%1' is not a valid base: each must be %2.")
-                          .arg(trimmed, QString::fromStdString(pe::allowedText(pe::Field::Base)));
-            break;
+            *problem = tr("'%1' is not a valid base: each must be %2.")
+                           .arg(trimmed, QString::fromStdString(pe::allowedText(pe::Field::Base)));
+            return std::nullopt;
         }
         bases.push_back(*v);
     }
-    compareEdit_->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid red;"));
-    compareEdit_->setToolTip(problem.isEmpty() ? tr("Bases to compare with, separated by commas") : problem);
-    if (!problem.isEmpty())
-        return std::nullopt;
     return bases;
+}
+
+void FrequencyView::settingsChanged(const QStringList &keys)
+{
+    // A compare text from a session or undo is framed as a typed one is; a slider step never
+    // restyles the field (a style sheet is set only here and when the field is edited).
+    if (keys.contains(QStringLiteral("compareBases")))
+        comparisonOf(state().text(QStringLiteral("compareBases")));
+    refresh();
 }
 
 void FrequencyView::setQuantity(Quantity quantity)
@@ -172,7 +185,8 @@ void FrequencyView::rebuild()
 
     int colorIndex = 0;
     std::vector<QCPGraph *> others;
-    comparison_ = comparisonOf(state().text(QStringLiteral("compareBases"))).value_or(std::vector<double>{});
+    QString problem;
+    comparison_ = basesOf(state().text(QStringLiteral("compareBases")), &problem).value_or(std::vector<double>{});
     std::vector<double> bases(comparison_.begin(), comparison_.end());
     std::sort(bases.begin(), bases.end());
     for (double base : bases) {

@@ -43,6 +43,7 @@ class FrequencyView : public PlotView
 
   protected:
     void rebuild() override;
+    void settingsChanged(const QStringList &keys) override;
     void positionMoved() override {}
 
   private:
@@ -59,7 +60,9 @@ class FrequencyView : public PlotView
     QCPItemStraightLine *spanLine_;
     QCPItemText *spanLabel_;
     std::vector<double> comparison_; // the compared bases the last rebuild drew
-    // The bases of a compare text, or nothing (the field framed in red with the reason).
+    // The bases of a compare text, or nothing with the reason in `problem`.
+    std::optional<std::vector<double>> basesOf(const QString &text, QString *problem) const;
+    // The same, the field framed in red with the reason when it does not parse.
     std::optional<std::vector<double>> comparisonOf(const QString &text) const;
     int completed_ = 0;
     pe::ColumnSpectrum spectrum_;
