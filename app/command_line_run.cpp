@@ -2,10 +2,11 @@
 
 #include "export/data_export.h"
 #include "figures/plot_view.h"
+#include "figures/workspace_views.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "window/main_window.h"
-#include "window/workspace.h"
 
 #include <QApplication>
 #include <QDir>
@@ -83,11 +84,11 @@ bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &fro
 }
 
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
-int exportFrames(const CommandLine &cmd, Workspace &workspace)
+int exportFrames(const CommandLine &cmd, WorkspaceViews &figures)
 {
-    Parameters &parameters = *workspace.parameters();
+    Parameters &parameters = *figures.workspace()->parameters();
     // Parsing refused a view that cannot draw these settings (ViewInfo::cannotDraw).
-    std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
+    std::unique_ptr<PlotView> view = figures.offscreenView(cmd.view);
     if (cmd.gif) {
         // One GIF, built in memory a frame at a time, then written atomically.
         QString problem;
@@ -174,14 +175,15 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (exporting) {
         // Figures need no window: the workspace holds the state and draws each view offscreen.
         Workspace workspace(&parameters);
+        WorkspaceViews figures(&workspace);
         if (!applyState(cmd, workspace, cmd.view == QStringLiteral("all") ? viewIds().first() : cmd.view))
             return 2;
         if (cmd.mode == CommandLine::Mode::ExportFrames)
-            return exportFrames(cmd, workspace);
+            return exportFrames(cmd, figures);
         if (cmd.view == QStringLiteral("all")) {
             QString error;
             QStringList skipped;
-            if (!workspace.saveAllFigures(cmd.out, cmd.allFormat, cmd.figure, &error, &skipped)) {
+            if (!figures.saveAllFigures(cmd.out, cmd.allFormat, cmd.figure, &error, &skipped)) {
                 std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
                 return 2;
             }
@@ -190,7 +192,7 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
                 std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
             return 0;
         }
-        std::unique_ptr<PlotView> view = workspace.offscreenView(cmd.view);
+        std::unique_ptr<PlotView> view = figures.offscreenView(cmd.view);
         QString error;
         const FigureOptions fitted = view->cannotDraw().isEmpty() ? fitFigure(view.get(), cmd.figure, &error)
                                                                   : cmd.figure; // exportFigure says why

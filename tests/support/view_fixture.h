@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figures/plot_view.h"
+#include "figures/view_factory.h"
 
 #include "state/parameters.h"
 #include "state/view_registry.h"
@@ -26,7 +27,8 @@ template <class View> struct ViewFixture {
     std::unique_ptr<View> make()
     {
         if constexpr (std::is_base_of_v<PlotView, View>)
-            return std::unique_ptr<View>(static_cast<View *>(findView(View::describe().id)->create(&params, nullptr)));
+            return std::unique_ptr<View>(
+                static_cast<View *>(createView(*findView(viewIdOf(&View::staticMetaObject)), &params, nullptr)));
         else
             return std::make_unique<View>(&params);
     }

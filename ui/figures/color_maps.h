@@ -11,11 +11,8 @@ class QCPColorMap;
 // The one colour-map helper: every view that colours values asks here.
 namespace colormaps {
 
-// Names in menu order; the first is the default (diverging blue-grey-red, REFERENCE.md section 5).
-QStringList names();
-QString defaultName();
-// The gradient for a name (the default for an unknown one); `reversed` swaps its ends, as
-// matplotlib's "_r" maps do (seed 000 uses coolwarm_r: red for -1, blue for +1).
+// The gradient for a name (state/color_map_table.h lists them; the first for an unknown one); `reversed` swaps its
+// ends, as matplotlib's "_r" maps do (seed 000 uses coolwarm_r: red for -1, blue for +1).
 QCPColorGradient gradient(const QString &name, bool reversed = false);
 
 // Fills `map` with rows x cols cells, value(r, c), whose centres run from first to last row and

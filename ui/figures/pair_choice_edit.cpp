@@ -73,17 +73,3 @@ QString PairChoiceEdit::titleText(const pe::PairChoice &choice, bool noneListed,
     }
     return {};
 }
-
-ViewSetting PairChoiceEdit::setting(const QString &key)
-{
-    ViewSetting s{key, ViewSetting::Kind::Text, QStringLiteral("spread")};
-    s.check = [](const QString &text) {
-        std::string error;
-        return pe::parsePairChoice(text.trimmed().toStdString(), &error) ? QString() : QString::fromStdString(error);
-    };
-    s.flag = QStringLiteral("pairs");
-    s.valueName = QStringLiteral("P");
-    s.help = tr("Pairs the clocks and circles show when not all fit: spread (default: evenly in log wavelength, "
-                "fastest to slowest), fastest, or a list like 0,5,31 or 10-20");
-    return s;
-}

@@ -16,9 +16,6 @@ class PairChoiceEdit : public QLineEdit
   public:
     explicit PairChoiceEdit(const QString &objectName, QWidget *parent = nullptr);
 
-    // The view setting a field of this kind is (saved as the text it applies; --pairs).
-    static ViewSetting setting(const QString &key);
-
     const pe::PairChoice &choice() const { return choice_; }
     // The choice a setting's text says; a text that does not parse (a session may hold one: the
     // field frames it in red) is the default, spread.

@@ -44,8 +44,6 @@ class PlotView : public QWidget
     PlotView(Parameters *parameters, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return plot_; }
-    // A view with position axes sets this: its registry entry gets markerSetting().
-    static constexpr bool kMarksPositions = false;
     Parameters *parameters() const { return parameters_; }
 
     // The figure alone (no tool row) at size logical pixels times scale.

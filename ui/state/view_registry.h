@@ -11,10 +11,6 @@
 #include <memory>
 #include <vector>
 
-class Parameters;
-class PlotView;
-class QWidget;
-
 // What a data export is computed from: the state, and the view's settings with every key present
 // (completeSettings), so an export needs no widget.
 struct DataRequest {
@@ -38,14 +34,14 @@ struct DataExport {
     pe::Table make(const DataRequest &request) const;
 };
 
-// Every figure view, in tab order, and everything the window and the command line know of it. A
-// new view is its own pair of files and one line in view_registry.cpp: the window's tabs, the View
-// menu, File > Export figure, sessions, --help, the command line's options, --export and
-// --export-data all read this.
+// Every figure view, in the navigator's order, and everything the window and the command line know
+// of it, without its widget. A new view is its entry (state/view_info/), its line in
+// state/view_list.cpp, its pair of files in views/ and its line in views/view_list.cpp: the
+// navigator, the View menu, File > Export figure, sessions, --help, the command line's options,
+// --export and --export-data all read this.
 struct ViewInfo {
     QString id;    // command-line name, e.g. "heatmap"
     QString title; // navigator and menu text
-    std::function<PlotView *(Parameters *, QWidget *)> construct{};
     ViewSettings settings{};
     std::vector<DataExport> exports{};
     // Why the figure cannot be drawn for a request (the projection's limits), one sentence; empty
@@ -61,9 +57,6 @@ struct ViewInfo {
     // every export's problem say it first (viewInfo() adds it), so the window shows it in place of
     // the figure and the command line refuses with it.
     QString schemeProblem(const pe::EncodingParams &p) const;
-
-    // The view, its controls given their ranges and defaults from `settings`.
-    PlotView *create(Parameters *parameters, QWidget *parent) const;
 };
 
 // The encoding itself, seq_len x d_model in float64 (a table: the chosen rows, equal to the file's
@@ -100,16 +93,3 @@ inline constexpr int kMaxMarkers = 32;
 ViewSetting markerSetting();
 // The positions of a markers text, or nothing with `error` one sentence.
 std::optional<std::vector<std::int64_t>> parseMarkers(const QString &text, QString *error);
-
-// A view's registry entry made from its class: View::describe() gives the id, title, settings and
-// exports; construct is filled here.
-template <class View> ViewInfo viewInfo()
-{
-    ViewInfo info = View::describe();
-    if constexpr (View::kMarksPositions)
-        info.settings.push_back(markerSetting());
-    for (ViewSetting &s : figureSettings())
-        info.settings.push_back(std::move(s));
-    info.construct = [](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); };
-    return withSchemeCheck(std::move(info));
-}

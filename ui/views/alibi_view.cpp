@@ -116,20 +116,3 @@ void AlibiView::rebuild()
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
-
-ViewInfo AlibiView::describe()
-{
-    return {
-        QStringLiteral("alibi"),
-        tr("ALiBi"),
-        {},
-        {ViewSetting{QStringLiteral("alibiCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}.option(
-            QStringLiteral("cells"), QStringLiteral("N"),
-            tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit"))},
-        {{QStringLiteral("slopes"),
-          tr("ALiBi's slope of every head (1-based), as get_slopes computes it"),
-          {},
-          [](const DataRequest &r) { return pe::slopesTable(r.encoding->params().heads); }}},
-        {},
-        {pe::SchemeId::Alibi}};
-}

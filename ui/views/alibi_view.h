@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figures/plot_view.h"
+#include "state/view_info/view_infos.h"
 
 #include <memory>
 
@@ -18,11 +19,10 @@ class AlibiView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit AlibiView(Parameters *parameters, QWidget *parent = nullptr);
     ~AlibiView() override;
 
-    static constexpr int kMaxCells = 1024;
+    static constexpr int kMaxCells = kMaxMatrixCells;
 
   protected:
     void rebuild() override;

@@ -5,6 +5,7 @@
 #include "figures/integer_ticker.h"
 #include "figures/position_matrix.h"
 #include "state/parameters.h"
+#include "state/view_info/view_infos.h"
 #include "state/view_registry.h"
 #include "state/view_state.h"
 
@@ -24,16 +25,6 @@ namespace {
 const QColor kRowColor(30, 90, 200);
 const QColor kOtherColor(230, 120, 20);
 const QColor kMarkColor(220, 30, 30);
-
-pe::AttentionSettings settingsOf(const QJsonObject &s)
-{
-    pe::AttentionSettings out;
-    out.qk = s.value(QStringLiteral("attentionQk")).toString() == QLatin1String("random") ? pe::QueryKey::Random
-                                                                                          : pe::QueryKey::Ones;
-    out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
-    out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
-    return out;
-}
 
 // The other of sinusoidal and RoPE, with the same window, d and base: the comparison row.
 std::optional<pe::EncodingParams> otherScheme(const pe::EncodingParams &p)
@@ -116,7 +107,7 @@ std::int64_t AttentionView::cellCount() const
 
 pe::AttentionSettings AttentionView::attentionSettings() const
 {
-    return settingsOf(settings());
+    return attentionSettingsFrom(settings());
 }
 
 const pe::PositionalAttention &AttentionView::attention()
@@ -282,79 +273,4 @@ void AttentionView::rebuild()
 QList<QCPAxis *> AttentionView::positionAxes() const
 {
     return {rowRect_->axis(QCPAxis::atBottom)};
-}
-
-ViewInfo AttentionView::describe()
-{
-    using Kind = ViewSetting::Kind;
-    const auto tooLarge = [](const DataRequest &r) {
-        return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
-    };
-    return {QStringLiteral("attention"),
-            tr("Attention"),
-            {},
-            {{QStringLiteral("attentionQk"),
-              Kind::Choice,
-              QStringLiteral("ones"),
-              {QStringLiteral("ones"), QStringLiteral("random")},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("qk"),
-              QStringLiteral("Q"),
-              tr("RoPE's query and key: all ones or seeded Gaussian"),
-              2,
-              {pe::SchemeId::Rope}},
-             {QStringLiteral("attentionSeed"),
-              Kind::Integer,
-              0,
-              {},
-              0,
-              1'000'000,
-              {},
-              {},
-              QStringLiteral("qk-seed"),
-              QStringLiteral("S"),
-              tr("Seed of the random q and k"),
-              2,
-              {pe::SchemeId::Rope}},
-             {QStringLiteral("attentionCausal"),
-              Kind::Bool,
-              false,
-              {},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("causal"),
-              {},
-              tr("Mask the keys after the query (s > t)")},
-             ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxCells, tr("fit")}.option(
-                 QStringLiteral("cells"), QStringLiteral("N"),
-                 tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
-             {QStringLiteral("attentionCompare"),
-              Kind::Bool,
-              false,
-              {},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("compare"),
-              {},
-              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one's (the figure)"),
-              2,
-              {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}}},
-            {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
-              [tooLarge](const DataRequest &r) {
-                  if (r.encoding->params().seqLen > pe::kMaxDistanceRows)
-                      return tr("the matrix holds seq_len² numbers: at most %1 positions (got %2).")
-                          .arg(QString::fromStdString(pe::withThousands(pe::kMaxDistanceRows)),
-                               QString::fromStdString(pe::withThousands(r.encoding->params().seqLen)));
-                  return tooLarge(r);
-              },
-              [](const DataRequest &r) { return pe::attentionTable(*r.encoding, settingsOf(r.settings)); }}},
-            tooLarge,
-            {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
 }

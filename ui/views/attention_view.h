@@ -2,6 +2,7 @@
 
 #include "analysis/attention.h"
 #include "figures/plot_view.h"
+#include "state/view_info/view_infos.h"
 
 #include <memory>
 
@@ -23,8 +24,6 @@ class AttentionView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     explicit AttentionView(Parameters *parameters, QWidget *parent = nullptr);
     ~AttentionView() override;
 
@@ -33,7 +32,7 @@ class AttentionView : public PlotView
     std::int64_t firstCell() const;
     std::int64_t cellCount() const;
 
-    static constexpr int kMaxCells = 1024;
+    static constexpr int kMaxCells = kMaxMatrixCells;
 
   protected:
     QList<QCPAxis *> positionAxes() const override;

@@ -2,6 +2,7 @@
 
 #include "analysis/clock.h"
 #include "figures/plot_view.h"
+#include "state/view_info/view_infos.h"
 
 #include <algorithm>
 
@@ -25,7 +26,6 @@ class ClockGridView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit ClockGridView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setFace(pe::ClockFace face);
@@ -45,8 +45,8 @@ class ClockGridView : public PlotView
     QPointF handTip(int row, int col) const;
     QString tooltipAt(QPointF pixel) const override;
 
-    static constexpr int kMaxPairs = 128;
-    static constexpr int kMaxRows = 64;
+    static constexpr int kMaxPairs = kMaxClockPairs;
+    static constexpr int kMaxRows = kMaxClockRows;
 
   protected:
     void rebuild() override;

@@ -145,25 +145,3 @@ QList<QCPAxis *> DistanceView::positionAxes() const
 {
     return {plot()->xAxis, plot()->yAxis};
 }
-
-ViewInfo DistanceView::describe()
-{
-    return {QStringLiteral("distance"),
-            tr("Distance"),
-            {},
-            {SimilarityView::metricSetting()},
-            {{QStringLiteral("distance"), tr("the seq_len x seq_len matrix of the metric"),
-              [](const DataRequest &r) {
-                  const std::int64_t n = r.encoding->params().seqLen;
-                  return n > pe::kMaxDistanceRows ? tr("the matrix is seq_len x seq_len; seq_len must be at most "
-                                                       "10,000 (got %1).")
-                                                        .arg(n)
-                                                  : QString();
-              },
-              [](const DataRequest &r) {
-                  return pe::distanceTable(
-                      *r.encoding, r.noise,
-                      pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString())
-                          .value_or(pe::Metric::Dot));
-              }}}};
-}

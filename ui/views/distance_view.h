@@ -21,8 +21,6 @@ class DistanceView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     explicit DistanceView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);

@@ -23,7 +23,6 @@ class FrequencyView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     enum class Quantity { Frequency, Wavelength };
 
     explicit FrequencyView(Parameters *parameters, QWidget *parent = nullptr);

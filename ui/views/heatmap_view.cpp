@@ -1,4 +1,5 @@
 #include "views/heatmap_view.h"
+#include "state/color_map_table.h"
 
 #include "encodings/scheme.h"
 #include "figures/cell_labels.h"
@@ -29,7 +30,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
 {
     setObjectName(QStringLiteral("heatmapView"));
     mapChoice_->setObjectName(QStringLiteral("colorMap"));
-    mapChoice_->addItems(colormaps::names());
+    mapChoice_->addItems(colorMapNames());
     mapChoice_->setToolTip(tr("Colour map for values from -1 to 1"));
     reverseBox_->setObjectName(QStringLiteral("reverseColors"));
     reverseBox_->setToolTip(tr("Swap the ends of the colour map (article 0 uses red for -1: coolwarm reversed)"));
@@ -389,32 +390,4 @@ QString HeatmapView::tooltipAt(QPointF pixel) const
 QList<QCPAxis *> HeatmapView::positionAxes() const
 {
     return {state().flag(QStringLiteral("transpose")) ? plot()->xAxis : plot()->yAxis};
-}
-
-ViewInfo HeatmapView::describe()
-{
-    return {QStringLiteral("heatmap"),
-            tr("Heatmap"),
-            {},
-            {{QStringLiteral("colorMap"),
-              ViewSetting::Kind::Choice,
-              colormaps::defaultName(),
-              colormaps::names(),
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("colormap"),
-              QStringLiteral("NAME"),
-              tr("The heatmap's colour map")},
-             ViewSetting{QStringLiteral("reverseColors"), ViewSetting::Kind::Bool, false}.option(
-                 QStringLiteral("reversed"), {}, tr("Reverse the heatmap's colour map")),
-             ViewSetting{QStringLiteral("transpose"), ViewSetting::Kind::Bool, false}.option(
-                 QStringLiteral("transpose"), {}, tr("Dimensions down and positions across")),
-             ViewSetting{QStringLiteral("cellValues"), ViewSetting::Kind::Bool, true}.option(
-                 QStringLiteral("no-cell-values"), {}, tr("No values printed in the heatmap's cells")),
-             ViewSetting{QStringLiteral("cellDecimals"), ViewSetting::Kind::Integer, 0, {}, 0, 6, tr("auto")}.option(
-                 QStringLiteral("cell-decimals"), QStringLiteral("N"),
-                 tr("Decimals of the values printed in the heatmap's cells; auto: as many as fit"))},
-            {encodingExport()}};
 }

@@ -27,8 +27,6 @@ class HeatmapView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     // The smallest cell a vector figure draws, in points: smaller ones are sampled.
     static constexpr double kSmallestVectorCell = 0.25;
     static constexpr double kMostVectorCells = 1 << 22;

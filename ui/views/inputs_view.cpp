@@ -112,15 +112,3 @@ QList<QCPAxis *> InputsView::positionAxes() const
 {
     return {rects_[0]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atBottom), rects_[2]->axis(QCPAxis::atBottom)};
 }
-
-ViewInfo InputsView::describe()
-{
-    return {QStringLiteral("inputs"),
-            tr("Inputs"),
-            {},
-            {},
-            {{QStringLiteral("embeddings"),
-              tr("the inputs x = PE + σ·z (--noise, --seed), seq_len x d_model"),
-              {},
-              [](const DataRequest &r) { return pe::encodingTable(*r.encoding, r.noise); }}}};
-}

@@ -17,8 +17,6 @@ class InputsView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
 
   protected:

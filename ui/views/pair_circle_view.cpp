@@ -485,14 +485,3 @@ QString PairCircleView::tooltipAt(QPointF pixel) const
     }
     return {};
 }
-
-ViewInfo PairCircleView::describe()
-{
-    return {QStringLiteral("circles"),
-            tr("Circles"),
-            {},
-            {ViewSetting{QStringLiteral("circlePairs"), ViewSetting::Kind::Integer, 9, {}, 1, 36}.option(
-                 QStringLiteral("circles"), QStringLiteral("N"), tr("Number of (sin, cos) circles drawn")),
-             PairChoiceEdit::setting(QStringLiteral("circlePairChoice"))},
-            {encodingExport()}}; // each circle is a (sin, cos) pair of columns
-}

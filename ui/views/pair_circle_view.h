@@ -26,7 +26,6 @@ class PairCircleView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setShownPairs(int pairs);

@@ -25,7 +25,6 @@ class ProbeView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit ProbeView(Parameters *parameters, QWidget *parent = nullptr);
     ~ProbeView() override;
 

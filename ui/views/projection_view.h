@@ -33,11 +33,8 @@ class ProjectionView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     // The method and the t-SNE settings of completed settings (completeSettings): what a data export
     // and the view itself run.
-    static pe::ProjectionMethod methodFrom(const QJsonObject &settings);
-    static pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
     std::optional<pe::Table> dataTable() const override;
     explicit ProjectionView(Parameters *parameters, QWidget *parent = nullptr);
 

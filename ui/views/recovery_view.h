@@ -17,8 +17,6 @@ class RecoveryView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     std::optional<pe::Table> dataTable() const override;
     explicit RecoveryView(Parameters *parameters, QWidget *parent = nullptr);
 

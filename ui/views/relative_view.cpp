@@ -1,4 +1,5 @@
 #include "views/relative_view.h"
+#include "state/color_map_table.h"
 
 #include "encodings/noise.h"
 #include "encodings/scheme.h"
@@ -7,6 +8,7 @@
 #include "figures/integer_ticker.h"
 #include "figures/vector_color_map.h"
 #include "state/parameters.h"
+#include "state/view_info/view_infos.h"
 #include "state/view_registry.h"
 #include "state/view_state.h"
 
@@ -34,7 +36,7 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     matrix_ = new VectorColorMap(p->xAxis, p->yAxis);
     matrix_->setInterpolate(false);
-    matrix_->setGradient(colormaps::gradient(colormaps::defaultName()));
+    matrix_->setGradient(colormaps::gradient(colorMapNames().first()));
     matrix_->setDataRange(QCPRange(-1, 1));
     labels_ = new CellLabels(matrix_);
     for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
@@ -59,16 +61,6 @@ void RelativeView::setOffset(std::int64_t k)
     applySettings({{QStringLiteral("offset"), static_cast<double>(k)}});
 }
 namespace {
-
-// The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise
-// has draws for positions below noiseReach.
-std::pair<std::int64_t, std::int64_t> reachablePositions(const pe::EncodingParams &p, const pe::NoiseParams &noise)
-{
-    if (p.table)
-        return {p.startPos, p.startPos + p.seqLen};
-    return {0, noise.active() ? std::min(pe::limits::maxPositionEnd, pe::noiseReach(noise, p.dModel))
-                              : pe::limits::maxPositionEnd};
-}
 
 } // namespace
 
@@ -193,49 +185,4 @@ void RelativeView::rebuild()
     }
     setTitle(title_, title);
     plot()->replot(QCustomPlot::rpQueuedReplot);
-}
-
-ViewInfo RelativeView::describe()
-{
-    const auto offset = [](const DataRequest &r) {
-        return static_cast<std::int64_t>(r.settings.value(QStringLiteral("offset")).toDouble());
-    };
-    return {
-        QStringLiteral("relative"),
-        tr("Relative"),
-        {},
-        {{QStringLiteral("offset"),
-          ViewSetting::Kind::Integer,
-          5,
-          {},
-          -static_cast<double>(pe::limits::maxSeqLen),
-          static_cast<double>(pe::limits::maxSeqLen),
-          {},
-          {},
-          QStringLiteral("offset"),
-          QStringLiteral("K"),
-          tr("Offset k of the relative-position view")}},
-        {{QStringLiteral("relative"),
-          tr("T(k) per pair (a table: the best rotation) from --position to --position + k"),
-          [offset](const DataRequest &r) {
-              const std::int64_t t = r.position, k = offset(r);
-              const pe::EncodingParams &p = r.encoding->params();
-              const auto [first, end] = reachablePositions(p, r.noise);
-              if (t + k >= first && t + k < end)
-                  return QString();
-              if (r.encoding->table())
-                  return tr("the position t + k = %1 is outside the window, %2 to %3 (a table's rows are its "
-                            "only positions).")
-                      .arg(t + k)
-                      .arg(first)
-                      .arg(end - 1);
-              if (end < pe::limits::maxPositionEnd)
-                  return tr("the position t + k = %1 has no noise: numpy's draws reach positions 0 to %2 at "
-                            "d_model %3.")
-                      .arg(t + k)
-                      .arg(end - 1)
-                      .arg(p.dModel);
-              return tr("the position t + k = %1 is outside the positions allowed, 0 to %2.").arg(t + k).arg(end - 1);
-          },
-          [offset](const DataRequest &r) { return pe::relativeTable(*r.encoding, r.noise, r.position, offset(r)); }}}};
 }

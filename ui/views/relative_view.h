@@ -22,7 +22,6 @@ class RelativeView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit RelativeView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setOffset(std::int64_t k);

@@ -18,7 +18,6 @@ class RopeDecayView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit RopeDecayView(Parameters *parameters, QWidget *parent = nullptr);
 
     // The random samples drawn: the setting, fewer when offsets x pairs x samples would pass about

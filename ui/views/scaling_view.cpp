@@ -203,22 +203,3 @@ void ScalingView::rebuild()
     wrapLegend();
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
-
-ViewInfo ScalingView::describe()
-{
-    return {QStringLiteral("scaling"),
-            tr("RoPE scaling"),
-            {},
-            {ViewSetting{QStringLiteral("scalingQuantity"),
-                         ViewSetting::Kind::Choice,
-                         QStringLiteral("wavelength"),
-                         {QStringLiteral("wavelength"), QStringLiteral("frequency")}}
-                 .option(QStringLiteral("scaling-quantity"), QStringLiteral("NAME"),
-                         tr("Plot each pair's wavelength or its frequency θ, scaled against unscaled"))},
-            {{QStringLiteral("frequencies"),
-              tr("each pair's ω and wavelength; RoPE: scaled and unscaled, their ratio and the pair's regime"),
-              {},
-              [](const DataRequest &r) { return pe::frequencyTable(*r.encoding); }}},
-            {},
-            {pe::SchemeId::Rope}};
-}

@@ -16,7 +16,6 @@ class ScalingView : public PlotView
     Q_OBJECT
 
   public:
-    static ViewInfo describe();
     explicit ScalingView(Parameters *parameters, QWidget *parent = nullptr);
 
   protected:

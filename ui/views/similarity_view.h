@@ -24,10 +24,7 @@ class SimilarityView : public PlotView
     Q_OBJECT
 
   public:
-    static constexpr bool kMarksPositions = true; // the figure's markers on positionAxes()
-    static ViewInfo describe();
     // The metric setting, which the distance view shares.
-    static ViewSetting metricSetting();
     explicit SimilarityView(Parameters *parameters, QWidget *parent = nullptr);
 
     void setMetric(pe::Metric metric);

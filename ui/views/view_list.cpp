@@ -1,4 +1,4 @@
-#include "state/view_registry.h"
+#include "figures/view_factory.h"
 
 #include "views/alibi_view.h"
 #include "views/attention_view.h"
@@ -16,63 +16,54 @@
 #include "views/scaling_view.h"
 #include "views/similarity_view.h"
 
-#include <QCoreApplication>
+#include <QHash>
 
 namespace {
 
-QString encodingGroup()
+struct ViewClass {
+    PlotView *(*construct)(Parameters *, QWidget *);
+    const QMetaObject *meta;
+};
+
+template <class View> ViewClass make()
 {
-    return QCoreApplication::translate("ViewGroups", "The encoding");
-}
-QString readingGroup()
-{
-    return QCoreApplication::translate("ViewGroups", "What a model reads");
-}
-QString projectionGroup()
-{
-    return QCoreApplication::translate("ViewGroups", "Projections");
-}
-QString ropeGroup()
-{
-    return QCoreApplication::translate("ViewGroups", "RoPE and its extensions");
-}
-QString biasGroup()
-{
-    return QCoreApplication::translate("ViewGroups", "Biases");
+    return {[](Parameters *parameters, QWidget *parent) -> PlotView * { return new View(parameters, parent); },
+            &View::staticMetaObject};
 }
 
-template <class View> ViewInfo in(const QString &group)
+// The widget class of every registry id (state/view_list.cpp lists the entries; tst_view_state
+// checks that every entry has one).
+const QHash<QString, ViewClass> &viewClasses()
 {
-    ViewInfo info = viewInfo<View>();
-    info.group = group;
-    return info;
+    static const QHash<QString, ViewClass> classes = {
+        {QStringLiteral("heatmap"), make<HeatmapView>()},       {QStringLiteral("frequencies"), make<FrequencyView>()},
+        {QStringLiteral("clocks"), make<ClockGridView>()},      {QStringLiteral("circles"), make<PairCircleView>()},
+        {QStringLiteral("similarity"), make<SimilarityView>()}, {QStringLiteral("recovery"), make<RecoveryView>()},
+        {QStringLiteral("distance"), make<DistanceView>()},     {QStringLiteral("relative"), make<RelativeView>()},
+        {QStringLiteral("probe"), make<ProbeView>()},           {QStringLiteral("inputs"), make<InputsView>()},
+        {QStringLiteral("projection"), make<ProjectionView>()}, {QStringLiteral("scaling"), make<ScalingView>()},
+        {QStringLiteral("rope-decay"), make<RopeDecayView>()},  {QStringLiteral("attention"), make<AttentionView>()},
+        {QStringLiteral("alibi"), make<AlibiView>()},
+    };
+    return classes;
 }
 
 } // namespace
 
-// The list of views: the registry's contract (state/view_registry.h) is declared below the views;
-// the views themselves fill it here. The order is the View menu's and the digit keys' (Ctrl+1 the
-// heatmap ... Ctrl+0 the inputs); the navigator shows them by group.
-const std::vector<ViewInfo> &viewRegistry()
+PlotView *createView(const ViewInfo &info, Parameters *parameters, QWidget *parent)
 {
-    static const std::vector<ViewInfo> views = {
-        in<HeatmapView>(encodingGroup()),    in<FrequencyView>(encodingGroup()),    in<ClockGridView>(encodingGroup()),
-        in<PairCircleView>(encodingGroup()), in<SimilarityView>(readingGroup()),    in<RecoveryView>(readingGroup()),
-        in<DistanceView>(readingGroup()),    in<RelativeView>(readingGroup()),      in<ProbeView>(readingGroup()),
-        in<InputsView>(encodingGroup()),     in<ProjectionView>(projectionGroup()), in<ScalingView>(ropeGroup()),
-        in<RopeDecayView>(ropeGroup()),      in<AttentionView>(readingGroup()),     in<AlibiView>(biasGroup()),
-    };
-    return views;
-}
-
-QStringList viewGroups()
-{
-    return {encodingGroup(), readingGroup(), projectionGroup(), ropeGroup(), biasGroup()};
-}
-
-PlotView *ViewInfo::create(Parameters *parameters, QWidget *parent) const
-{
-    PlotView *view = construct(parameters, parent);
-    view->bindSettings(*this);
+    const auto found = viewClasses().constFind(info.id);
+    if (found == viewClasses().cend())
+        qFatal("no view class for the registry's '%s'", qPrintable(info.id));
+    PlotView *view = found->construct(parameters, parent);
+    view->bindSettings(info);
     return view;
+}
+
+QString viewIdOf(const QMetaObject *viewClass)
+{
+    for (auto it = viewClasses().cbegin(); it != viewClasses().cend(); ++it)
+        if (it->meta == viewClass)
+            return it.key();
+    return {};
 }

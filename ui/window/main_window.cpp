@@ -8,12 +8,13 @@
 
 #include "figures/figure_export.h"
 #include "figures/plot_view.h"
+#include "figures/workspace_views.h"
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/playback.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "window/control_panel.h"
-#include "window/workspace.h"
 
 #include <qcustomplot.h>
 
@@ -40,6 +41,7 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     : QMainWindow(parent)
     , parameters_(parameters)
     , workspace_(new Workspace(parameters, this))
+    , figures_(new WorkspaceViews(workspace_, this))
     , playback_(new Playback(parameters, this))
     , controls_(new ControlPanel(parameters, playback_, this))
     , dock_(new QDockWidget(tr("Parameters"), this))
@@ -75,8 +77,7 @@ void MainWindow::buildViews()
     // behind scroll arrows): the navigator beside the plots lists them all, by what they explain.
     tabs_->tabBar()->hide();
     for (const ViewInfo &info : viewRegistry()) {
-        PlotView *v = info.create(parameters_, tabs_);
-        workspace_->attach(v);
+        PlotView *v = figures_->create(info.id, tabs_);
         views_.emplace_back(info.id, v);
         tabs_->addTab(v, info.title);
     }

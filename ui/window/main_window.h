@@ -14,6 +14,7 @@ class Parameters;
 class Playback;
 class PlotView;
 class Workspace;
+class WorkspaceViews;
 class QDockWidget;
 class QUndoStack;
 class QLabel;
@@ -61,7 +62,7 @@ class MainWindow : public QMainWindow
     // The last session, geometry and dock layout (QSettings), as the window was closed.
     void restoreLastState();
 
-    // Every view's figure into the folder as <view>.<format> (Workspace::saveAllFigures); a view
+    // Every view's figure into the folder as <view>.<format> (WorkspaceViews::saveAllFigures); a view
     // that cannot be drawn is skipped with a line in `skipped`; false with the first failure.
     bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
                         QStringList *skipped = nullptr);
@@ -138,6 +139,7 @@ class MainWindow : public QMainWindow
 
     Parameters *parameters_;
     Workspace *workspace_;
+    WorkspaceViews *figures_; // the views drawing the workspace
     QMenu *recentMenu_ = nullptr;
     QString sessionPath_;
     Theme theme_ = Theme::System;

@@ -8,10 +8,11 @@
 #include "export/data_export.h"
 #include "figures/figure_export.h"
 #include "figures/plot_view.h"
+#include "figures/workspace_views.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "window/export_dialog.h"
-#include "window/workspace.h"
 
 #include <qcustomplot.h>
 
@@ -70,7 +71,7 @@ void MainWindow::copyFigure()
 bool MainWindow::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options,
                                 QString *error, QStringList *skipped)
 {
-    return workspace_->saveAllFigures(folder, format, options, error, skipped);
+    return figures_->saveAllFigures(folder, format, options, error, skipped);
 }
 
 void MainWindow::exportAllFigures()
@@ -215,7 +216,8 @@ bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std
     }
     state.setPosition(parameters_->position());
     Workspace offscreen(&state);
-    std::unique_ptr<PlotView> view = offscreen.offscreenView(shown->info().id);
+    WorkspaceViews figures(&offscreen);
+    std::unique_ptr<PlotView> view = figures.offscreenView(shown->info().id);
     view->applySettings(shown->settings());
     FigureOptions options;
     options.size = size;

@@ -6,7 +6,7 @@
 #include "figures/plot_view.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
-#include "window/workspace.h"
+#include "state/workspace.h"
 
 #include <QCloseEvent>
 #include <QDragEnterEvent>

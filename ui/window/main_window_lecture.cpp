@@ -4,10 +4,11 @@
 #include "encodings/scheme.h"
 
 #include "figures/plot_view.h"
+#include "figures/view_factory.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "window/view_navigator.h"
-#include "window/workspace.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -80,7 +81,7 @@ void MainWindow::setSecondView(const QString &id)
     const ViewInfo *info = findView(id);
     if (!info)
         return;
-    second_ = info->create(parameters_, stage_);
+    second_ = createView(*info, parameters_, stage_);
     second_->setObjectName(QStringLiteral("secondView"));
     // The view beside shows what its tab shows: the workspace's settings for it, not the defaults.
     second_->applySettings(workspace_->viewSettings(id));

@@ -7,7 +7,7 @@
 #include "figures/plot_view.h"
 #include "state/view_registry.h"
 #include "state/view_settings.h"
-#include "window/workspace.h"
+#include "state/workspace.h"
 
 #include <QActionGroup>
 #include <QApplication>

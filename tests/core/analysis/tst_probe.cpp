@@ -1,4 +1,5 @@
 #include "analysis/probe.h"
+#include "figures/view_factory.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "test_support.h"
@@ -151,7 +152,7 @@ void TestProbe::viewTrainsLiveAndCancels()
 {
     Parameters parameters;
     QVERIFY(!parameters.set(seed002()));
-    std::unique_ptr<PlotView> base(findView(QStringLiteral("probe"))->create(&parameters, nullptr));
+    std::unique_ptr<PlotView> base(createView(*findView(QStringLiteral("probe")), &parameters, nullptr));
     auto *view = qobject_cast<ProbeView *>(base.get());
     QVERIFY(view);
     view->resize(1200, 800);

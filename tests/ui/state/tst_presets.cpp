@@ -6,8 +6,8 @@
 #include "state/parameters.h"
 #include "state/session.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "window/main_window.h"
-#include "window/workspace.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,12 +1,13 @@
 #include "figures/plot_view.h"
+#include "figures/workspace_views.h"
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/session.h"
 #include "state/view_registry.h"
+#include "state/workspace.h"
 #include "test_support.h"
 #include "window/control_panel.h"
 #include "window/main_window.h"
-#include "window/workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -330,7 +331,7 @@ void TestSession::olderFilesDrawTheirFigures()
         QString why;
         if (!workspace.applySession(s, &why))
             qWarning("%s", qPrintable(why));
-        return workspace.offscreenView(s.view)->render(QSize(800, 500), 1.0);
+        return WorkspaceViews(&workspace).offscreenView(s.view)->render(QSize(800, 500), 1.0);
     };
     const QImage a = draw(*read), b = draw(*now);
     QVERIFY(!a.isNull());

@@ -1,10 +1,12 @@
 // The view settings' model (issue 29): a typed state per view that the workspace owns, with no
 // widget; controls only edit it and views only read it.
 #include "figures/plot_view.h"
+#include "figures/view_factory.h"
+#include "figures/workspace_views.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/view_state.h"
-#include "window/workspace.h"
+#include "state/workspace.h"
 
 #include <QComboBox>
 #include <QSignalSpy>
@@ -66,13 +68,14 @@ class TestViewState : public QObject
             QCOMPARE(w.viewState(info.id)->values(), completeSettings(info.settings, {}));
         QVERIFY(
             !w.setViewSettings(QStringLiteral("similarity"), {{QStringLiteral("metric"), QStringLiteral("cosine")}}));
-        std::unique_ptr<PlotView> view(findView(QStringLiteral("similarity"))->create(&p, nullptr));
+        std::unique_ptr<PlotView> view(createView(*findView(QStringLiteral("similarity")), &p, nullptr));
         view->resize(640, 480);
         view->show();
         QVERIFY(QTest::qWaitForWindowExposed(view.get()));
         auto *metric = view->findChild<QComboBox *>(QStringLiteral("metric"));
         QCOMPARE(metric->currentData().toString(), QStringLiteral("dot")); // its own state until attached
-        w.attach(view.get());
+        WorkspaceViews figures(&w);
+        figures.attach(view.get());
         QCOMPARE(&view->state(), w.viewState(QStringLiteral("similarity")));
         QCOMPARE(metric->currentData().toString(), QStringLiteral("cosine"));
         // The control edits the state: one undo step, and undo reaches the control.
@@ -92,7 +95,7 @@ class TestViewState : public QObject
         QCOMPARE(w.undoStack()->count(), steps + 1); // not an edit: sessions and undo set it so
         QCOMPARE(w.undoStack()->index(), steps);
         // Detached, the view has its own state again and the workspace keeps its own.
-        w.detach(view.get());
+        figures.detach(view.get());
         QCOMPARE(view->state().choice(QStringLiteral("metric")), QStringLiteral("dot"));
         QCOMPARE(w.viewSettings(QStringLiteral("similarity")).value(QStringLiteral("metric")).toString(),
                  QStringLiteral("euclidean"));

@@ -1,4 +1,5 @@
 #include "figures/figure_export.h"
+#include "figures/view_factory.h"
 #include "state/parameters.h"
 #include "view_fixture.h"
 #include "views/heatmap_view.h"
@@ -216,7 +217,7 @@ void TestHeatmapView::vectorFigureDrawsEveryCellWhateverItsDpi()
     // default 100 dpi and all drawn at 600: a vector figure is zoomed by its reader, so its cells
     // do not depend on the dpi. Every one is drawn while cells are at least 0.25 pt.
     set(200, 64);
-    std::unique_ptr<PlotView> exported(findView(QStringLiteral("heatmap"))->create(params_, nullptr));
+    std::unique_ptr<PlotView> exported(createView(*findView(QStringLiteral("heatmap")), params_, nullptr));
     auto *heatmap = static_cast<HeatmapView *>(exported.get());
     FigureOptions o;
     QVERIFY(!parseFigureSize(QStringLiteral("3.5x2.5in"), &o));

@@ -1,5 +1,6 @@
 #include "encodings/position_table.h"
 #include "export/data_export.h"
+#include "figures/view_factory.h"
 #include "state/parameters.h"
 #include "test_support.h"
 #include "view_fixture.h"
@@ -140,7 +141,7 @@ void TestPairCircleView::exportedTableTicksOnItsScale()
         pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), "wpe.npy");
     QVERIFY(!params_->set(pe::tableParams({}, table)));
     // Drawn offscreen as the command line draws it, by a view never shown.
-    std::unique_ptr<PlotView> exported(findView(QStringLiteral("circles"))->create(params_, nullptr));
+    std::unique_ptr<PlotView> exported(createView(*findView(QStringLiteral("circles")), params_, nullptr));
     QVERIFY(!exported->render(QSize(1200, 800), 1.0).isNull());
     QCustomPlot *plot = exported->plot();
     QCOMPARE(plot->axisRectCount(), 8);

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "figures/figure_export.h"
 #include "state/session.h"
 
 #include <QMap>
@@ -11,14 +10,14 @@
 
 class Parameters;
 class ParameterHistory;
-class PlotView;
 class QUndoStack;
 class ViewState;
 
-// Everything a session is, without a window: the parameters (the one state object), their undo
-// history, and each view's settings. Views attach to it; settings for a view not attached (a
-// figure the command line has not drawn yet) are kept and applied when it attaches. The main
-// window and the command line both work through one, so a session means the same to both.
+// Everything a session is, without a widget: the parameters (the one state object), their undo
+// history, and each view's settings. Views read and edit its states (figures/workspace_views.h
+// attaches them); a view's settings are kept here whether or not a view shows them. The main
+// window and the command line both work through one, so a session means the same to both; it
+// links Qt Core and Gui only (QUndoStack is in Gui), no widget.
 class Workspace : public QObject
 {
     Q_OBJECT
@@ -32,13 +31,14 @@ class Workspace : public QObject
     ParameterHistory *history() const { return history_; }
 
     // Each view's settings, one typed state a view of the registry (ViewState), whether or not a
-    // view shows it; nullptr for an unknown id.
+    // view shows it (every view of that id shares it: the window's, the one beside it in lecture
+    // mode, an export's); nullptr for an unknown id.
     ViewState *viewState(const QString &id) const;
-    // A view of the registry reads and edits the state kept here for its id (every view of that id
-    // shares it: the window's, the one beside it in lecture mode, an export's); its edits are undo
-    // steps. Detached, it has its own again.
-    void attach(PlotView *view);
-    void detach(PlotView *view);
+    // A view's edit of its settings, from `before` to `after` (already in its state), as one undo
+    // step. Edits from one number field while it keeps the keyboard (`typingIn`, the field; null
+    // for any other edit) merge into one step. Undo and redo applying settings record nothing.
+    void recordSettingsEdit(const QString &id, const QJsonObject &before, const QJsonObject &after,
+                            const QObject *typingIn = nullptr);
 
     // A view's settings as a session saves them.
     QJsonObject viewSettings(const QString &id) const;
@@ -55,18 +55,9 @@ class Workspace : public QObject
     // the session does not name returns to its default: the state after it is the session's alone.
     bool applySession(const Session &session, QString *error);
 
-    // A view created offscreen from the registry, attached, drawing finished figures.
-    std::unique_ptr<PlotView> offscreenView(const QString &id);
-    // Every view's figure into the folder as <id>.<format>: the attached views as they are, the
-    // others created offscreen one at a time. A view that cannot be drawn is skipped, with a line
-    // in `skipped` ("projection: why"); false with the first failure in `error`.
-    bool saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
-                        QStringList *skipped = nullptr);
-
   private:
     Parameters *parameters_;
     ParameterHistory *history_;
     QMap<QString, ViewState *> states_;
-    QMap<QString, PlotView *> views_; // the view last attached for each id
-    bool restoring_ = false;          // undo or redo applying settings: not an edit
+    bool restoring_ = false; // undo or redo applying settings: not an edit
 };

@@ -1,14 +1,10 @@
-#include "window/workspace.h"
+#include "state/workspace.h"
 
-#include "figures/plot_view.h"
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/view_state.h"
 
-#include <QAbstractSpinBox>
-#include <QApplication>
-#include <QDir>
 #include <QScopeGuard>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -19,12 +15,13 @@
 class SettingsChange : public QUndoCommand
 {
   public:
-    SettingsChange(Workspace *workspace, const QString &view, const QJsonObject &before, const QJsonObject &after)
+    SettingsChange(Workspace *workspace, const QString &view, const QJsonObject &before, const QJsonObject &after,
+                   const QObject *typingIn = nullptr)
         : workspace_(workspace)
         , view_(view)
         , before_(before)
         , after_(after)
-        , typing_(qobject_cast<QAbstractSpinBox *>(QApplication::focusWidget()))
+        , typing_(typingIn)
     {
         setText(QObject::tr("%1 setting").arg(view));
     }
@@ -51,7 +48,7 @@ class SettingsChange : public QUndoCommand
     Workspace *workspace_;
     QString view_;
     QJsonObject before_, after_;
-    const QWidget *typing_; // the number field that had the keyboard, if any
+    const QObject *typing_; // the number field that had the keyboard, if any
     bool done_ = false;
 };
 
@@ -76,29 +73,11 @@ ViewState *Workspace::viewState(const QString &id) const
     return states_.value(id);
 }
 
-void Workspace::attach(PlotView *view)
+void Workspace::recordSettingsEdit(const QString &id, const QJsonObject &before, const QJsonObject &after,
+                                   const QObject *typingIn)
 {
-    const QString id = view->info().id;
-    views_.insert(id, view);
-    view->useState(states_.value(id));
-    connect(view, &PlotView::settingsEdited, this, [this, id](const QJsonObject &before, const QJsonObject &after) {
-        if (!restoring_)
-            undoStack()->push(new SettingsChange(this, id, before, after));
-    });
-    // A view destroyed without detaching (its window closed): the state stays here.
-    connect(view, &QObject::destroyed, this, [this, id, view] {
-        if (views_.value(id) == view)
-            views_.remove(id);
-    });
-}
-
-void Workspace::detach(PlotView *view)
-{
-    const QString id = view->info().id;
-    if (views_.value(id) == view)
-        views_.remove(id);
-    disconnect(view, nullptr, this, nullptr);
-    view->useState(nullptr);
+    if (!restoring_)
+        undoStack()->push(new SettingsChange(this, id, before, after, typingIn));
 }
 
 void Workspace::restoreViewSettings(const QString &id, const QJsonObject &settings)
@@ -172,55 +151,6 @@ bool Workspace::applySession(const Session &s, QString *error)
         setViewSettings(info.id, completeSettings(info.settings, s.views.value(info.id)));
         if (const QJsonObject after = viewSettings(info.id); after != before.value(info.id))
             undoStack()->push(new SettingsChange(this, info.id, before.value(info.id), after));
-    }
-    return true;
-}
-
-std::unique_ptr<PlotView> Workspace::offscreenView(const QString &id)
-{
-    std::unique_ptr<PlotView> view(findView(id)->create(parameters_, nullptr));
-    view->setCompleteFigures(true);
-    attach(view.get());
-    return view;
-}
-
-bool Workspace::saveAllFigures(const QString &folder, FigureFormat format, const FigureOptions &options, QString *error,
-                               QStringList *skipped)
-{
-    if (!QDir().mkpath(folder)) {
-        *error = tr("cannot create the folder '%1'.").arg(folder);
-        return false;
-    }
-    static const char *const suffix[] = {"png", "svg", "pdf"};
-    for (const ViewInfo &info : viewRegistry()) {
-        std::unique_ptr<PlotView> own;
-        PlotView *view = views_.value(info.id);
-        if (!view) {
-            own = offscreenView(info.id);
-            view = own.get();
-        }
-        const auto done = qScopeGuard([&] {
-            if (own)
-                detach(own.get());
-        });
-        if (const QString why = view->cannotDraw(); !why.isEmpty()) {
-            if (skipped)
-                *skipped << tr("%1: %2").arg(info.id, why);
-            continue;
-        }
-        const QString path =
-            QDir(folder).filePath(info.id + QLatin1Char('.') + QLatin1String(suffix[static_cast<int>(format)]));
-        QString tight;
-        const FigureOptions fitted = fitFigure(view, options, &tight);
-        if (!tight.isEmpty()) {
-            if (skipped)
-                *skipped << tr("%1: %2").arg(info.id, tight);
-            continue;
-        }
-        if (!::exportFigure(view, path, fitted, error)) {
-            *error = tr("%1: %2").arg(info.id, *error);
-            return false;
-        }
     }
     return true;
 }

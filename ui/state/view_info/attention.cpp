@@ -1,0 +1,98 @@
+#include "state/view_info/view_infos.h"
+
+#include "analysis/offset_waves.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("AttentionView", text);
+}
+
+} // namespace
+
+pe::AttentionSettings attentionSettingsFrom(const QJsonObject &s)
+{
+    pe::AttentionSettings out;
+    out.qk = s.value(QStringLiteral("attentionQk")).toString() == QLatin1String("random") ? pe::QueryKey::Random
+                                                                                          : pe::QueryKey::Ones;
+    out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
+    out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
+    return out;
+}
+
+ViewInfo attentionViewInfo()
+{
+    using Kind = ViewSetting::Kind;
+    const auto tooLarge = [](const DataRequest &r) {
+        return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
+    };
+    return {QStringLiteral("attention"),
+            tr("Attention"),
+            {{QStringLiteral("attentionQk"),
+              Kind::Choice,
+              QStringLiteral("ones"),
+              {QStringLiteral("ones"), QStringLiteral("random")},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("qk"),
+              QStringLiteral("Q"),
+              tr("RoPE's query and key: all ones or seeded Gaussian"),
+              2,
+              {pe::SchemeId::Rope}},
+             {QStringLiteral("attentionSeed"),
+              Kind::Integer,
+              0,
+              {},
+              0,
+              1'000'000,
+              {},
+              {},
+              QStringLiteral("qk-seed"),
+              QStringLiteral("S"),
+              tr("Seed of the random q and k"),
+              2,
+              {pe::SchemeId::Rope}},
+             {QStringLiteral("attentionCausal"),
+              Kind::Bool,
+              false,
+              {},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("causal"),
+              {},
+              tr("Mask the keys after the query (s > t)")},
+             ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
+                 QStringLiteral("cells"), QStringLiteral("N"),
+                 tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
+             {QStringLiteral("attentionCompare"),
+              Kind::Bool,
+              false,
+              {},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("compare"),
+              {},
+              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one's (the figure)"),
+              2,
+              {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}}},
+            {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
+              [tooLarge](const DataRequest &r) {
+                  if (r.encoding->params().seqLen > pe::kMaxDistanceRows)
+                      return tr("the matrix holds seq_len² numbers: at most %1 positions (got %2).")
+                          .arg(QString::fromStdString(pe::withThousands(pe::kMaxDistanceRows)),
+                               QString::fromStdString(pe::withThousands(r.encoding->params().seqLen)));
+                  return tooLarge(r);
+              },
+              [](const DataRequest &r) { return pe::attentionTable(*r.encoding, attentionSettingsFrom(r.settings)); }}},
+            tooLarge,
+            {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
+}

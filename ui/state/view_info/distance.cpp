@@ -1,0 +1,35 @@
+#include "state/view_info/view_infos.h"
+
+#include "encodings/scheme.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("DistanceView", text);
+}
+
+} // namespace
+
+ViewInfo distanceViewInfo()
+{
+    return {QStringLiteral("distance"),
+            tr("Distance"),
+            {metricSetting()},
+            {{QStringLiteral("distance"), tr("the seq_len x seq_len matrix of the metric"),
+              [](const DataRequest &r) {
+                  const std::int64_t n = r.encoding->params().seqLen;
+                  return n > pe::kMaxDistanceRows ? tr("the matrix is seq_len x seq_len; seq_len must be at most "
+                                                       "10,000 (got %1).")
+                                                        .arg(n)
+                                                  : QString();
+              },
+              [](const DataRequest &r) {
+                  return pe::distanceTable(
+                      *r.encoding, r.noise,
+                      pe::parseMetric(choiceName(r.settings, QStringLiteral("metric")).toStdString())
+                          .value_or(pe::Metric::Dot));
+              }}}};
+}

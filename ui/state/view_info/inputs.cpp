@@ -1,0 +1,25 @@
+#include "state/view_info/view_infos.h"
+
+#include "encodings/noise.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("InputsView", text);
+}
+
+} // namespace
+
+ViewInfo inputsViewInfo()
+{
+    return {QStringLiteral("inputs"),
+            tr("Inputs"),
+            {},
+            {{QStringLiteral("embeddings"),
+              tr("the inputs x = PE + σ·z (--noise, --seed), seq_len x d_model"),
+              {},
+              [](const DataRequest &r) { return pe::encodingTable(*r.encoding, r.noise); }}}};
+}

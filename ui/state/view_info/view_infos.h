@@ -1,0 +1,54 @@
+#pragma once
+
+#include "analysis/attention.h"
+#include "analysis/probe.h"
+#include "encodings/noise.h"
+#include "projections/projection.h"
+#include "state/view_registry.h"
+
+#include <QJsonObject>
+
+#include <cstdint>
+#include <utility>
+
+// Every view's registry entry, without its widget: the id, title, settings with their ranges and
+// command-line options, data exports and the schemes it draws. The list of views
+// (state/view_list.cpp) collects them; the views library adds the widget that shows each
+// (views/view_list.cpp), so the command line, sessions and data exports need no widget.
+ViewInfo heatmapViewInfo();
+ViewInfo frequencyViewInfo();
+ViewInfo clockGridViewInfo();
+ViewInfo pairCircleViewInfo();
+ViewInfo similarityViewInfo();
+ViewInfo recoveryViewInfo();
+ViewInfo distanceViewInfo();
+ViewInfo relativeViewInfo();
+ViewInfo probeViewInfo();
+ViewInfo inputsViewInfo();
+ViewInfo projectionViewInfo();
+ViewInfo scalingViewInfo();
+ViewInfo ropeDecayViewInfo();
+ViewInfo attentionViewInfo();
+ViewInfo alibiViewInfo();
+
+// Ranges the entries declare and the views draw within.
+inline constexpr int kMaxMatrixCells = 1024; // cells per side of the attention and ALiBi heatmaps
+inline constexpr int kMaxClockPairs = 128;   // clocks in a row
+inline constexpr int kMaxClockRows = 64;     // rows of clocks
+
+// Settings two views share: the similarity and distance metric; which pairs the clocks and the
+// circles show ("spread", "fastest", "0,5,31"; --pairs).
+ViewSetting metricSetting();
+ViewSetting pairChoiceSetting(const QString &key);
+
+// A view's settings as the core's parameters, from a completed settings object
+// (completeSettings): the view and its data export read them the same way.
+pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
+pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
+pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
+pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+// The probe's training curve as a table: epoch, loss, accuracy, heldout_accuracy.
+pe::Table probeCurveTable(const pe::ProbeResult &result);
+// The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise
+// has draws for positions below noiseReach.
+std::pair<std::int64_t, std::int64_t> reachablePositions(const pe::EncodingParams &p, const pe::NoiseParams &noise);
