@@ -3,16 +3,7 @@
 #include "encodings/rope.h"
 #include "export/data_export.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("AlibiView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(AlibiView)
 
 ViewInfo alibiViewInfo()
 {

@@ -2,16 +2,7 @@
 
 #include "analysis/offset_waves.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("AttentionView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(AttentionView)
 
 pe::AttentionSettings attentionSettingsFrom(const QJsonObject &s)
 {

@@ -2,16 +2,7 @@
 
 #include "encodings/scheme.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ClockGridView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(ClockGridView)
 
 ViewInfo clockGridViewInfo()
 {

@@ -2,16 +2,7 @@
 
 #include "encodings/scheme.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("FrequencyView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(FrequencyView)
 
 ViewInfo frequencyViewInfo()
 {

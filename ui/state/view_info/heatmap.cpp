@@ -1,18 +1,9 @@
-#include "state/color_map_table.h"
 #include "state/view_info/view_infos.h"
 
 #include "encodings/scheme.h"
+#include "state/color_map_table.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("HeatmapView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(HeatmapView)
 
 ViewInfo heatmapViewInfo()
 {

@@ -2,16 +2,7 @@
 
 #include "encodings/noise.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("InputsView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(InputsView)
 
 ViewInfo inputsViewInfo()
 {

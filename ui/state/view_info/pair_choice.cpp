@@ -2,16 +2,7 @@
 
 #include "analysis/clock.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("PairChoiceEdit", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(PairChoiceEdit)
 
 // The clocks' and the circles' field (figures/pair_choice_edit.h), saved as the text it applies.
 ViewSetting pairChoiceSetting(const QString &key)

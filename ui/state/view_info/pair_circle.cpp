@@ -3,16 +3,7 @@
 #include "analysis/reduction.h"
 #include "support/parallel.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("PairCircleView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(PairCircleView)
 
 ViewInfo pairCircleViewInfo()
 {

@@ -1,15 +1,6 @@
 #include "state/view_info/view_infos.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ProjectionView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(ProjectionView)
 
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings)
 {

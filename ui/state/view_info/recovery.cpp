@@ -2,16 +2,7 @@
 
 #include "analysis/reduction.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RecoveryView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(RecoveryView)
 
 ViewInfo recoveryViewInfo()
 {

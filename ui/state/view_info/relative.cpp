@@ -3,16 +3,7 @@
 #include "encodings/noise.h"
 #include "encodings/scheme.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RelativeView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(RelativeView)
 
 std::pair<std::int64_t, std::int64_t> reachablePositions(const pe::EncodingParams &p, const pe::NoiseParams &noise)
 {

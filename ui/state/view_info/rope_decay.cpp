@@ -3,16 +3,7 @@
 #include "analysis/offset_waves.h"
 #include "encodings/scheme.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RopeDecayView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(RopeDecayView)
 
 ViewInfo ropeDecayViewInfo()
 {

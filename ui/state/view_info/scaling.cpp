@@ -3,16 +3,7 @@
 #include "encodings/rope.h"
 #include "encodings/scheme.h"
 
-#include <QCoreApplication>
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("ScalingView", text);
-}
-
-} // namespace
+PE_VIEW_TEXTS(ScalingView)
 
 ViewInfo scalingViewInfo()
 {

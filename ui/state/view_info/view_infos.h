@@ -6,6 +6,7 @@
 #include "projections/projection.h"
 #include "state/view_registry.h"
 
+#include <QCoreApplication>
 #include <QJsonObject>
 
 #include <cstdint>
@@ -30,6 +31,16 @@ ViewInfo scalingViewInfo();
 ViewInfo ropeDecayViewInfo();
 ViewInfo attentionViewInfo();
 ViewInfo alibiViewInfo();
+
+// An entry's texts are translated in the context of its view's widget class, as that class's own
+// tr() did when the entry lived there: PE_VIEW_TEXTS(HeatmapView) gives the file its tr().
+#define PE_VIEW_TEXTS(Context)                                                                                         \
+    namespace {                                                                                                        \
+    QString tr(const char *text)                                                                                       \
+    {                                                                                                                  \
+        return QCoreApplication::translate(#Context, text);                                                            \
+    }                                                                                                                  \
+    }
 
 // Ranges the entries declare and the views draw within.
 inline constexpr int kMaxMatrixCells = 1024; // cells per side of the attention and ALiBi heatmaps
