@@ -107,12 +107,26 @@ QList<QCommandLineOption> options()
     // The parameters a scheme adds (pe::schemeParameters()): RoPE's scaling, ALiBi's heads.
     for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
         const pe::EncodingParams defaults;
-        fixed << QCommandLineOption(
-            QString::fromStdString(sp.flag()),
-            QStringLiteral("%1: %2 (default %3).")
-                .arg(QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size())), allowed(sp.field),
-                     QString::fromStdString(pe::parameterText(sp, sp.get(defaults)))),
-            sp.kind == pe::SchemeParameter::Kind::Choice ? QStringLiteral("NAME") : QStringLiteral("V"));
+        const QString help = QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size()));
+        switch (sp.kind) {
+        case pe::SchemeParameter::Kind::Switch: // a switch without a value: it turns the default over
+            fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
+                                        QStringLiteral("%1 (default %2; this switch turns it %3).")
+                                            .arg(help,
+                                                 sp.get(defaults) != 0 ? QStringLiteral("on") : QStringLiteral("off"),
+                                                 sp.get(defaults) != 0 ? QStringLiteral("off") : QStringLiteral("on")));
+            break;
+        case pe::SchemeParameter::Kind::List:
+            fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
+                                        QStringLiteral("%1: %2.").arg(help, allowed(sp.field)), QStringLiteral("LIST"));
+            break;
+        default:
+            fixed << QCommandLineOption(
+                QString::fromStdString(sp.flag()),
+                QStringLiteral("%1: %2 (default %3).")
+                    .arg(help, allowed(sp.field), QString::fromStdString(pe::parameterText(sp, sp.get(defaults)))),
+                sp.kind == pe::SchemeParameter::Kind::Choice ? QStringLiteral("NAME") : QStringLiteral("V"));
+        }
     }
     fixed << QList<QCommandLineOption>{
         {QStringLiteral("table"),

@@ -137,6 +137,17 @@ std::optional<QString> cli::readSchemeParameters(const QCommandLineParser &parse
         if (!pe::takes(p, sp.field))
             return QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(pe::notApplicable(p, sp.field)));
         std::string error;
+        if (sp.kind == pe::SchemeParameter::Kind::Switch) { // --no-truncate: the default turned over
+            sp.set(p, sp.get(pe::EncodingParams{}) != 0 ? 0.0 : 1.0);
+            continue;
+        }
+        if (sp.kind == pe::SchemeParameter::Kind::List) {
+            auto list = pe::parseList(sp, parser.value(flag).toStdString(), &error);
+            if (!list)
+                return QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(error));
+            sp.setList(p, std::move(*list));
+            continue;
+        }
         const auto v = pe::parseParameter(sp, parser.value(flag).toStdString(), &error);
         if (!v)
             return QStringLiteral("--%1: %2").arg(flag, QString::fromStdString(error));

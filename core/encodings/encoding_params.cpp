@@ -122,9 +122,14 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
                                                     " (got " + withThousands(p.startPos) + " + " +
                                                     withThousands(p.seqLen) + ")."};
-    for (const SchemeParameter &sp : schemeParameters())
-        if (const double v = sp.get(p); !inRange(sp, v))
+    for (const SchemeParameter &sp : schemeParameters()) {
+        if (sp.kind == SchemeParameter::Kind::List) {
+            if (auto problem = listProblem(sp, sp.getList(p)))
+                return ValidationError{sp.field, *problem};
+        } else if (const double v = sp.get(p); !inRange(sp, v)) {
             return failure(sp.field, shortReal(v));
+        }
+    }
     if (p.scheme == SchemeId::Rope && p.dModel % 2 != 0)
         return ValidationError{Field::DModel, "RoPE turns pairs of columns: d_model must be even (got " +
                                                   std::to_string(p.dModel) + ")."};
@@ -142,6 +147,20 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::HighFreqFactor, "high_freq_factor must be above low_freq_factor (got " +
                                                           shortReal(p.rope.highFreqFactor) + " and " +
                                                           shortReal(p.rope.lowFreqFactor) + ")."};
+    // LongRoPE rescales every pair: one factor a pair in each list (transformers warns, then fails
+    // to broadcast; a missing list would leave pairs unscaled without a word).
+    for (const Field f : {Field::ShortFactor, Field::LongFactor}) {
+        const std::vector<double> &list = f == Field::ShortFactor ? p.rope.shortFactor : p.rope.longFactor;
+        if (takes(p, f) && list.size() != static_cast<std::size_t>(p.dModel / 2))
+            return ValidationError{f, std::string(fieldName(f)) + " must hold one factor per rotated pair, d/2 = " +
+                                          std::to_string(p.dModel / 2) + " of them (got " +
+                                          std::to_string(list.size()) + ")."};
+    }
+    if (takes(p, Field::AttentionFactor) && p.rope.scaling == RopeScaling::LongRope && p.rope.attentionFactor == 0 &&
+        p.rope.factor > 1 && p.rope.originalContext < 2)
+        return ValidationError{Field::OriginalContext,
+                               "LongRoPE's attention factor sqrt(1 + ln s / ln L) needs L of at least 2: give "
+                               "original_context or attention_factor."};
     if (takes(p, Field::Head) && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};

@@ -82,7 +82,13 @@ enum class Field {
     BetaSlow,
     LowFreqFactor,
     HighFreqFactor,
-    Heads,
+    Mscale,
+    MscaleAllDim,
+    Truncate,
+    AttentionFactor,
+    ShortFactor,
+    LongFactor,
+    Heads, // ALiBi's from here on (scheme.cpp's notApplicable)
     Head,
 };
 

@@ -24,6 +24,8 @@ std::string_view ropeScalingName(RopeScaling s)
         return "yarn";
     case RopeScaling::Llama3:
         return "llama3";
+    case RopeScaling::LongRope:
+        return "longrope";
     }
     return "";
 }
@@ -64,13 +66,20 @@ double correctionDim(double rotations, int d, double base, std::int64_t context)
 }
 
 // How much of pair i YaRN keeps (1: θ, 0: θ/s): one minus a linear ramp in the pair index between
-// floor(dim(beta_fast)) and ceil(dim(beta_slow)), clamped to [0, d-1]. This is transformers'
-// _compute_yarn_parameters (find_correction_range, linear_ramp_factor) and jquesnelle/yarn; the
-// paper ramps on r = L/λ instead, which differs mid-ramp. The code is what models run.
+// floor(dim(beta_fast)) and ceil(dim(beta_slow)), clamped to [0, d-1]; without truncate (gpt-oss)
+// the range is not floored and ceiled. This is transformers' _compute_yarn_parameters
+// (find_correction_range, linear_ramp_factor) and jquesnelle/yarn; the paper ramps on r = L/λ
+// instead, which differs mid-ramp. The code is what models run.
 std::vector<double> yarnKept(double base, int d, const RopeScalingParams &p)
 {
-    const double low = std::max(0.0, std::floor(correctionDim(p.betaFast, d, base, p.originalContext)));
-    double high = std::min(d - 1.0, std::ceil(correctionDim(p.betaSlow, d, base, p.originalContext)));
+    double low = correctionDim(p.betaFast, d, base, p.originalContext);
+    double high = correctionDim(p.betaSlow, d, base, p.originalContext);
+    if (p.truncate) {
+        low = std::floor(low);
+        high = std::ceil(high);
+    }
+    low = std::max(0.0, low);
+    high = std::min(d - 1.0, high);
     if (high == low)
         high += 0.001; // the reference's guard against a zero-width ramp
     std::vector<double> kept(static_cast<std::size_t>(d / 2));
@@ -138,16 +147,46 @@ std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams 
         }
         return theta;
     }
+    case RopeScaling::LongRope: { // inv_freq = 1 / (ext_i · base^(2i/d)); validate() checks d/2 factors
+        std::vector<double> theta = plainFrequencies(base, d);
+        const std::vector<double> &ext = longRopeFactors(p, length);
+        for (std::size_t i = 0; i < theta.size() && i < ext.size(); ++i)
+            theta[i] /= ext[i];
+        return theta;
+    }
     }
     return plainFrequencies(base, d);
 }
 
+double yarnMscale(double s, double m)
+{
+    return s <= 1 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
+}
+
+const std::vector<double> &longRopeFactors(const RopeScalingParams &p, std::int64_t length)
+{
+    return length > p.originalContext ? p.longFactor : p.shortFactor;
+}
+
 double ropeAttentionFactor(const RopeScalingParams &p)
 {
-    // transformers' get_mscale, YaRN's default attention factor.
-    if (p.scaling == RopeScaling::Yarn && p.factor > 1)
-        return 0.1 * std::log(p.factor) + 1.0;
-    return 1.0;
+    // transformers' _compute_yarn_parameters and _compute_longrope_parameters: a given factor wins.
+    switch (p.scaling) {
+    case RopeScaling::Yarn:
+        if (p.attentionFactor > 0)
+            return p.attentionFactor;
+        if (p.mscale > 0 && p.mscaleAllDim > 0)
+            return yarnMscale(p.factor, p.mscale) / yarnMscale(p.factor, p.mscaleAllDim);
+        return yarnMscale(p.factor);
+    case RopeScaling::LongRope:
+        if (p.attentionFactor > 0)
+            return p.attentionFactor;
+        if (p.factor <= 1)
+            return 1.0;
+        return std::sqrt(1 + std::log(p.factor) / std::log(static_cast<double>(p.originalContext)));
+    default:
+        return 1.0;
+    }
 }
 
 std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams &p, std::int64_t length)

@@ -16,12 +16,15 @@ enum class RopeScaling {
     Linear,     // position interpolation (Chen et al. 2023): θ_i / s
     Ntk,        // NTK-aware: base' = base·s^(d/(d-2))
     DynamicNtk, // transformers "dynamic": NTK-aware with s·len/L - (s-1) once len > L
-    Yarn,       // YaRN (Peng et al. 2023), as transformers computes it
+    Yarn,       // YaRN (Peng et al. 2023), as transformers computes it (DeepSeek's mscale too)
     Llama3,     // Meta's apply_scaling for Llama 3.1, transformers "llama3"
+    LongRope,   // LongRoPE (Ding et al. 2024; Phi-3, "su" in older configs): a rescale factor per pair
 };
 inline constexpr RopeScaling kRopeScalings[] = {RopeScaling::None,       RopeScaling::Linear, RopeScaling::Ntk,
-                                                RopeScaling::DynamicNtk, RopeScaling::Yarn,   RopeScaling::Llama3};
-std::string_view ropeScalingName(RopeScaling s); // "none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3"
+                                                RopeScaling::DynamicNtk, RopeScaling::Yarn,   RopeScaling::Llama3,
+                                                RopeScaling::LongRope};
+// "none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3", "longrope"
+std::string_view ropeScalingName(RopeScaling s);
 std::optional<RopeScaling> parseRopeScaling(std::string_view name);
 
 struct RopeScalingParams {
@@ -32,12 +35,28 @@ struct RopeScalingParams {
     double betaSlow = 1.0;
     double lowFreqFactor = 1.0; // Llama 3
     double highFreqFactor = 4.0;
+    // YaRN as DeepSeek configures it: with both given (above 0), the factor on cos and sin is
+    // get_mscale(s, mscale) / get_mscale(s, mscale_all_dim); 0 is "not given", as transformers
+    // tests them for truth.
+    double mscale = 0;
+    double mscaleAllDim = 0;
+    bool truncate = true; // YaRN: the correction range floored and ceiled (transformers' default)
+    // The factor on cos and sin, given (YaRN, LongRoPE); 0: the scaling's own default.
+    double attentionFactor = 0;
+    // LongRoPE: one rescale factor per pair, dividing θ_i; the short list while the sequence
+    // (start_pos + seq_len) is within L, the long one past it (transformers' _compute_longrope_parameters).
+    std::vector<double> shortFactor{};
+    std::vector<double> longFactor{};
 
     bool operator==(const RopeScalingParams &) const = default;
 };
 // One sentence naming what is wrong, or nothing: s >= 1, L >= 1, beta_fast > beta_slow > 0,
 // high_freq_factor > low_freq_factor > 0.
 std::optional<std::string> validateRopeScaling(const RopeScalingParams &params);
+// transformers' get_mscale: 1 for s <= 1, else 0.1·m·ln s + 1.
+double yarnMscale(double s, double m = 1.0);
+// LongRoPE's rescale factors at a sequence length: the long list once length > L, else the short.
+const std::vector<double> &longRopeFactors(const RopeScalingParams &params, std::int64_t length);
 
 // θ'_i for i < d/2 (d even, at least 2) under the scaling; `length` is the sequence length the
 // dynamic scaling sees (start_pos + seq_len); the others ignore it.
@@ -47,7 +66,8 @@ double ntkBase(double base, int d, double s);
 // The dynamic scaling's base at a sequence length: ntkBase with s·length/L - (s-1) once length > L,
 // the base itself until then (transformers' _compute_dynamic_ntk_parameters).
 double dynamicNtkBase(double base, int d, const RopeScalingParams &params, std::int64_t length);
-// The factor on cos and sin: YaRN's 0.1·ln s + 1 (1 for s <= 1), else 1.
+// The factor on cos and sin: the given one; else YaRN's get_mscale (DeepSeek's ratio of two with
+// mscale and mscale_all_dim), LongRoPE's sqrt(1 + ln s / ln L) (1 for s <= 1); 1 for the others.
 double ropeAttentionFactor(const RopeScalingParams &params);
 
 // What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), a blend of

@@ -20,9 +20,12 @@ const SchemeInfo &schemeInfo(SchemeId id)
     static const SchemeInfo rope{
         SchemeId::Rope,
         "RoPE (rotary)",
-        "Su et al. 2021 (RoFormer); scalings: transformers' rope utilities, Meta's apply_scaling (Llama 3.1)",
+        "Su et al. 2021 (RoFormer); scalings: transformers' rope utilities (modeling_rope_utils.py), Meta's "
+        "apply_scaling (Llama 3.1), LongRoPE (Ding et al. 2024, Phi-3)",
         {Field::SeqLen, Field::DModel, Field::Base, Field::StartPos, Field::Layout, Field::Scaling, Field::Factor,
-         Field::OriginalContext, Field::BetaFast, Field::BetaSlow, Field::LowFreqFactor, Field::HighFreqFactor},
+         Field::OriginalContext, Field::BetaFast, Field::BetaSlow, Field::LowFreqFactor, Field::HighFreqFactor,
+         Field::Mscale, Field::MscaleAllDim, Field::Truncate, Field::AttentionFactor, Field::ShortFactor,
+         Field::LongFactor},
         true};
     static const SchemeInfo alibi{SchemeId::Alibi,
                                   "ALiBi (linear biases)",
@@ -55,10 +58,18 @@ bool takes(const EncodingParams &p, Field f)
         return p.rope.scaling != RopeScaling::None;
     case Field::BetaFast:
     case Field::BetaSlow:
+    case Field::Mscale:
+    case Field::MscaleAllDim:
+    case Field::Truncate:
         return p.rope.scaling == RopeScaling::Yarn;
     case Field::LowFreqFactor:
     case Field::HighFreqFactor:
         return p.rope.scaling == RopeScaling::Llama3;
+    case Field::AttentionFactor:
+        return p.rope.scaling == RopeScaling::Yarn || p.rope.scaling == RopeScaling::LongRope;
+    case Field::ShortFactor:
+    case Field::LongFactor:
+        return p.rope.scaling == RopeScaling::LongRope;
     default:
         return true;
     }
@@ -107,12 +118,25 @@ std::string notApplicable(const EncodingParams &p, Field f)
     switch (f) {
     case Field::Factor:
         if (p.scheme == SchemeId::Rope)
-            return "factor applies with a scaling: choose one (linear, ntk, dynamic-ntk, yarn or llama3) first.";
+            return "factor applies with a scaling: choose one (linear, ntk, dynamic-ntk, yarn, llama3 or longrope) "
+                   "first.";
         break;
     case Field::BetaFast:
     case Field::BetaSlow:
+    case Field::Mscale:
+    case Field::MscaleAllDim:
+    case Field::Truncate:
         if (p.scheme == SchemeId::Rope)
             return std::string(fieldName(f)) + " is YaRN's: choose the scaling yarn.";
+        break;
+    case Field::AttentionFactor:
+        if (p.scheme == SchemeId::Rope)
+            return "attention_factor is YaRN's and LongRoPE's: choose the scaling yarn or longrope.";
+        break;
+    case Field::ShortFactor:
+    case Field::LongFactor:
+        if (p.scheme == SchemeId::Rope)
+            return std::string(fieldName(f)) + " is LongRoPE's: choose the scaling longrope.";
         break;
     case Field::LowFreqFactor:
     case Field::HighFreqFactor:
@@ -203,11 +227,26 @@ std::string scalingText(const EncodingParams &p)
     case RopeScaling::Yarn: {
         char mscale[32];
         std::snprintf(mscale, sizeof mscale, "%.4g", ropeAttentionFactor(r));
+        const std::string factor =
+            r.attentionFactor > 0 ? "attention_factor"
+            : r.mscale > 0 && r.mscaleAllDim > 0
+                ? "get_mscale(s, " + compactNumber(r.mscale) + ")/get_mscale(s, " + compactNumber(r.mscaleAllDim) + ")"
+                : "(0.1·ln s + 1)";
         return "YaRN ×" + s + " from L = " + L +
                ": θ_i kept where it turns over β_fast = " + compactNumber(r.betaFast) +
-               " times in L, θ_i/s under β_slow = " + compactNumber(r.betaSlow) +
-               ", a ramp in i between (transformers' code, not the paper's ramp in L/λ); cos, sin × (0.1·ln s + 1) = " +
-               mscale;
+               " times in L, θ_i/s under β_slow = " + compactNumber(r.betaSlow) + ", a ramp in i between" +
+               (r.truncate ? "" : " (range not floored and ceiled)") +
+               " (transformers' code, not the paper's ramp in L/λ); cos, sin × " + factor + " = " + mscale;
+    }
+    case RopeScaling::LongRope: {
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%.4g", ropeAttentionFactor(r));
+        const std::int64_t len = p.startPos + p.seqLen;
+        return "LongRoPE ×" + s + " from L = " + L + ": θ'_i = θ_i / ext_i, ext the " +
+               (len > r.originalContext ? "long" : "short") + " factors at length " + withThousands(len) +
+               " (long once past L); cos, sin × " +
+               (r.attentionFactor > 0 ? std::string("attention_factor") : std::string("sqrt(1 + ln s / ln L)")) +
+               " = " + factor;
     }
     case RopeScaling::Llama3:
         return "Llama 3.1 ×" + s + " from L = " + L + ": λ < L/" + compactNumber(r.highFreqFactor) + " kept, λ > L/" +
@@ -240,6 +279,9 @@ std::string scalingSummary(const EncodingParams &p)
     case RopeScaling::Llama3:
         return "Llama 3.1 ×" + s + " from L = " + L + " (factors " + compactNumber(r.lowFreqFactor) + "/" +
                compactNumber(r.highFreqFactor) + ")";
+    case RopeScaling::LongRope:
+        return "LongRoPE ×" + s + " from L = " + L + " (" +
+               (p.startPos + p.seqLen > r.originalContext ? "long" : "short") + " factors)";
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "encodings/scheme_parameters.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -83,6 +84,79 @@ const std::vector<SchemeParameter> &schemeParameters()
              true,
              [](const EncodingParams &p) { return p.rope.highFreqFactor; },
              [](EncodingParams &p, double v) { p.rope.highFreqFactor = v; }},
+            {Field::Mscale,
+             "mscale",
+             "mscale",
+             "YaRN as DeepSeek sets it: with mscale_all_dim, cos and sin x get_mscale(s, mscale) / "
+             "get_mscale(s, mscale_all_dim); 0: not given",
+             Kind::Real,
+             {},
+             0,
+             1e3,
+             false,
+             [](const EncodingParams &p) { return p.rope.mscale; },
+             [](EncodingParams &p, double v) { p.rope.mscale = v; }},
+            {Field::MscaleAllDim,
+             "mscale_all_dim",
+             "mscale all dim",
+             "YaRN as DeepSeek sets it: the mscale of the denominator (get_mscale(s, mscale_all_dim)); 0: not given",
+             Kind::Real,
+             {},
+             0,
+             1e3,
+             false,
+             [](const EncodingParams &p) { return p.rope.mscaleAllDim; },
+             [](EncodingParams &p, double v) { p.rope.mscaleAllDim = v; }},
+            {Field::Truncate,
+             "truncate",
+             "truncate",
+             "YaRN: floor and ceil the ramp's correction range (transformers' default; gpt-oss turns it off)",
+             Kind::Switch,
+             {},
+             0,
+             1,
+             false,
+             [](const EncodingParams &p) { return p.rope.truncate ? 1.0 : 0.0; },
+             [](EncodingParams &p, double v) { p.rope.truncate = v != 0; }},
+            {Field::AttentionFactor,
+             "attention_factor",
+             "attention factor",
+             "YaRN and LongRoPE: the factor on cos and sin, given; 0: the scaling's own (YaRN 0.1·ln s + 1, "
+             "LongRoPE sqrt(1 + ln s / ln L))",
+             Kind::Real,
+             {},
+             0,
+             1e3,
+             false,
+             [](const EncodingParams &p) { return p.rope.attentionFactor; },
+             [](EncodingParams &p, double v) { p.rope.attentionFactor = v; }},
+            {Field::ShortFactor,
+             "short_factor",
+             "short factor",
+             "LongRoPE: each pair's rescale factor while the sequence is within L, comma-separated, d/2 of them",
+             Kind::List,
+             {},
+             1e-3,
+             1e6,
+             false,
+             nullptr,
+             nullptr,
+             [](const EncodingParams &p) { return p.rope.shortFactor; },
+             [](EncodingParams &p, std::vector<double> v) { p.rope.shortFactor = std::move(v); }},
+            {Field::LongFactor,
+             "long_factor",
+             "long factor",
+             "LongRoPE: each pair's rescale factor once the sequence (start_pos + seq_len) passes L, "
+             "comma-separated, d/2 of them",
+             Kind::List,
+             {},
+             1e-3,
+             1e6,
+             false,
+             nullptr,
+             nullptr,
+             [](const EncodingParams &p) { return p.rope.longFactor; },
+             [](EncodingParams &p, std::vector<double> v) { p.rope.longFactor = std::move(v); }},
             {Field::Heads,
              "heads",
              "heads",
@@ -112,7 +186,8 @@ const std::vector<SchemeParameter> &schemeParameters()
 
 std::string SchemeParameter::flag() const
 {
-    std::string out(key);
+    const EncodingParams defaults;
+    std::string out = kind == Kind::Switch && get(defaults) != 0 ? "no-" + std::string(key) : std::string(key);
     for (char &c : out)
         if (c == '_')
             c = '-';
@@ -143,6 +218,11 @@ std::string parameterAllowedText(const SchemeParameter &p)
         return p.minimumExcluded
                    ? "a number above " + compactNumber(p.minimum) + " and at most " + compactNumber(p.maximum)
                    : "a number from " + compactNumber(p.minimum) + " to " + compactNumber(p.maximum);
+    case SchemeParameter::Kind::Switch:
+        return "true or false";
+    case SchemeParameter::Kind::List:
+        return "numbers from " + compactNumber(p.minimum) + " to " + compactNumber(p.maximum) +
+               ", comma-separated, one per rotated pair";
     }
     return {};
 }
@@ -159,8 +239,68 @@ std::string parameterText(const SchemeParameter &p, double value)
         std::snprintf(buf, sizeof buf, "%.17g", value);
         return buf;
     }
+    case SchemeParameter::Kind::Switch:
+        return value != 0 ? "true" : "false";
+    case SchemeParameter::Kind::List:
+        return {};
     }
     return {};
+}
+
+std::string listText(const std::vector<double> &values)
+{
+    std::string out;
+    for (double v : values) {
+        char buf[64];
+        const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr; // shortest text that reads back equal
+        if (!out.empty())
+            out += ',';
+        out.append(buf, end);
+    }
+    return out;
+}
+
+std::optional<std::string> listProblem(const SchemeParameter &p, const std::vector<double> &values)
+{
+    if (values.size() > kMaxListValues)
+        return std::string(p.key) + " holds at most " + withThousands(kMaxListValues) + " numbers (got " +
+               withThousands(static_cast<std::int64_t>(values.size())) + ").";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (!inRange(p, values[i]))
+            return std::string(p.key) + " must hold " + parameterAllowedText(p) + " (number " + std::to_string(i + 1) +
+                   " is " + compactNumber(values[i]) + ").";
+    return std::nullopt;
+}
+
+std::optional<std::vector<double>> parseList(const SchemeParameter &p, std::string_view text, std::string *error)
+{
+    std::vector<double> values;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view item = text.substr(start, comma - start);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '['))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == ']'))
+            item.remove_suffix(1);
+        const auto v = parseReal(item);
+        if (!v) {
+            if (error)
+                *error = std::string(p.key) + " must be " + parameterAllowedText(p) + " (got '" +
+                         std::string(item.substr(0, 40)) + "' as number " + std::to_string(values.size() + 1) + ").";
+            return std::nullopt;
+        }
+        values.push_back(*v);
+        if (values.size() > kMaxListValues)
+            break;
+        start = comma + 1;
+    }
+    if (auto problem = listProblem(p, values)) {
+        if (error)
+            *error = *problem;
+        return std::nullopt;
+    }
+    return values;
 }
 
 bool inRange(const SchemeParameter &p, double v)
@@ -168,11 +308,14 @@ bool inRange(const SchemeParameter &p, double v)
     switch (p.kind) {
     case SchemeParameter::Kind::Choice:
         return v >= 0 && v < static_cast<double>(p.choices.size()) && v == std::floor(v);
+    case SchemeParameter::Kind::Switch:
+        return v == 0 || v == 1;
     case SchemeParameter::Kind::Integer:
         if (v != std::floor(v))
             return false;
         [[fallthrough]];
     case SchemeParameter::Kind::Real:
+    case SchemeParameter::Kind::List: // each of its numbers
         return std::isfinite(v) && (p.minimumExcluded ? v > p.minimum : v >= p.minimum) && v <= p.maximum;
     }
     return false;
@@ -194,6 +337,12 @@ std::optional<double> parseParameter(const SchemeParameter &p, std::string_view 
     case SchemeParameter::Kind::Real:
         v = parseReal(text);
         break;
+    case SchemeParameter::Kind::Switch:
+        if (text == "true" || text == "false")
+            v = text == "true" ? 1.0 : 0.0;
+        break;
+    case SchemeParameter::Kind::List:
+        break; // parseList
     }
     if (v && inRange(p, *v))
         return v;

@@ -391,14 +391,18 @@ Table frequencyTable(const Encoding &encoding)
     if (p.scheme == SchemeId::Rope) {
         const std::vector<double> plain = ropeFrequencies(p.base, p.dModel, {}, 0);
         const std::vector<PairRegime> regimes = ropeRegimes(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
+        // rescale: what θ_i was divided by (LongRoPE's ext_i, s where interpolated); attention_factor:
+        // the factor on cos and sin, the same for every pair.
         std::vector<double> values;
         for (int i = 0; i < encoding.channelCount(); ++i) {
             const auto k = static_cast<std::size_t>(i);
             const double w = encoding.channelFrequency(i);
             values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), w / plain[k],
-                                         static_cast<double>(regimes[k])});
+                                         static_cast<double>(regimes[k]), plain[k] / w, encoding.amplitude()});
         }
-        return valuesTable("pair", {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime"},
+        return valuesTable("pair",
+                           {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime",
+                            "rescale", "attention_factor"},
                            0, std::move(values));
     }
     Table t;

@@ -284,8 +284,28 @@ void TestCommandLine::refusals_data()
                                    << "--heads: heads is ALiBi's: choose the scheme alibi.";
     QTest::newRow("scaling of sinusoids") << "--scaling yarn"
                                           << "--scaling: scaling is RoPE's: choose the scheme rope.";
-    QTest::newRow("scaling name") << "--scheme rope --scaling NTK"
-                                  << "--scaling: scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3";
+    QTest::newRow("scaling name")
+        << "--scheme rope --scaling NTK"
+        << "--scaling: scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3 or longrope";
+    QTest::newRow("longrope without its lists") << "--scheme rope --scaling longrope"
+                                                << "--short-factor: short_factor must hold one factor per rotated "
+                                                   "pair, d/2 = 64 of them (got 0).";
+    QTest::newRow("longrope list of another d")
+        << "--scheme rope --d-model 8 --scaling longrope --short-factor 1,2,3,4 --long-factor 1,2,3"
+        << "--long-factor: long_factor must hold one factor per rotated pair, d/2 = 4 of them (got 3).";
+    QTest::newRow("longrope factor not a number")
+        << "--scheme rope --d-model 8 --scaling longrope --short-factor 1,2,,4"
+        << "--short-factor: short_factor must be numbers from 0.001 to 1e6, comma-separated, one per rotated pair "
+           "(got '' as number 3).";
+    QTest::newRow("short factor of yarn") << "--scheme rope --scaling yarn --short-factor 1,2"
+                                          << "--short-factor: short_factor is LongRoPE's: choose the scaling longrope.";
+    QTest::newRow("no-truncate of llama3") << "--scheme rope --scaling llama3 --no-truncate"
+                                           << "--no-truncate: truncate is YaRN's: choose the scaling yarn.";
+    QTest::newRow("mscale of linear") << "--scheme rope --scaling linear --mscale 1"
+                                      << "--mscale: mscale is YaRN's: choose the scaling yarn.";
+    QTest::newRow("attention factor of llama3")
+        << "--scheme rope --scaling llama3 --attention-factor 2"
+        << "--attention-factor: attention_factor is YaRN's and LongRoPE's: choose the scaling yarn or longrope.";
     QTest::newRow("head past heads") << "--scheme alibi --heads 4 --head 5"
                                      << "--head: head must be at most the number of heads, 4 (got 5).";
     QTest::newRow("betas crossed") << "--scheme rope --scaling yarn --beta-fast 1 --beta-slow 2"
@@ -399,15 +419,37 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers_data()
         std::vector<const char *> allowed;
     };
     const QList<Flag> flags = {
-        {"seq-len", "data", {}},          {"d-model", "data", {}},         {"base", "data", {}},
-        {"start-pos", "data", {"0"}},     {"position", "data", {"0"}},     {"noise", "data", {"0"}},
-        {"seed", "data", {"0"}},          {"offset", "data", {"0", "-5"}}, {"perplexity", "data", {}},
-        {"iterations", "data", {}},       {"learning-rate", "data", {}},   {"exaggeration", "data", {}},
-        {"scale", "figure", {}},          {"size", "figure", {}},          {"frames", "frames", {}},
-        {"step", "frames", {}},           {"factor", "data", {}},          {"original-context", "data", {}},
-        {"beta-fast", "data", {}},        {"beta-slow", "data", {}},       {"low-freq-factor", "data", {}},
-        {"high-freq-factor", "data", {}}, {"heads", "data", {}},           {"head", "data", {}},
-        {"qk-seed", "data", {"0"}},       {"samples", "data", {}},
+        {"seq-len", "data", {}},
+        {"d-model", "data", {}},
+        {"base", "data", {}},
+        {"start-pos", "data", {"0"}},
+        {"position", "data", {"0"}},
+        {"noise", "data", {"0"}},
+        {"seed", "data", {"0"}},
+        {"offset", "data", {"0", "-5"}},
+        {"perplexity", "data", {}},
+        {"iterations", "data", {}},
+        {"learning-rate", "data", {}},
+        {"exaggeration", "data", {}},
+        {"scale", "figure", {}},
+        {"size", "figure", {}},
+        {"frames", "frames", {}},
+        {"step", "frames", {}},
+        {"factor", "data", {}},
+        {"original-context", "data", {}},
+        {"beta-fast", "data", {}},
+        {"beta-slow", "data", {}},
+        {"low-freq-factor", "data", {}},
+        {"high-freq-factor", "data", {}},
+        {"heads", "data", {}},
+        {"head", "data", {}},
+        {"qk-seed", "data", {"0"}},
+        {"samples", "data", {}},
+        {"mscale", "data", {"0"}},
+        {"mscale-all-dim", "data", {"0"}},
+        {"attention-factor", "data", {"0"}},
+        {"short-factor", "data", {}},
+        {"long-factor", "data", {}},
     };
     const QStringList values{QStringLiteral("abc"),
                              QStringLiteral("-5"),
@@ -450,7 +492,12 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers()
         {QStringLiteral("low-freq-factor"), QStringLiteral("--scheme rope --scaling llama3")},
         {QStringLiteral("high-freq-factor"), QStringLiteral("--scheme rope --scaling llama3")},
         {QStringLiteral("heads"), QStringLiteral("--scheme alibi")},
-        {QStringLiteral("head"), QStringLiteral("--scheme alibi")}};
+        {QStringLiteral("head"), QStringLiteral("--scheme alibi")},
+        {QStringLiteral("mscale"), QStringLiteral("--scheme rope --scaling yarn")},
+        {QStringLiteral("mscale-all-dim"), QStringLiteral("--scheme rope --scaling yarn")},
+        {QStringLiteral("attention-factor"), QStringLiteral("--scheme rope --scaling yarn")},
+        {QStringLiteral("short-factor"), QStringLiteral("--scheme rope --scaling longrope")},
+        {QStringLiteral("long-factor"), QStringLiteral("--scheme rope --scaling longrope")}};
     QStringList args = schemeOf.value(flag).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     args << QStringLiteral("--") + flag << value;
     if (context == QLatin1String("data"))

@@ -20,6 +20,7 @@ class TestCommandLineSchemes : public QObject
   private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
     void scaledFrequencies();
+    void longRopeOfPhi3();
     void ropeDecay();
     void slopesAsGetSlopes();
     void attentionRowsSumToOne();
@@ -63,13 +64,45 @@ void TestCommandLineSchemes::scaledFrequencies()
              QStringLiteral("--factor"), QStringLiteral("10"), QStringLiteral("--original-context"),
              QStringLiteral("2048"), QStringLiteral("--export-data"), QStringLiteral("frequencies")},
             &header);
-    QCOMPARE(header, QStringLiteral("pair,omega,wavelength,omega_unscaled,wavelength_unscaled,ratio,regime"));
+    QCOMPARE(header, QStringLiteral("pair,omega,wavelength,omega_unscaled,wavelength_unscaled,ratio,regime,rescale,"
+                                    "attention_factor"));
     QCOMPARE(rows.size(), 64);
     QCOMPARE(rows[0][1], 1.0);
     QCOMPARE(rows[0][6], 0.0); // kept
+    QCOMPARE(rows[0][7], 1.0);
     QVERIFY(std::abs(rows[63][5] - 0.1) < 1e-15);
     QCOMPARE(rows[63][6], 1.0); // interpolated
+    QVERIFY(std::abs(rows[63][7] - 10) < 1e-13);
     QVERIFY(std::abs(rows[63][2] - 2 * M_PI / rows[63][1]) < 1e-9 * rows[63][2]);
+    for (const auto &row : rows) // YaRN's 0.1·ln s + 1 on every pair
+        QVERIFY(std::abs(row[8] - (0.1 * std::log(10.0) + 1)) < 1e-15);
+}
+
+void TestCommandLineSchemes::longRopeOfPhi3()
+{
+    // microsoft/Phi-3-mini-128k-instruct's config.json: head dim 96, rope_theta 1e4, L 4,096, s = 32;
+    // the preset's window (8,192 positions) passes L, so the long factors rescale each pair
+    // (inv_freq = 1 / (ext_i · base^(2i/d)), transformers' _compute_longrope_parameters), and cos and
+    // sin take sqrt(1 + ln 32 / ln 4096).
+    QString header;
+    const auto rows = csv({QStringLiteral("--preset"), QStringLiteral("phi3-mini-128k-longrope"),
+                           QStringLiteral("--export-data"), QStringLiteral("frequencies")},
+                          &header);
+    QCOMPARE(rows.size(), 48);
+    const std::pair<int, double> longFactor[] = {
+        {0, 1.0700000524520874}, {1, 1.1200000047683716}, {2, 1.149999976158142}, {47, 64.76000213623047}};
+    for (auto [i, ext] : longFactor) {
+        const double omega = std::pow(1e4, -2.0 * i / 96) / ext;
+        QVERIFY2(std::abs(rows[i][1] - omega) <= 1e-15 * omega, qPrintable(QString::number(i)));
+        QVERIFY(std::abs(rows[i][7] - ext) <= 1e-14 * ext);
+    }
+    const double factor = std::sqrt(1 + std::log(32.0) / std::log(4096.0));
+    QVERIFY(std::abs(rows[0][8] - factor) < 1e-15);
+    // Within L the short factors (the first is 1.1).
+    const auto within =
+        csv({QStringLiteral("--preset"), QStringLiteral("phi3-mini-128k-longrope"), QStringLiteral("--seq-len"),
+             QStringLiteral("4096"), QStringLiteral("--export-data"), QStringLiteral("frequencies")});
+    QVERIFY(std::abs(within[0][1] - 1 / 1.1) < 1e-15);
 }
 
 void TestCommandLineSchemes::ropeDecay()

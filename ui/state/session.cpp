@@ -191,11 +191,33 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         const QJsonValue v = p.value(QLatin1String(sp.key.data(), static_cast<qsizetype>(sp.key.size())));
         if (v.isUndefined())
             continue;
+        const QString key = QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size()));
+        if (sp.kind == pe::SchemeParameter::Kind::List) { // an array of numbers
+            std::vector<double> list;
+            bool numbers = v.isArray() && v.toArray().size() <= static_cast<qsizetype>(pe::kMaxListValues);
+            for (const QJsonValue &item : v.toArray())
+                numbers = numbers && item.isDouble();
+            if (numbers)
+                for (const QJsonValue &item : v.toArray())
+                    list.push_back(item.toDouble());
+            const auto problem = numbers ? pe::listProblem(sp, list) : std::nullopt;
+            if (!numbers || problem) {
+                r.fail(problem ? QString::fromStdString(*problem)
+                               : QStringLiteral("%1 must be an array of %2.")
+                                     .arg(key, QString::fromStdString(pe::parameterAllowedText(sp))));
+                return std::nullopt;
+            }
+            sp.setList(s.params, std::move(list));
+            continue;
+        }
         const bool choice = sp.kind == pe::SchemeParameter::Kind::Choice;
         std::optional<double> value;
         if (choice && v.isString())
             value = pe::parseParameter(sp, v.toString().toStdString(), nullptr);
-        else if (!choice && v.isDouble() && pe::inRange(sp, v.toDouble()))
+        else if (sp.kind == pe::SchemeParameter::Kind::Switch && v.isBool())
+            value = v.toBool() ? 1.0 : 0.0;
+        else if (!choice && sp.kind != pe::SchemeParameter::Kind::Switch && v.isDouble() &&
+                 pe::inRange(sp, v.toDouble()))
             value = v.toDouble();
         if (!value) {
             r.fail(QStringLiteral("%1 must be %2 (got %3).")
@@ -323,9 +345,18 @@ QJsonObject sessionToJson(const Session &s)
                        {QStringLiteral("exponent"), QString::fromUtf8(pe::exponentName(s.params.exponent).data())}};
     for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
         const QString key = QString::fromUtf8(sp.key.data(), static_cast<qsizetype>(sp.key.size()));
+        if (sp.kind == pe::SchemeParameter::Kind::List) {
+            QJsonArray list;
+            for (double v : sp.getList(s.params))
+                list.append(v);
+            params.insert(key, list);
+            continue;
+        }
         const double v = sp.get(s.params);
         if (sp.kind == pe::SchemeParameter::Kind::Choice)
             params.insert(key, QString::fromStdString(pe::parameterText(sp, v)));
+        else if (sp.kind == pe::SchemeParameter::Kind::Switch)
+            params.insert(key, v != 0);
         else
             params.insert(key, v);
     }

@@ -188,8 +188,20 @@ void ScalingView::rebuild()
         if (counts[3] > 0)
             parts << tr("%1 beyond θ/s").arg(counts[3]);
         title << tr("%1 of %2 pairs").arg(parts.join(QStringLiteral(", "))).arg(enc.pairCount());
-        if (r.scaling == pe::RopeScaling::Yarn)
+        if (r.scaling == pe::RopeScaling::Yarn && r.mscaleAllDim > 0)
+            // DeepSeek's modelling code (transformers' modeling_deepseek_v3, the reference model.py)
+            // scales the softmax by get_mscale(s, mscale_all_dim)² on top of cos and sin's factor.
+            title << tr("YaRN's ramp is linear in i (transformers' code), not in L/λ (the paper); DeepSeek's "
+                        "attention also scales its softmax by get_mscale(s, mscale_all_dim)² = %1")
+                         .arg(std::pow(pe::yarnMscale(r.factor, r.mscaleAllDim), 2), 0, 'g', 4);
+        else if (r.scaling == pe::RopeScaling::Yarn)
             title << tr("YaRN's ramp is linear in i (transformers' code), not in L/λ (the paper)");
+        else if (r.scaling == pe::RopeScaling::LongRope)
+            title << tr("LongRoPE: θ'ᵢ = θᵢ/extᵢ, a factor a pair found by search (Ding et al. 2024), the %1 list "
+                        "at length %2; cos, sin × %3")
+                         .arg(length > r.originalContext ? tr("long") : tr("short"))
+                         .arg(QString::fromStdString(pe::withThousands(length)))
+                         .arg(pe::ropeAttentionFactor(r), 0, 'g', 5);
     } else {
         int longer = 0;
         for (int i = 0; i < enc.pairCount(); ++i)

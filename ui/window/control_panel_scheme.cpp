@@ -6,9 +6,11 @@
 #include "window/control_panel.h"
 #include "window/control_panel_internal.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLineEdit>
 
 namespace {
 
@@ -34,9 +36,50 @@ void ControlPanel::addSchemeControls(QGridLayout *grid)
                     return;
                 pe::EncodingParams p = parameters_->values();
                 sp.set(p, index);
+                // LongRoPE chosen here starts from factors of 1 (no rescale) where its lists do not
+                // fit d; the fields below take a model's.
+                const auto pairs = static_cast<std::size_t>(p.dModel / 2);
+                if (p.rope.scaling == pe::RopeScaling::LongRope) {
+                    if (p.rope.shortFactor.size() != pairs)
+                        p.rope.shortFactor.assign(pairs, 1.0);
+                    if (p.rope.longFactor.size() != pairs)
+                        p.rope.longFactor.assign(pairs, 1.0);
+                }
                 apply(p);
             });
             control.widget = combo;
+        } else if (sp.kind == pe::SchemeParameter::Kind::Switch) {
+            auto *box = new QCheckBox(this);
+            connect(box, &QCheckBox::toggled, this, [this, &sp](bool on) {
+                if (following_)
+                    return;
+                pe::EncodingParams p = parameters_->values();
+                sp.set(p, on ? 1.0 : 0.0);
+                apply(p);
+            });
+            control.widget = box;
+        } else if (sp.kind == pe::SchemeParameter::Kind::List) {
+            // A list is typed whole ("1,1.02,2.5") and applied on Enter or leaving the field; a
+            // refused one is said under the controls and the field returns to what is shown.
+            auto *edit = new QLineEdit(this);
+            edit->setMaxLength(static_cast<int>(pe::kMaxListValues) * 24);
+            connect(edit, &QLineEdit::editingFinished, this, [this, &sp, edit] {
+                if (following_)
+                    return;
+                std::string error;
+                auto list = pe::parseList(sp, edit->text().toStdString(), &error);
+                if (!list) {
+                    followState();
+                    showRefusals(QString::fromStdString(error));
+                    return;
+                }
+                pe::EncodingParams p = parameters_->values();
+                if (sp.getList(p) == *list)
+                    return;
+                sp.setList(p, std::move(*list));
+                apply(p);
+            });
+            control.widget = edit;
         } else {
             auto *spin = new ScientificSpinBox;
             spin->setWholeNumbers(sp.kind == pe::SchemeParameter::Kind::Integer);
@@ -72,6 +115,12 @@ void ControlPanel::followSchemeControls(const pe::EncodingParams &p)
         c.widget->setVisible(shown);
         if (auto *combo = qobject_cast<QComboBox *>(c.widget))
             combo->setCurrentIndex(static_cast<int>(c.parameter->get(p)));
+        else if (auto *box = qobject_cast<QCheckBox *>(c.widget))
+            box->setChecked(c.parameter->get(p) != 0);
+        else if (auto *edit = qobject_cast<QLineEdit *>(c.widget); edit && !edit->hasFocus()) {
+            edit->setText(QString::fromStdString(pe::listText(c.parameter->getList(p))));
+            edit->setCursorPosition(0); // the first factors, not the last
+        }
         if (c.parameter->field == pe::Field::Head)
             static_cast<ScientificSpinBox *>(c.widget)->setStepRange(1, p.heads);
     }

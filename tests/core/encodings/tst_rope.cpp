@@ -1,7 +1,9 @@
+#include "encodings/encoding.h"
 #include "encodings/rope.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -19,6 +21,10 @@ class TestRope : public QObject
     void dynamicMatchesTransformers();
     void yarnMatchesTransformers();
     void llama3MatchesTransformers();
+    void yarnAsDeepSeekConfiguresIt();
+    void yarnWithoutTruncation();
+    void longRopeMatchesTransformers();
+    void longRopeThroughTheEncoding();
     void ntkKeepsTheFirstPairAndScalesTheLast();
     void regimes();
     void refusals();
@@ -127,6 +133,121 @@ void TestRope::yarnMatchesTransformers()
         QVERIFY(theta[i] < plain[i]);
     for (std::size_t i = theta.size() - 20; i < theta.size(); ++i)
         QVERIFY(std::abs(theta[i] - plain[i] / 10) < 1e-12);
+}
+
+// transformers' _compute_yarn_parameters with mscale and mscale_all_dim (DeepSeek-V2/V3 configs):
+// attention factor get_mscale(s, mscale) / get_mscale(s, mscale_all_dim), get_mscale(s, m) =
+// 0.1·m·ln s + 1; an explicit attention_factor wins (test_yarn_rope_numerically: 0.5); mscale alone
+// is not used (the reference needs both).
+void TestRope::yarnAsDeepSeekConfiguresIt()
+{
+    auto p = scaling(pe::RopeScaling::Yarn, 40.0);
+    p.originalContext = 4096;
+    p.mscale = 1.0;
+    p.mscaleAllDim = 1.0; // DeepSeek-V3's config: the factors cancel
+    QCOMPARE(pe::ropeAttentionFactor(p), 1.0);
+    p.mscale = 0.707;
+    p.mscaleAllDim = 0.707; // DeepSeek-V2's
+    QCOMPARE(pe::ropeAttentionFactor(p), 1.0);
+    p.mscale = 1.0;
+    p.mscaleAllDim = 0.707;
+    const double ln40 = std::log(40.0);
+    QVERIFY(std::abs(pe::ropeAttentionFactor(p) - (0.1 * ln40 + 1) / (0.0707 * ln40 + 1)) < 1e-15);
+    p.mscaleAllDim = 0; // not given: the plain get_mscale(s)
+    QCOMPARE(pe::ropeAttentionFactor(p), 0.1 * ln40 + 1);
+    p.attentionFactor = 0.5;
+    QCOMPARE(pe::ropeAttentionFactor(p), 0.5);
+    QCOMPARE(pe::yarnMscale(1.0, 3.0), 1.0);
+    QCOMPARE(pe::yarnMscale(0.5), 1.0);
+    // The frequencies do not depend on the attention factor.
+    auto plain = scaling(pe::RopeScaling::Yarn, 40.0);
+    plain.originalContext = 4096;
+    QCOMPARE(pe::ropeFrequencies(kBase, kDim, p, 1), pe::ropeFrequencies(kBase, kDim, plain, 1));
+}
+
+// truncate = false (gpt-oss): the correction range is not floored and ceiled, so the ramp starts
+// and ends between pairs. A direct implementation of find_correction_range without truncation.
+void TestRope::yarnWithoutTruncation()
+{
+    auto p = scaling(pe::RopeScaling::Yarn, 10.0);
+    p.truncate = false;
+    const auto dim = [](double rotations) {
+        return kDim * std::log(2048 / (rotations * 2 * std::numbers::pi)) / (2 * std::log(kBase));
+    };
+    const double low = std::max(0.0, dim(32)), high = std::min(kDim - 1.0, dim(1));
+    QVERIFY(low != std::floor(low) && high != std::ceil(high)); // the case that differs
+    const std::vector<double> plain = pe::ropeFrequencies(kBase, kDim, {}, 1);
+    const std::vector<double> theta = pe::ropeFrequencies(kBase, kDim, p, 1);
+    for (int i = 0; i < kDim / 2; ++i) {
+        const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+        const double kept = 1 - ramp;
+        const double expected = plain[i] / 10 * (1 - kept) + plain[i] * kept;
+        QVERIFY2(std::abs(theta[i] - expected) <= 1e-15 * expected, qPrintable(QString::number(i)));
+    }
+    p.truncate = true;
+    QVERIFY(pe::ropeFrequencies(kBase, kDim, p, 1) != theta);
+}
+
+// test_longrope_rope_numerically: short_factor 2 for every pair, long_factor 1, 2, ..., 64; the
+// short list within L (2048, LlamaConfig's), the long one past it; attention factor
+// sqrt(1 + ln s / ln L) for s in 2, 10, 20, and 0.5 when given.
+void TestRope::longRopeMatchesTransformers()
+{
+    auto p = scaling(pe::RopeScaling::LongRope, 1.0);
+    p.originalContext = 2048;
+    p.shortFactor.assign(kDim / 2, 2.0);
+    for (int i = 1; i <= kDim / 2; ++i)
+        p.longFactor.push_back(i);
+    const std::vector<double> plain = pe::ropeFrequencies(kBase, kDim, {}, 1);
+    const std::vector<double> within = pe::ropeFrequencies(kBase, kDim, p, 2048);
+    const std::vector<double> past = pe::ropeFrequencies(kBase, kDim, p, 2049);
+    for (int i = 0; i < kDim / 2; ++i) {
+        QCOMPARE(within[i], plain[i] / 2.0);
+        QCOMPARE(past[i], plain[i] / (i + 1));
+    }
+    QCOMPARE(pe::ropeAttentionFactor(p), 1.0); // s = 1
+    for (double factor : {2.0, 10.0, 20.0}) {
+        p.factor = factor;
+        QCOMPARE(pe::ropeAttentionFactor(p), std::sqrt(1 + std::log(factor) / std::log(2048.0)));
+    }
+    p.attentionFactor = 0.5;
+    QCOMPARE(pe::ropeAttentionFactor(p), 0.5);
+    QCOMPARE(pe::parseRopeScaling("longrope"), std::optional(pe::RopeScaling::LongRope));
+}
+
+// The encoding's columns under LongRoPE: cos and sin of t·θ_i/ext_i times the attention factor,
+// against a direct computation; the long list takes over once start_pos + seq_len passes L.
+void TestRope::longRopeThroughTheEncoding()
+{
+    pe::EncodingParams e;
+    e.scheme = pe::SchemeId::Rope;
+    e.dModel = 8;
+    e.seqLen = 10;
+    e.rope = scaling(pe::RopeScaling::LongRope, 32.0);
+    e.rope.originalContext = 4096;
+    e.rope.shortFactor = {1.0, 1.5, 2.0, 3.0};
+    e.rope.longFactor = {1.0, 4.0, 16.0, 64.0};
+    QVERIFY(!pe::validate(e));
+    const double amplitude = std::sqrt(1 + std::log(32.0) / std::log(4096.0));
+    const auto check = [&](const std::vector<double> &ext) {
+        const pe::Encoding enc(e);
+        for (std::int64_t t = e.startPos; t < e.startPos + e.seqLen; ++t)
+            for (int i = 0; i < 4; ++i) {
+                const double angle = static_cast<double>(t) * std::pow(kBase, -2.0 * i / 8) / ext[i];
+                QVERIFY(std::abs(enc.value(t, 2 * i) - amplitude * std::cos(angle)) < 1e-12);
+                QVERIFY(std::abs(enc.value(t, 2 * i + 1) - amplitude * std::sin(angle)) < 1e-12);
+            }
+    };
+    check(e.rope.shortFactor);
+    e.startPos = 4090; // 4090 + 10 > 4096: the long factors
+    check(e.rope.longFactor);
+    // A list of the wrong length is refused, naming it.
+    e.rope.longFactor.pop_back();
+    const auto error = pe::validate(e);
+    QVERIFY(error && error->field == pe::Field::LongFactor);
+    QVERIFY(error->message.find("d/2 = 4") != std::string::npos);
+    // base 1e4 here: the encoding takes the window's base.
+    QCOMPARE(e.base, kBase);
 }
 
 void TestRope::llama3MatchesTransformers()

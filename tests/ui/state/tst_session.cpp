@@ -14,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMimeData>
 #include <QSettings>
@@ -113,6 +114,30 @@ void TestSession::roundTrip()
     const std::optional<Session> back = sessionFromJson(saved, &error);
     QVERIFY2(back, qPrintable(error));
     QVERIFY(back->params == r);
+
+    // YaRN as DeepSeek sets it (mscale, truncate as a true-or-false) and LongRoPE's lists as
+    // arrays of numbers, read back equal to the last bit.
+    r.rope.mscale = 1.0;
+    r.rope.mscaleAllDim = 0.707;
+    r.rope.truncate = false;
+    r.rope.attentionFactor = 1.25;
+    QVERIFY(!p1.set(r));
+    QJsonObject yarn = sessionToJson(w1.currentSession()).value(QStringLiteral("parameters")).toObject();
+    QCOMPARE(yarn.value(QStringLiteral("truncate")), QJsonValue(false));
+    QCOMPARE(yarn.value(QStringLiteral("mscale_all_dim")).toDouble(), 0.707);
+    r.rope.scaling = pe::RopeScaling::LongRope;
+    for (int i = 0; i < 16; ++i) {
+        r.rope.shortFactor.push_back(1.0 + i / 3.0);
+        r.rope.longFactor.push_back(1.0700000524520874 * (i + 1));
+    }
+    QVERIFY(!p1.set(r));
+    const QJsonObject longRope = sessionToJson(w1.currentSession());
+    QCOMPARE(
+        longRope.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("long_factor")).toArray().size(),
+        16);
+    const std::optional<Session> again = parseSession(QJsonDocument(longRope).toJson(), &error);
+    QVERIFY2(again, qPrintable(error));
+    QVERIFY(again->params == r);
 }
 
 void TestSession::refusals_data()
@@ -156,7 +181,22 @@ void TestSession::refusals_data()
     // The parameters a scheme adds: by name and in range, checked together.
     QTest::newRow("scaling unknown") << QByteArray(good).replace("\"base\": 10000",
                                                                  "\"base\": 10000, \"scaling\": \"NTK\"")
-                                     << "scaling must be none, linear, ntk, dynamic-ntk, yarn or llama3 (got \"NTK\")";
+                                     << "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3 or longrope (got "
+                                        "\"NTK\")";
+    QTest::newRow("long factor not a list")
+        << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"long_factor\": \"1,2\"")
+        << "long_factor must be an array of numbers from 0.001 to 1e6";
+    QTest::newRow("short factor zero")
+        << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"short_factor\": [1, 0]")
+        << "short_factor must hold numbers from 0.001 to 1e6, comma-separated, one per rotated pair (number 2 is 0).";
+    QTest::newRow("longrope list of another d")
+        << QByteArray(good).replace("\"base\": 10000",
+                                    "\"base\": 10000, \"scheme\": \"rope\", \"scaling\": "
+                                    "\"longrope\", \"short_factor\": [1, 2], \"long_factor\": [1, 2]")
+        << "short_factor must hold one factor per rotated pair, d/2 = 10 of them (got 2).";
+    QTest::newRow("truncate a number") << QByteArray(good).replace("\"base\": 10000",
+                                                                   "\"base\": 10000, \"truncate\": 1")
+                                       << "truncate must be true or false";
     QTest::newRow("scaling index") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"scaling\": 2")
                                    << "scaling must be";
     QTest::newRow("factor below 1") << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"factor\": 0.5")

@@ -1,4 +1,5 @@
 #include "encodings/noise.h"
+#include "encodings/scheme_parameters.h"
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/playback.h"
@@ -9,6 +10,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -476,6 +478,34 @@ void TestControlPanel::schemeRowsFollowTheScheme()
     enter(betaFast, QStringLiteral("0.5"));
     QCOMPARE(p.values().rope.betaFast, 32.0);
     QVERIFY2(panel.errorText().contains(QStringLiteral("beta_fast must be above beta_slow")),
+             qPrintable(panel.errorText()));
+    // truncate is a box; DeepSeek's mscales are fields of YaRN's.
+    auto *truncate = panel.findChild<QCheckBox *>(QStringLiteral("no-truncate"));
+    QVERIFY(truncate && truncate->isVisible() && truncate->isChecked());
+    truncate->click();
+    QCOMPARE(p.values().rope.truncate, false);
+    enter(panel.findChild<QAbstractSpinBox *>(QStringLiteral("mscale-all-dim")), QStringLiteral("0.707"));
+    QCOMPARE(p.values().rope.mscaleAllDim, 0.707);
+    // LongRoPE chosen here starts from factors of 1, one a pair; a list typed whole applies on
+    // Enter, and a refused one says why and changes nothing.
+    auto *shortFactor = panel.findChild<QLineEdit *>(QStringLiteral("short-factor"));
+    QVERIFY(shortFactor && !shortFactor->isVisible());
+    scaling->setCurrentIndex(scaling->findText(QStringLiteral("longrope")));
+    QCOMPARE(p.values().rope.scaling, pe::RopeScaling::LongRope);
+    QVERIFY(shortFactor->isVisible() && !truncate->isVisible());
+    QCOMPARE(p.values().rope.shortFactor, std::vector<double>(static_cast<std::size_t>(p.values().dModel / 2), 1.0));
+    std::vector<double> typed(static_cast<std::size_t>(p.values().dModel / 2), 2.0);
+    typed[0] = 1.5;
+    shortFactor->setFocus();
+    shortFactor->selectAll();
+    QTest::keyClicks(shortFactor, QString::fromStdString(pe::listText(typed)));
+    QTest::keyClick(shortFactor, Qt::Key_Return);
+    QCOMPARE(p.values().rope.shortFactor, typed);
+    shortFactor->selectAll();
+    QTest::keyClicks(shortFactor, QStringLiteral("1,2,3"));
+    QTest::keyClick(shortFactor, Qt::Key_Return);
+    QCOMPARE(p.values().rope.shortFactor, typed);
+    QVERIFY2(panel.errorText().contains(QStringLiteral("short_factor must hold one factor per rotated pair")),
              qPrintable(panel.errorText()));
     scheme->setCurrentIndex(scheme->findData(QStringLiteral("alibi")));
     QVERIFY(heads->isVisible() && head->isVisible() && !scaling->isVisible());
