@@ -59,7 +59,9 @@ double trainedSweep(const Encoding &encoding, int pair)
     const EncodingParams &p = encoding.params();
     if (p.scheme != SchemeId::Rope)
         return std::numeric_limits<double>::quiet_NaN();
-    const double theta = std::pow(p.base, -2.0 * pair / p.dModel);
+    // The unscaled θ_i over the rotated dimensions; a pair that does not turn sweeps nothing.
+    const double theta =
+        pair < rotatedPairs(p.dModel, p.rope) ? std::pow(p.base, -2.0 * pair / rotaryDim(p.dModel, p.rope)) : 0.0;
     return std::min(2 * std::numbers::pi, static_cast<double>(p.rope.originalContext - 1) * theta);
 }
 

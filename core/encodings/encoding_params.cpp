@@ -133,11 +133,25 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     if (p.scheme == SchemeId::Rope && p.dModel % 2 != 0)
         return ValidationError{Field::DModel, "RoPE turns pairs of columns: d_model must be even (got " +
                                                   std::to_string(p.dModel) + ")."};
-    if (p.scheme == SchemeId::Rope && p.dModel < 4 &&
+    if (p.scheme == SchemeId::Rope && p.rope.scaling != RopeScaling::Proportional) {
+        // transformers: dim = int(head_dim · partial_rotary_factor), turned in pairs.
+        const int dim = rotaryDim(p.dModel, p.rope);
+        if (dim < 2 || dim % 2 != 0)
+            return ValidationError{Field::RotaryFraction,
+                                   "rotary_fraction must leave an even number of rotated dimensions, at least 2: "
+                                   "int(d_model · F) = int(" +
+                                       std::to_string(p.dModel) + " · " + compactNumber(p.rope.rotaryFraction) +
+                                       ") = " + std::to_string(dim) + "."};
+    }
+    if (p.scheme == SchemeId::Rope && p.rope.scaling == RopeScaling::Proportional && rotatedPairs(p.dModel, p.rope) < 1)
+        return ValidationError{Field::RotaryFraction,
+                               "rotary_fraction must turn at least one pair: floor(F · d/2) = 0."};
+    if (p.scheme == SchemeId::Rope && rotaryDim(p.dModel, p.rope) < 4 &&
         (p.rope.scaling == RopeScaling::Ntk || p.rope.scaling == RopeScaling::DynamicNtk))
         return ValidationError{Field::DModel,
-                               "NTK-aware scaling raises s to d/(d-2): d_model must be at least 4 (got " +
-                                   std::to_string(p.dModel) + ")."};
+                               "NTK-aware scaling raises s to d/(d-2) over the rotated dimensions: they must be at "
+                               "least 4 (got " +
+                                   std::to_string(rotaryDim(p.dModel, p.rope)) + ")."};
     // The orders between two parameters are checked where the scheme takes them (a session of the
     // sinusoids may carry any betas; choosing YaRN then says what is wrong).
     if (takes(p, Field::BetaFast) && !(p.rope.betaFast > p.rope.betaSlow))
@@ -151,10 +165,12 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     // to broadcast; a missing list would leave pairs unscaled without a word).
     for (const Field f : {Field::ShortFactor, Field::LongFactor}) {
         const std::vector<double> &list = f == Field::ShortFactor ? p.rope.shortFactor : p.rope.longFactor;
-        if (takes(p, f) && list.size() != static_cast<std::size_t>(p.dModel / 2))
-            return ValidationError{f, std::string(fieldName(f)) + " must hold one factor per rotated pair, d/2 = " +
-                                          std::to_string(p.dModel / 2) + " of them (got " +
-                                          std::to_string(list.size()) + ")."};
+        if (const int pairs = rotatedPairs(p.dModel, p.rope);
+            takes(p, f) && list.size() != static_cast<std::size_t>(pairs))
+            return ValidationError{f, std::string(fieldName(f)) + " must hold one factor per rotated pair, " +
+                                          (pairs == p.dModel / 2 ? "d/2" : "int(d·F)/2") + " = " +
+                                          std::to_string(pairs) + " of them (got " + std::to_string(list.size()) +
+                                          ")."};
     }
     if (takes(p, Field::AttentionFactor) && p.rope.scaling == RopeScaling::LongRope && p.rope.attentionFactor == 0 &&
         p.rope.factor > 1 && p.rope.originalContext < 2)
@@ -296,6 +312,8 @@ std::string compactNumber(double v)
 
 std::string wavelengthText(double lambda)
 {
+    if (std::isinf(lambda)) // a pair that does not turn (partial rotary)
+        return "∞";
     if (lambda >= 1e4)
         return compactNumber(std::round(lambda / 10) * 10);
     char buf[64];
@@ -314,7 +332,16 @@ std::string tableName(const EncodingParams &p)
 
 std::string sourceText(const EncodingParams &p)
 {
-    return p.table ? tableName(p) : "base " + compactNumber(p.base);
+    if (p.table)
+        return tableName(p);
+    std::string text = "base " + compactNumber(p.base);
+    if (p.scheme == SchemeId::Rope && rotatedPairs(p.dModel, p.rope) < p.dModel / 2) // partial rotary
+        text.append(", ")
+            .append(std::to_string(2 * rotatedPairs(p.dModel, p.rope)))
+            .append(" of ")
+            .append(std::to_string(p.dModel))
+            .append(" dims rotate");
+    return text;
 }
 
 } // namespace pe

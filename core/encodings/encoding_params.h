@@ -88,6 +88,7 @@ enum class Field {
     AttentionFactor,
     ShortFactor,
     LongFactor,
+    RotaryFraction,
     Heads, // ALiBi's from here on (scheme.cpp's notApplicable)
     Head,
 };
@@ -150,7 +151,8 @@ std::string wavelengthText(double lambda);
 
 // The table's file name without its folder ("wpe.npy"), "" for the sinusoids.
 std::string tableName(const EncodingParams &p);
-// What the values come from, for titles: "base 10000", or the table's file name.
+// What the values come from, for titles: "base 10000" (RoPE's partial rotary: "base 10000, 24 of 96
+// dims rotate"), or the table's file name.
 std::string sourceText(const EncodingParams &p);
 
 } // namespace pe

@@ -26,6 +26,8 @@ std::string_view ropeScalingName(RopeScaling s)
         return "llama3";
     case RopeScaling::LongRope:
         return "longrope";
+    case RopeScaling::Proportional:
+        return "proportional";
     }
     return "";
 }
@@ -116,8 +118,42 @@ double dynamicNtkBase(double base, int d, const RopeScalingParams &p, std::int64
     return ntkBase(base, d, s * static_cast<double>(length) / static_cast<double>(p.originalContext) - (s - 1));
 }
 
+int rotaryDim(int d, const RopeScalingParams &p)
+{
+    if (p.scaling == RopeScaling::Proportional)
+        return d;
+    return static_cast<int>(d * p.rotaryFraction); // transformers: int(head_dim * partial_rotary_factor)
+}
+
+int rotatedPairs(int d, const RopeScalingParams &p)
+{
+    if (p.scaling == RopeScaling::Proportional) // transformers: int(rope_proportion * head_dim // 2)
+        return static_cast<int>(std::floor(p.rotaryFraction * d / 2));
+    return rotaryDim(d, p) / 2;
+}
+
+RopeScalingParams unscaled(const RopeScalingParams &p)
+{
+    RopeScalingParams out;
+    out.rotaryFraction = p.rotaryFraction;
+    if (p.scaling == RopeScaling::Proportional) { // its exponent over the whole d, factor 1
+        out.scaling = RopeScaling::Proportional;
+        out.factor = 1;
+    }
+    return out;
+}
+
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &p, std::int64_t length)
 {
+    // Partial rotary: the scaling's formula over the rotary dimension, the other pairs at 0
+    // (transformers computes inv_freq over dim = int(head_dim · partial_rotary_factor)).
+    if (const int dim = rotaryDim(d, p); dim != d) {
+        RopeScalingParams whole = p;
+        whole.rotaryFraction = 1.0;
+        std::vector<double> theta = dim >= 2 ? ropeFrequencies(base, dim, whole, length) : std::vector<double>{};
+        theta.resize(static_cast<std::size_t>(d / 2), 0.0);
+        return theta;
+    }
     const double s = p.factor;
     switch (p.scaling) {
     case RopeScaling::None:
@@ -152,6 +188,13 @@ std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams 
         const std::vector<double> &ext = longRopeFactors(p, length);
         for (std::size_t i = 0; i < theta.size() && i < ext.size(); ++i)
             theta[i] /= ext[i];
+        return theta;
+    }
+    case RopeScaling::Proportional: { // transformers _compute_proportional_rope_parameters
+        std::vector<double> theta = plainFrequencies(base, d);
+        const auto turning = static_cast<std::size_t>(rotatedPairs(d, p));
+        for (std::size_t i = 0; i < theta.size(); ++i)
+            theta[i] = i < turning ? theta[i] / s : 0.0;
         return theta;
     }
     }
@@ -192,9 +235,13 @@ double ropeAttentionFactor(const RopeScalingParams &p)
 std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams &p, std::int64_t length)
 {
     std::vector<PairRegime> out(static_cast<std::size_t>(d / 2), PairRegime::Kept);
-    const std::vector<double> plain = plainFrequencies(base, d);
+    const std::vector<double> plain = ropeFrequencies(base, d, unscaled(p), length);
     const std::vector<double> scaled = ropeFrequencies(base, d, p, length);
     for (std::size_t i = 0; i < out.size(); ++i) {
+        if (scaled[i] == 0) {
+            out[i] = PairRegime::Unrotated;
+            continue;
+        }
         const double ratio = scaled[i] / plain[i];
         out[i] = std::abs(ratio - 1) < 1e-12                               ? PairRegime::Kept
                  : std::abs(ratio - 1 / p.factor) < 1e-12 * (1 / p.factor) ? PairRegime::Interpolated

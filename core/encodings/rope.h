@@ -19,11 +19,14 @@ enum class RopeScaling {
     Yarn,       // YaRN (Peng et al. 2023), as transformers computes it (DeepSeek's mscale too)
     Llama3,     // Meta's apply_scaling for Llama 3.1, transformers "llama3"
     LongRope,   // LongRoPE (Ding et al. 2024; Phi-3, "su" in older configs): a rescale factor per pair
+    // Gemma's p-RoPE (transformers "proportional"): the first floor(F·d/2) pairs turn at
+    // base^(-2i/d)/s, the exponent over the whole d; the others stand still
+    Proportional,
 };
-inline constexpr RopeScaling kRopeScalings[] = {RopeScaling::None,       RopeScaling::Linear, RopeScaling::Ntk,
-                                                RopeScaling::DynamicNtk, RopeScaling::Yarn,   RopeScaling::Llama3,
-                                                RopeScaling::LongRope};
-// "none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3", "longrope"
+inline constexpr RopeScaling kRopeScalings[] = {RopeScaling::None,       RopeScaling::Linear,      RopeScaling::Ntk,
+                                                RopeScaling::DynamicNtk, RopeScaling::Yarn,        RopeScaling::Llama3,
+                                                RopeScaling::LongRope,   RopeScaling::Proportional};
+// "none", "linear", "ntk", "dynamic-ntk", "yarn", "llama3", "longrope", "proportional"
 std::string_view ropeScalingName(RopeScaling s);
 std::optional<RopeScaling> parseRopeScaling(std::string_view name);
 
@@ -47,6 +50,10 @@ struct RopeScalingParams {
     // (start_pos + seq_len) is within L, the long one past it (transformers' _compute_longrope_parameters).
     std::vector<double> shortFactor{};
     std::vector<double> longFactor{};
+    // Partial rotary (GPT-NeoX's rotary_pct, transformers' partial_rotary_factor): the first
+    // int(d·F) dimensions rotate, their frequencies over that many; the other pairs stand still
+    // (θ = 0: cos 1, sin 0, the identity). Under proportional, floor(F·d/2) pairs turn.
+    double rotaryFraction = 1.0;
 
     bool operator==(const RopeScalingParams &) const = default;
 };
@@ -59,8 +66,15 @@ double yarnMscale(double s, double m = 1.0);
 const std::vector<double> &longRopeFactors(const RopeScalingParams &params, std::int64_t length);
 
 // θ'_i for i < d/2 (d even, at least 2) under the scaling; `length` is the sequence length the
-// dynamic scaling sees (start_pos + seq_len); the others ignore it.
+// dynamic scaling sees (start_pos + seq_len); the others ignore it. Pairs past the rotated ones
+// (rotatedPairs) are 0.
 std::vector<double> ropeFrequencies(double base, int d, const RopeScalingParams &params, std::int64_t length);
+// How many pairs turn: int(d·F)/2 (the rotary dimension over 2), floor(F·d/2) under proportional.
+int rotatedPairs(int d, const RopeScalingParams &params);
+// The rotary dimension the scaling's formula runs over: int(d·F), or d under proportional.
+int rotaryDim(int d, const RopeScalingParams &params);
+// The same parameters without a scaling, the same pairs rotating: what a scaling is compared with.
+RopeScalingParams unscaled(const RopeScalingParams &params);
 // NTK-aware's base for a factor s: base·s^(d/(d-2)) (d at least 4).
 double ntkBase(double base, int d, double s);
 // The dynamic scaling's base at a sequence length: ntkBase with s·length/L - (s-1) once length > L,
@@ -72,7 +86,8 @@ double ropeAttentionFactor(const RopeScalingParams &params);
 
 // What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), a blend of
 // the two, or slowed by more than s (NTK-aware's last pairs under the dynamic scaling: ratio below 1/s).
-enum class PairRegime { Kept, Interpolated, Blended, Beyond };
+// Unrotated: partial rotary's pairs that do not turn at all.
+enum class PairRegime { Kept, Interpolated, Blended, Beyond, Unrotated };
 std::vector<PairRegime> ropeRegimes(double base, int d, const RopeScalingParams &params, std::int64_t length);
 
 // RoFormer section 3.4.3 at offset k, for q = k = all ones: the relative score Σ_{i<d/2} 2·cos(k·θ_i)

@@ -25,7 +25,7 @@ const SchemeInfo &schemeInfo(SchemeId id)
         {Field::SeqLen, Field::DModel, Field::Base, Field::StartPos, Field::Layout, Field::Scaling, Field::Factor,
          Field::OriginalContext, Field::BetaFast, Field::BetaSlow, Field::LowFreqFactor, Field::HighFreqFactor,
          Field::Mscale, Field::MscaleAllDim, Field::Truncate, Field::AttentionFactor, Field::ShortFactor,
-         Field::LongFactor},
+         Field::LongFactor, Field::RotaryFraction},
         true};
     static const SchemeInfo alibi{SchemeId::Alibi,
                                   "ALiBi (linear biases)",
@@ -205,6 +205,14 @@ std::int64_t positionEnd(const EncodingParams &p)
 std::string scalingText(const EncodingParams &p)
 {
     const RopeScalingParams &r = p.rope;
+    if (r.rotaryFraction < 1 && r.scaling != RopeScaling::Proportional) {
+        EncodingParams whole = p; // the scaling's formula runs over the rotated dimensions
+        whole.rope.rotaryFraction = 1;
+        whole.dModel = rotaryDim(p.dModel, r);
+        return scalingText(whole) + "; partial rotary: the first int(d·" + compactNumber(r.rotaryFraction) +
+               ") = " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) +
+               " dims rotate (θ over them), the other pairs do not turn";
+    }
     const std::string s = compactNumber(r.factor);
     const std::string L = withThousands(r.originalContext);
     const std::string e = "^(" + std::to_string(p.dModel) + "/" + std::to_string(p.dModel - 2) + ")";
@@ -238,6 +246,11 @@ std::string scalingText(const EncodingParams &p)
                (r.truncate ? "" : " (range not floored and ceiled)") +
                " (transformers' code, not the paper's ramp in L/λ); cos, sin × " + factor + " = " + mscale;
     }
+    case RopeScaling::Proportional:
+        return "proportional (Gemma's p-RoPE): θ_i = base^(-2i/d)/" + s + " for the first " +
+               std::to_string(rotatedPairs(p.dModel, r)) +
+               " pairs (floor(F·d/2), F = " + compactNumber(r.rotaryFraction) +
+               "), the exponent over the whole d; the others do not turn";
     case RopeScaling::LongRope: {
         char factor[32];
         std::snprintf(factor, sizeof factor, "%.4g", ropeAttentionFactor(r));
@@ -258,6 +271,13 @@ std::string scalingText(const EncodingParams &p)
 std::string scalingSummary(const EncodingParams &p)
 {
     const RopeScalingParams &r = p.rope;
+    if (r.rotaryFraction < 1 && r.scaling != RopeScaling::Proportional) {
+        EncodingParams whole = p; // the scaling's formula runs over the rotated dimensions
+        whole.rope.rotaryFraction = 1;
+        whole.dModel = rotaryDim(p.dModel, r);
+        return scalingSummary(whole) + ", " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) +
+               " dims rotate";
+    }
     const std::string L = withThousands(r.originalContext);
     const std::string s = compactNumber(r.factor);
     switch (r.scaling) {
@@ -282,6 +302,9 @@ std::string scalingSummary(const EncodingParams &p)
     case RopeScaling::LongRope:
         return "LongRoPE ×" + s + " from L = " + L + " (" +
                (p.startPos + p.seqLen > r.originalContext ? "long" : "short") + " factors)";
+    case RopeScaling::Proportional:
+        return "p-RoPE: " + std::to_string(rotatedPairs(p.dModel, r)) + " of " + std::to_string(p.dModel / 2) +
+               " pairs turn" + (r.factor != 1 ? ", θ/" + s : "");
     }
     return {};
 }
@@ -365,7 +388,11 @@ std::string formulaHtml(const EncodingParams &p)
         const std::string mantissa = base.substr(0, e);
         std::string power = base.substr(e + 1);
         power.erase(std::remove(power.begin(), power.end(), '+'), power.end());
-        base = "(" + (mantissa == "1" ? std::string() : mantissa + "·") + "10<sup>" + power + "</sup>)";
+        std::string wrapped = "(";
+        if (mantissa != "1")
+            wrapped += mantissa + "·";
+        wrapped += "10<sup>" + power + "</sup>)";
+        base = std::move(wrapped);
     }
     std::string first, second;
     if (p.layout == Layout::Interleaved) {

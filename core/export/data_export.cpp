@@ -389,7 +389,7 @@ Table frequencyTable(const Encoding &encoding)
         return spectrumTable(encoding);
     const EncodingParams &p = encoding.params();
     if (p.scheme == SchemeId::Rope) {
-        const std::vector<double> plain = ropeFrequencies(p.base, p.dModel, {}, 0);
+        const std::vector<double> plain = ropeFrequencies(p.base, p.dModel, unscaled(p.rope), p.startPos + p.seqLen);
         const std::vector<PairRegime> regimes = ropeRegimes(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
         // rescale: what θ_i was divided by (LongRoPE's ext_i, s where interpolated); attention_factor:
         // the factor on cos and sin, the same for every pair.
@@ -397,8 +397,10 @@ Table frequencyTable(const Encoding &encoding)
         for (int i = 0; i < encoding.channelCount(); ++i) {
             const auto k = static_cast<std::size_t>(i);
             const double w = encoding.channelFrequency(i);
-            values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), w / plain[k],
-                                         static_cast<double>(regimes[k]), plain[k] / w, encoding.amplitude()});
+            // A pair that does not turn (partial rotary) is unchanged: ratio and rescale 1, wavelength inf.
+            const double ratio = w == 0 ? 1.0 : w / plain[k];
+            values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), ratio,
+                                         static_cast<double>(regimes[k]), 1 / ratio, encoding.amplitude()});
         }
         return valuesTable("pair",
                            {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime",

@@ -286,7 +286,7 @@ void TestCommandLine::refusals_data()
                                           << "--scaling: scaling is RoPE's: choose the scheme rope.";
     QTest::newRow("scaling name")
         << "--scheme rope --scaling NTK"
-        << "--scaling: scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3 or longrope";
+        << "--scaling: scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3, longrope or proportional";
     QTest::newRow("longrope without its lists") << "--scheme rope --scaling longrope"
                                                 << "--short-factor: short_factor must hold one factor per rotated "
                                                    "pair, d/2 = 64 of them (got 0).";
@@ -297,6 +297,12 @@ void TestCommandLine::refusals_data()
         << "--scheme rope --d-model 8 --scaling longrope --short-factor 1,2,,4"
         << "--short-factor: short_factor must be numbers from 0.001 to 1e6, comma-separated, one per rotated pair "
            "(got '' as number 3).";
+    QTest::newRow("rotary dimension odd") << "--scheme rope --d-model 96 --rotary-fraction 0.27"
+                                          << "--rotary-fraction: rotary_fraction must leave an even number of rotated "
+                                             "dimensions, at least 2: int(d_model · F) = int(96 · 0.27) = 25.";
+    QTest::newRow("rotary fraction of sinusoids") << "--rotary-fraction 0.5"
+                                                  << "--rotary-fraction: rotary_fraction is RoPE's: choose the scheme "
+                                                     "rope.";
     QTest::newRow("short factor of yarn") << "--scheme rope --scaling yarn --short-factor 1,2"
                                           << "--short-factor: short_factor is LongRoPE's: choose the scaling longrope.";
     QTest::newRow("no-truncate of llama3") << "--scheme rope --scaling llama3 --no-truncate"
@@ -450,6 +456,7 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers_data()
         {"attention-factor", "data", {"0"}},
         {"short-factor", "data", {}},
         {"long-factor", "data", {}},
+        {"rotary-fraction", "data", {}},
     };
     const QStringList values{QStringLiteral("abc"),
                              QStringLiteral("-5"),
@@ -497,7 +504,8 @@ void TestCommandLine::everyNumericFlagRefusesBadNumbers()
         {QStringLiteral("mscale-all-dim"), QStringLiteral("--scheme rope --scaling yarn")},
         {QStringLiteral("attention-factor"), QStringLiteral("--scheme rope --scaling yarn")},
         {QStringLiteral("short-factor"), QStringLiteral("--scheme rope --scaling longrope")},
-        {QStringLiteral("long-factor"), QStringLiteral("--scheme rope --scaling longrope")}};
+        {QStringLiteral("long-factor"), QStringLiteral("--scheme rope --scaling longrope")},
+        {QStringLiteral("rotary-fraction"), QStringLiteral("--scheme rope")}};
     QStringList args = schemeOf.value(flag).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     args << QStringLiteral("--") + flag << value;
     if (context == QLatin1String("data"))

@@ -176,8 +176,13 @@ void FrequencyView::rebuild()
         y.reserve(static_cast<int>(shown.size()));
         const pe::Encoding encoding(params); // RoPE's scaled θ' with every base compared
         for (int i : shown) {
-            x << i;
-            y << quantity(encoding.channelFrequency(i));
+            // A pair that does not turn (partial rotary: ω 0, λ ∞) has no point on a log axis or
+            // of infinite height; the title counts them.
+            const double v = quantity(encoding.channelFrequency(i));
+            if (std::isfinite(v) && (!logScale || v > 0)) {
+                x << i;
+                y << v;
+            }
         }
         g->setData(x, y, true);
         return g;
@@ -280,6 +285,12 @@ void FrequencyView::rebuild()
     if (p.scheme == pe::SchemeId::Rope)
         title << tr("RoPE: %1 (the RoPE scaling view compares them with θᵢ)")
                      .arg(QString::fromStdString(pe::scalingSummary(p)));
+    if (const int turning = p.scheme == pe::SchemeId::Rope ? pe::rotatedPairs(p.dModel, p.rope) : n; turning < n)
+        title << tr("pairs %1–%2 do not rotate (rotary fraction %3): ω = 0%4")
+                     .arg(turning)
+                     .arg(n - 1)
+                     .arg(p.rope.rotaryFraction, 0, 'g', 4)
+                     .arg(wavelength || logScale ? tr(", λ = ∞: not drawn") : QString());
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }

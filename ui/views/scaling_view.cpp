@@ -105,16 +105,19 @@ void ScalingView::rebuild()
     const pe::RopeScalingParams &r = p.rope;
     const bool wavelength = state().choice(QStringLiteral("scalingQuantity")) == QLatin1String("wavelength");
     const std::int64_t length = p.startPos + p.seqLen;
-    const std::vector<double> plain = pe::ropeFrequencies(p.base, p.dModel, {}, 0);
+    // Pairs that do not turn (partial rotary: θ = 0) have no place on a log axis: the title counts them.
+    const std::vector<double> plain = pe::ropeFrequencies(p.base, p.dModel, pe::unscaled(r), length);
     const std::vector<pe::PairRegime> regimes = pe::ropeRegimes(p.base, p.dModel, r, length);
     const auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
+    const int unrotated = static_cast<int>(std::count(regimes.begin(), regimes.end(), pe::PairRegime::Unrotated));
 
     QCustomPlot *plt = plot();
     QVector<double> x, y;
-    for (int i = 0; i < enc.pairCount(); ++i) {
-        x << i;
-        y << quantity(plain[static_cast<std::size_t>(i)]);
-    }
+    for (int i = 0; i < enc.pairCount(); ++i)
+        if (plain[static_cast<std::size_t>(i)] > 0) {
+            x << i;
+            y << quantity(plain[static_cast<std::size_t>(i)]);
+        }
     plt->graph(0)->setData(x, y, true);
     std::array<int, kRegimes> counts{};
     const double dot = std::clamp(600.0 / std::max(1, enc.pairCount()), 2.5, 7.0) * lineScale();
@@ -169,7 +172,8 @@ void ScalingView::rebuild()
     rx->setRange(-0.5, enc.pairCount() - 0.5);
     double lowest = 1;
     for (int i = 0; i < enc.pairCount(); ++i)
-        lowest = std::min(lowest, enc.pairFrequency(i) / plain[static_cast<std::size_t>(i)]);
+        if (enc.pairFrequency(i) > 0)
+            lowest = std::min(lowest, enc.pairFrequency(i) / plain[static_cast<std::size_t>(i)]);
     const double highest = 1; // no scaling speeds a pair up
     ry->setRange(std::min(lowest, scaled ? 1 / r.factor : 1.0) - 0.05, highest + 0.05);
     placeHorizontal(oneLine_, 1.0);
@@ -181,6 +185,11 @@ void ScalingView::rebuild()
     inverseText_->setFont(QFont(font().family(), static_cast<int>(std::lround(fontSize(9)))));
 
     QStringList title{tr("RoPE frequencies: %1").arg(QString::fromStdString(pe::scalingSummary(p)))};
+    if (unrotated > 0)
+        title << tr("%1 of %2 pairs do not rotate (rotary fraction %3): not drawn")
+                     .arg(unrotated)
+                     .arg(enc.pairCount())
+                     .arg(r.rotaryFraction, 0, 'g', 4);
     if (scaled) {
         QStringList parts{tr("%1 kept").arg(counts[0]), tr("%1 interpolated").arg(counts[1])};
         if (counts[2] > 0)

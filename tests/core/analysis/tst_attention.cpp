@@ -114,10 +114,16 @@ void TestAttention::ropeValuesAreFreqsCis()
     pe::EncodingParams p = rope(16, static_cast<pe::RopeScaling>(scaling), 4, static_cast<pe::Layout>(layout));
     p.seqLen = 300;
     p.startPos = 0;
+    if (p.rope.scaling == pe::RopeScaling::LongRope) { // LongRoPE's own factors, one a pair
+        p.rope.shortFactor = {1, 1.2, 1.5, 2, 2.5, 3, 3.5, 4};
+        p.rope.longFactor = {1, 2, 4, 8, 16, 32, 48, 64};
+    }
     const pe::Encoding enc(p);
     const std::vector<double> theta = pe::ropeFrequencies(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
     const double amp = pe::ropeAttentionFactor(p.rope);
-    QCOMPARE(amp, p.rope.scaling == pe::RopeScaling::Yarn ? 0.1 * std::log(4.0) + 1 : 1.0);
+    QCOMPARE(amp, p.rope.scaling == pe::RopeScaling::Yarn       ? 0.1 * std::log(4.0) + 1
+                  : p.rope.scaling == pe::RopeScaling::LongRope ? std::sqrt(1 + std::log(4.0) / std::log(16.0))
+                                                                : 1.0);
     QCOMPARE(pe::valueBound(p), amp);
     std::vector<double> block(static_cast<std::size_t>(p.seqLen * p.dModel));
     enc.fill(enc.windowBlock(), block.data());
@@ -386,12 +392,14 @@ void TestAttention::exportsHaveTheirColumns()
     const pe::Table f = pe::frequencyTable(enc);
     QCOMPARE(f.indexHeader, std::string("pair"));
     QCOMPARE(f.columnHeaders, (std::vector<std::string>{"omega", "wavelength", "omega_unscaled", "wavelength_unscaled",
-                                                        "ratio", "regime"}));
+                                                        "ratio", "regime", "rescale", "attention_factor"}));
     std::vector<double> values(static_cast<std::size_t>(f.rows * f.cols));
     f.fill(0, f.rows, values.data());
     QCOMPARE(values[0], 0.5);                                               // θ_0 = 1, divided by 2
     QCOMPARE(values[4], 0.5);                                               // the ratio
     QCOMPARE(values[5], static_cast<double>(pe::PairRegime::Interpolated)); // every pair under linear
+    QCOMPARE(values[6], 2.0);                                               // what θ was divided by
+    QCOMPARE(values[7], 1.0);                                               // no factor on cos and sin
 
     const pe::Table slopes = pe::slopesTable(6);
     QCOMPARE(slopes.indexHeader, std::string("head"));

@@ -25,6 +25,8 @@ class TestRope : public QObject
     void yarnWithoutTruncation();
     void longRopeMatchesTransformers();
     void longRopeThroughTheEncoding();
+    void proportionalMatchesTransformers();
+    void partialRotaryAsGptNeoX();
     void ntkKeepsTheFirstPairAndScalesTheLast();
     void regimes();
     void refusals();
@@ -248,6 +250,89 @@ void TestRope::longRopeThroughTheEncoding()
     QVERIFY(error->message.find("d/2 = 4") != std::string::npos);
     // base 1e4 here: the encoding takes the window's base.
     QCOMPARE(e.base, kBase);
+}
+
+// test_proportional_rope_numerically (transformers, head dim 128, base 1e4): floor(F·d/2) pairs
+// turn at base^(-2i/d), the exponent over the whole d, the rest are exactly 0; prf 1 with a factor
+// is linear; a factor divides the turning pairs.
+void TestRope::proportionalMatchesTransformers()
+{
+    const std::vector<double> plain = pe::ropeFrequencies(kBase, kDim, {}, 1);
+    auto p = scaling(pe::RopeScaling::Proportional, 1.0);
+    for (auto [fraction, angles] : {std::pair{0.5, 32}, std::pair{0.25, 16}, std::pair{1.0, 64}}) {
+        p.rotaryFraction = fraction;
+        const std::vector<double> theta = pe::ropeFrequencies(kBase, kDim, p, 1);
+        QCOMPARE(theta.size(), std::size_t{64});
+        QCOMPARE(pe::rotatedPairs(kDim, p), angles);
+        for (int i = 0; i < 64; ++i)
+            QCOMPARE(theta[i], i < angles ? plain[i] : 0.0);
+    }
+    // Check 5's snapshot (prf 0.25): the first sixteen printed values, then zeros.
+    const std::vector<double> printed{1.0000e+00, 8.6596e-01, 7.4989e-01, 6.4938e-01, 5.6234e-01, 4.8697e-01,
+                                      4.2170e-01, 3.6517e-01, 3.1623e-01, 2.7384e-01, 2.3714e-01, 2.0535e-01,
+                                      1.7783e-01, 1.5399e-01, 1.3335e-01, 1.1548e-01};
+    p.rotaryFraction = 0.25;
+    std::vector<double> theta = pe::ropeFrequencies(kBase, kDim, p, 1);
+    theta.resize(16);
+    compareToPrinted(theta, printed);
+    p.rotaryFraction = 1.0;
+    p.factor = 10.0;
+    QCOMPARE(pe::ropeFrequencies(kBase, kDim, p, 1),
+             pe::ropeFrequencies(kBase, kDim, scaling(pe::RopeScaling::Linear, 10.0), 1));
+    p.rotaryFraction = 0.5;
+    p.factor = 2.0;
+    const std::vector<double> halved = pe::ropeFrequencies(kBase, kDim, p, 1);
+    for (int i = 0; i < 64; ++i)
+        QCOMPARE(halved[i], i < 32 ? plain[i] / 2 : 0.0);
+    QCOMPARE(pe::ropeAttentionFactor(p), 1.0);
+    QCOMPARE(pe::ropeRegimes(kBase, kDim, p, 1)[40], pe::PairRegime::Unrotated);
+    QCOMPARE(pe::ropeRegimes(kBase, kDim, p, 1)[0], pe::PairRegime::Interpolated);
+}
+
+// GPT-NeoX-20B (rotary_pct 0.25, head dim 96): int(96·0.25) = 24 dimensions rotate with
+// θ_i = base^(-2i/24) (transformers' inv_freq over dim), the other pairs are the identity; a scaling
+// runs over the rotary dimension (YaRN's correction range with d = 24); an odd rotary dimension is
+// refused.
+void TestRope::partialRotaryAsGptNeoX()
+{
+    pe::RopeScalingParams p;
+    p.rotaryFraction = 0.25;
+    const std::vector<double> theta = pe::ropeFrequencies(kBase, 96, p, 1);
+    QCOMPARE(theta.size(), std::size_t{48});
+    QCOMPARE(pe::rotaryDim(96, p), 24);
+    for (int i = 0; i < 48; ++i)
+        QCOMPARE(theta[i], i < 12 ? std::pow(kBase, -2.0 * i / 24) : 0.0);
+    auto yarn = scaling(pe::RopeScaling::Yarn, 4.0);
+    const std::vector<double> whole = pe::ropeFrequencies(kBase, 24, yarn, 1);
+    yarn.rotaryFraction = 0.25;
+    const std::vector<double> partial = pe::ropeFrequencies(kBase, 96, yarn, 1);
+    for (int i = 0; i < 48; ++i)
+        QCOMPARE(partial[i], i < 12 ? whole[i] : 0.0);
+
+    pe::EncodingParams e;
+    e.scheme = pe::SchemeId::Rope;
+    e.dModel = 96;
+    e.seqLen = 20;
+    e.layout = pe::Layout::Split;
+    e.rope.rotaryFraction = 0.25;
+    QVERIFY(!pe::validate(e));
+    const pe::Encoding enc(e);
+    for (std::int64_t t = 0; t < 20; ++t)
+        for (int i = 0; i < 48; ++i) {
+            const double angle = static_cast<double>(t) * theta[i];
+            QVERIFY(std::abs(enc.value(t, i) - std::cos(angle)) < 1e-12);      // cos in the first half
+            QVERIFY(std::abs(enc.value(t, 48 + i) - std::sin(angle)) < 1e-12); // sin in the second
+        }
+    e.rope.rotaryFraction = 0.3; // int(96·0.3) = 28: even, allowed
+    QVERIFY(!pe::validate(e));
+    e.rope.rotaryFraction = 0.26; // int(96·0.26) = 24
+    QVERIFY(!pe::validate(e));
+    e.rope.rotaryFraction = 0.27; // int(25.92) = 25: odd
+    const auto error = pe::validate(e);
+    QVERIFY(error && error->field == pe::Field::RotaryFraction);
+    QVERIFY2(error->message.find("= 25.") != std::string::npos, error->message.c_str());
+    e.rope.rotaryFraction = 0.01; // int(0.96) = 0
+    QVERIFY(pe::validate(e));
 }
 
 void TestRope::llama3MatchesTransformers()

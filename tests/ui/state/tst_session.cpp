@@ -179,10 +179,10 @@ void TestSession::refusals_data()
                                   << "d_model must be";
     QTest::newRow("base one") << QByteArray(good).replace("\"base\": 10000", "\"base\": 1") << "base";
     // The parameters a scheme adds: by name and in range, checked together.
-    QTest::newRow("scaling unknown") << QByteArray(good).replace("\"base\": 10000",
-                                                                 "\"base\": 10000, \"scaling\": \"NTK\"")
-                                     << "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3 or longrope (got "
-                                        "\"NTK\")";
+    QTest::newRow("scaling unknown")
+        << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"scaling\": \"NTK\"")
+        << "scaling must be none, linear, ntk, dynamic-ntk, yarn, llama3, longrope or proportional (got "
+           "\"NTK\")";
     QTest::newRow("long factor not a list")
         << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"long_factor\": \"1,2\"")
         << "long_factor must be an array of numbers from 0.001 to 1e6";
