@@ -159,7 +159,11 @@ std::optional<QString> cli::readSchemeParameters(const QCommandLineParser &parse
         static const std::pair<pe::Field, pe::Field> partners[] = {
             {pe::Field::BetaFast, pe::Field::BetaSlow},
             {pe::Field::HighFreqFactor, pe::Field::LowFreqFactor},
-            {pe::Field::Head, pe::Field::Heads}};
+            {pe::Field::Head, pe::Field::Heads},
+            {pe::Field::ShortFactor, pe::Field::DModel},
+            {pe::Field::LongFactor, pe::Field::DModel},
+            {pe::Field::ShortFactor, pe::Field::RotaryFraction},
+            {pe::Field::LongFactor, pe::Field::RotaryFraction}};
         pe::Field field = error->field;
         for (auto [a, b] : partners)
             if (field == a && !parser.isSet(flagFor(a).mid(2)) && parser.isSet(flagFor(b).mid(2)))

@@ -168,6 +168,8 @@ OffsetDecoder::OffsetDecoder(const Encoding &encoding)
         if (cj < 0)
             continue; // a sine alone does not fix an angle
         const double w = frequencies_ ? encoding.pairFrequency(i) : 1.0;
+        if (w == 0)
+            continue; // a pair that does not turn (partial rotary) reads no offset
         slowFirst_.push_back({i, encoding.pairSineColumn(i), cj, w, 2 * std::numbers::pi / w});
     }
     if (frequencies_)

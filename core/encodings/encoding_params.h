@@ -145,6 +145,10 @@ std::optional<double> parseReal(std::string_view s); // NaN and infinities are r
 // Shortest readable text of a number for titles and labels: 10000, 1e8, 1.5e-3.
 std::string compactNumber(double v);
 
+// A number to `digits` significant digits for tooltips ("6283.19"), ∞ for an infinite one (the
+// wavelength of a pair that does not turn).
+std::string numberText(double v, int digits);
+
 // A wavelength for labels and titles, the same in every view: one decimal below 100 positions
 // (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).
 std::string wavelengthText(double lambda);

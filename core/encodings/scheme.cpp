@@ -118,8 +118,8 @@ std::string notApplicable(const EncodingParams &p, Field f)
     switch (f) {
     case Field::Factor:
         if (p.scheme == SchemeId::Rope)
-            return "factor applies with a scaling: choose one (linear, ntk, dynamic-ntk, yarn, llama3 or longrope) "
-                   "first.";
+            return "factor applies with a scaling: choose one (linear, ntk, dynamic-ntk, yarn, llama3, longrope or "
+                   "proportional) first.";
         break;
     case Field::BetaFast:
     case Field::BetaSlow:
@@ -209,9 +209,9 @@ std::string scalingText(const EncodingParams &p)
         EncodingParams whole = p; // the scaling's formula runs over the rotated dimensions
         whole.rope.rotaryFraction = 1;
         whole.dModel = rotaryDim(p.dModel, r);
-        return scalingText(whole) + "; partial rotary: the first int(d·" + compactNumber(r.rotaryFraction) +
-               ") = " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) +
-               " dims rotate (θ over them), the other pairs do not turn";
+        return scalingText(whole) + "; partial rotary: int(d·" + compactNumber(r.rotaryFraction) +
+               ") = " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) + " dims rotate, pairs 0–" +
+               std::to_string(whole.dModel / 2 - 1) + " (θ over them); the other pairs do not turn";
     }
     const std::string s = compactNumber(r.factor);
     const std::string L = withThousands(r.originalContext);

@@ -15,8 +15,10 @@ const std::vector<SchemeParameter> &schemeParameters()
             scalings.push_back(ropeScalingName(s));
         return std::vector<SchemeParameter>{
             {Field::Scaling, "scaling", "scaling",
-             "RoPE's context extension (linear: position interpolation; llama3: Llama 3.1's)", Kind::Choice, scalings,
-             0, 0, false, [](const EncodingParams &p) { return static_cast<double>(p.rope.scaling); },
+             "RoPE's context extension (linear: position interpolation; llama3: Llama 3.1's; longrope: Phi-3's; "
+             "proportional: Gemma's p-RoPE)",
+             Kind::Choice, scalings, 0, 0, false,
+             [](const EncodingParams &p) { return static_cast<double>(p.rope.scaling); },
              [](EncodingParams &p, double v) { p.rope.scaling = kRopeScalings[static_cast<int>(v)]; }},
             {Field::Factor,
              "factor",
@@ -136,7 +138,7 @@ const std::vector<SchemeParameter> &schemeParameters()
              "LongRoPE: each pair's rescale factor while the sequence is within L, comma-separated, d/2 of them",
              Kind::List,
              {},
-             1e-3,
+             1,
              1e6,
              false,
              nullptr,
@@ -150,7 +152,7 @@ const std::vector<SchemeParameter> &schemeParameters()
              "comma-separated, d/2 of them",
              Kind::List,
              {},
-             1e-3,
+             1,
              1e6,
              false,
              nullptr,
@@ -160,8 +162,9 @@ const std::vector<SchemeParameter> &schemeParameters()
             {Field::RotaryFraction,
              "rotary_fraction",
              "rotary fraction",
-             "Partial rotary (GPT-NeoX's rotary_pct, partial_rotary_factor): the first int(d·F) dimensions rotate, "
-             "the others pass through; under proportional, floor(F·d/2) pairs turn",
+             "Partial rotary (GPT-NeoX's rotary_pct, partial_rotary_factor): int(d·F)/2 pairs rotate (the first "
+             "int(d·F) columns interleaved; columns i and d/2+i split), the others pass through; under proportional, "
+             "floor(F·d/2) pairs turn",
              Kind::Real,
              {},
              0,

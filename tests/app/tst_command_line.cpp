@@ -295,7 +295,7 @@ void TestCommandLine::refusals_data()
         << "--long-factor: long_factor must hold one factor per rotated pair, d/2 = 4 of them (got 3).";
     QTest::newRow("longrope factor not a number")
         << "--scheme rope --d-model 8 --scaling longrope --short-factor 1,2,,4"
-        << "--short-factor: short_factor must be numbers from 0.001 to 1e6, comma-separated, one per rotated pair "
+        << "--short-factor: short_factor must be numbers from 1 to 1e6, comma-separated, one per rotated pair "
            "(got '' as number 3).";
     QTest::newRow("rotary dimension odd") << "--scheme rope --d-model 96 --rotary-fraction 0.27"
                                           << "--rotary-fraction: rotary_fraction must leave an even number of rotated "
@@ -303,6 +303,9 @@ void TestCommandLine::refusals_data()
     QTest::newRow("rotary fraction of sinusoids") << "--rotary-fraction 0.5"
                                                   << "--rotary-fraction: rotary_fraction is RoPE's: choose the scheme "
                                                      "rope.";
+    QTest::newRow("longrope preset at another d") << "--preset phi3-mini-128k-longrope --d-model 64"
+                                                  << "--d-model: short_factor must hold one factor per rotated pair, "
+                                                     "d/2 = 32 of them (got 48).";
     QTest::newRow("short factor of yarn") << "--scheme rope --scaling yarn --short-factor 1,2"
                                           << "--short-factor: short_factor is LongRoPE's: choose the scaling longrope.";
     QTest::newRow("no-truncate of llama3") << "--scheme rope --scaling llama3 --no-truncate"

@@ -126,11 +126,12 @@ const pe::PositionalAttention &AttentionView::attention()
     key.startPos = 0;
     const bool offsetOnly = pe::PositionalAttention::offsetOnly(enc.params());
     std::vector<double> theta = offsetOnly && enc.hasFrequencies() ? pe::pairFrequencies(enc) : std::vector<double>{};
-    // The compared scheme's θ is not in the key: under dynamic NTK (RoPE's, or RoPE compared with the
-    // sinusoids) it follows the window's end, so that pair is rebuilt.
+    // The compared scheme's θ is not in the key: under dynamic NTK and LongRoPE (RoPE's, or RoPE
+    // compared with the sinusoids) it follows the window's end, so that pair is rebuilt.
+    const bool lengthDependent =
+        key.rope.scaling == pe::RopeScaling::DynamicNtk || key.rope.scaling == pe::RopeScaling::LongRope;
     const bool sameOffsets = attention_ && offsetOnly && key == attentionKey_ && theta == attentionTheta_ &&
-                             s == attentionSettings_ && compare == compareAsked_ &&
-                             !(compared_ && key.rope.scaling == pe::RopeScaling::DynamicNtk);
+                             s == attentionSettings_ && compare == compareAsked_ && !(compared_ && lengthDependent);
     const std::int64_t first = enc.params().startPos;
     // Held by this view alone: the scores move with the window rather than being copied, and a
     // rebuild takes over the old buffers (6 MB at 100,000 positions, mapped and zeroed otherwise).

@@ -360,7 +360,7 @@ QString ClockGridView::tooltipAt(QPointF pixel) const
                        .arg(theta, 0, 'f', 4)
                        .arg(theta * 180 / std::numbers::pi, 0, 'f', 1)
                        .arg(enc.pairFrequency(col), 0, 'g', 6)
-                       .arg(enc.pairWavelength(col), 0, 'g', 6)
+                       .arg(QString::fromStdString(pe::numberText(enc.pairWavelength(col), 6)))
                        .arg(sj)
                        .arg(enc.value(t, sj), 0, 'f', 6);
     if (cj >= 0)

@@ -411,8 +411,9 @@ QString FrequencyView::tooltipAt(QPointF pixel) const
     return tr("%1\nω = %2 rad/position\nλ = %3 positions\n%4")
         .arg(name)
         .arg(enc.channelFrequency(i), 0, 'g', 8)
-        .arg(enc.channelWavelength(i), 0, 'g', 8)
-        .arg(enc.channelWavelength(i) <= span
+        .arg(QString::fromStdString(pe::numberText(enc.channelWavelength(i), 8)))
+        .arg(enc.channelFrequency(i) == 0 ? tr("does not rotate (partial rotary)")
+             : enc.channelWavelength(i) <= span
                  ? tr("completes a period within the window")
                  : tr("turns %1 of a period across the window").arg(span / enc.channelWavelength(i), 0, 'f', 3));
 }

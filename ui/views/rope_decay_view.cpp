@@ -144,11 +144,12 @@ void RopeDecayView::rebuild()
     QStringList title{tr("RoPE's long-term decay (RoFormer 3.4.3): d = %1, base %2")
                           .arg(p.dModel)
                           .arg(QString::fromStdString(pe::compactNumber(p.base)))};
-    if (p.rope.scaling != pe::RopeScaling::None)
+    // scalingSummary names partial rotary too ("24 of 96 dims rotate": the standing pairs add 2 each).
+    if (p.rope.scaling != pe::RopeScaling::None || pe::rotatedPairs(p.dModel, p.rope) < p.dModel / 2)
         title << tr("θ′ under %1%2")
                      .arg(QString::fromStdString(pe::scalingSummary(p)),
-                          p.rope.scaling == pe::RopeScaling::Yarn
-                              ? tr("; without YaRN's factor on cos and sin (RoFormer's score; Attention has it)")
+                          pe::ropeAttentionFactor(p.rope) != 1.0
+                              ? tr("; without the factor on cos and sin (RoFormer's score; Attention has it)")
                               : QString());
     title << (random ? tr("random: %1 seeded Gaussian (q, k) pairs (seed %2)%3; their mean stays near 0: the decay "
                           "needs q and k that agree")

@@ -214,7 +214,7 @@ void ScalingView::rebuild()
     } else {
         int longer = 0;
         for (int i = 0; i < enc.pairCount(); ++i)
-            longer += enc.pairWavelength(i) > context ? 1 : 0;
+            longer += enc.pairFrequency(i) > 0 && enc.pairWavelength(i) > context ? 1 : 0;
         title << tr("%1 of %2 pairs have wavelengths above L = %3: they never turned fully in training")
                      .arg(longer)
                      .arg(enc.pairCount())

@@ -38,7 +38,7 @@ void ControlPanel::addSchemeControls(QGridLayout *grid)
                 sp.set(p, index);
                 // LongRoPE chosen here starts from factors of 1 (no rescale) where its lists do not
                 // fit d; the fields below take a model's.
-                const auto pairs = static_cast<std::size_t>(p.dModel / 2);
+                const auto pairs = static_cast<std::size_t>(pe::rotatedPairs(p.dModel, p.rope));
                 if (p.rope.scaling == pe::RopeScaling::LongRope) {
                     if (p.rope.shortFactor.size() != pairs)
                         p.rope.shortFactor.assign(pairs, 1.0);
@@ -68,8 +68,13 @@ void ControlPanel::addSchemeControls(QGridLayout *grid)
                     return;
                 std::string error;
                 auto list = pe::parseList(sp, edit->text().toStdString(), &error);
+                const auto shown = [this, &sp, edit] { // the field returns to the state's list
+                    edit->setText(QString::fromStdString(pe::listText(sp.getList(parameters_->values()))));
+                    edit->setCursorPosition(0);
+                };
                 if (!list) {
                     followState();
+                    shown();
                     showRefusals(QString::fromStdString(error));
                     return;
                 }
@@ -78,12 +83,20 @@ void ControlPanel::addSchemeControls(QGridLayout *grid)
                     return;
                 sp.setList(p, std::move(*list));
                 apply(p);
+                shown();
             });
             control.widget = edit;
         } else {
             auto *spin = new ScientificSpinBox;
             spin->setWholeNumbers(sp.kind == pe::SchemeParameter::Kind::Integer);
-            spin->setStepRange(sp.minimumExcluded ? std::min(1.0, sp.maximum) : sp.minimum, sp.maximum);
+            // A fraction (the rotary fraction, in (0, 1]) steps by 1/16 from 1/16: its arrows would
+            // otherwise have the one value 1.
+            if (sp.minimumExcluded && sp.maximum <= 1) {
+                spin->setSingleStep(1.0 / 16);
+                spin->setStepRange(1.0 / 16, sp.maximum);
+            } else {
+                spin->setStepRange(sp.minimumExcluded ? std::min(1.0, sp.maximum) : sp.minimum, sp.maximum);
+            }
             addTyped(
                 spin,
                 [this, &sp](double v) -> std::optional<std::string> {

@@ -69,13 +69,13 @@ QVariant ValuesModel::headerData(int section, Qt::Orientation orientation, int r
         return tr("dimension %1: %2, denominator %3, ω = %4, wavelength %5")
             .arg(section)
             .arg(e.columnIsSine(section) ? QStringLiteral("sin") : QStringLiteral("cos"))
-            .arg(1.0 / w, 0, 'g', 6)
+            .arg(QString::fromStdString(pe::numberText(1.0 / w, 6)))
             .arg(w, 0, 'g', 6)
-            .arg(pe::wavelengthOf(w), 0, 'g', 6);
+            .arg(QString::fromStdString(pe::numberText(pe::wavelengthOf(w), 6)));
     return tr("%1 %2\n÷ %3\nω %4")
         .arg(section)
         .arg(e.columnIsSine(section) ? QStringLiteral("sin") : QStringLiteral("cos"))
-        .arg(1.0 / w, 0, 'g', 4)
+        .arg(QString::fromStdString(pe::numberText(1.0 / w, 4)))
         .arg(w, 0, 'g', 3);
 }
 

@@ -15,6 +15,7 @@ class TestRelative : public QObject
   private slots:
     void rotationResidual();
     void decodingIsExactWithoutNoise();
+    void partialRotaryReadsTheTurningPairs();
 };
 
 void TestRelative::rotationResidual()
@@ -41,6 +42,28 @@ void TestRelative::decodingIsExactWithoutNoise()
         const pe::OffsetDecode dec = pe::decodeOffset(e, a.data(), b.data());
         QVERIFY2(std::abs(dec.offset - static_cast<double>(u - t)) < 1e-6, qPrintable(QString::number(dec.offset)));
         QVERIFY(std::abs(dec.perPair[0] - std::remainder(static_cast<double>(u - t), 2 * M_PI)) < 1e-9);
+    }
+}
+
+// GPT-NeoX's partial rotary: the 36 standing pairs read nothing (their angle difference is 0 at any
+// offset); the offset comes from the 12 that turn, exactly, never NaN (a 0/0 once reached the
+// relative view's title and the probe's atan2 baseline).
+void TestRelative::partialRotaryReadsTheTurningPairs()
+{
+    pe::EncodingParams p = params(10, 96, 1e4);
+    p.scheme = pe::SchemeId::Rope;
+    p.rope.rotaryFraction = 0.25;
+    const pe::Encoding e(p);
+    std::vector<double> a(96), b(96);
+    for (auto [t, u] : {std::pair<std::int64_t, std::int64_t>{3, 5}, {100, 40}, {1234, 2345}}) {
+        for (int j = 0; j < 96; ++j) {
+            a[static_cast<std::size_t>(j)] = e.value(t, j);
+            b[static_cast<std::size_t>(j)] = e.value(u, j);
+        }
+        const pe::OffsetDecode dec = pe::decodeOffset(e, a.data(), b.data());
+        QVERIFY2(std::abs(dec.offset - static_cast<double>(u - t)) < 1e-6, qPrintable(QString::number(dec.offset)));
+        for (std::size_t i = 12; i < dec.perPair.size(); ++i)
+            QCOMPARE(dec.perPair[i], 0.0);
     }
 }
 

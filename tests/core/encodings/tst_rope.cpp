@@ -333,6 +333,16 @@ void TestRope::partialRotaryAsGptNeoX()
     QVERIFY2(error->message.find("= 25.") != std::string::npos, error->message.c_str());
     e.rope.rotaryFraction = 0.01; // int(0.96) = 0
     QVERIFY(pe::validate(e));
+    // An attention factor would scale the standing pairs too (transformers scales the rotated part
+    // alone): refused, saying so; at s = 1 there is none.
+    e.rope.rotaryFraction = 0.25;
+    e.rope.scaling = pe::RopeScaling::Yarn;
+    QVERIFY(!pe::validate(e));
+    e.rope.factor = 4;
+    const auto factor = pe::validate(e);
+    QVERIFY(factor && factor->field == pe::Field::RotaryFraction);
+    QVERIFY2(factor->message.find("would scale the pairs that do not rotate") != std::string::npos,
+             factor->message.c_str());
 }
 
 void TestRope::llama3MatchesTransformers()

@@ -185,10 +185,10 @@ void TestSession::refusals_data()
            "\"NTK\")";
     QTest::newRow("long factor not a list")
         << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"long_factor\": \"1,2\"")
-        << "long_factor must be an array of numbers from 0.001 to 1e6";
+        << "long_factor must be an array of numbers from 1 to 1e6";
     QTest::newRow("short factor zero")
         << QByteArray(good).replace("\"base\": 10000", "\"base\": 10000, \"short_factor\": [1, 0]")
-        << "short_factor must hold numbers from 0.001 to 1e6, comma-separated, one per rotated pair (number 2 is 0).";
+        << "short_factor must hold numbers from 1 to 1e6, comma-separated, one per rotated pair (number 2 is 0).";
     QTest::newRow("longrope list of another d")
         << QByteArray(good).replace("\"base\": 10000",
                                     "\"base\": 10000, \"scheme\": \"rope\", \"scaling\": "

@@ -257,7 +257,7 @@ void TestRopeDecayView::scalingsUseTheirThetaWithoutYarnsFactor()
     p.rope.scaling = pe::RopeScaling::Yarn;
     set(p);
     QCOMPARE(pointsOf(graph(3)).at(0).first, 32.0);
-    QVERIFY(titleOf(view_).contains(QStringLiteral("without YaRN's factor on cos and sin")));
+    QVERIFY(titleOf(view_).contains(QStringLiteral("without the factor on cos and sin")));
 }
 
 void TestRopeDecayView::dynamicNtkCurvesFollowTheWindowsEnd()
