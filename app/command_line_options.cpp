@@ -109,13 +109,14 @@ QList<QCommandLineOption> options()
         const pe::EncodingParams defaults;
         const QString help = QString::fromUtf8(sp.help.data(), static_cast<qsizetype>(sp.help.size()));
         switch (sp.kind) {
-        case pe::SchemeParameter::Kind::Switch: // a switch without a value: it turns the default over
+        case pe::SchemeParameter::Kind::Switch: { // a switch without a value: it turns the default over
+            const bool on = sp.get(defaults) != 0;
             fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
                                         QStringLiteral("%1 (default %2; this switch turns it %3).")
-                                            .arg(help,
-                                                 sp.get(defaults) != 0 ? QStringLiteral("on") : QStringLiteral("off"),
-                                                 sp.get(defaults) != 0 ? QStringLiteral("off") : QStringLiteral("on")));
+                                            .arg(help, on ? QStringLiteral("on") : QStringLiteral("off"),
+                                                 on ? QStringLiteral("off") : QStringLiteral("on")));
             break;
+        }
         case pe::SchemeParameter::Kind::List:
             fixed << QCommandLineOption(QString::fromStdString(sp.flag()),
                                         QStringLiteral("%1: %2.").arg(help, allowed(sp.field)), QStringLiteral("LIST"));

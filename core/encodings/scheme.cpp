@@ -202,13 +202,27 @@ std::int64_t positionEnd(const EncodingParams &p)
     return limits::maxPositionEnd;
 }
 
+namespace {
+
+// Partial rotary: the scaling's formula runs over the rotated dimensions alone, as if they were the
+// whole of d (the texts describe that part, then say how much of d it is). Proportional keeps d.
+std::optional<EncodingParams> rotatedPart(const EncodingParams &p)
+{
+    if (p.rope.rotaryFraction >= 1 || p.rope.scaling == RopeScaling::Proportional)
+        return std::nullopt;
+    EncodingParams whole = p;
+    whole.rope.rotaryFraction = 1;
+    whole.dModel = rotaryDim(p.dModel, p.rope);
+    return whole;
+}
+
+} // namespace
+
 std::string scalingText(const EncodingParams &p)
 {
     const RopeScalingParams &r = p.rope;
-    if (r.rotaryFraction < 1 && r.scaling != RopeScaling::Proportional) {
-        EncodingParams whole = p; // the scaling's formula runs over the rotated dimensions
-        whole.rope.rotaryFraction = 1;
-        whole.dModel = rotaryDim(p.dModel, r);
+    if (const auto part = rotatedPart(p)) {
+        const EncodingParams &whole = *part;
         return scalingText(whole) + "; partial rotary: int(d·" + compactNumber(r.rotaryFraction) +
                ") = " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) + " dims rotate, pairs 0–" +
                std::to_string(whole.dModel / 2 - 1) + " (θ over them); the other pairs do not turn";
@@ -271,10 +285,8 @@ std::string scalingText(const EncodingParams &p)
 std::string scalingSummary(const EncodingParams &p)
 {
     const RopeScalingParams &r = p.rope;
-    if (r.rotaryFraction < 1 && r.scaling != RopeScaling::Proportional) {
-        EncodingParams whole = p; // the scaling's formula runs over the rotated dimensions
-        whole.rope.rotaryFraction = 1;
-        whole.dModel = rotaryDim(p.dModel, r);
+    if (const auto part = rotatedPart(p)) {
+        const EncodingParams &whole = *part;
         return scalingSummary(whole) + ", " + std::to_string(whole.dModel) + " of " + std::to_string(p.dModel) +
                " dims rotate";
     }
