@@ -109,6 +109,7 @@ bool PositionalAttention::offsetOnly(const EncodingParams &p)
         return dotDependsOnOffsetOnly(p);
     case SchemeId::Rope:
     case SchemeId::Alibi:
+    case SchemeId::T5:
         return true;
     case SchemeId::Table:
         return false;
@@ -128,7 +129,7 @@ std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what)
 
 std::string PositionalAttention::tooLarge(const EncodingParams &p)
 {
-    if (p.scheme == SchemeId::Alibi)
+    if (!addsVector(p.scheme))
         return {};
     if (offsetOnly(p))
         return offsetWorkTooLarge(p, "Attention over the whole window");
@@ -211,7 +212,8 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
             at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
         break;
     }
-    case SchemeId::Table:
+    case SchemeId::T5:    // the bias is learned: without its table every offset scores 0 (the attention
+    case SchemeId::Table: // view does not take T5; the buckets view shows its structure)
         break;
     }
     // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,

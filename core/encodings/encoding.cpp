@@ -36,6 +36,7 @@ int channelCount(const EncodingParams &p)
     switch (p.scheme) {
     case SchemeId::Table:
     case SchemeId::Alibi:
+    case SchemeId::T5:
         return 0;
     case SchemeId::Rope:
         return p.dModel / 2;
@@ -71,7 +72,7 @@ Encoding::Encoding(const EncodingParams &params)
         }
         return;
     }
-    if (params.scheme == SchemeId::Table || params.scheme == SchemeId::Alibi) {
+    if (params.scheme == SchemeId::Table || !addsVector(params.scheme)) {
         columnFreq_.assign(static_cast<std::size_t>(d), std::numeric_limits<double>::quiet_NaN());
         columnSine_.resize(static_cast<std::size_t>(d));
         for (int j = 0; j < d; ++j)
@@ -96,7 +97,7 @@ double Encoding::channelWavelength(int channel) const
 
 int Encoding::columnChannel(int column) const
 {
-    if (params_.scheme == SchemeId::Table || params_.scheme == SchemeId::Alibi)
+    if (params_.scheme == SchemeId::Table || !addsVector(params_.scheme))
         return column / 2;
     if (params_.scheme == SchemeId::Rope)
         return params_.layout == Layout::Split ? column % (params_.dModel / 2) : column / 2;
@@ -145,6 +146,7 @@ void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c)
         return;
     }
     case SchemeId::Alibi:
+    case SchemeId::T5:
         s = c = 0;
         return;
     case SchemeId::Sinusoidal:
@@ -162,6 +164,7 @@ double Encoding::value(std::int64_t position, int column) const
     case SchemeId::Table:
         return params_.table->value(position, column);
     case SchemeId::Alibi:
+    case SchemeId::T5:
         return 0.0;
     case SchemeId::Sinusoidal:
     case SchemeId::Rope:

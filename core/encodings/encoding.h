@@ -2,6 +2,7 @@
 
 #include "encodings/encoding_params.h"
 #include "encodings/position_table.h"
+#include "encodings/scheme.h"
 
 #include <cstdint>
 #include <numbers>
@@ -73,11 +74,11 @@ class Encoding
     const EncodingParams &params() const { return params_; }
     int dModel() const { return params_.dModel; }
     const PositionTable *table() const { return params_.table.get(); }
-    // False for a table (no column turns at a known frequency) and for ALiBi (no vector at all).
-    bool hasFrequencies() const { return params_.scheme != SchemeId::Table && params_.scheme != SchemeId::Alibi; }
-    // False for ALiBi: it adds nothing to the tokens (its values are all 0); its positions are a
-    // bias on the attention scores (attention.h).
-    bool hasVectors() const { return params_.scheme != SchemeId::Alibi; }
+    // False for a table (no column turns at a known frequency) and for ALiBi and T5 (no vector at all).
+    bool hasFrequencies() const { return params_.scheme != SchemeId::Table && hasVectors(); }
+    // False for ALiBi and T5: they add nothing to the tokens (their values are all 0); their
+    // positions are a bias on the attention scores (scheme.h's addsVector).
+    bool hasVectors() const { return addsVector(params_.scheme); }
     // The length of every pair's (cos, sin): YaRN's attention factor for RoPE under YaRN, else 1
     // (a table's pairs have none).
     double amplitude() const { return amplitude_; }

@@ -166,7 +166,8 @@ void Encoding::fill(const Block &block, double *out, std::int64_t outRowStride) 
         }
         return;
     }
-    case SchemeId::Alibi: // no vector: ALiBi adds nothing to the tokens
+    case SchemeId::Alibi: // no vector: ALiBi and T5 add nothing to the tokens
+    case SchemeId::T5:
         for (std::int64_t r = 0; r < block.rows; ++r)
             std::fill(out + r * outRowStride, out + r * outRowStride + n, 0.0);
         return;

@@ -189,6 +189,13 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     if (takes(p, Field::Head) && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};
+    // T5's logarithmic buckets run from the last exact distance to max_distance: log(max_distance /
+    // max_exact) must be above 0 for either direction (max_exact N/4 bidirectional, N/2 causal).
+    if (takes(p, Field::MaxDistance) && p.maxDistance <= p.buckets / 2)
+        return ValidationError{Field::MaxDistance,
+                               "max_distance must be above buckets/2 = " + std::to_string(p.buckets / 2) +
+                                   ", where the logarithmic buckets begin for a causal model (got " +
+                                   withThousands(p.maxDistance) + ")."};
     if (p.table) {
         const PositionTable &t = *p.table;
         if (p.dModel != t.cols())
@@ -240,6 +247,8 @@ std::string_view schemeName(SchemeId s)
         return "rope";
     case SchemeId::Alibi:
         return "alibi";
+    case SchemeId::T5:
+        return "t5";
     case SchemeId::Table:
         return "table";
     }

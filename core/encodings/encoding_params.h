@@ -25,6 +25,7 @@ enum class SchemeId {
     Sinusoidal, // Vaswani et al. 2017, with the layouts and exponents below
     Rope,       // rotary position embedding (Su et al. 2021): cos and sin of t·θ_i, and its scalings
     Alibi,      // attention with linear biases (Press et al. 2022): no vector, a bias on the scores
+    T5,         // T5's relative attention bias (Raffel et al. 2020): no vector, a learned bias per bucket of t - s
     Table,      // a position table from a .npy file
 };
 
@@ -51,6 +52,10 @@ struct EncodingParams {
     // ALiBi (scheme alibi): the number of heads and the head the views show (1-based).
     int heads = 8;
     int head = 1;
+    // T5 (scheme t5): relative_attention_num_buckets and relative_attention_max_distance. Whether
+    // the buckets are bidirectional (the encoder) or causal (the decoder) is the views' --causal.
+    int buckets = 32;
+    std::int64_t maxDistance = 128;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -89,8 +94,10 @@ enum class Field {
     ShortFactor,
     LongFactor,
     RotaryFraction,
-    Heads, // ALiBi's from here on (scheme.cpp's notApplicable)
+    Heads, // ALiBi's (scheme.cpp's notApplicable)
     Head,
+    Buckets, // T5's
+    MaxDistance,
 };
 
 struct ValidationError {
@@ -121,7 +128,8 @@ std::optional<Enum> parseName(const Enum (&values)[N], std::string_view (*name)(
 // Each enum's values in order, and one name each (the names sessions and the command line use).
 inline constexpr Layout kLayouts[] = {Layout::Interleaved, Layout::Split};
 inline constexpr Exponent kExponents[] = {Exponent::Pair, Exponent::Index};
-inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Rope, SchemeId::Alibi, SchemeId::Table};
+inline constexpr SchemeId kSchemes[] = {SchemeId::Sinusoidal, SchemeId::Rope, SchemeId::Alibi, SchemeId::T5,
+                                        SchemeId::Table};
 std::string_view schemeName(SchemeId s);
 // A scheme chosen by name: not the table, which a file gives.
 std::optional<SchemeId> parseScheme(std::string_view s);

@@ -1,6 +1,7 @@
 #include "encodings/scheme.h"
 
 #include "encodings/position_table.h"
+#include "encodings/relative_buckets.h"
 #include "encodings/scheme_parameters.h"
 
 #include <algorithm>
@@ -32,6 +33,12 @@ const SchemeInfo &schemeInfo(SchemeId id)
                                   "Press et al. 2022; slopes: the reference get_slopes",
                                   {Field::SeqLen, Field::StartPos, Field::Heads, Field::Head},
                                   true};
+    static const SchemeInfo t5{SchemeId::T5,
+                               "T5 relative bias (buckets)",
+                               "Raffel et al. 2020; buckets: transformers' T5Attention._relative_position_bucket "
+                               "(from Mesh TensorFlow)",
+                               {Field::SeqLen, Field::StartPos, Field::Buckets, Field::MaxDistance},
+                               true};
     static const SchemeInfo table{
         SchemeId::Table, "Position table", "a .npy file", {Field::SeqLen, Field::StartPos}, false};
     switch (id) {
@@ -41,6 +48,8 @@ const SchemeInfo &schemeInfo(SchemeId id)
         return rope;
     case SchemeId::Alibi:
         return alibi;
+    case SchemeId::T5:
+        return t5;
     case SchemeId::Table:
         return table;
     }
@@ -108,6 +117,19 @@ std::string notApplicable(const EncodingParams &p, Field f)
             break;
         }
         break;
+    case SchemeId::T5:
+        switch (f) {
+        case Field::DModel:
+        case Field::Layout:
+            return "T5 adds no vector to the tokens: its positions are a learned bias per bucket of the offset s - t "
+                   "on the attention scores, whatever d_model.";
+        case Field::Base:
+        case Field::Exponent:
+            return "T5 has no frequencies: its buckets hold one offset each near 0, then grow logarithmically.";
+        default:
+            break;
+        }
+        break;
     case SchemeId::Rope:
         if (f == Field::Exponent)
             return "RoPE turns pair i by t·θ_i with θ_i = base^(-2i/d): the per-index exponent does not apply.";
@@ -147,6 +169,8 @@ std::string notApplicable(const EncodingParams &p, Field f)
         break;
     }
     const SchemeParameter *own = schemeParameter(f);
+    if (own && f >= Field::Buckets)
+        return std::string(fieldName(f)) + " is T5's: choose the scheme t5.";
     if (own && f >= Field::Heads)
         return std::string(fieldName(f)) + " is ALiBi's: choose the scheme alibi.";
     if (own)
@@ -169,6 +193,7 @@ bool dotDependsOnOffsetOnly(const EncodingParams &p)
         // pairs, which YaRN's factor on cos and sin is not.
         return ropeAttentionFactor(p.rope) == 1.0;
     case SchemeId::Alibi:
+    case SchemeId::T5:
     case SchemeId::Table:
         return false;
     }
@@ -180,6 +205,7 @@ double valueBound(const EncodingParams &p)
     switch (p.scheme) {
     case SchemeId::Sinusoidal:
     case SchemeId::Alibi:
+    case SchemeId::T5:
         return 1.0;
     case SchemeId::Rope:
         return ropeAttentionFactor(p.rope);
@@ -195,6 +221,7 @@ std::int64_t positionEnd(const EncodingParams &p)
     case SchemeId::Sinusoidal:
     case SchemeId::Rope:
     case SchemeId::Alibi:
+    case SchemeId::T5:
         return limits::maxPositionEnd;
     case SchemeId::Table:
         return p.table->rows();
@@ -329,6 +356,18 @@ static std::string alibiText(const EncodingParams &p)
            ": m = " + compactNumber(alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)]);
 }
 
+// The direction is the views' (--causal), so the scheme's text names both.
+static std::string t5SchemeText(const EncodingParams &p)
+{
+    const T5Buckets encoder{p.buckets, p.maxDistance, true}, decoder{p.buckets, p.maxDistance, false};
+    return std::to_string(p.buckets) + " buckets to max_distance " + withThousands(p.maxDistance) +
+           "; bidirectional (the encoder): " + std::to_string(encoder.directionBuckets()) +
+           " a side, one an offset below " + std::to_string(encoder.maxExact()) +
+           ", then logarithmic; causal (the decoder, --causal): all of them for the keys before t, one a distance "
+           "below " +
+           std::to_string(decoder.maxExact());
+}
+
 std::string formulaText(const EncodingParams &p)
 {
     switch (p.scheme) {
@@ -342,6 +381,8 @@ std::string formulaText(const EncodingParams &p)
                ", θ_i = " + compactNumber(p.base) + "^(-2i/d); " + scalingText(p);
     case SchemeId::Alibi:
         return "ALiBi: score(t, s) − m_h·|t − s|, " + alibiText(p);
+    case SchemeId::T5:
+        return "T5: score(t, s) + b_h[bucket(s − t)], " + t5SchemeText(p);
     case SchemeId::Sinusoidal:
         break;
     }
@@ -387,6 +428,10 @@ std::string formulaHtml(const EncodingParams &p)
                escapeHtml(scalingText(p));
     case SchemeId::Alibi:
         return "score(t, s) + (−m<sub>h</sub>·|t − s|)<br>" + escapeHtml(alibiText(p));
+    case SchemeId::T5:
+        return "score(t, s) + b<sub>h</sub>[bucket(s − t)]<br>b<sub>h</sub>: a learned scalar per bucket and "
+               "head<br>" +
+               escapeHtml(t5SchemeText(p));
     case SchemeId::Sinusoidal:
         break;
     }

@@ -27,6 +27,13 @@ bool takes(const EncodingParams &p, Field f);
 // when it applies.
 std::string notApplicable(const EncodingParams &p, Field f);
 
+// The scheme adds a vector to the tokens: false for ALiBi and T5, whose positions are a bias on the
+// attention scores (their values are all 0).
+inline bool addsVector(SchemeId id)
+{
+    return id != SchemeId::Alibi && id != SchemeId::T5;
+}
+
 // Each column has its own frequency (the sinusoids' per-index exponent); false for every scheme
 // that does not take the exponent, whatever the field holds (a view switched to RoPE keeps it).
 bool perIndexExponent(const EncodingParams &p);

@@ -37,7 +37,7 @@ struct SchemeParameter {
 };
 
 const std::vector<SchemeParameter> &schemeParameters();
-// The entry of a field that has one (Field::Scaling ... Field::Head); nullptr for the others.
+// The entry of a field that has one (Field::Scaling ... Field::MaxDistance); nullptr for the others.
 const SchemeParameter *schemeParameter(Field f);
 
 // What the parameter accepts: "none, linear, ntk, ...", "a whole number from 1 to 1,024", "a number

@@ -297,6 +297,21 @@ Table slopesTable(int heads)
     return valuesTable("head", {"slope"}, 1, alibiSlopes(heads));
 }
 
+Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets)
+{
+    Table t;
+    t.indexHeader = "offset";
+    t.columnHeaders = {"bucket"};
+    t.cols = 1;
+    t.rows = 2 * seqLen - 1;
+    t.indexOf = [seqLen](std::int64_t row) { return row - (seqLen - 1); };
+    t.fill = [seqLen, buckets](std::int64_t firstRow, std::int64_t count, double *out) {
+        for (std::int64_t r = 0; r < count; ++r)
+            out[r] = t5Bucket(firstRow + r - (seqLen - 1), buckets);
+    };
+    return t;
+}
+
 Table attentionTable(const Encoding &encoding, const AttentionSettings &settings)
 {
     const EncodingParams &p = encoding.params();

@@ -6,6 +6,7 @@
 #include "analysis/spectrum.h"
 #include "encodings/encoding.h"
 #include "encodings/noise.h"
+#include "encodings/relative_buckets.h"
 #include "projections/projection.h"
 
 #include <cstdint>
@@ -67,6 +68,9 @@ Table spectrumTable(const Encoding &encoding);
 Table ropeDecayTable(const Encoding &rope);
 // ALiBi's slopes, head 1..heads: CSV "head,slope".
 Table slopesTable(int heads);
+// T5's bucket of every offset s - t of the window, -(seq_len-1)..seq_len-1, as
+// _relative_position_bucket gives it: CSV "offset,bucket".
+Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets);
 // The softmaxed positional attention of the window, N x N: CSV "position,<s>,...". seq_len at most
 // kMaxDistanceRows.
 Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstring>
 
-// RoPE and ALiBi from the command line as a user runs them: their data exports against published
+// RoPE, ALiBi and T5 from the command line as a user runs them: their data exports against published
 // numbers and closed forms, and every view drawn under every scheme it shows, in lecture sizes too.
 class TestCommandLineSchemes : public QObject
 {
@@ -23,6 +23,7 @@ class TestCommandLineSchemes : public QObject
     void longRopeOfPhi3();
     void ropeDecay();
     void slopesAsGetSlopes();
+    void t5BucketsAndTheirFlags();
     void attentionRowsSumToOne();
     void everyViewUnderEveryScheme();
 
@@ -142,6 +143,52 @@ void TestCommandLineSchemes::slopesAsGetSlopes()
     }
 }
 
+void TestCommandLineSchemes::t5BucketsAndTheirFlags()
+{
+    // T5's buckets of offsets -(N-1)..N-1 as _relative_position_bucket gives them (the table in
+    // tst_relative_buckets, computed from transformers' code): the encoder's, then the decoder's.
+    QString header;
+    auto rows = csv({QStringLiteral("--preset"), QStringLiteral("t5-base-buckets"), QStringLiteral("--seq-len"),
+                     QStringLiteral("200"), QStringLiteral("--position"), QStringLiteral("100"),
+                     QStringLiteral("--export-data"), QStringLiteral("buckets")},
+                    &header);
+    QCOMPARE(header, QStringLiteral("offset,bucket"));
+    QCOMPARE(rows.size(), 399);
+    const auto bucketOf = [&rows](int offset) { return rows[offset + 199][1]; };
+    QCOMPARE(rows.front()[0], -199.0);
+    QCOMPARE(bucketOf(0), 0.0);
+    QCOMPARE(bucketOf(-7), 7.0);
+    QCOMPARE(bucketOf(7), 23.0);
+    QCOMPARE(bucketOf(-8), 8.0);
+    QCOMPARE(bucketOf(-16), 10.0);
+    QCOMPARE(bucketOf(-90), 14.0);
+    QCOMPARE(bucketOf(-91), 15.0);
+    QCOMPARE(bucketOf(91), 31.0);
+    QCOMPARE(bucketOf(199), 31.0);
+    rows =
+        csv({QStringLiteral("--scheme"), QStringLiteral("t5"), QStringLiteral("--causal"), QStringLiteral("--seq-len"),
+             QStringLiteral("200"), QStringLiteral("--export-data"), QStringLiteral("buckets")},
+            &header);
+    QCOMPARE(bucketOf(5), 0.0);
+    QCOMPARE(bucketOf(-15), 15.0);
+    QCOMPARE(bucketOf(-16), 16.0);
+    QCOMPARE(bucketOf(-112), 30.0);
+    QCOMPARE(bucketOf(-113), 31.0);
+    // Their flags: refused under another scheme, and max_distance with no room for a log bucket.
+    Run r = run({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--buckets"), QStringLiteral("64"),
+                 QStringLiteral("--export-data"), QStringLiteral("frequencies"), QStringLiteral("--out"),
+                 dir_.filePath(QStringLiteral("f.csv"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--buckets: buckets is T5's: choose the scheme t5.")), qPrintable(r.err));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("t5"), QStringLiteral("--max-distance"), QStringLiteral("16"),
+             QStringLiteral("--export-data"), QStringLiteral("buckets"), QStringLiteral("--out"),
+             dir_.filePath(QStringLiteral("b.csv"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--max-distance: max_distance must be above buckets/2 = 16")),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("b.csv"))));
+}
+
 void TestCommandLineSchemes::attentionRowsSumToOne()
 {
     for (const QString &scheme : {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")}) {
@@ -178,7 +225,8 @@ void TestCommandLineSchemes::everyViewUnderEveryScheme()
 {
     // Each view under each scheme it draws, at a small and a large size; the others refuse in one
     // line and write nothing.
-    const QString schemes[] = {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi")};
+    const QString schemes[] = {QStringLiteral("sinusoidal"), QStringLiteral("rope"), QStringLiteral("alibi"),
+                               QStringLiteral("t5")};
     for (const ViewInfo &info : viewRegistry())
         for (const QString &scheme : schemes) {
             pe::EncodingParams p;
@@ -186,8 +234,8 @@ void TestCommandLineSchemes::everyViewUnderEveryScheme()
             const bool draws = info.schemeProblem(p).isEmpty();
             for (const QString &size : {QStringLiteral("420x320"), QStringLiteral("1600x1000")}) {
                 const QString png = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(info.id, scheme, size));
-                // ALiBi takes no d_model (the flag is refused there).
-                const QStringList d = scheme == QLatin1String("alibi")
+                // ALiBi and T5 take no d_model (the flag is refused there).
+                const QStringList d = scheme == QLatin1String("alibi") || scheme == QLatin1String("t5")
                                           ? QStringList{}
                                           : QStringList{QStringLiteral("--d-model"), QStringLiteral("32")};
                 const Run r = run(QStringList{QStringLiteral("--scheme"), scheme, QStringLiteral("--seq-len"),

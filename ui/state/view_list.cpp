@@ -64,6 +64,7 @@ const std::vector<ViewInfo> &viewRegistry()
         in(ropeDecayViewInfo(), ropeGroup()),
         in(attentionViewInfo(), readingGroup(), OnPositions),
         in(alibiViewInfo(), biasGroup()),
+        in(bucketsViewInfo(), biasGroup()),
     };
     return views;
 }

@@ -1,5 +1,7 @@
 #include "state/view_registry.h"
 
+#include "encodings/scheme.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -9,9 +11,12 @@ namespace {
 
 QString schemeProblemOf(const std::vector<pe::SchemeId> &schemes, const QString &title, const pe::EncodingParams &p)
 {
-    if (schemes.empty() ? p.scheme != pe::SchemeId::Alibi
+    if (schemes.empty() ? pe::addsVector(p.scheme)
                         : std::find(schemes.begin(), schemes.end(), p.scheme) != schemes.end())
         return {};
+    if (schemes.empty() && p.scheme == pe::SchemeId::T5)
+        return QObject::tr("T5 adds no vector to the tokens: its positions are a learned bias per bucket of the "
+                           "offset s − t on the attention scores. The T5 buckets view shows them.");
     if (schemes.empty())
         return QObject::tr("ALiBi adds no vector to the tokens: its positions are a bias −m_h·|t − s| on the "
                            "attention scores. The Attention and ALiBi views show it.");

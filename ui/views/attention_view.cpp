@@ -171,6 +171,8 @@ QString AttentionView::formula() const
             .arg(p.head)
             .arg(p.heads)
             .arg(pe::alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)], 0, 'g', 6);
+    case pe::SchemeId::T5: // not one of the view's schemes (its entry): the buckets view's
+        break;
     }
     return {};
 }

@@ -2,6 +2,7 @@
 
 #include "views/alibi_view.h"
 #include "views/attention_view.h"
+#include "views/buckets_view.h"
 #include "views/clock_grid_view.h"
 #include "views/distance_view.h"
 #include "views/frequency_view.h"
@@ -43,7 +44,7 @@ const QHash<QString, ViewClass> &viewClasses()
         {QStringLiteral("probe"), make<ProbeView>()},           {QStringLiteral("inputs"), make<InputsView>()},
         {QStringLiteral("projection"), make<ProjectionView>()}, {QStringLiteral("scaling"), make<ScalingView>()},
         {QStringLiteral("rope-decay"), make<RopeDecayView>()},  {QStringLiteral("attention"), make<AttentionView>()},
-        {QStringLiteral("alibi"), make<AlibiView>()},
+        {QStringLiteral("alibi"), make<AlibiView>()},           {QStringLiteral("buckets"), make<BucketsView>()},
     };
     return classes;
 }

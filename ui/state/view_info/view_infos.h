@@ -31,6 +31,7 @@ ViewInfo scalingViewInfo();
 ViewInfo ropeDecayViewInfo();
 ViewInfo attentionViewInfo();
 ViewInfo alibiViewInfo();
+ViewInfo bucketsViewInfo();
 
 // An entry's texts are translated in the context of its view's widget class, as that class's own
 // tr() did when the entry lived there: PE_VIEW_TEXTS(HeatmapView) gives the file its tr().
@@ -43,7 +44,7 @@ ViewInfo alibiViewInfo();
     }
 
 // Ranges the entries declare and the views draw within.
-inline constexpr int kMaxMatrixCells = 1024; // cells per side of the attention and ALiBi heatmaps
+inline constexpr int kMaxMatrixCells = 1024; // cells per side of the attention, ALiBi and T5 heatmaps
 inline constexpr int kMaxClockPairs = 128;   // clocks in a row
 inline constexpr int kMaxClockRows = 64;     // rows of clocks
 
@@ -58,6 +59,8 @@ pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+// T5's buckets of p with the view's direction (bucketsCausal: the decoder's).
+pe::T5Buckets t5BucketsFrom(const pe::EncodingParams &p, const QJsonObject &settings);
 // The probe's training curve as a table: epoch, loss, accuracy, heldout_accuracy.
 pe::Table probeCurveTable(const pe::ProbeResult &result);
 // The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise

@@ -1,0 +1,207 @@
+#include "views/buckets_view.h"
+
+#include "figures/integer_ticker.h"
+#include "figures/position_matrix.h"
+#include "state/parameters.h"
+#include "state/view_state.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace {
+
+const QColor kCurve(30, 90, 200);
+const QColor kAfter(230, 120, 20);
+const QColor kMark(220, 30, 30);
+const QColor kLimit(120, 120, 120);
+
+} // namespace
+
+BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , causalBox_(new QCheckBox(tr("causal"), this))
+    , axisChoice_(new QComboBox(this))
+    , cellsSpin_(new QSpinBox(this))
+{
+    setObjectName(QStringLiteral("bucketsView"));
+    causalBox_->setObjectName(QStringLiteral("bucketsCausal"));
+    causalBox_->setToolTip(tr("The decoder's buckets: keys after the query all in bucket 0, every bucket for the "
+                              "distance to the keys before it"));
+    axisChoice_->setObjectName(QStringLiteral("bucketsAxis"));
+    axisChoice_->addItems({tr("offset s − t"), tr("distance |s − t| (log)")});
+    axisChoice_->setToolTip(tr("The curve against the offset, or against the distance on a log axis where the "
+                               "logarithmic buckets are evenly spaced"));
+    cellsSpin_->setObjectName(QStringLiteral("bucketsCells"));
+    cellsSpin_->setToolTip(tr("Positions the bucket matrix shows around the current one, a cell each: 'fit' as many "
+                              "as there are pixels"));
+    toolRow()->addWidget(causalBox_);
+    toolRow()->addWidget(new QLabel(tr("Curve against:"), this));
+    toolRow()->addWidget(axisChoice_);
+    toolRow()->addWidget(new QLabel(tr("Cells:"), this));
+    toolRow()->addWidget(cellsSpin_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    matrix_ = std::make_unique<PositionMatrix>(p, content(), tr("bucket(s − t)"));
+    curveRect_ = new QCPAxisRect(p);
+    content()->addElement(0, 2, curveRect_);
+    content()->setColumnStretchFactors({1.4, 0.01, 1.0});
+    QCPAxis *x = curveRect_->axis(QCPAxis::atBottom);
+    QCPAxis *y = curveRect_->axis(QCPAxis::atRight);
+    curveRect_->axis(QCPAxis::atLeft)->setVisible(false);
+    y->setVisible(true);
+    y->setTickLabels(true);
+    offsetTicker_ = QSharedPointer<IntegerTicker>::create();
+    logTicker_ = QSharedPointer<QCPAxisTickerLog>::create();
+    y->setTicker(QSharedPointer<IntegerTicker>::create());
+    y->setLabel(tr("bucket"));
+    exactBand_ = new QCPItemRect(p);
+    exactBand_->setClipAxisRect(curveRect_);
+    for (QCPItemPosition *corner : {exactBand_->topLeft, exactBand_->bottomRight}) {
+        corner->setAxes(x, y);
+        corner->setAxisRect(curveRect_);
+    }
+    exactBand_->setPen(Qt::NoPen);
+    exactBand_->setBrush(QColor(30, 90, 200, 40));
+    for (int g = 0; g < 2; ++g)
+        p->addGraph(x, y)->setLineStyle(QCPGraph::lsStepLeft);
+    rowLine_ = addMarkerLine(kMark);
+    maxBefore_ = addLine(QPen(kLimit, 1, Qt::DashLine), x, y);
+    maxAfter_ = addLine(QPen(kLimit, 1, Qt::DashLine), x, y);
+}
+
+BucketsView::~BucketsView() = default;
+
+pe::T5Buckets BucketsView::buckets() const
+{
+    return t5BucketsFrom(parameters()->values(), state().values());
+}
+
+bool BucketsView::logDistance() const
+{
+    return state().choice(QStringLiteral("bucketsAxis")) == QLatin1String("distance");
+}
+
+std::int64_t BucketsView::reach() const
+{
+    const pe::EncodingParams &p = parameters()->values();
+    return std::min<std::int64_t>(p.seqLen - 1, std::max<std::int64_t>(2 * p.maxDistance, 16));
+}
+
+void BucketsView::rebuild()
+{
+    const pe::EncodingParams &p = parameters()->values();
+    const pe::T5Buckets b = buckets();
+    QCustomPlot *plt = plot();
+    const std::int64_t t = parameters()->position();
+
+    // The matrix: row = query t, column = key s, a cell a position.
+    matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("bucketsCells")), kMaxCells);
+    const std::int64_t cells = matrix_->count();
+    std::vector<double> byOffset(static_cast<std::size_t>(2 * cells - 1));
+    for (std::int64_t k = -(cells - 1); k < cells; ++k)
+        byOffset[static_cast<std::size_t>(k + cells - 1)] = pe::t5Bucket(k, b);
+    std::vector<double> values(static_cast<std::size_t>(cells * cells));
+    for (std::int64_t r = 0; r < cells; ++r)
+        for (std::int64_t c = 0; c < cells; ++c)
+            values[static_cast<std::size_t>(r * cells + c)] = byOffset[static_cast<std::size_t>(c - r + cells - 1)];
+    matrix_->fill(values, 0, b.buckets - 1);
+    placeHorizontal(rowLine_, static_cast<double>(t));
+
+    // The curve: one step a run of equal buckets, exact (every offset is evaluated). Against the
+    // offset, one curve over -reach..reach; against the distance n = |s − t| >= 1 on a log axis, the
+    // keys before the query (s − t = −n) and after it (+n) apart.
+    const std::int64_t r = reach();
+    const bool log = logDistance();
+    const auto runs = [&b](std::int64_t from, std::int64_t to, int sign, QVector<double> &xs, QVector<double> &ys) {
+        int previous = -1;
+        for (std::int64_t n = from; n <= to; ++n) {
+            const int bucket = pe::t5Bucket(sign * n, b);
+            if (bucket != previous) {
+                xs << static_cast<double>(n) - 0.5;
+                ys << bucket;
+                previous = bucket;
+            }
+        }
+        xs << static_cast<double>(to) + 0.5;
+        ys << previous;
+    };
+    QVector<double> xs[2], ys[2];
+    if (log) {
+        runs(1, r, -1, xs[0], ys[0]);
+        if (b.bidirectional)
+            runs(1, r, 1, xs[1], ys[1]);
+    } else {
+        runs(-r, r, 1, xs[0], ys[0]);
+    }
+    for (int g = 0; g < 2; ++g) {
+        QCPGraph *steps = plt->graph(g);
+        steps->setData(xs[g], ys[g], true);
+        steps->setPen(curvePen(g == 0 ? kCurve : kAfter, 2, xs[g].size()));
+        steps->setVisible(!xs[g].isEmpty());
+    }
+    QCPAxis *x = curveRect_->axis(QCPAxis::atBottom);
+    x->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    x->setTicker(log ? logTicker_ : offsetTicker_);
+    if (log) {
+        x->setLabel(b.bidirectional ? tr("distance |s − t|: blue keys before t, orange after")
+                                    : tr("distance t − s to the keys before t"));
+        exactBand_->topLeft->setCoords(0.5, b.buckets);
+        exactBand_->bottomRight->setCoords(b.maxExact() - 0.5, -1);
+        x->setRange(0.5, static_cast<double>(r) + 0.5);
+    } else {
+        x->setLabel(tr("offset s − t (key − query)"));
+        exactBand_->topLeft->setCoords(-(b.maxExact() - 0.5), b.buckets);
+        exactBand_->bottomRight->setCoords(b.bidirectional ? b.maxExact() - 0.5 : 0.5, -1);
+        x->setRange(-static_cast<double>(r) - 0.5, static_cast<double>(r) + 0.5);
+    }
+    placeVertical(maxBefore_, log ? static_cast<double>(b.maxDistance) : -static_cast<double>(b.maxDistance));
+    placeVertical(maxAfter_, static_cast<double>(b.maxDistance));
+    maxAfter_->setVisible(b.bidirectional && !log);
+    curveRect_->axis(QCPAxis::atRight)->setRange(-0.5, b.buckets - 0.5);
+
+    const std::int64_t last = pe::t5LastBucketStart(b);
+    QStringList title{tr("T5: %1 buckets, %2; the bias b_h[bucket(s − t)] is learned, one per bucket and head")
+                          .arg(b.buckets)
+                          .arg(b.bidirectional ? tr("bidirectional (the encoder)") : tr("causal (the decoder)"))};
+    title << tr("shaded: one offset a bucket (|s − t| < %1); dashed: max_distance %2; the last bucket from %3")
+                 .arg(b.maxExact())
+                 .arg(QString::fromStdString(pe::withThousands(b.maxDistance)))
+                 .arg(QString::fromStdString(pe::withThousands(last)));
+    if (r < p.seqLen - 1)
+        title << tr("curve: distances to %1 of %2; every distance from %3 on is in the last bucket")
+                     .arg(QString::fromStdString(pe::withThousands(r)),
+                          QString::fromStdString(pe::withThousands(p.seqLen - 1)),
+                          QString::fromStdString(pe::withThousands(last)));
+    if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
+        title << cellsText;
+    setTitle(title_, title);
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString BucketsView::tooltipAt(QPointF pixel) const
+{
+    if (!curveRect_->rect().contains(pixel.toPoint()))
+        return PlotView::tooltipAt(pixel);
+    const std::int64_t k =
+        std::llround(curveRect_->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())) * (logDistance() ? -1 : 1);
+    if (std::abs(k) > reach() || (logDistance() && k == 0))
+        return {};
+    const pe::T5Buckets b = buckets();
+    const int bucket = pe::t5Bucket(k, b);
+    // The run of offsets that share it, on k's side.
+    std::int64_t lo = k, hi = k;
+    while (lo > -reach() && pe::t5Bucket(lo - 1, b) == bucket)
+        --lo;
+    while (hi < reach() && pe::t5Bucket(hi + 1, b) == bucket)
+        ++hi;
+    return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)").arg(k).arg(bucket).arg(lo).arg(hi);
+}
