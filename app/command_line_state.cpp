@@ -160,6 +160,7 @@ std::optional<QString> cli::readSchemeParameters(const QCommandLineParser &parse
             {pe::Field::BetaFast, pe::Field::BetaSlow},
             {pe::Field::HighFreqFactor, pe::Field::LowFreqFactor},
             {pe::Field::Head, pe::Field::Heads},
+            {pe::Field::MaxDistance, pe::Field::Buckets},
             {pe::Field::ShortFactor, pe::Field::DModel},
             {pe::Field::LongFactor, pe::Field::DModel},
             {pe::Field::ShortFactor, pe::Field::RotaryFraction},

@@ -25,7 +25,7 @@ enum class SchemeId {
     Sinusoidal, // Vaswani et al. 2017, with the layouts and exponents below
     Rope,       // rotary position embedding (Su et al. 2021): cos and sin of t·θ_i, and its scalings
     Alibi,      // attention with linear biases (Press et al. 2022): no vector, a bias on the scores
-    T5,         // T5's relative attention bias (Raffel et al. 2020): no vector, a learned bias per bucket of t - s
+    T5,         // T5's relative attention bias (Raffel et al. 2020): no vector, a learned bias per bucket of s - t
     Table,      // a position table from a .npy file
 };
 

@@ -209,7 +209,7 @@ const std::vector<SchemeParameter> &schemeParameters()
             {Field::MaxDistance,
              "max_distance",
              "max distance",
-             "T5's relative_attention_max_distance: every offset from it on shares the last bucket",
+             "T5's relative_attention_max_distance: every offset from it on shares the last bucket; above buckets/2",
              Kind::Integer,
              {},
              2,

@@ -187,6 +187,18 @@ void TestCommandLineSchemes::t5BucketsAndTheirFlags()
     QVERIFY2(r.err.contains(QStringLiteral("--max-distance: max_distance must be above buckets/2 = 16")),
              qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("b.csv"))));
+    // The flag given is the one named, though the preset's max_distance is the one too small.
+    r = run({QStringLiteral("--preset"), QStringLiteral("t5-base-buckets"), QStringLiteral("--buckets"),
+             QStringLiteral("512"), QStringLiteral("--export-data"), QStringLiteral("buckets"), QStringLiteral("--out"),
+             dir_.filePath(QStringLiteral("b.csv"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--buckets: max_distance must be above buckets/2 = 256")),
+             qPrintable(r.err));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--buckets-axis"),
+             QStringLiteral("distance"), QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--out"),
+             dir_.filePath(QStringLiteral("h.png"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--buckets-axis applies to the t5 scheme")), qPrintable(r.err));
 }
 
 void TestCommandLineSchemes::attentionRowsSumToOne()

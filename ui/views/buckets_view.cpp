@@ -135,11 +135,11 @@ void BucketsView::rebuild()
         ys << previous;
     };
     QVector<double> xs[2], ys[2];
-    if (log) {
+    if (log && r >= 1) { // one position has the offset 0 alone: no distance for the log axis
         runs(1, r, -1, xs[0], ys[0]);
         if (b.bidirectional)
             runs(1, r, 1, xs[1], ys[1]);
-    } else {
+    } else if (!log) {
         runs(-r, r, 1, xs[0], ys[0]);
     }
     for (int g = 0; g < 2; ++g) {
@@ -156,7 +156,7 @@ void BucketsView::rebuild()
                                     : tr("distance t − s to the keys before t"));
         exactBand_->topLeft->setCoords(0.5, b.buckets);
         exactBand_->bottomRight->setCoords(b.maxExact() - 0.5, -1);
-        x->setRange(0.5, static_cast<double>(r) + 0.5);
+        x->setRange(0.5, std::max(static_cast<double>(r), 1.0) + 0.5);
     } else {
         x->setLabel(tr("offset s − t (key − query)"));
         exactBand_->topLeft->setCoords(-(b.maxExact() - 0.5), b.buckets);
@@ -172,7 +172,10 @@ void BucketsView::rebuild()
     QStringList title{tr("T5: %1 buckets, %2; the bias b_h[bucket(s − t)] is learned, one per bucket and head")
                           .arg(b.buckets)
                           .arg(b.bidirectional ? tr("bidirectional (the encoder)") : tr("causal (the decoder)"))};
-    title << tr("shaded: one offset a bucket (|s − t| < %1); dashed: max_distance %2; the last bucket from %3")
+    title << (b.bidirectional ? tr("shaded: one offset a bucket (|s − t| < %1); dashed: max_distance %2; the last "
+                                   "bucket from %3")
+                              : tr("shaded: one distance a bucket (t − s < %1, keys before t; after t: bucket 0); "
+                                   "dashed: max_distance %2; the last bucket from %3"))
                  .arg(b.maxExact())
                  .arg(QString::fromStdString(pe::withThousands(b.maxDistance)))
                  .arg(QString::fromStdString(pe::withThousands(last)));
@@ -191,17 +194,22 @@ QString BucketsView::tooltipAt(QPointF pixel) const
 {
     if (!curveRect_->rect().contains(pixel.toPoint()))
         return PlotView::tooltipAt(pixel);
-    const std::int64_t k =
-        std::llround(curveRect_->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())) * (logDistance() ? -1 : 1);
-    if (std::abs(k) > reach() || (logDistance() && k == 0))
+    const std::int64_t k = std::llround(curveRect_->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
+    if (std::abs(k) > reach() || (logDistance() && k < 1))
         return {};
     const pe::T5Buckets b = buckets();
-    const int bucket = pe::t5Bucket(k, b);
-    // The run of offsets that share it, on k's side.
-    std::int64_t lo = k, hi = k;
-    while (lo > -reach() && pe::t5Bucket(lo - 1, b) == bucket)
-        --lo;
-    while (hi < reach() && pe::t5Bucket(hi + 1, b) == bucket)
-        ++hi;
-    return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)").arg(k).arg(bucket).arg(lo).arg(hi);
+    // The run of offsets that share offset k's bucket, on k's side of 0.
+    const auto run = [this, &b](std::int64_t k) {
+        const int bucket = pe::t5Bucket(k, b);
+        std::int64_t lo = k, hi = k;
+        while (lo > -reach() && (k <= 0 || lo > 1) && pe::t5Bucket(lo - 1, b) == bucket)
+            --lo;
+        while (hi < reach() && (k >= 0 || hi < -1) && pe::t5Bucket(hi + 1, b) == bucket)
+            ++hi;
+        return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)").arg(k).arg(bucket).arg(lo).arg(hi);
+    };
+    // On the distance axis both curves are at this distance: the keys before t and after it.
+    if (logDistance())
+        return run(-k) + (b.bidirectional ? QStringLiteral("\n") + run(k) : QString());
+    return run(k);
 }

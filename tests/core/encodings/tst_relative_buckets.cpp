@@ -22,6 +22,7 @@ class TestRelativeBuckets : public QObject
     void t5BaseDecoderTable();
     void docstringPromises();
     void againstTheFormulaInDouble();
+    void float32AsTorch();
     void lastBucketStart();
     void exportWritesEveryOffset();
     void validatorAndCatalogue();
@@ -101,6 +102,8 @@ void TestRelativeBuckets::docstringPromises()
                     // Buckets never decrease with the distance on either side.
                     if (rp < 0)
                         QVERIFY(pe::t5Bucket(rp + 1, b) <= bucket || rp + 1 == 0);
+                    if (rp > 1)
+                        QVERIFY(pe::t5Bucket(rp - 1, b) <= bucket);
                 }
                 QCOMPARE(far, b.directionBuckets() - 1);
             }
@@ -128,6 +131,18 @@ void TestRelativeBuckets::againstTheFormulaInDouble()
                 }
             }
     QVERIFY(compared > 10'000);
+}
+
+void TestRelativeBuckets::float32AsTorch()
+{
+    // 9 buckets, causal: max_exact 4, and for distance 8 the float64 value log(2)/log(32)·5 is
+    // 0.99999999999999989 (bucket 4) where torch's float32 log and division give 1 exactly (bucket 5);
+    // the same at 16 and 64. (A float64 implementation passes every t5-base table above.)
+    const pe::T5Buckets b{9, 128, false};
+    QCOMPARE(pe::t5Bucket(-8, b), 5);
+    QCOMPARE(pe::t5Bucket(-16, b), 6);
+    QCOMPARE(pe::t5Bucket(-64, b), 8);
+    QVERIFY(std::log(2.0) / std::log(32.0) * 5 < 1.0); // the double reading would say 4
 }
 
 void TestRelativeBuckets::lastBucketStart()

@@ -106,6 +106,18 @@ void TestBucketsView::checkCurve(const char *what)
     const std::int64_t reach = view_->reach();
     const pe::T5Buckets b = view_->buckets();
     QVERIFY2(g->dataCount() <= 2 * b.buckets + 2, what); // a point a run, not a point an offset
+    QCOMPARE(g->lineStyle(), QCPGraph::lsStepLeft);      // each point's value holds to its right
+    // The shaded band is the exact range: offsets -(maxExact-1)..maxExact-1 (causal: to 0).
+    const auto *band = view_->plot()->findChild<QCPItemRect *>();
+    QCOMPARE(band->topLeft->coords().x(), -(b.maxExact() - 0.5));
+    QCOMPARE(band->bottomRight->coords().x(), b.bidirectional ? b.maxExact() - 0.5 : 0.5);
+    // max_distance dashed on the side(s) it applies to.
+    int atMax = 0;
+    for (const QCPItemStraightLine *l : view_->plot()->findChildren<QCPItemStraightLine *>())
+        if (l->visible() && std::abs(l->point1->coords().x()) == static_cast<double>(b.maxDistance) &&
+            l->point1->coords().x() == l->point2->coords().x())
+            ++atMax;
+    QCOMPARE(atMax, b.bidirectional ? 2 : 1);
     for (std::int64_t k = -reach; k <= reach; ++k)
         QVERIFY2(stepAt(g, static_cast<double>(k)) == pe::t5Bucket(k, b),
                  qPrintable(QStringLiteral("%1: offset %2").arg(QString::fromUtf8(what)).arg(k)));

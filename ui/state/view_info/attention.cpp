@@ -58,7 +58,7 @@ ViewInfo attentionViewInfo()
               {},
               QStringLiteral("causal"),
               {},
-              tr("Mask the keys after the query (s > t)")},
+              tr("Mask the keys after the query (s > t); T5: the decoder's causal buckets")},
              ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
                  QStringLiteral("cells"), QStringLiteral("N"),
                  tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),

@@ -11,6 +11,16 @@ pe::T5Buckets t5BucketsFrom(const pe::EncodingParams &p, const QJsonObject &sett
 
 ViewInfo bucketsViewInfo()
 {
+    // The curve's axis means nothing under another scheme: refused there, as RoPE's --qk-seed is.
+    ViewSetting axis =
+        ViewSetting{QStringLiteral("bucketsAxis"),
+                    ViewSetting::Kind::Choice,
+                    QStringLiteral("offset"),
+                    {QStringLiteral("offset"), QStringLiteral("distance")}}
+            .option(QStringLiteral("buckets-axis"), QStringLiteral("NAME"),
+                    tr("The T5 buckets curve against the offset s − t (linear, both sides), or against the distance "
+                       "|s − t| on a log axis, keys before and after the query apart (the log buckets evenly spaced)"));
+    axis.schemes = {pe::SchemeId::T5};
     return {
         QStringLiteral("buckets"),
         tr("T5 buckets"),
@@ -18,17 +28,11 @@ ViewInfo bucketsViewInfo()
              QStringLiteral("causal"), {},
              tr("Mask the keys after the query (s > t); T5: the decoder's causal buckets, all of them for the keys "
                 "before the query")),
-         ViewSetting{QStringLiteral("bucketsAxis"),
-                     ViewSetting::Kind::Choice,
-                     QStringLiteral("offset"),
-                     {QStringLiteral("offset"), QStringLiteral("distance")}}
-             .option(QStringLiteral("buckets-axis"), QStringLiteral("NAME"),
-                     tr("The curve against the offset s − t (linear, both sides), or against the distance |s − t| "
-                        "on a log axis, keys before and after the query apart (the log buckets evenly spaced)")),
+         axis,
          ViewSetting{QStringLiteral("bucketsCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}
              .option(QStringLiteral("cells"), QStringLiteral("N"),
-                     tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they "
-                        "fit"))},
+                     tr("Cells per side of the attention, ALiBi or T5 heatmap around the position; fit: one per "
+                        "pixel as they fit"))},
         {{QStringLiteral("buckets"),
           tr("T5's bucket of every offset s − t, −(seq_len−1)..seq_len−1, as _relative_position_bucket gives it"),
           {},
