@@ -297,6 +297,20 @@ Table slopesTable(int heads)
     return valuesTable("head", {"slope"}, 1, alibiSlopes(heads));
 }
 
+Table precisionTable(const Encoding &rope, Precision precision)
+{
+    const EncodingParams &p = rope.params();
+    return lazyValuesTable(
+        "position", {"angle_error", "value_error", "equal_pairs"}, p.startPos, p.seqLen, [&rope, precision] {
+            const PrecisionErrors e = precisionErrors(rope, precision);
+            std::vector<double> values;
+            values.reserve(3 * e.angleError.size());
+            for (std::size_t r = 0; r < e.angleError.size(); ++r)
+                values.insert(values.end(), {e.angleError[r], e.valueError[r], static_cast<double>(e.equalPairs[r])});
+            return values;
+        });
+}
+
 Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets)
 {
     Table t;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/attention.h"
+#include "analysis/precision.h"
 #include "analysis/recovery.h"
 #include "analysis/similarity.h"
 #include "analysis/spectrum.h"
@@ -68,6 +69,9 @@ Table spectrumTable(const Encoding &encoding);
 Table ropeDecayTable(const Encoding &rope);
 // ALiBi's slopes, head 1..heads: CSV "head,slope".
 Table slopesTable(int heads);
+// RoPE in a precision against float64, one row a position of the window (precision.h): CSV
+// "position,angle_error,value_error,equal_pairs".
+Table precisionTable(const Encoding &rope, Precision precision);
 // T5's bucket of every offset s - t of the window, -(seq_len-1)..seq_len-1, as
 // _relative_position_bucket gives it: CSV "offset,bucket".
 Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets);

@@ -24,6 +24,7 @@ class TestCommandLineSchemes : public QObject
     void ropeDecay();
     void slopesAsGetSlopes();
     void t5BucketsAndTheirFlags();
+    void ropePrecision();
     void attentionRowsSumToOne();
     void everyViewUnderEveryScheme();
 
@@ -199,6 +200,32 @@ void TestCommandLineSchemes::t5BucketsAndTheirFlags()
              dir_.filePath(QStringLiteral("h.png"))});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--buckets-axis applies to the t5 scheme")), qPrintable(r.err));
+}
+
+void TestCommandLineSchemes::ropePrecision()
+{
+    // RoPE in bfloat16 against float64 at every position (tst_precision checks the numbers): the
+    // columns, exact at t = 0, the angle error growing with t, and the flag RoPE's alone.
+    QString header;
+    const auto rows =
+        csv({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--seq-len"), QStringLiteral("3000"),
+             QStringLiteral("--start-pos"), QStringLiteral("100000"), QStringLiteral("--precision"),
+             QStringLiteral("bfloat16"), QStringLiteral("--export-data"), QStringLiteral("precision")},
+            &header);
+    QCOMPARE(header, QStringLiteral("position,angle_error,value_error,equal_pairs"));
+    QCOMPARE(rows.size(), 3000);
+    QCOMPARE(rows.front()[0], 100000.0);
+    double worstAngle = 0;
+    for (const auto &row : rows) {
+        worstAngle = std::max(worstAngle, row[1]);
+        QVERIFY(row[2] <= 0x1p-9 + row[1] + 1e-7); // bfloat16's half spacing below 1, plus the angle's
+        QVERIFY(row[3] >= 0 && row[3] <= 64);
+    }
+    QVERIFY2(worstAngle > 1e-3 && worstAngle < 1e-2, qPrintable(QString::number(worstAngle)));
+    const Run r = run({QStringLiteral("--precision"), QStringLiteral("float32"), QStringLiteral("--export-data"),
+                       QStringLiteral("encoding"), QStringLiteral("--out"), dir_.filePath(QStringLiteral("e.csv"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--precision applies to the rope scheme")), qPrintable(r.err));
 }
 
 void TestCommandLineSchemes::attentionRowsSumToOne()

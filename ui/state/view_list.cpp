@@ -62,6 +62,7 @@ const std::vector<ViewInfo> &viewRegistry()
         in(projectionViewInfo(), projectionGroup()),
         in(scalingViewInfo(), ropeGroup()),
         in(ropeDecayViewInfo(), ropeGroup()),
+        in(precisionViewInfo(), ropeGroup(), OnPositions),
         in(attentionViewInfo(), readingGroup(), OnPositions),
         in(alibiViewInfo(), biasGroup()),
         in(bucketsViewInfo(), biasGroup()),

@@ -9,6 +9,7 @@
 #include "views/heatmap_view.h"
 #include "views/inputs_view.h"
 #include "views/pair_circle_view.h"
+#include "views/precision_view.h"
 #include "views/probe_view.h"
 #include "views/projection_view.h"
 #include "views/recovery_view.h"
@@ -45,6 +46,7 @@ const QHash<QString, ViewClass> &viewClasses()
         {QStringLiteral("projection"), make<ProjectionView>()}, {QStringLiteral("scaling"), make<ScalingView>()},
         {QStringLiteral("rope-decay"), make<RopeDecayView>()},  {QStringLiteral("attention"), make<AttentionView>()},
         {QStringLiteral("alibi"), make<AlibiView>()},           {QStringLiteral("buckets"), make<BucketsView>()},
+        {QStringLiteral("precision"), make<PrecisionView>()},
     };
     return classes;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/attention.h"
+#include "analysis/precision.h"
 #include "analysis/probe.h"
 #include "encodings/noise.h"
 #include "projections/projection.h"
@@ -32,6 +33,7 @@ ViewInfo ropeDecayViewInfo();
 ViewInfo attentionViewInfo();
 ViewInfo alibiViewInfo();
 ViewInfo bucketsViewInfo();
+ViewInfo precisionViewInfo();
 
 // An entry's texts are translated in the context of its view's widget class, as that class's own
 // tr() did when the entry lived there: PE_VIEW_TEXTS(HeatmapView) gives the file its tr().
@@ -47,6 +49,8 @@ ViewInfo bucketsViewInfo();
 inline constexpr int kMaxMatrixCells = 1024; // cells per side of the attention, ALiBi and T5 heatmaps
 inline constexpr int kMaxClockPairs = 128;   // clocks in a row
 inline constexpr int kMaxClockRows = 64;     // rows of clocks
+// Positions times pairs the precision view and its export compute: 1,000,000 positions at d 256.
+inline constexpr double kMaxPrecisionWork = 1.28e8;
 
 // Settings two views share: the similarity and distance metric; which pairs the clocks and the
 // circles show ("spread", "fastest", "0,5,31"; --pairs).
@@ -59,6 +63,9 @@ pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+// The precision view's type (float64, float32, bfloat16), and why a window is too large for it.
+pe::Precision precisionFrom(const QJsonObject &settings);
+QString precisionTooLarge(const pe::EncodingParams &p);
 // T5's buckets of p with the view's direction (bucketsCausal: the decoder's).
 pe::T5Buckets t5BucketsFrom(const pe::EncodingParams &p, const QJsonObject &settings);
 // The probe's training curve as a table: epoch, loss, accuracy, heldout_accuracy.

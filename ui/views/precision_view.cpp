@@ -1,0 +1,176 @@
+#include "views/precision_view.h"
+
+#include "analysis/reduction.h"
+#include "encodings/scheme.h"
+#include "figures/integer_ticker.h"
+#include "state/parameters.h"
+#include "state/view_state.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+const QColor kAngle(30, 90, 200);
+const QColor kValue(230, 120, 20);
+const QColor kEqual(110, 110, 110);
+const QColor kMark(220, 30, 30);
+
+QString sci(double v)
+{
+    return v == 0 ? QStringLiteral("0") : QString::number(v, 'g', 3);
+}
+
+} // namespace
+
+PrecisionView::PrecisionView(Parameters *parameters, QWidget *parent)
+    : PlotView(parameters, parent)
+    , precisionChoice_(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("precisionView"));
+    precisionChoice_->setObjectName(QStringLiteral("precision"));
+    precisionChoice_->addItems({tr("float64 (exact)"), tr("float32"), tr("bfloat16")});
+    precisionChoice_->setToolTip(tr("The type cos and sin are computed in, as transformers does: inv_freq and t·θ in "
+                                    "float32 in both float32 and bfloat16, then cos and sin cast to bfloat16"));
+    toolRow()->addWidget(new QLabel(tr("Precision:"), this));
+    toolRow()->addWidget(precisionChoice_);
+    toolRow()->addStretch(1);
+
+    QCustomPlot *p = plot();
+    title_ = addTitle();
+    p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->xAxis->setLabel(tr("position t"));
+    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    p->yAxis->setLabel(tr("worst error against float64"));
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setTickLabels(true);
+    p->yAxis2->setTicker(QSharedPointer<IntegerTicker>::create());
+    p->yAxis2->setLabel(tr("pairs with PE(t) = PE(t + 1)"));
+    QCPGraph *angle = p->addGraph();
+    angle->setName(tr("angle t·θ, float32 (rad)"));
+    QCPGraph *value = p->addGraph();
+    value->setName(tr("cos, sin"));
+    QCPGraph *equal = p->addGraph(p->xAxis, p->yAxis2);
+    equal->setName(tr("pairs: PE(t) = PE(t + 1) (right)"));
+    equal->setLineStyle(QCPGraph::lsStepLeft);
+    positionLine_ = addMarkerLine(kMark);
+    placeLegendAbove();
+}
+
+PrecisionView::~PrecisionView() = default;
+
+QList<QCPAxis *> PrecisionView::positionAxes() const
+{
+    return {plot()->xAxis};
+}
+
+void PrecisionView::rebuild()
+{
+    const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
+    const pe::EncodingParams &p = enc->params();
+    const pe::Precision precision = precisionFrom(state().values());
+    QCustomPlot *plt = plot();
+    if (!errors_ || errorsOf_ != enc || errors_->precision != precision) {
+        errors_ = std::make_shared<const pe::PrecisionErrors>(pe::precisionErrors(*enc, precision));
+        errorsOf_ = enc;
+    }
+    const pe::PrecisionErrors &e = *errors_;
+
+    // Each pixel column: the worst of its run of positions (a spike one position wide still shows).
+    const int buckets = std::max(2, plt->axisRect()->width());
+    const pe::CurveEnvelope angle = pe::curveEnvelope(e.angleError, buckets);
+    const pe::CurveEnvelope value = pe::curveEnvelope(e.valueError, buckets);
+    std::vector<double> equalValues(e.equalPairs.begin(), e.equalPairs.end());
+    const pe::CurveEnvelope equal = pe::curveEnvelope(equalValues, buckets);
+    bool zeros = false;
+    const auto worst = [&zeros, &p](const pe::CurveEnvelope &c, bool logAxis, QVector<double> &x, QVector<double> &y) {
+        for (std::size_t i = 0; i < c.high.size(); ++i) {
+            x << static_cast<double>(p.startPos + static_cast<std::int64_t>(i) * c.stride);
+            // An exact 0 has no place on a log axis: a gap, and the title says so.
+            const bool zero = logAxis && c.high[i] <= 0;
+            zeros |= zero;
+            y << (zero ? std::numeric_limits<double>::quiet_NaN() : c.high[i]);
+        }
+    };
+    const bool exact = precision == pe::Precision::Float64;
+    QVector<double> ax, ay, vx, vy, ex, ey;
+    if (!exact) {
+        worst(angle, true, ax, ay);
+        worst(value, true, vx, vy);
+    }
+    worst(equal, false, ex, ey);
+    const auto points = static_cast<std::int64_t>(ax.size());
+    plt->graph(0)->setData(ax, ay, true);
+    plt->graph(0)->setPen(curvePen(kAngle, 1.6, points));
+    plt->graph(1)->setData(vx, vy, true);
+    plt->graph(1)->setPen(curvePen(kValue, 1.6, points));
+    plt->graph(1)->setName(tr("cos, sin, %1").arg(QString::fromUtf8(pe::precisionName(precision).data())));
+    plt->graph(2)->setData(ex, ey, true);
+    plt->graph(2)->setPen(curvePen(kEqual, 1.2, points));
+    for (int g : {0, 1})
+        plt->graph(g)->setVisible(!exact);
+
+    const std::int64_t t = parameters()->position();
+    placeVertical(positionLine_, static_cast<double>(t));
+    plt->xAxis->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+    double low = std::numeric_limits<double>::infinity(), high = 0;
+    for (const QVector<double> *ys : {&ay, &vy})
+        for (double v : *ys)
+            if (v > 0) {
+                low = std::min(low, v);
+                high = std::max(high, v);
+            }
+    if (high > 0)
+        plt->yAxis->setRange(low / 3, high * 3);
+    else
+        plt->yAxis->setRange(1e-9, 1);
+    plt->yAxis2->setRange(0, std::max(1, e.rotatingPairs) * 1.05);
+
+    const std::size_t r = static_cast<std::size_t>(t - p.startPos);
+    const QString type = QString::fromUtf8(pe::precisionName(precision).data());
+    QStringList title{
+        exact ? tr("RoPE in float64: the values every view draws (d = %1, base %2)")
+                    .arg(p.dModel)
+                    .arg(QString::fromStdString(pe::compactNumber(p.base)))
+        : precision == pe::Precision::Float32
+            ? tr("RoPE in float32 as transformers computes it: inv_freq, t·θ, cos and sin in float32 (d = %1, base "
+                 "%2)")
+                  .arg(p.dModel)
+                  .arg(QString::fromStdString(pe::compactNumber(p.base)))
+            : tr("RoPE in bfloat16 as transformers computes it: inv_freq, t·θ, cos and sin in float32, then cast to "
+                 "bfloat16 (d = %1, base %2)")
+                  .arg(p.dModel)
+                  .arg(QString::fromStdString(pe::compactNumber(p.base)))};
+    if (p.rope.scaling != pe::RopeScaling::None || e.rotatingPairs < p.dModel / 2)
+        title << tr("θ under %1, rounded to float32").arg(QString::fromStdString(pe::scalingSummary(p)));
+    if (r < e.angleError.size())
+        title << (exact ? tr("at t = %1: %2 of %3 pairs cannot tell t from t + 1")
+                              .arg(QString::fromStdString(pe::withThousands(t)))
+                              .arg(e.equalPairs[r])
+                              .arg(e.rotatingPairs)
+                        : tr("at t = %1: angle error %2 rad, %3 error %4; %5 of %6 pairs cannot tell t from t + 1")
+                              .arg(QString::fromStdString(pe::withThousands(t)), sci(e.angleError[r]), type,
+                                   sci(e.valueError[r]))
+                              .arg(e.equalPairs[r])
+                              .arg(e.rotatingPairs));
+    if (const auto first = pe::firstEqualPosition(e, p.startPos))
+        title << tr("from t = %1 some pair's cos and sin in %2 are the same at t and t + 1")
+                     .arg(QString::fromStdString(pe::withThousands(*first)), type);
+    else
+        title << tr("every pair tells each t of the window from t + 1 in %1").arg(type);
+    if (angle.stride > 1)
+        title << tr("each point: the worst of %1 positions").arg(angle.stride);
+    if (zeros)
+        title << tr("gaps: an error of exactly 0");
+    setTitle(title_, title);
+    wrapLegend();
+    plt->replot(QCustomPlot::rpQueuedReplot);
+}
