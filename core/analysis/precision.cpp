@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 
 namespace pe {
 
@@ -42,23 +43,58 @@ float roundToBFloat16(float v)
 std::vector<float> ropeFrequenciesFloat32(const Encoding &rope)
 {
     const EncodingParams &p = rope.params();
+    const RopeScalingParams &r = p.rope;
     const int pairs = p.dModel / 2;
     std::vector<float> out(static_cast<std::size_t>(pairs), 0.0f);
-    const int turning = rotatedPairs(p.dModel, p.rope);
-    if (p.rope.scaling == RopeScaling::None) {
-        // torch.arange(0, dim, 2, dtype=torch.int64).float() / dim, base ** that, 1.0 / that: float32
-        // each step (dim: the rotated dimensions).
-        const int dim = rotaryDim(p.dModel, p.rope);
-        const auto base = static_cast<float>(p.base);
-        for (int i = 0; i < turning; ++i) {
-            const float exponent = static_cast<float>(2 * i) / static_cast<float>(dim);
-            out[static_cast<std::size_t>(i)] = 1.0f / std::pow(base, exponent);
-        }
+    const int turning = rotatedPairs(p.dModel, r);
+    // Over the rotated dimensions (partial rotary), but proportional's exponent runs over all of d.
+    const int dim = r.scaling == RopeScaling::Proportional ? p.dModel : rotaryDim(p.dModel, r);
+    // base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim): the exponent, the base
+    // (a Python float, cast to the tensor's float32) and the power each in float32.
+    const auto power = [dim](double base, int i) {
+        return std::pow(static_cast<float>(base), static_cast<float>(2 * i) / static_cast<float>(dim));
+    };
+    const auto factor = static_cast<float>(r.factor);
+    switch (r.scaling) {
+    case RopeScaling::None:
+        for (int i = 0; i < turning; ++i)
+            out[static_cast<std::size_t>(i)] = 1.0f / power(p.base, i);
+        return out;
+    case RopeScaling::Linear: // the default inv_freq, then inv_freq /= factor
+    case RopeScaling::Proportional:
+        for (int i = 0; i < turning; ++i)
+            out[static_cast<std::size_t>(i)] = 1.0f / power(p.base, i) / factor;
+        return out;
+    case RopeScaling::Ntk: // base' in Python floats, then the default expression with it
+    case RopeScaling::DynamicNtk: {
+        const int d = rotaryDim(p.dModel, r);
+        const double scaled = r.scaling == RopeScaling::Ntk ? ntkBase(p.base, d, r.factor)
+                                                            : dynamicNtkBase(p.base, d, r, p.startPos + p.seqLen);
+        for (int i = 0; i < turning; ++i)
+            out[static_cast<std::size_t>(i)] = 1.0f / power(scaled, i);
         return out;
     }
+    case RopeScaling::LongRope: { // 1.0 / (ext_factors * base ** (...)), ext_factors a float32 tensor
+        const std::vector<double> &ext = longRopeFactors(r, p.startPos + p.seqLen);
+        for (int i = 0; i < turning; ++i)
+            out[static_cast<std::size_t>(i)] =
+                1.0f / (static_cast<float>(ext[static_cast<std::size_t>(i)]) * power(p.base, i));
+        return out;
+    }
+    case RopeScaling::Yarn:
+    case RopeScaling::Llama3:
+        break;
+    }
+    // YaRN's and Llama 3.1's blends: the float64 θ rounded to float32 (the header says what that
+    // leaves out).
     for (int i = 0; i < pairs; ++i)
         out[static_cast<std::size_t>(i)] = static_cast<float>(rope.channelFrequency(i));
     return out;
+}
+
+bool frequenciesRoundedFromFloat64(const EncodingParams &p)
+{
+    return p.rope.scaling == RopeScaling::Yarn || p.rope.scaling == RopeScaling::Llama3;
 }
 
 namespace {
@@ -132,7 +168,10 @@ PrecisionErrors precisionErrors(const Encoding &rope, Precision precision, const
                     // t·θ in double with its rounding error: the exact product to about 1e-32 relative.
                     const double product = static_cast<double>(t) * exact[i];
                     const double productError = std::fma(static_cast<double>(t), exact[i], -product);
-                    angleWorst = std::max(angleWorst, std::abs((static_cast<double>(angle) - product) - productError));
+                    // On the circle: only the angle modulo 2π turns the pair.
+                    angleWorst = std::max(angleWorst,
+                                          std::abs(std::remainder((static_cast<double>(angle) - product) - productError,
+                                                                  2 * std::numbers::pi)));
                     precisionSinCos(precision, next32 * theta[i], amplitude32, s1[i], c1[i]);
                     valueWorst = std::max({valueWorst, std::abs(static_cast<double>(s[i]) - amplitude * s64),
                                            std::abs(static_cast<double>(c[i]) - amplitude * c64)});

@@ -55,7 +55,7 @@ PrecisionView::PrecisionView(Parameters *parameters, QWidget *parent)
     p->yAxis2->setTicker(QSharedPointer<IntegerTicker>::create());
     p->yAxis2->setLabel(tr("pairs with PE(t) = PE(t + 1)"));
     QCPGraph *angle = p->addGraph();
-    angle->setName(tr("angle t·θ, float32 (rad)"));
+    angle->setName(tr("angle t·θ, float32 (rad, on the circle)"));
     QCPGraph *value = p->addGraph();
     value->setName(tr("cos, sin"));
     QCPGraph *equal = p->addGraph(p->xAxis, p->yAxis2);
@@ -111,12 +111,21 @@ void PrecisionView::rebuild()
     plt->graph(0)->setData(ax, ay, true);
     plt->graph(0)->setPen(curvePen(kAngle, 1.6, points));
     plt->graph(1)->setData(vx, vy, true);
-    plt->graph(1)->setPen(curvePen(kValue, 1.6, points));
+    // Dashed: past about 150,000 positions in bfloat16 the two curves meet, and the angle shows through.
+    QPen valuePen = curvePen(kValue, 1.6, points);
+    valuePen.setStyle(Qt::DashLine);
+    plt->graph(1)->setPen(valuePen);
     plt->graph(1)->setName(tr("cos, sin, %1").arg(QString::fromUtf8(pe::precisionName(precision).data())));
     plt->graph(2)->setData(ex, ey, true);
     plt->graph(2)->setPen(curvePen(kEqual, 1.2, points));
-    for (int g : {0, 1})
+    for (int g : {0, 1}) {
         plt->graph(g)->setVisible(!exact);
+        if (exact)
+            plt->graph(g)->removeFromLegend();
+        else
+            plt->graph(g)->addToLegend();
+    }
+    plt->yAxis->setLabel(exact ? tr("(float64: no error)") : tr("worst error against float64"));
 
     const std::int64_t t = parameters()->position();
     placeVertical(positionLine_, static_cast<double>(t));
@@ -150,7 +159,11 @@ void PrecisionView::rebuild()
                   .arg(p.dModel)
                   .arg(QString::fromStdString(pe::compactNumber(p.base)))};
     if (p.rope.scaling != pe::RopeScaling::None || e.rotatingPairs < p.dModel / 2)
-        title << tr("θ under %1, rounded to float32").arg(QString::fromStdString(pe::scalingSummary(p)));
+        title << (pe::frequenciesRoundedFromFloat64(p)
+                      ? tr("θ under %1: the float64 θ rounded to float32 (transformers' float32 blend may sit an ulp "
+                           "away)")
+                      : tr("θ under %1, in transformers' float32 steps"))
+                     .arg(QString::fromStdString(pe::scalingSummary(p)));
     if (r < e.angleError.size())
         title << (exact ? tr("at t = %1: %2 of %3 pairs cannot tell t from t + 1")
                               .arg(QString::fromStdString(pe::withThousands(t)))

@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cmath>
+#include <numbers>
 
 class TestPrecision : public QObject
 {
@@ -27,6 +28,7 @@ class TestPrecision : public QObject
     void errorsAgainstADirectEvaluation();
     void float32ProductBound();
     void equalPairsAgainstBruteForce();
+    void positionsPastFloat32Integers();
     void float64IsExact();
     void exportColumns();
     void viewDrawsTheWorstOfEachColumn();
@@ -91,12 +93,37 @@ void TestPrecision::float32FrequenciesAsTransformers()
     const std::vector<float> f = pe::ropeFrequenciesFloat32(pe::Encoding(p));
     QCOMPARE(f[1], 1.0f / std::pow(1e4f, 2.0f / 24.0f));
     QCOMPARE(f[12], 0.0f);
-    // Under a scaling, the scaled θ rounded to float32.
-    p = rope(10, 64, 1e4);
+    // Linear: modeling_rope_utils divides the default float32 inv_freq by the factor, which is not
+    // always the float64 θ/s rounded (an ulp apart for some pairs).
+    p = rope(10, 128, 1e4);
     p.rope.scaling = pe::RopeScaling::Linear;
-    p.rope.factor = 4;
+    p.rope.factor = 3;
     const pe::Encoding linear(p);
-    QCOMPARE(pe::ropeFrequenciesFloat32(linear)[5], static_cast<float>(linear.channelFrequency(5)));
+    const std::vector<float> lin = pe::ropeFrequenciesFloat32(linear);
+    int apart = 0;
+    for (int i = 0; i < 64; ++i) {
+        const float want = 1.0f / std::pow(1e4f, static_cast<float>(2 * i) / 128.0f) / 3.0f;
+        QCOMPARE(lin[static_cast<std::size_t>(i)], want);
+        apart += want != static_cast<float>(linear.channelFrequency(i));
+    }
+    QVERIFY(apart > 0);
+    QVERIFY(!pe::frequenciesRoundedFromFloat64(p));
+    // LongRoPE: 1 / (ext_i · base^x) with ext_i a float32.
+    p = rope(10, 8, 1e4);
+    p.rope.scaling = pe::RopeScaling::LongRope;
+    p.rope.factor = 4;
+    p.rope.originalContext = 4;
+    p.rope.shortFactor = {1, 1.5, 2, 3};
+    p.rope.longFactor = {1, 2.5, 7, 9};
+    const std::vector<float> lr = pe::ropeFrequenciesFloat32(pe::Encoding(p)); // length 10 > L: long factors
+    QCOMPARE(lr[2], 1.0f / (7.0f * std::pow(1e4f, 4.0f / 8.0f)));
+    // YaRN: the float64 blend rounded, and the view says so.
+    p = rope(10, 64, 1e4);
+    p.rope.scaling = pe::RopeScaling::Yarn;
+    p.rope.factor = 4;
+    const pe::Encoding yarn(p);
+    QVERIFY(pe::frequenciesRoundedFromFloat64(p));
+    QCOMPARE(pe::ropeFrequenciesFloat32(yarn)[20], static_cast<float>(yarn.channelFrequency(20)));
 }
 
 void TestPrecision::errorsAgainstADirectEvaluation()
@@ -120,7 +147,8 @@ void TestPrecision::errorsAgainstADirectEvaluation()
                 const auto th = static_cast<float>(enc.channelFrequency(i));
                 const float angle = static_cast<float>(t) * th;
                 const long double exact = static_cast<long double>(t) * enc.channelFrequency(i);
-                angleWorst = std::max(angleWorst, static_cast<double>(std::abs(angle - exact)));
+                angleWorst = std::max(
+                    angleWorst, std::abs(std::remainder(static_cast<double>(angle - exact), 2 * std::numbers::pi)));
                 float s = std::sin(angle) * static_cast<float>(amp), c = std::cos(angle) * static_cast<float>(amp);
                 if (precision == pe::Precision::BFloat16) {
                     s = pe::roundToBFloat16(s);
@@ -171,7 +199,8 @@ void TestPrecision::float32ProductBound()
 
 void TestPrecision::equalPairsAgainstBruteForce()
 {
-    const pe::EncodingParams p = rope(300, 64, 1e4, 200'000);
+    // 2,100 positions: past the 1,024-position chunks that each seed their own first cos and sin.
+    const pe::EncodingParams p = rope(2100, 64, 1e4, 200'000);
     const pe::Encoding enc(p);
     const pe::PrecisionErrors e = pe::precisionErrors(enc, pe::Precision::BFloat16);
     const std::vector<float> th = pe::ropeFrequenciesFloat32(enc);
@@ -199,6 +228,19 @@ void TestPrecision::equalPairsAgainstBruteForce()
     for (int v : f.equalPairs)
         fsome += v;
     QVERIFY(fsome < some);
+}
+
+void TestPrecision::positionsPastFloat32Integers()
+{
+    // position_ids.float(): 2^24 + 1 rounds to 2^24 (ties to even), so t = 2^24 and 2^24 + 1 share
+    // every angle, and at t = 2^24 + 1 pair 0 (θ = 1) is off by exactly 1 radian.
+    const std::int64_t two24 = std::int64_t{1} << 24;
+    const pe::PrecisionErrors e =
+        pe::precisionErrors(pe::Encoding(rope(3, 128, 1e4, two24 - 1)), pe::Precision::Float32);
+    QCOMPARE(e.equalPairs[1], 64); // t = 2^24 against 2^24 + 1: every pair
+    QVERIFY(e.equalPairs[0] < 64);
+    QVERIFY(e.angleError[2] >= 1.0);
+    QVERIFY(e.angleError[2] <= std::numbers::pi);
 }
 
 void TestPrecision::float64IsExact()
@@ -254,12 +296,26 @@ void TestPrecision::viewDrawsTheWorstOfEachColumn()
     }
     const QString title = f.view->plot()->findChild<QCPTextElement *>()->text();
     QVERIFY2(title.contains(QStringLiteral("each point: the worst of %1 positions").arg(stride)), qPrintable(title));
+    // The value and equal-pairs curves the same way: each point the worst of its column.
+    for (int g : {1, 2}) {
+        const QCPGraph *curve = f.view->plot()->graph(g);
+        QCOMPARE(curve->dataCount(), points);
+        for (int i = 0; i < points; i += 7) {
+            const auto first = static_cast<std::int64_t>(curve->data()->at(i)->key);
+            double worst = 0;
+            for (std::int64_t r = first; r < std::min<std::int64_t>(first + stride, 100'000); ++r)
+                worst = std::max(worst, g == 1 ? e->valueError[static_cast<std::size_t>(r)]
+                                               : double(e->equalPairs[static_cast<std::size_t>(r)]));
+            QCOMPARE(curve->data()->at(i)->value, worst);
+        }
+    }
     QVERIFY2(title.contains(QStringLiteral("at t = 99,000: angle error")), qPrintable(title));
     // float32: the same angles, smaller value errors; float64: no error curves.
     QVERIFY(!f.view->applySettings({{QStringLiteral("precision"), QStringLiteral("float32")}}));
     QCOMPARE(f.view->errors()->precision, pe::Precision::Float32);
     QVERIFY(!f.view->applySettings({{QStringLiteral("precision"), QStringLiteral("float64")}}));
     QVERIFY(!f.view->plot()->graph(0)->visible());
+    QCOMPARE(f.view->plot()->legend->itemCount(), 1); // the hidden curves leave the legend
     QVERIFY(f.view->applySettings({{QStringLiteral("precision"), QStringLiteral("float16")}}));
 }
 
