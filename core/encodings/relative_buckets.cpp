@@ -32,14 +32,41 @@ int t5Bucket(std::int64_t relativePosition, const T5Buckets &b)
     return bucket + static_cast<int>(std::min<std::int64_t>(large, half - 1));
 }
 
+namespace {
+
+// The last offset of [k, limit] whose bucket is k's: the offsets that share it are one interval.
+std::int64_t runEnd(std::int64_t k, std::int64_t limit, const T5Buckets &b)
+{
+    const int bucket = t5Bucket(k, b);
+    std::int64_t lo = k, hi = limit; // bucket(lo) == bucket; find the last such
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (t5Bucket(mid, b) == bucket)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+} // namespace
+
+std::vector<T5Run> t5Runs(const T5Buckets &b, std::int64_t first, std::int64_t last)
+{
+    std::vector<T5Run> runs;
+    for (std::int64_t k = first; k <= last;) {
+        const std::int64_t end = runEnd(k, last, b);
+        runs.push_back({k, end, t5Bucket(k, b)});
+        k = end + 1;
+    }
+    return runs;
+}
+
 std::int64_t t5LastBucketStart(const T5Buckets &b)
 {
-    const int last = b.directionBuckets() - 1;
-    // Bidirectional: count the distances of keys before the query (bucket = n); causal: the same.
-    std::int64_t n = 0;
-    while (n < b.maxDistance && t5Bucket(-n, b) < last)
-        ++n;
-    return n;
+    // The keys before the query (offsets -n) reach the last bucket by -maxDistance: the start of the
+    // run that ends there.
+    return -t5Runs(b, -b.maxDistance, 0).front().last;
 }
 
 } // namespace pe

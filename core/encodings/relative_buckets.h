@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace pe {
 
@@ -29,6 +30,15 @@ struct T5Buckets {
 // (log(rp.float() / max_exact) / math.log(max_distance / max_exact) * (buckets - max_exact), then
 // truncated toward zero), so the boundaries fall where the model's do.
 int t5Bucket(std::int64_t relativePosition, const T5Buckets &b);
+
+// The offsets first..last in runs of one bucket each, in order. A bucket's offsets are one interval
+// (each side's buckets never decrease with the distance, and the two sides share none but 0's), so
+// each run's end is found by bisection: about 2·buckets runs at O(log) each, whatever the range.
+struct T5Run {
+    std::int64_t first, last; // offsets s - t, inclusive
+    int bucket;
+};
+std::vector<T5Run> t5Runs(const T5Buckets &b, std::int64_t first, std::int64_t last);
 
 // The smallest distance n >= 0 in the last bucket of a direction: every distance from it on is there
 // (91 for T5's 32 buckets and 128 bidirectional, 113 causal; below maxDistance, by the truncation).

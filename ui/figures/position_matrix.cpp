@@ -49,6 +49,19 @@ void PositionMatrix::place(std::int64_t t, std::int64_t start, std::int64_t n, i
     plot_->yAxis->setRange(lo, hi);
 }
 
+void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &valueAt, double low, double high)
+{
+    const std::int64_t cells = count_;
+    std::vector<double> byOffset(static_cast<std::size_t>(std::max<std::int64_t>(2 * cells - 1, 0)));
+    for (std::int64_t k = -(cells - 1); k < cells; ++k)
+        byOffset[static_cast<std::size_t>(k + cells - 1)] = valueAt(k);
+    std::vector<double> values(static_cast<std::size_t>(cells * cells));
+    for (std::int64_t r = 0; r < cells; ++r)
+        for (std::int64_t c = 0; c < cells; ++c)
+            values[static_cast<std::size_t>(r * cells + c)] = byOffset[static_cast<std::size_t>(c - r + cells - 1)];
+    fill(values, low, high);
+}
+
 void PositionMatrix::fill(const std::vector<double> &values, double low, double high)
 {
     const auto cells = static_cast<int>(count_);

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 class QCPColorMap;
@@ -30,6 +31,9 @@ class PositionMatrix
     // count() x count() values, row-major (row = query), coloured over [low, high]; NaN is a masked
     // cell, drawn grey.
     void fill(const std::vector<double> &values, double low, double high);
+    // A bias that depends on the offset k = s − t alone (ALiBi's, T5's buckets): each cell is
+    // valueAt(key − query), evaluated once an offset.
+    void fillByOffset(const std::function<double(std::int64_t k)> &valueAt, double low, double high);
     void clear();
     // "cells: positions 40–60 of 0–99 around t, one a position"; empty when every position is shown.
     QString windowText() const;

@@ -74,11 +74,8 @@ void AlibiView::rebuild()
     const std::int64_t t = parameters()->position();
     matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("alibiCells")), kMaxCells);
     const std::int64_t cells = matrix_->count();
-    std::vector<double> bias(static_cast<std::size_t>(cells * cells));
-    for (std::int64_t r = 0; r < cells; ++r)
-        for (std::int64_t c = 0; c < cells; ++c)
-            bias[static_cast<std::size_t>(r * cells + c)] = -m * static_cast<double>(std::abs(r - c));
-    matrix_->fill(bias, -m * static_cast<double>(std::max<std::int64_t>(cells - 1, 1)), 0);
+    matrix_->fillByOffset([m](std::int64_t k) { return -m * static_cast<double>(std::abs(k)); },
+                          -m * static_cast<double>(std::max<std::int64_t>(cells - 1, 1)), 0);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     const bool powerOfTwo = (p.heads & (p.heads - 1)) == 0;

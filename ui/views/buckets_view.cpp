@@ -105,42 +105,41 @@ void BucketsView::rebuild()
 
     // The matrix: row = query t, column = key s, a cell a position.
     matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("bucketsCells")), kMaxCells);
-    const std::int64_t cells = matrix_->count();
-    std::vector<double> byOffset(static_cast<std::size_t>(2 * cells - 1));
-    for (std::int64_t k = -(cells - 1); k < cells; ++k)
-        byOffset[static_cast<std::size_t>(k + cells - 1)] = pe::t5Bucket(k, b);
-    std::vector<double> values(static_cast<std::size_t>(cells * cells));
-    for (std::int64_t r = 0; r < cells; ++r)
-        for (std::int64_t c = 0; c < cells; ++c)
-            values[static_cast<std::size_t>(r * cells + c)] = byOffset[static_cast<std::size_t>(c - r + cells - 1)];
-    matrix_->fill(values, 0, b.buckets - 1);
+    matrix_->fillByOffset([&b](std::int64_t k) { return pe::t5Bucket(k, b); }, 0, b.buckets - 1);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
-    // The curve: one step a run of equal buckets, exact (every offset is evaluated). Against the
+    // The curve: one step a run of equal buckets, exact (t5Runs bisects each run's end). Against the
     // offset, one curve over -reach..reach; against the distance n = |s − t| >= 1 on a log axis, the
     // keys before the query (s − t = −n) and after it (+n) apart.
     const std::int64_t r = reach();
     const bool log = logDistance();
-    const auto runs = [&b](std::int64_t from, std::int64_t to, int sign, QVector<double> &xs, QVector<double> &ys) {
-        int previous = -1;
-        for (std::int64_t n = from; n <= to; ++n) {
-            const int bucket = pe::t5Bucket(sign * n, b);
-            if (bucket != previous) {
-                xs << static_cast<double>(n) - 0.5;
-                ys << bucket;
-                previous = bucket;
-            }
+    // A left step from each run's first value x (offset or distance), the last held to `end`.
+    const auto steps = [](const std::vector<std::pair<std::int64_t, int>> &starts, std::int64_t end,
+                          QVector<double> &xs, QVector<double> &ys) {
+        for (const auto &[x, bucket] : starts) {
+            xs << static_cast<double>(x) - 0.5;
+            ys << bucket;
         }
-        xs << static_cast<double>(to) + 0.5;
-        ys << previous;
+        xs << static_cast<double>(end) + 0.5;
+        ys << starts.back().second;
     };
+    std::vector<std::pair<std::int64_t, int>> starts;
     QVector<double> xs[2], ys[2];
     if (log && r >= 1) { // one position has the offset 0 alone: no distance for the log axis
-        runs(1, r, -1, xs[0], ys[0]);
-        if (b.bidirectional)
-            runs(1, r, 1, xs[1], ys[1]);
+        const std::vector<pe::T5Run> before = pe::t5Runs(b, -r, -1); // distance n = -offset, reversed
+        for (auto run = before.rbegin(); run != before.rend(); ++run)
+            starts.emplace_back(-run->last, run->bucket);
+        steps(starts, r, xs[0], ys[0]);
+        if (b.bidirectional) {
+            starts.clear();
+            for (const pe::T5Run &run : pe::t5Runs(b, 1, r))
+                starts.emplace_back(run.first, run.bucket);
+            steps(starts, r, xs[1], ys[1]);
+        }
     } else if (!log) {
-        runs(-r, r, 1, xs[0], ys[0]);
+        for (const pe::T5Run &run : pe::t5Runs(b, -r, r))
+            starts.emplace_back(run.first, run.bucket);
+        steps(starts, r, xs[0], ys[0]);
     }
     for (int g = 0; g < 2; ++g) {
         QCPGraph *steps = plt->graph(g);
@@ -198,15 +197,16 @@ QString BucketsView::tooltipAt(QPointF pixel) const
     if (std::abs(k) > reach() || (logDistance() && k < 1))
         return {};
     const pe::T5Buckets b = buckets();
-    // The run of offsets that share offset k's bucket, on k's side of 0.
-    const auto run = [this, &b](std::int64_t k) {
-        const int bucket = pe::t5Bucket(k, b);
-        std::int64_t lo = k, hi = k;
-        while (lo > -reach() && (k <= 0 || lo > 1) && pe::t5Bucket(lo - 1, b) == bucket)
-            --lo;
-        while (hi < reach() && (k >= 0 || hi < -1) && pe::t5Bucket(hi + 1, b) == bucket)
-            ++hi;
-        return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)").arg(k).arg(bucket).arg(lo).arg(hi);
+    // The run of offsets that share offset k's bucket (a bucket's offsets are one interval, so on
+    // k's side of 0 but for 0's own).
+    const std::vector<pe::T5Run> runs = pe::t5Runs(b, -reach(), reach());
+    const auto run = [&runs](std::int64_t k) {
+        const auto at = std::find_if(runs.begin(), runs.end(), [k](const pe::T5Run &r) { return r.last >= k; });
+        return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)")
+            .arg(k)
+            .arg(at->bucket)
+            .arg(at->first)
+            .arg(at->last);
     };
     // On the distance axis both curves are at this distance: the keys before t and after it.
     if (logDistance())

@@ -67,6 +67,40 @@ PrecisionView::PrecisionView(Parameters *parameters, QWidget *parent)
 
 PrecisionView::~PrecisionView() = default;
 
+PrecisionView::Drawn PrecisionView::reduce(const std::shared_ptr<const pe::PrecisionErrors> &errors,
+                                           std::int64_t startPos, int width)
+{
+    const pe::PrecisionErrors &e = *errors;
+    Drawn d;
+    d.errors = errors;
+    d.width = width;
+    const pe::CurveEnvelope angle = pe::curveEnvelope(e.angleError, width);
+    const pe::CurveEnvelope value = pe::curveEnvelope(e.valueError, width);
+    const pe::CurveEnvelope equal =
+        pe::curveEnvelope(std::vector<double>(e.equalPairs.begin(), e.equalPairs.end()), width);
+    d.stride = angle.stride;
+    const auto worst = [&d, startPos](const pe::CurveEnvelope &c, bool logAxis, int g) {
+        for (std::size_t i = 0; i < c.high.size(); ++i) {
+            d.x[g] << static_cast<double>(startPos + static_cast<std::int64_t>(i) * c.stride);
+            // An exact 0 has no place on a log axis: a gap, and the title says so.
+            const bool zero = logAxis && c.high[i] <= 0;
+            d.zeros |= zero;
+            d.y[g] << (zero ? std::numeric_limits<double>::quiet_NaN() : c.high[i]);
+            if (logAxis && !zero) {
+                d.low = std::min(d.low, c.high[i]);
+                d.high = std::max(d.high, c.high[i]);
+            }
+        }
+    };
+    if (e.precision != pe::Precision::Float64) {
+        worst(angle, true, 0);
+        worst(value, true, 1);
+    }
+    worst(equal, false, 2);
+    d.firstEqual = pe::firstEqualPosition(e, startPos);
+    return d;
+}
+
 QList<QCPAxis *> PrecisionView::positionAxes() const
 {
     return {plot()->xAxis};
@@ -85,28 +119,14 @@ void PrecisionView::rebuild()
     const pe::PrecisionErrors &e = *errors_;
 
     // Each pixel column: the worst of its run of positions (a spike one position wide still shows).
+    // Reduced once for the errors and the width: a position step only moves the marker and the title.
     const int buckets = std::max(2, plt->axisRect()->width());
-    const pe::CurveEnvelope angle = pe::curveEnvelope(e.angleError, buckets);
-    const pe::CurveEnvelope value = pe::curveEnvelope(e.valueError, buckets);
-    std::vector<double> equalValues(e.equalPairs.begin(), e.equalPairs.end());
-    const pe::CurveEnvelope equal = pe::curveEnvelope(equalValues, buckets);
-    bool zeros = false;
-    const auto worst = [&zeros, &p](const pe::CurveEnvelope &c, bool logAxis, QVector<double> &x, QVector<double> &y) {
-        for (std::size_t i = 0; i < c.high.size(); ++i) {
-            x << static_cast<double>(p.startPos + static_cast<std::int64_t>(i) * c.stride);
-            // An exact 0 has no place on a log axis: a gap, and the title says so.
-            const bool zero = logAxis && c.high[i] <= 0;
-            zeros |= zero;
-            y << (zero ? std::numeric_limits<double>::quiet_NaN() : c.high[i]);
-        }
-    };
+    if (!drawn_ || drawn_->errors != errors_ || drawn_->width != buckets)
+        drawn_ = std::make_unique<Drawn>(reduce(errors_, p.startPos, buckets));
+    const Drawn &d = *drawn_;
+    const QVector<double> &ax = d.x[0], &ay = d.y[0], &vx = d.x[1], &vy = d.y[1], &ex = d.x[2], &ey = d.y[2];
+    const bool zeros = d.zeros;
     const bool exact = precision == pe::Precision::Float64;
-    QVector<double> ax, ay, vx, vy, ex, ey;
-    if (!exact) {
-        worst(angle, true, ax, ay);
-        worst(value, true, vx, vy);
-    }
-    worst(equal, false, ex, ey);
     const auto points = static_cast<std::int64_t>(ax.size());
     plt->graph(0)->setData(ax, ay, true);
     plt->graph(0)->setPen(curvePen(kAngle, 1.6, points));
@@ -130,15 +150,8 @@ void PrecisionView::rebuild()
     const std::int64_t t = parameters()->position();
     placeVertical(positionLine_, static_cast<double>(t));
     plt->xAxis->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
-    double low = std::numeric_limits<double>::infinity(), high = 0;
-    for (const QVector<double> *ys : {&ay, &vy})
-        for (double v : *ys)
-            if (v > 0) {
-                low = std::min(low, v);
-                high = std::max(high, v);
-            }
-    if (high > 0)
-        plt->yAxis->setRange(low / 3, high * 3);
+    if (d.high > 0)
+        plt->yAxis->setRange(d.low / 3, d.high * 3);
     else
         plt->yAxis->setRange(1e-9, 1);
     plt->yAxis2->setRange(0, std::max(1, e.rotatingPairs) * 1.05);
@@ -174,13 +187,13 @@ void PrecisionView::rebuild()
                                    sci(e.valueError[r]))
                               .arg(e.equalPairs[r])
                               .arg(e.rotatingPairs));
-    if (const auto first = pe::firstEqualPosition(e, p.startPos))
+    if (const auto first = d.firstEqual)
         title << tr("from t = %1 some pair's cos and sin in %2 are the same at t and t + 1")
                      .arg(QString::fromStdString(pe::withThousands(*first)), type);
     else
         title << tr("every pair tells each t of the window from t + 1 in %1").arg(type);
-    if (angle.stride > 1)
-        title << tr("each point: the worst of %1 positions").arg(angle.stride);
+    if (d.stride > 1)
+        title << tr("each point: the worst of %1 positions").arg(d.stride);
     if (zeros)
         title << tr("gaps: an error of exactly 0");
     setTitle(title_, title);

@@ -4,7 +4,11 @@
 #include "figures/plot_view.h"
 #include "state/view_info/view_infos.h"
 
+#include <QVector>
+
+#include <limits>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QCPItemStraightLine;
@@ -37,4 +41,17 @@ class PrecisionView : public PlotView
     // The errors and what they were computed for: the encoding (its parameters) and the type.
     std::shared_ptr<const pe::PrecisionErrors> errors_;
     std::shared_ptr<const pe::Encoding> errorsOf_;
+    // The curves reduced to a plot `width` pixel columns wide, each point the worst of its column,
+    // with what the title reads of them: made again for new errors or a new width only.
+    struct Drawn {
+        std::shared_ptr<const pe::PrecisionErrors> errors;
+        int width = 0;
+        QVector<double> x[3], y[3]; // angle, value, equal pairs
+        std::int64_t stride = 1;
+        bool zeros = false;                                             // an exact 0 left as a gap on the log axis
+        double low = std::numeric_limits<double>::infinity(), high = 0; // the errors' positive range
+        std::optional<std::int64_t> firstEqual;
+    };
+    static Drawn reduce(const std::shared_ptr<const pe::PrecisionErrors> &errors, std::int64_t startPos, int width);
+    std::unique_ptr<Drawn> drawn_;
 };
