@@ -12,6 +12,7 @@
 #include <complex>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -142,13 +143,35 @@ std::string PositionalAttention::tooLarge(const EncodingParams &p)
            withThousands(p.dModel) + ").";
 }
 
-PositionalAttention::PositionalAttention(const Encoding &encoding, const AttentionSettings &settings,
-                                         PositionalAttention *recycle)
-    : first_(encoding.params().startPos)
-    , n_(encoding.params().seqLen)
-    , causal_(settings.causal)
-    , offset_(offsetOnly(encoding.params()))
+std::string_view layerKindName(LayerKind l)
 {
+    return l == LayerKind::Local ? "local" : "global";
+}
+
+namespace {
+
+// The encoding a layer's attention is of: a local layer's own (its base, no scaling), or the one given.
+const Encoding &layerEncoding(const Encoding &encoding, const AttentionSettings &settings,
+                              std::optional<Encoding> &local)
+{
+    if (settings.layer != LayerKind::Local || !hasLocalLayers(encoding.params()))
+        return encoding;
+    local.emplace(localLayers(encoding.params()));
+    return *local;
+}
+
+} // namespace
+
+PositionalAttention::PositionalAttention(const Encoding &global, const AttentionSettings &settings,
+                                         PositionalAttention *recycle)
+    : first_(global.params().startPos)
+    , n_(global.params().seqLen)
+    , causal_(settings.causal)
+    , window_(settings.layer == LayerKind::Local && hasLocalLayers(global.params()) ? global.params().slidingWindow : 0)
+    , offset_(offsetOnly(global.params()))
+{
+    std::optional<Encoding> local;
+    const Encoding &encoding = layerEncoding(global, settings, local);
     const EncodingParams &p = encoding.params();
     const int d = p.dModel;
     const double scale = 1.0 / std::sqrt(static_cast<double>(d));
@@ -162,10 +185,10 @@ PositionalAttention::PositionalAttention(const Encoding &encoding, const Attenti
         rowSum_.resize(static_cast<std::size_t>(n_));
         for (std::int64_t r = 0; r < n_; ++r) {
             const double *row = scores_.data() + r * n_;
-            const std::int64_t end = causal_ ? r + 1 : n_;
-            const double top = *std::max_element(row, row + end);
+            const auto [begin, end] = keyRange(r);
+            const double top = *std::max_element(row + begin, row + end);
             double sum = 0;
-            for (std::int64_t c = 0; c < end; ++c)
+            for (std::int64_t c = begin; c < end; ++c)
                 sum += std::exp(row[c] - top);
             rowMax_[static_cast<std::size_t>(r)] = top;
             rowSum_[static_cast<std::size_t>(r)] = sum;
@@ -251,11 +274,23 @@ double PositionalAttention::logit(std::int64_t t, std::int64_t s) const
     return scores_[static_cast<std::size_t>((t - first_) * n_ + (s - first_))];
 }
 
+std::pair<std::int64_t, std::int64_t> PositionalAttention::keyRange(std::int64_t r) const
+{
+    std::int64_t begin = 0, end = causal_ ? r + 1 : n_;
+    if (window_ > 0) {
+        begin = std::max<std::int64_t>(begin, r - window_ + 1);
+        end = std::min(end, r + window_);
+    }
+    return {begin, end};
+}
+
 double PositionalAttention::rowSum(std::int64_t t) const
 {
+    // The keys c in [begin, end) of row r are the offsets k = r - c in (r - end, r - begin].
     const std::int64_t r = t - first_;
-    const std::int64_t lo = (causal_ ? 0 : r - (n_ - 1)) + n_ - 1;
-    const std::int64_t hi = r + n_ - 1;
+    const auto [begin, end] = keyRange(r);
+    const std::int64_t lo = r - (end - 1) + n_ - 1;
+    const std::int64_t hi = r - begin + n_ - 1;
     return static_cast<double>(prefix_[static_cast<std::size_t>(hi + 1)] - prefix_[static_cast<std::size_t>(lo)]);
 }
 

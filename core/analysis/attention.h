@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pe {
@@ -15,10 +16,17 @@ enum class QueryKey { Ones, Random };
 inline constexpr QueryKey kQueryKeys[] = {QueryKey::Ones, QueryKey::Random};
 std::string_view queryKeyName(QueryKey q); // "ones", "random"
 
+// Which of a RoPE model's two kinds of layer (Gemma's, scheme.h: hasLocalLayers) the attention is
+// of: the global layers (the encoding's base and scaling, every key), or the sliding-window ones.
+enum class LayerKind { Global, Local };
+inline constexpr LayerKind kLayerKinds[] = {LayerKind::Global, LayerKind::Local};
+std::string_view layerKindName(LayerKind l); // "global", "local"
+
 struct AttentionSettings {
-    QueryKey qk = QueryKey::Ones; // RoPE's q and k
-    std::uint64_t seed = 0;       // of the random q and k
-    bool causal = false;          // position t sees s <= t only
+    QueryKey qk = QueryKey::Ones;        // RoPE's q and k
+    std::uint64_t seed = 0;              // of the random q and k
+    bool causal = false;                 // position t sees s <= t only
+    LayerKind layer = LayerKind::Global; // Local: localLayers(params), keys within the sliding window
 
     bool operator==(const AttentionSettings &) const = default;
 };
@@ -34,7 +42,9 @@ std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int w
 // Attention from position t to s over the window, positional part only, rows softmaxed:
 // - sinusoidal and a table: PE(t)·PE(s)/√d (seed 003: "attend to the word 5 after");
 // - RoPE: (R_t q)·(R_s k)/√d, the YaRN factor on both cos and sin (so its square on the score);
-// - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out).
+// - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out);
+// - a local layer (settings.layer): RoPE at the local base, unscaled; query t sees the keys with
+//   |t - s| < W (causal: t - W < s <= t, transformers' sliding_window_overlay), the others masked.
 // Schemes whose score depends on t - s alone keep one score per offset and each row's softmax sum
 // from prefix sums, so any window size costs O(N d) once and O(1) a cell; the others (a table, the
 // per-index exponent, odd d) compute the window's N x N scores, up to tooLarge()'s limit.
@@ -60,6 +70,11 @@ class PositionalAttention
     std::int64_t size() const { return n_; }
     // The score before the softmax; -infinity where the causal mask hides s.
     double logit(std::int64_t t, std::int64_t s) const;
+    // Whether query t cannot see key s: after it under the causal mask, or outside a local layer's window.
+    bool masked(std::int64_t t, std::int64_t s) const
+    {
+        return (causal_ && s > t) || (window_ > 0 && (t - s >= window_ || s - t >= window_));
+    }
     // The softmaxed weight: each row sums to 1 over the window.
     double weight(std::int64_t t, std::int64_t s) const;
     // Weights of row t for s = firstS, firstS + 1, ... (count of them).
@@ -68,12 +83,14 @@ class PositionalAttention
   private:
     double offsetScore(std::int64_t k) const { return f_[static_cast<std::size_t>(k + n_ - 1)]; }
     double offsetExp(std::int64_t k) const { return exp_[static_cast<std::size_t>(k + n_ - 1)]; }
-    bool masked(std::int64_t t, std::int64_t s) const { return causal_ && s > t; }
+    // The keys row r (0-based in the window) sees, as window columns [first, second).
+    std::pair<std::int64_t, std::int64_t> keyRange(std::int64_t r) const;
     double rowSum(std::int64_t t) const;
 
     std::int64_t first_ = 0;
     std::int64_t n_ = 0;
     bool causal_ = false;
+    std::int64_t window_ = 0; // a local layer's sliding window; 0: none
     bool offset_ = false;
     double max_ = 0;
     std::vector<double> f_;               // offset path: score at k = t - s, index k + n - 1

@@ -186,6 +186,10 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::OriginalContext,
                                "LongRoPE's attention factor sqrt(1 + ln s / ln L) needs L of at least 2: give "
                                "original_context or attention_factor."};
+    // rope_local_base_freq is a base like rope_theta: above 1 (0 is "not given").
+    if (p.localBase != 0 && !(p.localBase > 1.0))
+        return ValidationError{Field::LocalBase, "local_base must be 0 (none) or a base greater than 1 and at most " +
+                                                     compactNumber(maxBase) + " (got " + shortReal(p.localBase) + ")."};
     if (takes(p, Field::Head) && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};

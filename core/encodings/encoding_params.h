@@ -56,6 +56,12 @@ struct EncodingParams {
     // the buckets are bidirectional (the encoder) or causal (the decoder) is the views' --causal.
     int buckets = 32;
     std::int64_t maxDistance = 128;
+    // Two kinds of layer in one RoPE model (Gemma 2 and 3): the global layers take the base and the
+    // scaling above; the sliding-window layers turn at localBase (rope_local_base_freq; 0: the same
+    // base) without a scaling, each query seeing the last slidingWindow keys (0: every key). Either
+    // given, the model has local layers (scheme.h: localLayers).
+    double localBase = 0;
+    std::int64_t slidingWindow = 0;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -98,6 +104,8 @@ enum class Field {
     Head,
     Buckets, // T5's
     MaxDistance,
+    LocalBase, // Gemma's sliding-window layers
+    SlidingWindow,
 };
 
 struct ValidationError {

@@ -23,10 +23,12 @@ const SchemeInfo &schemeInfo(SchemeId id)
         "RoPE (rotary)",
         "Su et al. 2021 (RoFormer); scalings: transformers' rope utilities (modeling_rope_utils.py), Meta's "
         "apply_scaling (Llama 3.1), LongRoPE (Ding et al. 2024, Phi-3)",
-        {Field::SeqLen, Field::DModel, Field::Base, Field::StartPos, Field::Layout, Field::Scaling, Field::Factor,
-         Field::OriginalContext, Field::BetaFast, Field::BetaSlow, Field::LowFreqFactor, Field::HighFreqFactor,
-         Field::Mscale, Field::MscaleAllDim, Field::Truncate, Field::AttentionFactor, Field::ShortFactor,
-         Field::LongFactor, Field::RotaryFraction},
+        {Field::SeqLen,       Field::DModel,       Field::Base,           Field::StartPos,
+         Field::Layout,       Field::Scaling,      Field::Factor,         Field::OriginalContext,
+         Field::BetaFast,     Field::BetaSlow,     Field::LowFreqFactor,  Field::HighFreqFactor,
+         Field::Mscale,       Field::MscaleAllDim, Field::Truncate,       Field::AttentionFactor,
+         Field::ShortFactor,  Field::LongFactor,   Field::RotaryFraction, Field::LocalBase,
+         Field::SlidingWindow},
         true};
     static const SchemeInfo alibi{SchemeId::Alibi,
                                   "ALiBi (linear biases)",
@@ -54,6 +56,36 @@ const SchemeInfo &schemeInfo(SchemeId id)
         return table;
     }
     return sinusoidal;
+}
+
+bool hasLocalLayers(const EncodingParams &p)
+{
+    return p.scheme == SchemeId::Rope && (p.localBase > 0 || p.slidingWindow > 0);
+}
+
+EncodingParams localLayers(const EncodingParams &p)
+{
+    // transformers' Gemma 3 builds its local rotary embedding from a copy of the config with
+    // rope_theta = rope_local_base_freq and rope_scaling {"rope_type": "default"} (modeling_gemma3.py,
+    // Gemma3TextModel; newer configs say the same as rope_parameters["sliding_attention"]).
+    EncodingParams local = p;
+    if (p.localBase > 0)
+        local.base = p.localBase;
+    local.rope = unscaled(p.rope);
+    local.localBase = 0;
+    local.slidingWindow = 0;
+    return local;
+}
+
+std::string localLayersText(const EncodingParams &p)
+{
+    if (!hasLocalLayers(p))
+        return {};
+    std::string text = "local layers: base " + compactNumber(localLayers(p).base);
+    if (p.rope.scaling != RopeScaling::None)
+        text += ", no scaling";
+    text += p.slidingWindow > 0 ? ", window " + withThousands(p.slidingWindow) : ", no window";
+    return text;
 }
 
 bool takes(const EncodingParams &p, Field f)
@@ -169,6 +201,8 @@ std::string notApplicable(const EncodingParams &p, Field f)
         break;
     }
     const SchemeParameter *own = schemeParameter(f);
+    if (f == Field::LocalBase || f == Field::SlidingWindow)
+        return std::string(fieldName(f)) + " is RoPE's (Gemma's sliding-window layers): choose the scheme rope.";
     if (own && f >= Field::Buckets)
         return std::string(fieldName(f)) + " is T5's: choose the scheme t5.";
     if (own && f >= Field::Heads)

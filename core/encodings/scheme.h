@@ -34,6 +34,14 @@ inline bool addsVector(SchemeId id)
     return id != SchemeId::Alibi && id != SchemeId::T5;
 }
 
+// Gemma 2 and 3 alternate two kinds of RoPE layer: global ones (p's base and scaling) and
+// sliding-window ones. A RoPE model has local layers when --local-base or --sliding-window is given;
+// localLayers is their encoding (the local base, or the global one, without a scaling; the same pairs
+// rotating), and localLayersText one phrase for titles: "local layers: base 1e4, no scaling, window 1,024".
+bool hasLocalLayers(const EncodingParams &p);
+EncodingParams localLayers(const EncodingParams &p);
+std::string localLayersText(const EncodingParams &p);
+
 // Each column has its own frequency (the sinusoids' per-index exponent); false for every scheme
 // that does not take the exponent, whatever the field holds (a view switched to RoPE keeps it).
 bool perIndexExponent(const EncodingParams &p);

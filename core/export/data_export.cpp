@@ -422,6 +422,11 @@ Table frequencyTable(const Encoding &encoding)
         const std::vector<PairRegime> regimes = ropeRegimes(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
         // rescale: what θ_i was divided by (LongRoPE's ext_i, s where interpolated); attention_factor:
         // the factor on cos and sin, the same for every pair.
+        // Gemma's sliding-window layers: their own θ (the local base, unscaled) in two more columns.
+        const bool local = hasLocalLayers(p);
+        const std::vector<double> localTheta =
+            local ? ropeFrequencies(localLayers(p).base, p.dModel, unscaled(p.rope), p.startPos + p.seqLen)
+                  : std::vector<double>{};
         std::vector<double> values;
         for (int i = 0; i < encoding.channelCount(); ++i) {
             const auto k = static_cast<std::size_t>(i);
@@ -430,11 +435,14 @@ Table frequencyTable(const Encoding &encoding)
             const double ratio = w == 0 ? 1.0 : w / plain[k];
             values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), ratio,
                                          static_cast<double>(regimes[k]), 1 / ratio, encoding.amplitude()});
+            if (local)
+                values.insert(values.end(), {localTheta[k], wavelengthOf(localTheta[k])});
         }
-        return valuesTable("pair",
-                           {"omega", "wavelength", "omega_unscaled", "wavelength_unscaled", "ratio", "regime",
-                            "rescale", "attention_factor"},
-                           0, std::move(values));
+        std::vector<std::string> columns{"omega", "wavelength", "omega_unscaled", "wavelength_unscaled",
+                                         "ratio", "regime",     "rescale",        "attention_factor"};
+        if (local)
+            columns.insert(columns.end(), {"omega_local", "wavelength_local"});
+        return valuesTable("pair", std::move(columns), 0, std::move(values));
     }
     Table t;
     t.indexHeader = p.exponent == Exponent::Pair ? "pair" : "dimension";

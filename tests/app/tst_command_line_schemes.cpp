@@ -26,6 +26,7 @@ class TestCommandLineSchemes : public QObject
     void t5BucketsAndTheirFlags();
     void ropePrecision();
     void attentionRowsSumToOne();
+    void gemmaLocalLayers();
     void everyViewUnderEveryScheme();
 
   private:
@@ -257,6 +258,52 @@ void TestCommandLineSchemes::attentionRowsSumToOne()
         // ALiBi's first row under the mask attends to itself alone.
         if (scheme == QLatin1String("alibi"))
             QCOMPARE(rows[0][1], 1.0);
+    }
+}
+
+void TestCommandLineSchemes::gemmaLocalLayers()
+{
+    // Gemma 3's two kinds of layer from the command line: a local layer's causal attention sees the
+    // last W keys; the frequencies add the local θ; --layer local without local layers, a local
+    // base of 1 and the flags under the sinusoids are refused in one line.
+    const QStringList gemma{QStringLiteral("--preset"),         QStringLiteral("gemma3-4b-local-attention"),
+                            QStringLiteral("--seq-len"),        QStringLiteral("40"),
+                            QStringLiteral("--position"),       QStringLiteral("30"),
+                            QStringLiteral("--sliding-window"), QStringLiteral("6")};
+    const auto rows = csv(gemma + QStringList{QStringLiteral("--export-data"), QStringLiteral("attention")});
+    QCOMPARE(rows.size(), 40);
+    for (int r = 0; r < 40; ++r) {
+        double sum = 0;
+        for (int c = 1; c <= 40; ++c) {
+            const int s = c - 1;
+            sum += rows[r][c];
+            QVERIFY2((rows[r][c] > 0) == (s <= r && r - s < 6), qPrintable(QStringLiteral("%1 %2").arg(r).arg(s)));
+        }
+        QVERIFY(std::abs(sum - 1) < 1e-12);
+    }
+    QString header;
+    const auto freqs =
+        csv(gemma + QStringList{QStringLiteral("--export-data"), QStringLiteral("frequencies")}, &header);
+    QVERIFY2(header.endsWith(QStringLiteral(",attention_factor,omega_local,wavelength_local")), qPrintable(header));
+    QCOMPARE(freqs.size(), 128);
+    QCOMPARE(freqs[1][1], std::pow(1e6, -2.0 / 256) / 8); // global: base 1e6, linear x8
+    QCOMPARE(freqs[1][9], std::pow(1e4, -2.0 / 256));     // local: base 1e4, unscaled
+    const QString out = dir_.filePath(QStringLiteral("refused.csv"));
+    const QList<QStringList> refused{
+        {QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--layer"), QStringLiteral("local"),
+         QStringLiteral("--export-data"), QStringLiteral("attention")},
+        {QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--local-base"), QStringLiteral("1"),
+         QStringLiteral("--export-data"), QStringLiteral("frequencies")},
+        {QStringLiteral("--sliding-window"), QStringLiteral("100"), QStringLiteral("--export-data"),
+         QStringLiteral("frequencies")}};
+    const QStringList said{QStringLiteral("--layer local needs RoPE's sliding-window layers"),
+                           QStringLiteral("local_base must be 0 (none) or a base greater than 1"),
+                           QStringLiteral("sliding_window is RoPE's (Gemma's sliding-window layers)")};
+    for (int i = 0; i < refused.size(); ++i) {
+        const Run r = run(refused[i] + QStringList{QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(said[i]) && r.err.trimmed().count(QLatin1Char('\n')) == 0, qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
     }
 }
 

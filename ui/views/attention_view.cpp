@@ -48,6 +48,7 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     , seedSpin_(new QSpinBox(this))
     , cellsSpin_(new QSpinBox(this))
     , compareBox_(new QCheckBox(tr("compare"), this))
+    , layerChoice_(new QComboBox(this))
 {
     setObjectName(QStringLiteral("attentionView"));
     qkChoice_->setObjectName(QStringLiteral("attentionQk"));
@@ -71,6 +72,12 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     toolRow()->addWidget(new QLabel(tr("Cells:"), this));
     toolRow()->addWidget(cellsSpin_);
     toolRow()->addWidget(compareBox_);
+    layerChoice_->setObjectName(QStringLiteral("attentionLayer"));
+    layerChoice_->addItem(tr("global layers"));
+    layerChoice_->addItem(tr("local layers"));
+    layerChoice_->setToolTip(tr("Gemma's two kinds of RoPE layer (--local-base, --sliding-window): the heatmap's; "
+                                "the row below shows the other in orange"));
+    toolRow()->addWidget(layerChoice_);
     toolRow()->addStretch(1);
 
     QCustomPlot *p = plot();
@@ -90,6 +97,22 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     rowRect_->setMarginGroup(QCP::msLeft, left);
     rowLine_ = addMarkerLine(kMarkColor);
     columnLine_ = addMarkerLine(kMarkColor, rowRect_);
+    // The keys row t cannot see, shaded grey under its curve: after t (causal), outside a local
+    // layer's sliding window.
+    for (QCPItemRect *&band : maskBands_) {
+        band = new QCPItemRect(p);
+        band->setClipAxisRect(rowRect_);
+        for (QCPItemPosition *corner : {band->topLeft, band->bottomRight}) {
+            corner->setAxes(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
+            corner->setAxisRect(rowRect_);
+            corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        band->topLeft->setCoords(0, 0);
+        band->bottomRight->setCoords(0, 1);
+        band->setPen(Qt::NoPen);
+        band->setBrush(QColor(128, 128, 128, 70));
+        band->setVisible(false);
+    }
     p->legend->setVisible(false);
 }
 
@@ -142,8 +165,13 @@ const pe::PositionalAttention &AttentionView::attention()
     } else {
         attention_ = std::make_unique<pe::PositionalAttention>(enc, s, attention_.get());
         compared_.reset();
-        if (const auto other = otherScheme(parameters()->values());
-            compare && other && pe::PositionalAttention::offsetOnly(*other))
+        if (pe::hasLocalLayers(enc.params())) {
+            // Gemma's two kinds of layer: the row of the other kind beside this one's.
+            pe::AttentionSettings other = s;
+            other.layer = s.layer == pe::LayerKind::Local ? pe::LayerKind::Global : pe::LayerKind::Local;
+            compared_ = std::make_unique<pe::PositionalAttention>(enc, other);
+        } else if (const auto other = otherScheme(parameters()->values());
+                   compare && other && pe::PositionalAttention::offsetOnly(*other))
             compared_ = std::make_unique<pe::PositionalAttention>(pe::Encoding(*other), s);
     }
     attentionFor_ = parameters()->sharedEncoding();
@@ -162,10 +190,17 @@ QString AttentionView::formula() const
     case pe::SchemeId::Sinusoidal:
     case pe::SchemeId::Table:
         return tr("softmax over s of PE(t)·PE(s)/√d");
-    case pe::SchemeId::Rope:
-        return s.qk == pe::QueryKey::Ones
-                   ? tr("softmax over s of (R_t q)·(R_s k)/√d, q = k = ones")
-                   : tr("softmax over s of (R_t q)·(R_s k)/√d, q, k Gaussian (seed %1)").arg(s.seed);
+    case pe::SchemeId::Rope: {
+        QString text = s.qk == pe::QueryKey::Ones
+                           ? tr("softmax over s of (R_t q)·(R_s k)/√d, q = k = ones")
+                           : tr("softmax over s of (R_t q)·(R_s k)/√d, q, k Gaussian (seed %1)").arg(s.seed);
+        if (pe::hasLocalLayers(p))
+            text += s.layer == pe::LayerKind::Local
+                        ? tr(", a %1").arg(QString::fromStdString(pe::localLayersText(p))
+                                               .replace(QStringLiteral("local layers:"), tr("local layer:")))
+                        : tr(", a global layer: %1").arg(QString::fromStdString(pe::scalingSummary(p)));
+        return text;
+    }
     case pe::SchemeId::Alibi:
         return tr("softmax over s of −m·|t − s|, head %1 of %2, m = %3")
             .arg(p.head)
@@ -185,7 +220,11 @@ void AttentionView::rebuild()
     const bool rope = p.scheme == pe::SchemeId::Rope;
     qkChoice_->setEnabled(rope);
     seedSpin_->setEnabled(rope && state().choice(QStringLiteral("attentionQk")) == QLatin1String("random"));
-    compareBox_->setEnabled(rope || p.scheme == pe::SchemeId::Sinusoidal);
+    const bool layers = pe::hasLocalLayers(p);
+    compareBox_->setEnabled(!layers && (rope || p.scheme == pe::SchemeId::Sinusoidal));
+    compareBox_->setToolTip(layers ? tr("With two kinds of layer the row below compares them")
+                                   : tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
+    layerChoice_->setEnabled(layers);
     if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
         matrix_->clear();
         plt->graph(0)->data()->clear();
@@ -212,7 +251,7 @@ void AttentionView::rebuild()
         double *row = weights.data() + r * cells;
         a.row(first + r, first, cells, row);
         for (std::int64_t c = 0; c < cells; ++c)
-            if (causal && c > r)
+            if (a.masked(first + r, first + c))
                 row[c] = std::numeric_limits<double>::quiet_NaN(); // masked: grey, not a zero weight
             else if (!causal || first + r > p.startPos)
                 top = std::max(top, row[c]);
@@ -240,10 +279,32 @@ void AttentionView::rebuild()
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
         plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
         plt->graph(1)->setVisible(true);
-        compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")
-                                                        : tr("orange: sinusoidal, same d and base");
+        if (layers)
+            compared = attentionSettings().layer == pe::LayerKind::Local
+                           ? tr("orange: a global layer (%1)").arg(QString::fromStdString(pe::scalingSummary(p)))
+                           : tr("orange: a %1")
+                                 .arg(QString::fromStdString(pe::localLayersText(p))
+                                          .replace(QStringLiteral("local layers:"), tr("local layer:")));
+        else
+            compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")
+                                                            : tr("orange: sinusoidal, same d and base");
     }
     placeVertical(columnLine_, static_cast<double>(t));
+    // Grey where row t's keys are masked: before its window, after t.
+    const std::int64_t end = p.startPos + n;
+    std::int64_t seenFirst = p.startPos, seenLast = end - 1;
+    if (layers && attentionSettings().layer == pe::LayerKind::Local && p.slidingWindow > 0) {
+        seenFirst = std::max(seenFirst, t - p.slidingWindow + 1);
+        seenLast = std::min(seenLast, t + p.slidingWindow - 1);
+    }
+    if (causal)
+        seenLast = std::min(seenLast, t);
+    maskBands_[0]->setVisible(seenFirst > p.startPos);
+    maskBands_[0]->topLeft->setCoords(static_cast<double>(p.startPos) - 0.5, 0);
+    maskBands_[0]->bottomRight->setCoords(static_cast<double>(seenFirst) - 0.5, 1);
+    maskBands_[1]->setVisible(seenLast < end - 1);
+    maskBands_[1]->topLeft->setCoords(static_cast<double>(seenLast) + 0.5, 0);
+    maskBands_[1]->bottomRight->setCoords(static_cast<double>(end) - 0.5, 1);
     QCPAxis *x = rowRect_->axis(QCPAxis::atBottom);
     QCPAxis *y = rowRect_->axis(QCPAxis::atLeft);
     x->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + n) - 0.5);
@@ -259,6 +320,10 @@ void AttentionView::rebuild()
                                   "(which sees itself alone)")
                                    .arg(p.startPos)
                              : tr("rows softmaxed over the window")};
+    if (layers && attentionSettings().layer == pe::LayerKind::Local && p.slidingWindow > 0)
+        title << (causal ? tr("sliding window: t sees t − %1 < s ≤ t, grey keys masked")
+                         : tr("sliding window: t sees |t − s| < %1, grey keys masked (--causal: the last %1)"))
+                     .arg(QString::fromStdString(pe::withThousands(p.slidingWindow)));
     if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
         title << cellsText;
     title << tr("row t = %1: largest weight %2 at s = %3")

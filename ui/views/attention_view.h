@@ -10,6 +10,7 @@ class PositionMatrix;
 class QCheckBox;
 class QComboBox;
 class QCPAxisRect;
+class QCPItemRect;
 class QCPItemStraightLine;
 class QCPTextElement;
 class QSpinBox;
@@ -18,7 +19,9 @@ class QSpinBox;
 // window as a heatmap, query t down, key s across, one cell a position (at large N the positions
 // around the current one), and below it the current position's whole row as a curve, reduced per
 // pixel column to its envelope. Optionally the row of the other of sinusoidal and RoPE with the
-// same d and base beside it (seed 003's "attend to the words 5 after" against RoPE's decay).
+// same d and base beside it (seed 003's "attend to the words 5 after" against RoPE's decay); with
+// Gemma's two kinds of RoPE layer, the chosen kind's heatmap (a local layer's keys outside the
+// sliding window grey) and the other kind's row beside it.
 class AttentionView : public PlotView
 {
     Q_OBJECT
@@ -48,11 +51,13 @@ class AttentionView : public PlotView
     QSpinBox *seedSpin_;
     QSpinBox *cellsSpin_;
     QCheckBox *compareBox_;
+    QComboBox *layerChoice_;
     QCPTextElement *title_;
     std::unique_ptr<PositionMatrix> matrix_;
     QCPAxisRect *rowRect_;
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
+    QCPItemRect *maskBands_[2] = {}; // row t's masked keys: before its window, after t
     std::unique_ptr<pe::PositionalAttention> attention_;
     // The other of sinusoidal and RoPE with the same window, d and base (--compare); null when not
     // asked or when there is none.

@@ -20,7 +20,8 @@
 #include <numbers>
 
 namespace {
-const QColor kHandColor(0xfc, 0x03, 0x03); // article 2's hand red
+const QColor kHandColor(0xfc, 0x03, 0x03);  // article 2's hand red
+const QColor kLocalHandColor(30, 110, 230); // Gemma's local layers' hand
 
 QString wavelengthText(double lambda)
 {
@@ -73,6 +74,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     p->yAxis->setRangeReversed(true);
     faces_ = new ClockFaces(p->xAxis2, p->yAxis);
     hands_ = new QCPCurve(p->xAxis2, p->yAxis);
+    localHands_ = new QCPCurve(p->xAxis2, p->yAxis);
     highlight_ = new QCPItemRect(p);
     highlight_->setBrush(QColor(255, 200, 0, 60));
     highlight_->setPen(QPen(QColor(230, 160, 0), 1.5));
@@ -129,6 +131,11 @@ std::int64_t ClockGridView::pageStart() const
 
 void ClockGridView::rebuild()
 {
+    const pe::EncodingParams &p = parameters()->values();
+    if (!pe::hasLocalLayers(p))
+        local_.reset();
+    else if (!local_ || local_->params() != pe::localLayers(p))
+        local_.emplace(pe::localLayers(p));
     layoutGrid();
     placeHands();
 }
@@ -274,6 +281,9 @@ void ClockGridView::layoutGrid()
         title << tr("%1; green: each hand's arc over positions 0–%2 in training (θᵢ)")
                      .arg(QString::fromStdString(pe::scalingSummary(p)))
                      .arg(p.rope.originalContext - 1);
+        if (local_)
+            title << tr("red: the global layers' hand; blue, shorter: the %1")
+                         .arg(QString::fromStdString(pe::localLayersText(p)));
         // How far matters: under interpolation the last positions pass their arcs by a fraction of
         // a degree, without scaling the slow hands by tens.
         const double degrees = past * 180 / std::numbers::pi;
@@ -302,13 +312,14 @@ void ClockGridView::fitSquareCells()
     plot()->yAxis->setRange(-0.5 - spareY, rows_ - 0.5 + spareY);
     // The hands' width follows the cell, so their tips stay inside the rims at every size.
     hands_->setPen(QPen(kHandColor, handPenWidth(lineScale(), cell), Qt::SolidLine, Qt::RoundCap));
+    localHands_->setPen(QPen(kLocalHandColor, handPenWidth(lineScale(), cell), Qt::SolidLine, Qt::RoundCap));
 }
 
 void ClockGridView::placeHands()
 {
-    QVector<QCPCurveData> hand;
+    QVector<QCPCurveData> hand, localHand;
     hand.reserve(rows_ * cols_ * 3);
-    double t = 0;
+    double t = 0, u = 0;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const pe::Encoding &enc = parameters()->encoding();
     for (int r = 0; r < rows_; ++r)
@@ -320,8 +331,17 @@ void ClockGridView::placeHands()
             hand.append(QCPCurveData(t++, c, r));
             hand.append(QCPCurveData(t++, tip.x(), tip.y()));
             hand.append(QCPCurveData(t++, nan, nan));
+            if (local_) {
+                // Shorter than the global hand, so both read where they overlap.
+                const pe::Point local =
+                    pe::handTip(*local_, firstRow_ + r, pairs_[static_cast<std::size_t>(c)], face());
+                localHand.append(QCPCurveData(u++, c, r));
+                localHand.append(QCPCurveData(u++, c + kLocalHandLength * local.x, r - kLocalHandLength * local.y));
+                localHand.append(QCPCurveData(u++, nan, nan));
+            }
         }
     hands_->data()->set(hand, true);
+    localHands_->data()->set(localHand, true);
     const double row = static_cast<double>(parameters()->position() - firstRow_);
     highlight_->topLeft->setCoords(-0.5, row - 0.5);
     highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);

@@ -5,6 +5,7 @@
 #include "state/view_info/view_infos.h"
 
 #include <algorithm>
+#include <optional>
 
 class ClockFaces;
 class PairChoiceEdit;
@@ -66,6 +67,10 @@ class ClockGridView : public PlotView
     QCPTextElement *title_;
     ClockFaces *faces_;
     QCPCurve *hands_;
+    // Gemma's sliding-window layers (scheme.h: localLayers): a second, shorter hand a clock at the
+    // local base's angle; empty without local layers.
+    QCPCurve *localHands_;
+    std::optional<pe::Encoding> local_;
     QCPItemRect *highlight_;
     int rows_ = 0;
     int cols_ = 0;
@@ -78,6 +83,7 @@ class ClockGridView : public PlotView
     // leave a visible gap: the tip stays clear of the rim at any size, in lecture mode and with the
     // projector theme's thick lines too.
     static constexpr double kHandLength = 0.33;
+    static constexpr double kLocalHandLength = 0.22;
     static double handPenWidth(double lineScale, double cellPixels)
     {
         return std::min(2.2 * lineScale, 0.06 * cellPixels);

@@ -203,8 +203,15 @@ void FrequencyView::rebuild()
         others.push_back(addCurve(other, QPen(color, 1.5 * lineScale(), Qt::DashLine),
                                   tr("base %1").arg(QString::fromStdString(pe::compactNumber(base)))));
     }
-    QCPGraph *current = addCurve(p, QPen(QColor(30, 90, 200), 2.5 * lineScale()),
-                                 tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
+    if (pe::hasLocalLayers(p)) // Gemma's sliding-window layers beside the global ones
+        others.push_back(addCurve(pe::localLayers(p), QPen(QColor(230, 120, 20), 2.0 * lineScale()),
+                                  QString::fromStdString(pe::localLayersText(p))));
+    QCPGraph *current = addCurve(
+        p, QPen(QColor(30, 90, 200), 2.5 * lineScale()),
+        pe::hasLocalLayers(p)
+            ? tr("global layers: base %1, %2")
+                  .arg(QString::fromStdString(pe::compactNumber(p.base)), QString::fromStdString(pe::scalingSummary(p)))
+            : tr("base %1 (current)").arg(QString::fromStdString(pe::compactNumber(p.base))));
 
     completed_ = 0;
     for (int i = 0; i < n; ++i)
@@ -285,6 +292,19 @@ void FrequencyView::rebuild()
     if (p.scheme == pe::SchemeId::Rope)
         title << tr("RoPE: %1 (the RoPE scaling view compares them with θᵢ)")
                      .arg(QString::fromStdString(pe::scalingSummary(p)));
+    if (pe::hasLocalLayers(p)) {
+        // What a local layer can tell apart: a pair turning less than a period within its window
+        // gives the keys it sees angles of one half-turn at most.
+        const pe::Encoding local(pe::localLayers(p));
+        int within = 0;
+        for (int i = 0; i < n; ++i)
+            within += p.slidingWindow > 0 && local.channelWavelength(i) <= static_cast<double>(p.slidingWindow - 1);
+        title << (p.slidingWindow > 0 ? tr("orange: the %1; %2 of %3 pairs turn a whole period within the window")
+                                            .arg(QString::fromStdString(pe::localLayersText(p)))
+                                            .arg(within)
+                                            .arg(n)
+                                      : tr("orange: the %1").arg(QString::fromStdString(pe::localLayersText(p))));
+    }
     if (const int turning = p.scheme == pe::SchemeId::Rope ? pe::rotatedPairs(p.dModel, p.rope) : n; turning < n)
         title << tr("pairs %1–%2 do not rotate (rotary fraction %3): ω = 0%4")
                      .arg(turning)

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numeric>
 
 // RoPE and ALiBi as schemes, and the positional attention of every scheme, each against a direct
@@ -30,6 +31,8 @@ class TestAttention : public QObject
     void ropeRowsAgainstRotatedQueryAndKey_data();
     void ropeRowsAgainstRotatedQueryAndKey();
     void alibiRowsAgainstDirect();
+    void localLayerRowsAgainstDirect_data();
+    void localLayerRowsAgainstDirect();
     void tableTakesTheMatrixPathAndAgrees();
     void longWindowRowsSumToOne();
     void rebasedIsTheWindowBuiltThere();
@@ -236,6 +239,79 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
             return dot / std::sqrt(static_cast<double>(p.dModel));
         },
         causal, 1e-12);
+}
+
+void TestAttention::localLayerRowsAgainstDirect_data()
+{
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<bool>("local");
+    QTest::addColumn<double>("localBase");
+    QTest::newRow("local causal") << true << true << 100.0;
+    QTest::newRow("local both sides") << false << true << 100.0;
+    QTest::newRow("local, the global base") << true << true << 0.0;
+    QTest::newRow("global causal") << true << false << 100.0;
+}
+
+void TestAttention::localLayerRowsAgainstDirect()
+{
+    // Gemma's two kinds of layer: a global one is the encoding's RoPE (base 1e4, linear x8, every
+    // key); a local one turns at the local base without the scaling and sees the keys within the
+    // sliding window (t - W < s <= t causal, |t - s| < W otherwise): written out here with q = k = ones.
+    QFETCH(bool, causal);
+    QFETCH(bool, local);
+    QFETCH(double, localBase);
+    pe::EncodingParams p = rope(20, pe::RopeScaling::Linear, 8);
+    p.localBase = localBase;
+    p.slidingWindow = 6;
+    QVERIFY(!pe::validate(p));
+    QVERIFY(pe::hasLocalLayers(p));
+    const pe::Encoding enc(p);
+    pe::AttentionSettings settings;
+    settings.causal = causal;
+    settings.layer = local ? pe::LayerKind::Local : pe::LayerKind::Global;
+    const pe::PositionalAttention a(enc, settings);
+    const std::vector<double> theta =
+        local ? pe::ropeFrequencies(localBase > 0 ? localBase : p.base, p.dModel, pe::RopeScalingParams{}, 0)
+              : pe::ropeFrequencies(p.base, p.dModel, p.rope, 0);
+    compareRows(
+        a, p,
+        [&](std::int64_t t, std::int64_t s) {
+            if (local && (t - s >= p.slidingWindow || s - t >= p.slidingWindow))
+                return -std::numeric_limits<double>::infinity();
+            double dot = 0; // Σ_i Re[(1 + i) conj(1 + i) e^{i(t - s)θ_i}] = Σ_i 2 cos((t - s)θ_i)
+            for (double th : theta)
+                dot += 2 * std::cos(static_cast<double>(t - s) * th);
+            return dot / std::sqrt(static_cast<double>(p.dModel));
+        },
+        causal, 1e-12);
+    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; ++t) {
+        double sum = 0;
+        for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
+            QCOMPARE(a.masked(t, s), (causal && s > t) || (local && std::abs(t - s) >= p.slidingWindow));
+            sum += a.weight(t, s);
+        }
+        QVERIFY(std::abs(sum - 1) < 1e-12);
+    }
+    // The local layers' encoding: the local base, no scaling, the same pairs; no layers of their own.
+    const pe::EncodingParams l = pe::localLayers(p);
+    QCOMPARE(l.base, localBase > 0 ? localBase : p.base);
+    QCOMPARE(l.rope.scaling, pe::RopeScaling::None);
+    QVERIFY(!pe::hasLocalLayers(l));
+    QCOMPARE(pe::localLayersText(p), std::string(localBase > 0 ? "local layers: base 100, no scaling, window 6"
+                                                               : "local layers: base 10000, no scaling, window 6"));
+    // The frequencies export adds the local θ and wavelength to every pair.
+    const pe::Table f = pe::frequencyTable(enc);
+    QCOMPARE(f.cols, 10);
+    QCOMPARE(f.columnHeaders[8], std::string("omega_local"));
+    std::vector<double> values(static_cast<std::size_t>(f.rows * f.cols));
+    f.fill(0, f.rows, values.data());
+    const std::vector<double> localTheta =
+        pe::ropeFrequencies(localBase > 0 ? localBase : p.base, p.dModel, pe::RopeScalingParams{}, 0);
+    for (std::int64_t i = 0; i < f.rows; ++i) {
+        QCOMPARE(values[static_cast<std::size_t>(i * 10 + 8)], localTheta[static_cast<std::size_t>(i)]);
+        QCOMPARE(values[static_cast<std::size_t>(i * 10 + 9)],
+                 pe::wavelengthOf(localTheta[static_cast<std::size_t>(i)]));
+    }
 }
 
 void TestAttention::alibiRowsAgainstDirect()
@@ -450,6 +526,22 @@ void TestAttention::schemeParametersAndRefusals()
     pe::EncodingParams s;
     QVERIFY(QString::fromStdString(pe::notApplicable(s, pe::Field::Heads)).contains(QStringLiteral("alibi")));
     QVERIFY(QString::fromStdString(pe::notApplicable(s, pe::Field::Factor)).contains(QStringLiteral("rope")));
+    // Gemma's local layers: a base above 1 or 0 (none), a window of 0 (none) or more; RoPE's.
+    QCOMPARE(QString::fromStdString(pe::notApplicable(s, pe::Field::LocalBase)),
+             QStringLiteral("local_base is RoPE's (Gemma's sliding-window layers): choose the scheme rope."));
+    pe::EncodingParams g = rope(16);
+    g.localBase = 0.5;
+    QCOMPARE(pe::validate(g)->field, pe::Field::LocalBase);
+    QCOMPARE(pe::validate(g)->message,
+             std::string("local_base must be 0 (none) or a base greater than 1 and at most 1e15 (got 0.5)."));
+    g.localBase = 1e4;
+    QVERIFY(!pe::validate(g));
+    g.slidingWindow = -1;
+    QCOMPARE(pe::validate(g)->field, pe::Field::SlidingWindow);
+    g.slidingWindow = 0;
+    QVERIFY(pe::hasLocalLayers(g));
+    g.scheme = pe::SchemeId::Sinusoidal;
+    QVERIFY(!pe::hasLocalLayers(g)); // the sinusoids have no layers of RoPE
 }
 
 void TestAttention::offsetKernelFindsRopesCosines()

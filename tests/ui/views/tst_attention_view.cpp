@@ -11,11 +11,14 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QTest>
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numbers>
 
@@ -112,6 +115,7 @@ class TestAttentionView : public QObject
     void causalMasksLaterKeys();
     void largeWindowShowsCellsAroundTAndSaysSo();
     void compareDrawsTheOtherScheme();
+    void gemmaLayersMaskTheWindowAndDrawEachOther();
     void settingsRoundTrip();
     void drawsEverySchemeAndSaysWhenTooLarge();
 
@@ -176,7 +180,7 @@ void TestAttentionView::checkAgainst(const Score &score, bool causal, const char
         const std::vector<double> row = softmaxRow(score, t, p.startPos, p.seqLen, causal);
         for (std::int64_t s = first; s < first + cells; ++s) {
             const double shown = cell(t, s);
-            if (causal && s > t) {
+            if ((causal && s > t) || std::isinf(score(t, s))) { // a score of -∞: outside a sliding window
                 QVERIFY2(std::isnan(shown),
                          qPrintable(
                              QStringLiteral("%1: (%2, %3) is not masked").arg(QString::fromUtf8(what)).arg(t).arg(s)));
@@ -514,6 +518,65 @@ void TestAttentionView::compareDrawsTheOtherScheme()
     p.scheme = pe::SchemeId::Alibi;
     set(p);
     QVERIFY(!view_->plot()->graph(1)->visible());
+}
+
+void TestAttentionView::gemmaLayersMaskTheWindowAndDrawEachOther()
+{
+    // Gemma's two kinds of layer: global (base 1e4, linear x8), local (base 100, unscaled) seeing
+    // t - 5 < s <= t. The heatmap is the chosen kind's, the orange row the other's.
+    pe::EncodingParams p = params(40, 16, 1e4);
+    p.scheme = pe::SchemeId::Rope;
+    p.rope.scaling = pe::RopeScaling::Linear;
+    p.rope.factor = 8;
+    p.localBase = 100;
+    p.slidingWindow = 5;
+    set(p);
+    QVERIFY(params_->setPosition(20));
+    const std::vector<double> ones(16, 1.0);
+    std::vector<long double> scaled = plainTheta(1e4, 16);
+    for (long double &th : scaled)
+        th = static_cast<long double>(static_cast<double>(th) / 8); // the core's θ/s, to the bit
+    const Score global = ropeScore(scaled, ones, ones);
+    const Score plainLocal = ropeScore(plainTheta(100, 16), ones, ones);
+    const Score local = [plainLocal](std::int64_t t, std::int64_t s) {
+        return t - s >= 5 || s - t >= 5 ? -std::numeric_limits<long double>::infinity() : plainLocal(t, s);
+    };
+    const auto orangeRow = [&](const Score &score, bool causal, const char *what) {
+        QVERIFY(view_->plot()->graph(1)->visible());
+        const std::vector<double> row = softmaxRow(score, 20, 0, 40, causal);
+        const auto points = rowPoints(1);
+        QCOMPARE(points.size(), std::size_t(40));
+        for (std::size_t s = 0; s < 40; ++s)
+            QVERIFY2(std::abs(points.at(static_cast<double>(s)).first - row[s]) <= 1e-12,
+                     qPrintable(QStringLiteral("%1 at s = %2").arg(QString::fromUtf8(what)).arg(s)));
+    };
+    QVERIFY(!view_->applySettings({{QStringLiteral("attentionCausal"), true}}));
+    checkAgainst(global, true, "a global layer");
+    orangeRow(local, true, "the local layer's row beside");
+    QVERIFY2(titleOf(view_).contains(QStringLiteral("orange: a local layer: base 100, no scaling, window 5")),
+             qPrintable(titleOf(view_)));
+    QVERIFY(!view_->applySettings({{QStringLiteral("attentionLayer"), QStringLiteral("local")}}));
+    checkAgainst(local, true, "a local layer, causal");
+    orangeRow(global, true, "the global layer's row beside");
+    QVERIFY2(titleOf(view_).contains(QStringLiteral("sliding window: t sees t − 5 < s ≤ t, grey keys masked")),
+             qPrintable(titleOf(view_)));
+    QVERIFY(titleOf(view_).contains(QStringLiteral("orange: a global layer (linear ×8")));
+    // Both sides of t without the causal mask.
+    QVERIFY(!view_->applySettings({{QStringLiteral("attentionCausal"), false}}));
+    checkAgainst(local, false, "a local layer, both sides");
+    // The export is the chosen kind's matrix.
+    const pe::Table table = pe::attentionTable(params_->encoding(), view_->attentionSettings());
+    std::vector<double> values(static_cast<std::size_t>(table.rows * table.cols));
+    table.fill(0, table.rows, values.data());
+    const std::vector<double> row = softmaxRow(local, 20, 0, 40, false);
+    for (std::size_t s = 0; s < 40; ++s)
+        QVERIFY(std::abs(values[20 * 40 + s] - row[s]) <= 1e-12);
+    // Without local layers the chooser is off and the compare box is the sinusoids' again.
+    p.localBase = 0;
+    p.slidingWindow = 0;
+    set(p);
+    QVERIFY(!view_->findChild<QComboBox *>(QStringLiteral("attentionLayer"))->isEnabled());
+    QVERIFY(view_->findChild<QCheckBox *>(QStringLiteral("attentionCompare"))->isEnabled());
 }
 
 void TestAttentionView::settingsRoundTrip()

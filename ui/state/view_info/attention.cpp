@@ -11,6 +11,8 @@ pe::AttentionSettings attentionSettingsFrom(const QJsonObject &s)
                                                                                           : pe::QueryKey::Ones;
     out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
     out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
+    out.layer = s.value(QStringLiteral("attentionLayer")).toString() == QLatin1String("local") ? pe::LayerKind::Local
+                                                                                               : pe::LayerKind::Global;
     return out;
 }
 
@@ -18,6 +20,10 @@ ViewInfo attentionViewInfo()
 {
     using Kind = ViewSetting::Kind;
     const auto tooLarge = [](const DataRequest &r) {
+        if (attentionSettingsFrom(r.settings).layer == pe::LayerKind::Local &&
+            !pe::hasLocalLayers(r.encoding->params()))
+            return tr("--layer local needs RoPE's sliding-window layers: give --local-base or --sliding-window "
+                      "(Gemma's rope_local_base_freq, sliding_window).");
         return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
     };
     return {QStringLiteral("attention"),
@@ -59,6 +65,20 @@ ViewInfo attentionViewInfo()
               QStringLiteral("causal"),
               {},
               tr("Mask the keys after the query (s > t); T5: the decoder's causal buckets")},
+             {QStringLiteral("attentionLayer"),
+              Kind::Choice,
+              QStringLiteral("global"),
+              {QStringLiteral("global"), QStringLiteral("local")},
+              0,
+              0,
+              {},
+              {},
+              QStringLiteral("layer"),
+              QStringLiteral("KIND"),
+              tr("Gemma's two kinds of RoPE layer: global (the base and scaling) or local (--local-base, unscaled, "
+                 "keys within --sliding-window); the row shows the other in orange"),
+              2,
+              {pe::SchemeId::Rope}},
              ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
                  QStringLiteral("cells"), QStringLiteral("N"),
                  tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
