@@ -86,7 +86,8 @@ QList<QCommandLineOption> options()
 {
     QList<QCommandLineOption> fixed = {
         {QStringLiteral("scheme"),
-         QStringLiteral("Encoding scheme: %1 (default sinusoidal).").arg(allowed(pe::Field::Scheme)),
+         QStringLiteral("Encoding scheme: %1 (default sinusoidal); xpos: rope with --xpos-scale-base 512 (xPos).")
+             .arg(allowed(pe::Field::Scheme)),
          QStringLiteral("NAME")},
         {QStringLiteral("seq-len"),
          QStringLiteral("Number of positions: %1 (default 50).").arg(allowed(pe::Field::SeqLen)), QStringLiteral("N")},

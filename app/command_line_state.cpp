@@ -64,7 +64,14 @@ std::optional<QString> cli::readScheme(const QCommandLineParser &parser, Command
         if (parser.isSet(QStringLiteral("scheme")))
             return QStringLiteral("--scheme: a table is its own scheme; give --scheme or --table, not both.");
     }
-    if (parser.isSet(QStringLiteral("scheme"))) {
+    if (parser.isSet(QStringLiteral("scheme")) && parser.value(QStringLiteral("scheme")) == QLatin1String("xpos")) {
+        // xPos is RoPE with a scale (Sun et al. 2022): the scheme rope with torchscale's scale_base
+        // 512, which --xpos-scale-base changes; sessions keep it as rope and xpos_scale_base.
+        p.scheme = pe::SchemeId::Rope;
+        p.table.reset();
+        if (p.xposScaleBase <= 0)
+            p.xposScaleBase = 512;
+    } else if (parser.isSet(QStringLiteral("scheme"))) {
         const auto scheme = pe::parseScheme(parser.value(QStringLiteral("scheme")).toStdString());
         if (!scheme)
             return QStringLiteral("--scheme: '%1' is not a scheme; use %2.")

@@ -20,6 +20,43 @@ namespace pe {
 
 namespace {
 
+// xPos's per-offset sums Σ_l ζ_l^(k/γ)·(a_l cos kθ_l − b_l sin kθ_l) at k = m ("after": the keys
+// before the query) and, when asked, at k = −m ("before"), m = 0..count-1; b empty: no sine terms.
+// cos and sin from turnValues (as offsetWaveSums turns them), the scale from exp of the exact
+// exponent; each chunk of offsets sums its pairs in order, so any thread count gives the same bits.
+struct XposSums {
+    std::vector<double> after, before;
+};
+XposSums xposOffsetSums(const std::vector<double> &theta, const std::vector<double> &zeta, double gamma,
+                        const std::vector<double> &a, const std::vector<double> &b, std::int64_t count, bool before)
+{
+    XposSums out;
+    out.after.assign(static_cast<std::size_t>(count), 0.0);
+    if (before)
+        out.before.assign(static_cast<std::size_t>(count), 0.0);
+    constexpr std::int64_t kChunk = 4096;
+    parallelFor((count + kChunk - 1) / kChunk, [&](std::int64_t firstChunk, std::int64_t endChunk) {
+        std::vector<double> cosines(kChunk), sines(kChunk);
+        for (std::int64_t c = firstChunk; c < endChunk; ++c) {
+            const std::int64_t first = c * kChunk, length = std::min(kChunk, count - first);
+            for (std::size_t l = 0; l < theta.size(); ++l) {
+                turnValues(theta[l], 1.0, first, length, cosines.data(), sines.data());
+                const double rate = std::log(zeta[l]) / gamma, bl = b.empty() ? 0.0 : b[l];
+                for (std::int64_t i = 0; i < length; ++i) {
+                    const auto at = static_cast<std::size_t>(first + i);
+                    const double m = static_cast<double>(first + i);
+                    const double even = a[l] * cosines[static_cast<std::size_t>(i)];
+                    const double odd = bl * sines[static_cast<std::size_t>(i)];
+                    out.after[at] += std::exp(m * rate) * (even - odd);
+                    if (before)
+                        out.before[at] += std::exp(-m * rate) * (even + odd);
+                }
+            }
+        }
+    });
+    return out;
+}
+
 // The N x N path (a table, the per-index exponent, odd d): at most this many positions, and
 // N·N·d multiply-adds.
 constexpr std::int64_t kMaxMatrixPositions = 4096;
@@ -128,6 +165,20 @@ std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what)
            "). Fewer positions or a smaller d_model draw it.";
 }
 
+std::string xposOverflow(const EncodingParams &p, bool causal)
+{
+    if (p.scheme != SchemeId::Rope || p.xposScaleBase <= 0 || causal)
+        return {};
+    // The largest scale is the fastest pair's, ζ_0 = 0.4/1.4, on the key furthest after the query.
+    const double exponent = static_cast<double>(p.seqLen - 1) / p.xposScaleBase * -std::log(0.4 / 1.4);
+    if (exponent < 700)
+        return {};
+    return "xPos scales the keys after the query by ζ^(-(s-t)/γ), which passes the largest double here (" +
+           compactNumber(exponent / std::log(10.0)) +
+           " powers of ten): xPos is a decoder's, so check causal (--causal), or give fewer positions or a larger "
+           "--xpos-scale-base.";
+}
+
 std::string PositionalAttention::tooLarge(const EncodingParams &p)
 {
     if (!addsVector(p.scheme))
@@ -217,6 +268,14 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
                      queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
         // YaRN's factor is on the cos and sin of both q and k: twice.
         const double factor = encoding.amplitude() * encoding.amplitude() * scale;
+        if (p.xposScaleBase > 0) { // xPos: pair l's term scaled by ζ_l^((t-s)/γ)
+            const XposSums x = xposOffsetSums(r.theta, xposZeta(d, p.rope), p.xposScaleBase, r.a, r.b, n_, true);
+            for (std::int64_t m = 0; m < n_; ++m) {
+                at(m) = factor * x.after[static_cast<std::size_t>(m)];
+                at(-m) = factor * x.before[static_cast<std::size_t>(m)];
+            }
+            break;
+        }
         const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
         for (std::int64_t m = 0; m < n_; ++m) {
             const double even = sums.cosine[static_cast<std::size_t>(m)], odd = sums.sine[static_cast<std::size_t>(m)];
@@ -345,6 +404,11 @@ RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int 
     const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, static_cast<std::int64_t>(n));
     out.score.assign(sums.cosine.begin(), sums.cosine.begin() + static_cast<std::ptrdiff_t>(n));
     out.bound = sums.bound;
+    if (const EncodingParams &p = rope.params(); p.xposScaleBase > 0)
+        out.xpos = xposOffsetSums(r.theta, xposZeta(d, p.rope), p.xposScaleBase,
+                                  std::vector<double>(static_cast<std::size_t>(pairs), 2.0), {},
+                                  static_cast<std::int64_t>(n), false)
+                       .after;
     out.mean.assign(n, 0.0);
     out.sd.assign(n, 0.0);
     if (samples == 0)

@@ -36,12 +36,17 @@ struct AttentionSettings {
 inline constexpr double kMaxOffsetWork = 268'435'456.0;
 std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what);
 
+// xPos without the causal mask scales the keys after the query by ζ^(-(s-t)/γ), which grows without
+// bound: one sentence when the window's would pass the largest double, "" when it would not.
+std::string xposOverflow(const EncodingParams &p, bool causal);
+
 // q and k of d components (seeded Gaussian or ones), the same for every view and export.
 std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which);
 
 // Attention from position t to s over the window, positional part only, rows softmaxed:
 // - sinusoidal and a table: PE(t)·PE(s)/√d (seed 003: "attend to the word 5 after");
 // - RoPE: (R_t q)·(R_s k)/√d, the YaRN factor on both cos and sin (so its square on the score);
+//   xPos: pair i's term times ζ_i^((t-s)/γ);
 // - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out);
 // - a local layer (settings.layer): RoPE at the local base, unscaled; query t sees the keys with
 //   |t - s| < W (causal: t - W < s <= t, transformers' sliding_window_overlay), the others masked.
@@ -85,6 +90,16 @@ class PositionalAttention
     double offsetExp(std::int64_t k) const { return exp_[static_cast<std::size_t>(k + n_ - 1)]; }
     // The keys row r (0-based in the window) sees, as window columns [first, second).
     std::pair<std::int64_t, std::int64_t> keyRange(std::int64_t r) const;
+
+  public:
+    // The keys query t sees, s in [first, second): all the window but the masked ones.
+    std::pair<std::int64_t, std::int64_t> seenKeys(std::int64_t t) const
+    {
+        const auto [begin, end] = keyRange(t - first_);
+        return {first_ + begin, first_ + end};
+    }
+
+  private:
     double rowSum(std::int64_t t) const;
 
     std::int64_t first_ = 0;
@@ -104,8 +119,10 @@ class PositionalAttention
 // not): the score and bound of ropeDecay() for q = k = ones, and for `samples` seeded Gaussian
 // (q, k) pairs the mean and standard deviation of Σ_i Re[q̃_i conj(k̃_i) e^{i k θ_i}]. Computed
 // by offsetWaveSums, O(offsets · d · samples).
+// With xPos (xposScaleBase > 0), `xpos` is the score for q = k = ones with each pair's term scaled
+// by ζ_i^(k/γ): Σ_i 2·ζ_i^(k/γ)·cos(k·θ_i) (Sun et al. 2022); empty otherwise.
 struct RopeDecayCurves {
-    std::vector<double> score, bound, mean, sd;
+    std::vector<double> score, bound, mean, sd, xpos;
 };
 RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed);
 

@@ -122,6 +122,12 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::StartPos, "start_pos + seq_len must be at most " + withThousands(maxPositionEnd) +
                                                     " (got " + withThousands(p.startPos) + " + " +
                                                     withThousands(p.seqLen) + ")."};
+    // rope_local_base_freq is a base like rope_theta: above 1 (0 is "not given"), and one sentence
+    // for every value refused (the table's range alone would allow 0.5).
+    if (takes(p, Field::LocalBase) && p.localBase != 0 &&
+        !(std::isfinite(p.localBase) && p.localBase > 1.0 && p.localBase <= maxBase))
+        return ValidationError{Field::LocalBase, "local_base must be 0 (none) or a base greater than 1 and at most " +
+                                                     compactNumber(maxBase) + " (got " + shortReal(p.localBase) + ")."};
     for (const SchemeParameter &sp : schemeParameters()) {
         if (sp.kind == SchemeParameter::Kind::List) {
             if (auto problem = listProblem(sp, sp.getList(p)))
@@ -186,10 +192,6 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::OriginalContext,
                                "LongRoPE's attention factor sqrt(1 + ln s / ln L) needs L of at least 2: give "
                                "original_context or attention_factor."};
-    // rope_local_base_freq is a base like rope_theta: above 1 (0 is "not given").
-    if (p.localBase != 0 && !(p.localBase > 1.0))
-        return ValidationError{Field::LocalBase, "local_base must be 0 (none) or a base greater than 1 and at most " +
-                                                     compactNumber(maxBase) + " (got " + shortReal(p.localBase) + ")."};
     if (takes(p, Field::Head) && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};

@@ -62,6 +62,11 @@ struct EncodingParams {
     // given, the model has local layers (scheme.h: localLayers).
     double localBase = 0;
     std::int64_t slidingWindow = 0;
+    // xPos (Sun et al. 2022, "A Length-Extrapolatable Transformer"; torchscale's XPOS): RoPE whose
+    // query is scaled by ζ_i^(t/γ) and key by ζ_i^(-s/γ), ζ_i = (2i + 0.4·D)/(1.4·D) over the rotary
+    // dimension D, so the score of pair i decays as ζ_i^((t-s)/γ). γ is scale_base (torchscale 512);
+    // 0: plain RoPE. --scheme xpos is RoPE with γ = 512.
+    double xposScaleBase = 0;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -106,6 +111,7 @@ enum class Field {
     MaxDistance,
     LocalBase, // Gemma's sliding-window layers
     SlidingWindow,
+    XposScaleBase, // xPos's γ
 };
 
 struct ValidationError {

@@ -125,6 +125,20 @@ int rotaryDim(int d, const RopeScalingParams &p)
     return static_cast<int>(d * p.rotaryFraction); // transformers: int(head_dim * partial_rotary_factor)
 }
 
+std::vector<double> xposZeta(int d, const RopeScalingParams &p)
+{
+    std::vector<double> zeta(static_cast<std::size_t>(d / 2), 1.0);
+    const double D = rotaryDim(d, p);
+    for (int i = 0; i < rotatedPairs(d, p) && i < d / 2; ++i)
+        zeta[static_cast<std::size_t>(i)] = (2.0 * i + 0.4 * D) / (1.4 * D);
+    return zeta;
+}
+
+double xposScale(double zeta, std::int64_t k, double gamma)
+{
+    return std::exp(static_cast<double>(k) / gamma * std::log(zeta));
+}
+
 int rotatedPairs(int d, const RopeScalingParams &p)
 {
     if (p.scaling == RopeScaling::Proportional) // transformers: int(rope_proportion * head_dim // 2)

@@ -23,12 +23,12 @@ const SchemeInfo &schemeInfo(SchemeId id)
         "RoPE (rotary)",
         "Su et al. 2021 (RoFormer); scalings: transformers' rope utilities (modeling_rope_utils.py), Meta's "
         "apply_scaling (Llama 3.1), LongRoPE (Ding et al. 2024, Phi-3)",
-        {Field::SeqLen,       Field::DModel,       Field::Base,           Field::StartPos,
-         Field::Layout,       Field::Scaling,      Field::Factor,         Field::OriginalContext,
-         Field::BetaFast,     Field::BetaSlow,     Field::LowFreqFactor,  Field::HighFreqFactor,
-         Field::Mscale,       Field::MscaleAllDim, Field::Truncate,       Field::AttentionFactor,
-         Field::ShortFactor,  Field::LongFactor,   Field::RotaryFraction, Field::LocalBase,
-         Field::SlidingWindow},
+        {Field::SeqLen,        Field::DModel,       Field::Base,           Field::StartPos,
+         Field::Layout,        Field::Scaling,      Field::Factor,         Field::OriginalContext,
+         Field::BetaFast,      Field::BetaSlow,     Field::LowFreqFactor,  Field::HighFreqFactor,
+         Field::Mscale,        Field::MscaleAllDim, Field::Truncate,       Field::AttentionFactor,
+         Field::ShortFactor,   Field::LongFactor,   Field::RotaryFraction, Field::LocalBase,
+         Field::SlidingWindow, Field::XposScaleBase},
         true};
     static const SchemeInfo alibi{SchemeId::Alibi,
                                   "ALiBi (linear biases)",
@@ -203,6 +203,8 @@ std::string notApplicable(const EncodingParams &p, Field f)
     const SchemeParameter *own = schemeParameter(f);
     if (f == Field::LocalBase || f == Field::SlidingWindow)
         return std::string(fieldName(f)) + " is RoPE's (Gemma's sliding-window layers): choose the scheme rope.";
+    if (f == Field::XposScaleBase)
+        return "xpos_scale_base is xPos's, a RoPE: choose the scheme xpos (or rope).";
     if (own && f >= Field::Buckets)
         return std::string(fieldName(f)) + " is T5's: choose the scheme t5.";
     if (own && f >= Field::Heads)
@@ -402,6 +404,18 @@ static std::string t5SchemeText(const EncodingParams &p)
            std::to_string(decoder.maxExact());
 }
 
+namespace {
+
+// xPos's part of RoPE's formula: "; xPos: pair i of q·k × ζ_i^((t-s)/γ), γ = 512", or "".
+std::string xposText(const EncodingParams &p)
+{
+    if (p.xposScaleBase <= 0)
+        return {};
+    return "; xPos: pair i of q·k × ζ_i^((t-s)/γ), ζ_i = (2i + 0.4·d)/(1.4·d), γ = " + compactNumber(p.xposScaleBase);
+}
+
+} // namespace
+
 std::string formulaText(const EncodingParams &p)
 {
     switch (p.scheme) {
@@ -412,7 +426,8 @@ std::string formulaText(const EncodingParams &p)
         return std::string(p.layout == Layout::Interleaved
                                ? "RoPE: PE(t,2i) = cos(t·θ_i), PE(t,2i+1) = sin(t·θ_i) (Meta's freqs_cis)"
                                : "RoPE: PE(t,i) = cos(t·θ_i), PE(t,d/2+i) = sin(t·θ_i) (rotate_half)") +
-               ", θ_i = " + compactNumber(p.base) + "^(-2i/d); " + scalingText(p);
+               ", θ_i = " + compactNumber(p.base) + "^(-2i/d); " + scalingText(p) + xposText(p) +
+               (hasLocalLayers(p) ? "; " + localLayersText(p) : std::string());
     case SchemeId::Alibi:
         return "ALiBi: score(t, s) − m_h·|t − s|, " + alibiText(p);
     case SchemeId::T5:
@@ -459,7 +474,11 @@ std::string formulaHtml(const EncodingParams &p)
                                                              "sin(t·θ<sub>i</sub>)") +
                "<br>(R<sub>t</sub>q)·(R<sub>s</sub>k) depends on t − s alone<br>θ<sub>i</sub> = " +
                escapeHtml(compactNumber(p.base)) + "<sup>−2i/d</sup>, d = " + std::to_string(p.dModel) + "<br>" +
-               escapeHtml(scalingText(p));
+               escapeHtml(scalingText(p)) +
+               (hasLocalLayers(p) ? "<br>" + escapeHtml(localLayersText(p)) : std::string()) +
+               (p.xposScaleBase > 0 ? "<br>xPos: pair i of q·k × ζ<sub>i</sub><sup>(t−s)/γ</sup>, γ = " +
+                                          escapeHtml(compactNumber(p.xposScaleBase))
+                                    : std::string());
     case SchemeId::Alibi:
         return "score(t, s) + (−m<sub>h</sub>·|t − s|)<br>" + escapeHtml(alibiText(p));
     case SchemeId::T5:

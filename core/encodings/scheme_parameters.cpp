@@ -220,8 +220,8 @@ const std::vector<SchemeParameter> &schemeParameters()
             {Field::LocalBase,
              "local_base",
              "local base",
-             "Gemma's rope_local_base_freq: the sliding-window layers turn at this base, without the scaling; "
-             "0: no local base (the global one)",
+             "Gemma's rope_local_base_freq: the sliding-window layers turn at this base (above 1), without the "
+             "scaling; 0: no local base (the global one)",
              Kind::Real,
              {},
              0,
@@ -240,6 +240,18 @@ const std::vector<SchemeParameter> &schemeParameters()
              false,
              [](const EncodingParams &p) { return static_cast<double>(p.slidingWindow); },
              [](EncodingParams &p, double v) { p.slidingWindow = static_cast<std::int64_t>(v); }},
+            {Field::XposScaleBase,
+             "xpos_scale_base",
+             "xPos scale base γ",
+             "xPos (Sun et al. 2022): q times ζ_i^(t/γ), k times ζ_i^(-s/γ), ζ_i = (2i + 0.4·d)/(1.4·d), so pair i's "
+             "score decays as ζ_i^((t-s)/γ); torchscale's scale_base is 512 (--scheme xpos); 0: plain RoPE",
+             Kind::Real,
+             {},
+             0,
+             1e9,
+             false,
+             [](const EncodingParams &p) { return p.xposScaleBase; },
+             [](EncodingParams &p, double v) { p.xposScaleBase = v; }},
         };
     }();
     return table;

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -283,11 +284,19 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
 
 Table ropeDecayTable(const Encoding &rope)
 {
-    return lazyValuesTable("offset", {"score", "bound"}, 0, rope.params().seqLen, [&rope] {
+    // xPos: its score beside RoFormer's (the same θ, each pair's term times ζ_i^(k/γ)).
+    const bool xpos = rope.params().xposScaleBase > 0;
+    std::vector<std::string> columns{"score", "bound"};
+    if (xpos)
+        columns.emplace_back("xpos_score");
+    return lazyValuesTable("offset", std::move(columns), 0, rope.params().seqLen, [&rope, xpos] {
         const RopeDecayCurves curves = ropeDecayCurves(rope, rope.params().seqLen, 0, 0);
         std::vector<double> values;
-        for (std::size_t k = 0; k < curves.score.size(); ++k)
+        for (std::size_t k = 0; k < curves.score.size(); ++k) {
             values.insert(values.end(), {curves.score[k], curves.bound[k]});
+            if (xpos)
+                values.push_back(curves.xpos[k]);
+        }
         return values;
     });
 }
@@ -424,9 +433,10 @@ Table frequencyTable(const Encoding &encoding)
         // the factor on cos and sin, the same for every pair.
         // Gemma's sliding-window layers: their own θ (the local base, unscaled) in two more columns.
         const bool local = hasLocalLayers(p);
-        const std::vector<double> localTheta =
-            local ? ropeFrequencies(localLayers(p).base, p.dModel, unscaled(p.rope), p.startPos + p.seqLen)
-                  : std::vector<double>{};
+        const std::optional<Encoding> localEncoding = local ? std::optional<Encoding>(localLayers(p)) : std::nullopt;
+        // xPos: each pair's ζ_i, whose (t-s)/γ-th power scales its score.
+        const bool xpos = p.xposScaleBase > 0;
+        const std::vector<double> zeta = xpos ? xposZeta(p.dModel, p.rope) : std::vector<double>{};
         std::vector<double> values;
         for (int i = 0; i < encoding.channelCount(); ++i) {
             const auto k = static_cast<std::size_t>(i);
@@ -435,13 +445,17 @@ Table frequencyTable(const Encoding &encoding)
             const double ratio = w == 0 ? 1.0 : w / plain[k];
             values.insert(values.end(), {w, wavelengthOf(w), plain[k], wavelengthOf(plain[k]), ratio,
                                          static_cast<double>(regimes[k]), 1 / ratio, encoding.amplitude()});
-            if (local)
-                values.insert(values.end(), {localTheta[k], wavelengthOf(localTheta[k])});
+            if (localEncoding)
+                values.insert(values.end(), {localEncoding->channelFrequency(i), localEncoding->channelWavelength(i)});
+            if (xpos)
+                values.push_back(zeta[k]);
         }
         std::vector<std::string> columns{"omega", "wavelength", "omega_unscaled", "wavelength_unscaled",
                                          "ratio", "regime",     "rescale",        "attention_factor"};
         if (local)
             columns.insert(columns.end(), {"omega_local", "wavelength_local"});
+        if (xpos)
+            columns.emplace_back("xpos_zeta");
         return valuesTable("pair", std::move(columns), 0, std::move(values));
     }
     Table t;

@@ -27,6 +27,7 @@ class TestCommandLineSchemes : public QObject
     void ropePrecision();
     void attentionRowsSumToOne();
     void gemmaLocalLayers();
+    void xposFromTheCommandLine();
     void everyViewUnderEveryScheme();
 
   private:
@@ -295,16 +296,55 @@ void TestCommandLineSchemes::gemmaLocalLayers()
         {QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--local-base"), QStringLiteral("1"),
          QStringLiteral("--export-data"), QStringLiteral("frequencies")},
         {QStringLiteral("--sliding-window"), QStringLiteral("100"), QStringLiteral("--export-data"),
-         QStringLiteral("frequencies")}};
+         QStringLiteral("frequencies")},
+        {QStringLiteral("--preset"), QStringLiteral("gemma3-4b-local-attention"), QStringLiteral("--scheme"),
+         QStringLiteral("sinusoidal"), QStringLiteral("--export-data"), QStringLiteral("attention")}};
     const QStringList said{QStringLiteral("--layer local needs RoPE's sliding-window layers"),
                            QStringLiteral("local_base must be 0 (none) or a base greater than 1"),
-                           QStringLiteral("sliding_window is RoPE's (Gemma's sliding-window layers)")};
+                           QStringLiteral("sliding_window is RoPE's (Gemma's sliding-window layers)"),
+                           QStringLiteral("--layer local is RoPE's (Gemma's sliding-window layers), not the "
+                                          "sinusoidal scheme's")};
     for (int i = 0; i < refused.size(); ++i) {
         const Run r = run(refused[i] + QStringList{QStringLiteral("--out"), out});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(said[i]) && r.err.trimmed().count(QLatin1Char('\n')) == 0, qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
     }
+}
+
+void TestCommandLineSchemes::xposFromTheCommandLine()
+{
+    // --scheme xpos is RoPE with γ = 512; --xpos-scale-base sets γ; the decay adds xPos's score;
+    // the flag is RoPE's; the attention figure without the mask is refused where the keys after
+    // the query would pass the largest double.
+    QString header;
+    auto rows = csv({QStringLiteral("--scheme"), QStringLiteral("xpos"), QStringLiteral("--d-model"),
+                     QStringLiteral("16"), QStringLiteral("--seq-len"), QStringLiteral("600"),
+                     QStringLiteral("--export-data"), QStringLiteral("rope-decay")},
+                    &header);
+    QCOMPARE(header, QStringLiteral("offset,score,bound,xpos_score"));
+    QCOMPARE(rows.size(), 600);
+    const auto xposAt = [](double gamma, int k) {
+        double sum = 0;
+        for (int i = 0; i < 8; ++i)
+            sum += 2 * std::pow((2.0 * i + 6.4) / 22.4, k / gamma) * std::cos(k * std::pow(1e4, -2.0 * i / 16));
+        return sum;
+    };
+    QVERIFY(std::abs(rows[512][3] - xposAt(512, 512)) < 1e-9);
+    rows = csv({QStringLiteral("--scheme"), QStringLiteral("xpos"), QStringLiteral("--xpos-scale-base"),
+                QStringLiteral("64"), QStringLiteral("--d-model"), QStringLiteral("16"), QStringLiteral("--seq-len"),
+                QStringLiteral("600"), QStringLiteral("--export-data"), QStringLiteral("rope-decay")});
+    QVERIFY(std::abs(rows[100][3] - xposAt(64, 100)) < 1e-9);
+    const QString out = dir_.filePath(QStringLiteral("xpos.png"));
+    Run r = run({QStringLiteral("--xpos-scale-base"), QStringLiteral("64"), QStringLiteral("--export-data"),
+                 QStringLiteral("encoding"), QStringLiteral("--out"), out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("xpos_scale_base is xPos's")), qPrintable(r.err));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("xpos"), QStringLiteral("--seq-len"), QStringLiteral("300000"),
+             QStringLiteral("--export"), QStringLiteral("attention"), QStringLiteral("--out"), out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("check causal (--causal)")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 void TestCommandLineSchemes::everyViewUnderEveryScheme()

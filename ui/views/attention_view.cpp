@@ -194,6 +194,9 @@ QString AttentionView::formula() const
         QString text = s.qk == pe::QueryKey::Ones
                            ? tr("softmax over s of (R_t q)·(R_s k)/√d, q = k = ones")
                            : tr("softmax over s of (R_t q)·(R_s k)/√d, q, k Gaussian (seed %1)").arg(s.seed);
+        if (p.xposScaleBase > 0)
+            text += tr(", pair i's term × ζᵢ^((t−s)/γ), γ = %1 (xPos)")
+                        .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)));
         if (pe::hasLocalLayers(p))
             text += s.layer == pe::LayerKind::Local
                         ? tr(", a %1").arg(QString::fromStdString(pe::localLayersText(p))
@@ -225,7 +228,10 @@ void AttentionView::rebuild()
     compareBox_->setToolTip(layers ? tr("With two kinds of layer the row below compares them")
                                    : tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
     layerChoice_->setEnabled(layers);
-    if (const std::string why = pe::PositionalAttention::tooLarge(p); !why.empty()) {
+    std::string why = pe::xposOverflow(p, attentionSettings().causal);
+    if (why.empty())
+        why = pe::PositionalAttention::tooLarge(p);
+    if (!why.empty()) {
         matrix_->clear();
         plt->graph(0)->data()->clear();
         plt->graph(1)->data()->clear();
@@ -292,13 +298,8 @@ void AttentionView::rebuild()
     placeVertical(columnLine_, static_cast<double>(t));
     // Grey where row t's keys are masked: before its window, after t.
     const std::int64_t end = p.startPos + n;
-    std::int64_t seenFirst = p.startPos, seenLast = end - 1;
-    if (layers && attentionSettings().layer == pe::LayerKind::Local && p.slidingWindow > 0) {
-        seenFirst = std::max(seenFirst, t - p.slidingWindow + 1);
-        seenLast = std::min(seenLast, t + p.slidingWindow - 1);
-    }
-    if (causal)
-        seenLast = std::min(seenLast, t);
+    const auto [seenFirst, seenEnd] = a.seenKeys(t);
+    const std::int64_t seenLast = seenEnd - 1;
     maskBands_[0]->setVisible(seenFirst > p.startPos);
     maskBands_[0]->topLeft->setCoords(static_cast<double>(p.startPos) - 0.5, 0);
     maskBands_[0]->bottomRight->setCoords(static_cast<double>(seenFirst) - 0.5, 1);
@@ -315,15 +316,16 @@ void AttentionView::rebuild()
     const QCPRange otherValues = plt->graph(1)->visible() ? plt->graph(1)->data()->valueRange(foundOther) : values;
     y->setRange(0, std::max({found ? values.upper : 1.0, foundOther ? otherValues.upper : 0.0, 1e-12}) * 1.08);
 
-    QStringList title{tr("Attention from positions alone: %1").arg(formula()),
-                      causal ? tr("causal: grey keys s > t masked; colours up to the largest weight after row %1 "
-                                  "(which sees itself alone)")
-                                   .arg(p.startPos)
-                             : tr("rows softmaxed over the window")};
+    // The window's line second, where lecture mode's two title lines keep it.
+    QStringList title{tr("Attention from positions alone: %1").arg(formula())};
     if (layers && attentionSettings().layer == pe::LayerKind::Local && p.slidingWindow > 0)
         title << (causal ? tr("sliding window: t sees t − %1 < s ≤ t, grey keys masked")
                          : tr("sliding window: t sees |t − s| < %1, grey keys masked (--causal: the last %1)"))
                      .arg(QString::fromStdString(pe::withThousands(p.slidingWindow)));
+    title << (causal ? tr("causal: grey keys s > t masked; colours up to the largest weight after row %1 "
+                          "(which sees itself alone)")
+                           .arg(p.startPos)
+                     : tr("rows softmaxed over the window"));
     if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
         title << cellsText;
     title << tr("row t = %1: largest weight %2 at s = %3")

@@ -239,7 +239,9 @@ void ClockGridView::layoutGrid()
     const QString faceText = face() == pe::ClockFace::Clockwise
                                  ? tr("hands start at 12 o'clock and turn clockwise")
                                  : tr("hands start at 3 o'clock and turn counter-clockwise");
-    QStringList title{p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ′ᵢ")
+    // With Gemma's local layers the key is in the first line, which lecture mode keeps.
+    QStringList title{local_ ? tr("Clocks: red hand i at the global layers' angle t·θ′ᵢ, blue at the local layers'")
+                      : p.scheme == pe::SchemeId::Rope ? tr("Clocks: RoPE's hand i at angle t·θ′ᵢ")
                       : enc.hasFrequencies()
                           ? tr("Clocks: hand i at angle t·ω_i")
                           : tr("Clocks: hand i points along (PE[t, 2i], PE[t, 2i+1]) of %1, its length not shown")
@@ -252,6 +254,10 @@ void ClockGridView::layoutGrid()
                           .arg(p.startPos + p.seqLen - 1)
                           .arg(cols_)
                           .arg(enc.pairCount())};
+    // What the local layers are, second.
+    if (local_)
+        title.insert(1, tr("red: the global layers' hand; blue, shorter: the %1")
+                            .arg(QString::fromStdString(pe::localLayersText(p))));
     if (cols_ < enc.pairCount())
         title << PairChoiceEdit::titleText(PairChoiceEdit::choiceOf(state().text(QStringLiteral("clockPairChoice"))),
                                            noneListed, enc.hasFrequencies());
@@ -263,7 +269,7 @@ void ClockGridView::layoutGrid()
     for (int pair : pairs_)
         if (enc.pairCosineColumn(pair) < 0) {
             if (enc.hasFrequencies())
-                title[2] += tr("; pair %1 sine only, no cosine column (odd d)").arg(pair);
+                title[local_ ? 3 : 2] += tr("; pair %1 sine only, no cosine column (odd d)").arg(pair);
             else
                 title << tr("no hand on pair %1: column %2 has no partner column, and one value gives no angle")
                              .arg(pair)
@@ -281,9 +287,6 @@ void ClockGridView::layoutGrid()
         title << tr("%1; green: each hand's arc over positions 0–%2 in training (θᵢ)")
                      .arg(QString::fromStdString(pe::scalingSummary(p)))
                      .arg(p.rope.originalContext - 1);
-        if (local_)
-            title << tr("red: the global layers' hand; blue, shorter: the %1")
-                         .arg(QString::fromStdString(pe::localLayersText(p)));
         // How far matters: under interpolation the last positions pass their arcs by a fraction of
         // a degree, without scaling the slow hands by tens.
         const double degrees = past * 180 / std::numbers::pi;

@@ -20,6 +20,7 @@
 
 namespace {
 
+const QColor kLocalColor(0, 150, 160); // Gemma's local layers: a colour no compared base takes
 const QColor kComparisonColors[] = {QColor(230, 120, 20), QColor(40, 150, 60), QColor(150, 60, 170),
                                     QColor(120, 120, 120), QColor(200, 60, 60)};
 
@@ -62,6 +63,10 @@ FrequencyView::FrequencyView(Parameters *parameters, QWidget *parent)
     spanLabel_ = new QCPItemText(p);
     spanLabel_->setColor(QColor(200, 30, 30));
     spanLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    localSpanLine_ = addMarkerLine(kLocalColor);
+    localSpanLabel_ = new QCPItemText(p);
+    localSpanLabel_->setColor(kLocalColor);
+    localSpanLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
 
     // Wavelengths span many decades: choosing them ticks the log scale too (an edit of its own).
     connect(quantityChoice_, &QComboBox::activated, this, [this](int index) { logBox_->setChecked(index == 1); });
@@ -204,7 +209,7 @@ void FrequencyView::rebuild()
                                   tr("base %1").arg(QString::fromStdString(pe::compactNumber(base)))));
     }
     if (pe::hasLocalLayers(p)) // Gemma's sliding-window layers beside the global ones
-        others.push_back(addCurve(pe::localLayers(p), QPen(QColor(230, 120, 20), 2.0 * lineScale()),
+        others.push_back(addCurve(pe::localLayers(p), QPen(kLocalColor, 2.0 * lineScale()),
                                   QString::fromStdString(pe::localLayersText(p))));
     QCPGraph *current = addCurve(
         p, QPen(QColor(30, 90, 200), 2.5 * lineScale()),
@@ -237,6 +242,16 @@ void FrequencyView::rebuild()
         placeHorizontal(spanLine_, std::max(span, 1e-300));
         spanLabel_->position->setCoords(0, std::max(span, 1e-300));
         spanLabel_->setText(tr(" window span: %1 positions").arg(p.seqLen - 1));
+    }
+    const bool localSpan = wavelength && pe::hasLocalLayers(p) && p.slidingWindow > 1;
+    localSpanLine_->setVisible(localSpan);
+    localSpanLabel_->setVisible(localSpan);
+    if (localSpan) {
+        const double w = static_cast<double>(p.slidingWindow - 1);
+        placeHorizontal(localSpanLine_, w);
+        localSpanLabel_->position->setCoords(std::max(1, n - 1), w);
+        localSpanLabel_->setText(tr("local layers' sliding window: %1 positions ")
+                                     .arg(QString::fromStdString(pe::withThousands(p.slidingWindow - 1))));
     }
 
     if (state().flag(QStringLiteral("measure"))) {
@@ -294,16 +309,16 @@ void FrequencyView::rebuild()
                      .arg(QString::fromStdString(pe::scalingSummary(p)));
     if (pe::hasLocalLayers(p)) {
         // What a local layer can tell apart: a pair turning less than a period within its window
-        // gives the keys it sees angles of one half-turn at most.
+        // gives the keys it sees angles within one turn.
         const pe::Encoding local(pe::localLayers(p));
         int within = 0;
         for (int i = 0; i < n; ++i)
             within += p.slidingWindow > 0 && local.channelWavelength(i) <= static_cast<double>(p.slidingWindow - 1);
-        title << (p.slidingWindow > 0 ? tr("orange: the %1; %2 of %3 pairs turn a whole period within the window")
+        title << (p.slidingWindow > 0 ? tr("teal: the %1; %2 of %3 pairs turn a whole period within the sliding window")
                                             .arg(QString::fromStdString(pe::localLayersText(p)))
                                             .arg(within)
                                             .arg(n)
-                                      : tr("orange: the %1").arg(QString::fromStdString(pe::localLayersText(p))));
+                                      : tr("teal: the %1").arg(QString::fromStdString(pe::localLayersText(p))));
     }
     if (const int turning = p.scheme == pe::SchemeId::Rope ? pe::rotatedPairs(p.dModel, p.rope) : n; turning < n)
         title << tr("pairs %1–%2 do not rotate (rotary fraction %3): ω = 0%4")
@@ -374,6 +389,8 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     resolved->setData(x, y, true);
     unresolved->setData(ux, uy, true);
     spanLine_->setVisible(false);
+    localSpanLine_->setVisible(false);
+    localSpanLabel_->setVisible(false);
     spanLabel_->setVisible(false);
     completed_ = count;
     plt->legend->clearItems();

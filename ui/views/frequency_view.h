@@ -58,6 +58,9 @@ class FrequencyView : public PlotView
     QCPTextElement *title_;
     QCPItemStraightLine *spanLine_;
     QCPItemText *spanLabel_;
+    // Gemma's local layers: their sliding window W - 1 (wavelengths), in the local curve's colour.
+    QCPItemStraightLine *localSpanLine_;
+    QCPItemText *localSpanLabel_;
     std::vector<double> comparison_; // the compared bases the last rebuild drew
     // The bases of a compare text, or nothing with the reason in `problem`.
     std::optional<std::vector<double>> basesOf(const QString &text, QString *problem) const;

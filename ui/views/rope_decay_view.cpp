@@ -17,6 +17,7 @@ namespace {
 
 const QColor kScore(30, 90, 200);
 const QColor kRandom(230, 120, 20);
+const QColor kXpos(40, 150, 60);
 constexpr double kWork = 33'554'432; // offsets x pairs x samples the view computes at most
 // Offsets x pairs for the score and the bound: about 60 ms with the fill, so a slider stays live. Past it the view
 // shows the first offsets and says so (the decay is a function of the offset alone: the ones not
@@ -70,6 +71,8 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     score->setName(tr("score, q = k = ones"));
     QCPGraph *bound = p->addGraph(p->xAxis, p->yAxis2);
     bound->setName(tr("relative upper bound (right axis)"));
+    QCPGraph *xpos = p->addGraph();
+    xpos->setName(tr("xPos: Σᵢ 2·ζᵢ^(k/γ)·cos(k·θᵢ), q = k = ones"));
     contextLine_ = addMarkerLine(QColor(220, 30, 30));
     placeLegendAbove();
 }
@@ -89,7 +92,7 @@ void RopeDecayView::rebuild()
     std::vector<double> theta = pe::pairFrequencies(enc); // RoPE's pairs always turn as one
     if (!curves_ || theta != curvesTheta_ || curvesScheme_ != static_cast<int>(p.scheme) || curvesD_ != p.dModel ||
         curvesLayout_ != static_cast<int>(p.layout) || curvesOffsets_ != offsets_ || curvesSamples_ != samplesUsed_ ||
-        curvesSeed_ != state().integer(QStringLiteral("decaySeed"))) {
+        curvesSeed_ != state().integer(QStringLiteral("decaySeed")) || curvesXpos_ != p.xposScaleBase) {
         curves_ = std::make_shared<pe::RopeDecayCurves>(pe::ropeDecayCurves(
             enc, offsets_, samplesUsed_, static_cast<std::uint64_t>(state().integer(QStringLiteral("decaySeed")))));
         curvesTheta_ = std::move(theta);
@@ -99,6 +102,7 @@ void RopeDecayView::rebuild()
         curvesOffsets_ = offsets_;
         curvesSamples_ = samplesUsed_;
         curvesSeed_ = state().integer(QStringLiteral("decaySeed"));
+        curvesXpos_ = p.xposScaleBase;
     }
     const pe::RopeDecayCurves &c = *curves_;
     const int buckets = std::max(2, plt->axisRect()->width());
@@ -121,6 +125,15 @@ void RopeDecayView::rebuild()
     setEnvelope(plt->graph(2), pe::curveEnvelope(c.mean, buckets), 0);
     setEnvelope(plt->graph(3), pe::curveEnvelope(c.score, buckets), 0);
     setEnvelope(plt->graph(4), pe::curveEnvelope(c.bound, buckets), 0);
+    const bool xpos = !c.xpos.empty();
+    plt->graph(5)->setVisible(xpos);
+    if (xpos) {
+        setEnvelope(plt->graph(5), pe::curveEnvelope(c.xpos, buckets), 0);
+        plt->graph(5)->addToLegend();
+    } else {
+        plt->graph(5)->data()->clear();
+        plt->graph(5)->removeFromLegend();
+    }
     for (int g : {0, 1, 2})
         plt->graph(g)->setVisible(random);
     for (int g : {1, 2})
@@ -133,6 +146,7 @@ void RopeDecayView::rebuild()
     plt->graph(3)->setPen(curvePen(kScore, 1.2, points));
     // The bound in the theme's ink: black on paper, light on a dark background.
     plt->graph(4)->setPen(curvePen(palette().color(QPalette::WindowText), 2.2, points));
+    plt->graph(5)->setPen(curvePen(kXpos, 1.8, points));
     placeVertical(contextLine_, static_cast<double>(p.rope.originalContext));
     contextLine_->setVisible(p.rope.originalContext < offsets_);
     plt->xAxis->setRange(-0.5, static_cast<double>(offsets_) - 0.5);
@@ -160,6 +174,20 @@ void RopeDecayView::rebuild()
                                           .arg(state().integer(QStringLiteral("decaySamples")))
                                     : QString())
                      : tr("no random samples"));
+    if (xpos) {
+        // Where xPos's slowest-decaying pair has fallen to 1/e: ζ_max^(k/γ) = 1/e at k = γ / -ln ζ_max.
+        const std::vector<double> zeta = pe::xposZeta(p.dModel, p.rope);
+        double slowest = 0;
+        for (int i = 0; i < pe::rotatedPairs(p.dModel, p.rope); ++i)
+            slowest = std::max(slowest, zeta[static_cast<std::size_t>(i)]);
+        title << tr("green: xPos (Sun et al. 2022), ζᵢ = (2i + 0.4·d)/(1.4·d) from %1 to %2, γ = %3: every pair's "
+                    "term shrinks as ζᵢ^(k/γ), the slowest to 1/e by k = %4")
+                     .arg(zeta.front(), 0, 'g', 4)
+                     .arg(slowest, 0, 'g', 4)
+                     .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)))
+                     .arg(QString::fromStdString(pe::withThousands(
+                         static_cast<std::int64_t>(std::llround(p.xposScaleBase / -std::log(slowest))))));
+    }
     if (p.rope.originalContext < offsets_)
         title << tr("red: the trained context L = %1").arg(p.rope.originalContext);
     if (offsets_ < p.seqLen)

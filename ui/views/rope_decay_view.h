@@ -47,6 +47,7 @@ class RopeDecayView : public PlotView
     std::int64_t curvesOffsets_ = -1;
     int curvesSamples_ = -1;
     int curvesSeed_ = -1;
+    double curvesXpos_ = -1; // xPos's γ (0: plain RoPE)
     int samplesUsed_ = 0;
     std::int64_t offsets_ = 0; // the offsets computed and drawn
 };

@@ -31,6 +31,9 @@ class TestAttention : public QObject
     void ropeRowsAgainstRotatedQueryAndKey_data();
     void ropeRowsAgainstRotatedQueryAndKey();
     void alibiRowsAgainstDirect();
+    void xposRowsAgainstScaledRotations_data();
+    void xposRowsAgainstScaledRotations();
+    void xposDecayAndExports();
     void localLayerRowsAgainstDirect_data();
     void localLayerRowsAgainstDirect();
     void tableTakesTheMatrixPathAndAgrees();
@@ -239,6 +242,108 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
             return dot / std::sqrt(static_cast<double>(p.dModel));
         },
         causal, 1e-12);
+}
+
+void TestAttention::xposRowsAgainstScaledRotations_data()
+{
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<int>("layout");
+    QTest::newRow("causal interleaved") << true << 0;
+    QTest::newRow("both sides split") << false << 1;
+}
+
+void TestAttention::xposRowsAgainstScaledRotations()
+{
+    // xPos as torchscale applies it: q rotated by t·θ_i and scaled by ζ_i^(t/γ), k rotated by s·θ_i
+    // and scaled by ζ_i^(-s/γ) (downscale), ζ_i = (2i + 0.4·d)/(1.4·d); random q and k, γ = 16 so
+    // the scale shows within the window.
+    QFETCH(bool, causal);
+    QFETCH(int, layout);
+    pe::EncodingParams p = rope(20, pe::RopeScaling::None, 1, static_cast<pe::Layout>(layout));
+    p.xposScaleBase = 16;
+    QVERIFY(!pe::validate(p));
+    const pe::Encoding enc(p);
+    const pe::AttentionSettings settings{pe::QueryKey::Random, 3, causal};
+    const std::vector<double> q = pe::queryKeyVector(settings.qk, p.dModel, settings.seed, 0);
+    const std::vector<double> k = pe::queryKeyVector(settings.qk, p.dModel, settings.seed, 1);
+    const bool split = p.layout == pe::Layout::Split;
+    const auto turned = [&](const std::vector<double> &v, std::int64_t t, double sign) {
+        std::vector<std::complex<double>> out;
+        for (int i = 0; i < p.dModel / 2; ++i) {
+            const double theta = std::pow(p.base, -2.0 * i / p.dModel);
+            const double zeta = (2.0 * i + 0.4 * p.dModel) / (1.4 * p.dModel);
+            const std::complex<double> z(v[static_cast<std::size_t>(split ? i : 2 * i)],
+                                         v[static_cast<std::size_t>(split ? i + p.dModel / 2 : 2 * i + 1)]);
+            out.push_back(std::pow(zeta, sign * static_cast<double>(t) / p.xposScaleBase) * z *
+                          std::polar(1.0, static_cast<double>(t) * theta));
+        }
+        return out;
+    };
+    const pe::PositionalAttention a(enc, settings);
+    compareRows(
+        a, p,
+        [&](std::int64_t t, std::int64_t s) {
+            const auto rq = turned(q, t, 1), rk = turned(k, s, -1);
+            double dot = 0;
+            for (std::size_t i = 0; i < rq.size(); ++i)
+                dot += rq[i].real() * rk[i].real() + rq[i].imag() * rk[i].imag();
+            return dot / std::sqrt(static_cast<double>(p.dModel));
+        },
+        causal, 1e-12);
+}
+
+void TestAttention::xposDecayAndExports()
+{
+    // ζ for d = 8 (torchscale's (arange(0, 8, 2) + 3.2) / 11.2), the decay's xPos curve against
+    // Σ_i 2·ζ_i^(k/γ)·cos(k·θ_i) written out, the exports' extra columns, and the refusal where the
+    // keys after the query would pass the largest double.
+    const std::vector<double> zeta = pe::xposZeta(8, pe::RopeScalingParams{});
+    QCOMPARE(zeta.size(), std::size_t(4));
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(std::abs(zeta[static_cast<std::size_t>(i)] - (2.0 * i + 3.2) / 11.2) < 1e-16);
+    pe::RopeScalingParams partial;
+    partial.rotaryFraction = 0.5; // D = 4: ζ over the 2 rotated pairs, 1 for the standing ones
+    const std::vector<double> half = pe::xposZeta(8, partial);
+    const double wantHalf[] = {1.6 / 5.6, 3.6 / 5.6, 1.0, 1.0};
+    for (std::size_t i = 0; i < 4; ++i)
+        QVERIFY(std::abs(half[i] - wantHalf[i]) < 1e-15);
+
+    pe::EncodingParams p = rope(32);
+    p.seqLen = 5000;
+    p.startPos = 0;
+    p.xposScaleBase = 512;
+    const pe::Encoding enc(p);
+    const pe::RopeDecayCurves c = pe::ropeDecayCurves(enc, p.seqLen, 0, 0);
+    QCOMPARE(c.xpos.size(), std::size_t(5000));
+    for (std::int64_t k : {0, 1, 77, 511, 4999}) {
+        double want = 0;
+        for (int i = 0; i < 16; ++i) {
+            const double z = (2.0 * i + 0.4 * 32) / (1.4 * 32);
+            want += 2 * std::pow(z, static_cast<double>(k) / 512) *
+                    std::cos(static_cast<double>(k) * std::pow(1e4, -2.0 * i / 32));
+        }
+        QVERIFY2(std::abs(c.xpos[static_cast<std::size_t>(k)] - want) < 1e-12,
+                 qPrintable(
+                     QStringLiteral("k %1: %2 against %3").arg(k).arg(c.xpos[static_cast<std::size_t>(k)]).arg(want)));
+    }
+    QCOMPARE(c.xpos[0], 32.0);
+    QVERIFY(pe::ropeDecayCurves(pe::Encoding(rope(32)), 100, 0, 0).xpos.empty());
+    const pe::Table decay = pe::ropeDecayTable(enc);
+    QCOMPARE(decay.columnHeaders, (std::vector<std::string>{"score", "bound", "xpos_score"}));
+    std::vector<double> d(static_cast<std::size_t>(decay.rows * decay.cols));
+    decay.fill(0, decay.rows, d.data());
+    QCOMPARE(d[3 * 77 + 2], c.xpos[77]);
+    const pe::Table f = pe::frequencyTable(enc);
+    QCOMPARE(f.columnHeaders.back(), std::string("xpos_zeta"));
+    std::vector<double> fv(static_cast<std::size_t>(f.rows * f.cols));
+    f.fill(0, f.rows, fv.data());
+    QVERIFY(std::abs(fv[static_cast<std::size_t>(f.cols - 1)] - 0.4 / 1.4) < 1e-15);
+
+    p.seqLen = 300'000;
+    QVERIFY(pe::xposOverflow(p, true).empty());
+    QVERIFY(QString::fromStdString(pe::xposOverflow(p, false)).contains(QStringLiteral("check causal")));
+    p.seqLen = 200'000;
+    QVERIFY(pe::xposOverflow(p, false).empty());
 }
 
 void TestAttention::localLayerRowsAgainstDirect_data()

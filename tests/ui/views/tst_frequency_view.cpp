@@ -25,6 +25,7 @@ class TestFrequencyView : public QObject
     void tooltip();
     void legendAndTitleInOrder();
     void measuredOverlaysTheFormula();
+    void gemmaLocalLayersBeside();
 
   private:
     void set(std::int64_t n, int d, double base);
@@ -177,3 +178,44 @@ void TestFrequencyView::measuredOverlaysTheFormula()
 
 QTEST_MAIN(TestFrequencyView)
 #include "tst_frequency_view.moc"
+
+void TestFrequencyView::gemmaLocalLayersBeside()
+{
+    // Gemma's local layers: their θ (base 100, unscaled) beside the global ones (base 1e4, linear
+    // x4), the count of pairs turning a period within the sliding window, and its line at W - 1.
+    pe::EncodingParams v = params_->values();
+    v.scheme = pe::SchemeId::Rope;
+    v.seqLen = 200;
+    v.dModel = 16;
+    v.rope.scaling = pe::RopeScaling::Linear;
+    v.rope.factor = 4;
+    v.localBase = 100;
+    v.slidingWindow = 30;
+    QVERIFY(!params_->set(v));
+    QVERIFY(!view_->applySettings({{QStringLiteral("compareBases"), QString()}}));
+    view_->setQuantity(FrequencyView::Quantity::Wavelength);
+    QCustomPlot *p = view_->plot();
+    QCPGraph *local = nullptr, *global = nullptr;
+    for (int g = 0; g < p->graphCount(); ++g) {
+        if (p->graph(g)->name() == QStringLiteral("local layers: base 100, no scaling, window 30"))
+            local = p->graph(g);
+        if (p->graph(g)->name().startsWith(QStringLiteral("global layers: base 10000, linear ×4")))
+            global = p->graph(g);
+    }
+    QVERIFY(local && global);
+    int within = 0;
+    for (int i = 0; i < 8; ++i) {
+        const double lambda = 2 * std::numbers::pi / std::pow(100.0, -2.0 * i / 16);
+        QVERIFY(std::abs(local->data()->at(i)->value - lambda) <= 1e-12 * lambda);
+        QVERIFY(std::abs(global->data()->at(i)->value - 4 * lambda * std::pow(100.0, 2.0 * i / 16)) <=
+                1e-12 * global->data()->at(i)->value);
+        within += lambda <= 29;
+    }
+    const QString title = p->findChild<QCPTextElement *>()->text().replace(QLatin1Char('\n'), QLatin1Char(' '));
+    QVERIFY2(title.contains(QStringLiteral("%1 of 8 pairs turn a whole period within the sliding window").arg(within)),
+             qPrintable(title));
+    bool line = false;
+    for (QCPItemStraightLine *l : p->findChildren<QCPItemStraightLine *>())
+        line = line || (l->visible() && l->point1->coords().y() == 29 && l->point2->coords().y() == 29);
+    QVERIFY(line);
+}

@@ -129,6 +129,7 @@ class TestRopeDecayView : public QObject
     void dynamicNtkCurvesFollowTheWindowsEnd();
     void longWindowsSayWhatTheyReduced();
     void contextIsMarkedInsideTheOffsets();
+    void xposCurveIsTheScaledScore();
     void settingsRoundTrip();
     void refusesOtherSchemes();
 
@@ -336,6 +337,39 @@ void TestRopeDecayView::contextIsMarkedInsideTheOffsets()
     set(p);
     QVERIFY(!marked(4096));
     QVERIFY(!titleOf(view_).contains(QStringLiteral("red:")));
+}
+
+void TestRopeDecayView::xposCurveIsTheScaledScore()
+{
+    // xPos's curve (graph 5): Σ_i 2·ζ_i^(k/γ)·cos(k·θ_i), one point an offset while they fit; shown
+    // and in the legend only with γ given, and a γ step recomputes it.
+    pe::EncodingParams p = rope(300, 16, 1e4);
+    set(p);
+    QCPGraph *xpos = view_->plot()->graph(5);
+    QVERIFY(!xpos->visible() && xpos->data()->isEmpty());
+    QVERIFY(!titleOf(view_).contains(QStringLiteral("xPos")));
+    for (double gamma : {64.0, 8.0}) {
+        p.xposScaleBase = gamma;
+        set(p);
+        QVERIFY(xpos->visible());
+        QVERIFY(view_->plot()->legend->hasItemWithPlottable(xpos));
+        const std::vector<long double> theta = thetaOf(1e4, 16);
+        QCOMPARE(xpos->data()->size(), 300);
+        for (const QCPGraphData &d : *xpos->data()) {
+            long double want = 0;
+            for (std::size_t i = 0; i < theta.size(); ++i) {
+                const long double zeta = (2.0L * i + 0.4L * 16) / (1.4L * 16);
+                want += 2 * powl(zeta, static_cast<long double>(d.key) / gamma) * cosl(d.key * theta[i]);
+            }
+            QVERIFY2(std::abs(d.value - static_cast<double>(want)) < 1e-12,
+                     qPrintable(QStringLiteral("γ %1, k %2").arg(gamma).arg(d.key)));
+        }
+        QVERIFY2(titleOf(view_).contains(QStringLiteral("green: xPos (Sun et al. 2022)")), qPrintable(titleOf(view_)));
+    }
+    // ζ from 6.4/22.4 to 20.4/22.4 for d 16; the slowest, 0.911, falls to 1/e by k = 8/-ln 0.911 = 86.
+    QVERIFY2(titleOf(view_).contains(QStringLiteral("from 0.2857 to 0.9107, γ = 8")) &&
+                 titleOf(view_).contains(QStringLiteral("the slowest to 1/e by k = 86")),
+             qPrintable(titleOf(view_)));
 }
 
 void TestRopeDecayView::settingsRoundTrip()

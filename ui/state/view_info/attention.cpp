@@ -21,9 +21,17 @@ ViewInfo attentionViewInfo()
     using Kind = ViewSetting::Kind;
     const auto tooLarge = [](const DataRequest &r) {
         if (attentionSettingsFrom(r.settings).layer == pe::LayerKind::Local &&
+            r.encoding->params().scheme != pe::SchemeId::Rope)
+            return tr("--layer local is RoPE's (Gemma's sliding-window layers), not the %1 scheme's: give --layer "
+                      "global or --scheme rope.")
+                .arg(QString::fromUtf8(pe::schemeName(r.encoding->params().scheme).data()));
+        if (attentionSettingsFrom(r.settings).layer == pe::LayerKind::Local &&
             !pe::hasLocalLayers(r.encoding->params()))
             return tr("--layer local needs RoPE's sliding-window layers: give --local-base or --sliding-window "
                       "(Gemma's rope_local_base_freq, sliding_window).");
+        if (const std::string why = pe::xposOverflow(r.encoding->params(), attentionSettingsFrom(r.settings).causal);
+            !why.empty())
+            return QString::fromStdString(why);
         return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
     };
     return {QStringLiteral("attention"),
