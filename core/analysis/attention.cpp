@@ -165,18 +165,13 @@ std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what)
            "). Fewer positions or a smaller d_model draw it.";
 }
 
-std::string xposOverflow(const EncodingParams &p, bool causal)
+std::string xposNeedsCausal(const EncodingParams &p, bool causal)
 {
     if (p.scheme != SchemeId::Rope || p.xposScaleBase <= 0 || causal)
         return {};
-    // The largest scale is the fastest pair's, ζ_0 = 0.4/1.4, on the key furthest after the query.
-    const double exponent = static_cast<double>(p.seqLen - 1) / p.xposScaleBase * -std::log(0.4 / 1.4);
-    if (exponent < 700)
-        return {};
-    return "xPos scales the keys after the query by ζ^(-(s-t)/γ), which passes the largest double here (" +
-           compactNumber(exponent / std::log(10.0)) +
-           " powers of ten): xPos is a decoder's, so check causal (--causal), or give fewer positions or a larger "
-           "--xpos-scale-base.";
+    return "xPos is a decoder's: it scales the keys after the query by ζ^(-(s-t)/γ), without bound, and "
+           "each row's softmax then weighs only those (torchscale applies it under the causal mask): check "
+           "causal (--causal).";
 }
 
 std::string PositionalAttention::tooLarge(const EncodingParams &p)
@@ -196,7 +191,7 @@ std::string PositionalAttention::tooLarge(const EncodingParams &p)
 
 std::string_view layerKindName(LayerKind l)
 {
-    return l == LayerKind::Local ? "local" : "global";
+    return l == LayerKind::Local ? "local" : l == LayerKind::Nope ? "nope" : "global";
 }
 
 namespace {
@@ -254,59 +249,71 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
     }
     f_.assign(static_cast<std::size_t>(2 * n_ - 1), 0.0);
     const auto at = [this](std::int64_t k) -> double & { return f_[static_cast<std::size_t>(k + n_ - 1)]; };
-    switch (p.scheme) {
-    case SchemeId::Alibi: {
-        const double slope = alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)];
-        for (std::int64_t k = -(n_ - 1); k < n_; ++k)
-            at(k) = -slope * static_cast<double>(k < 0 ? -k : k);
-        break;
-    }
-    case SchemeId::Rope: {
-        OffsetWaveRequest r = pairWaves(encoding);
-        r.sets = 1;
-        pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
-                     queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
-        // YaRN's factor is on the cos and sin of both q and k: twice.
-        const double factor = encoding.amplitude() * encoding.amplitude() * scale;
-        if (p.xposScaleBase > 0) { // xPos: pair l's term scaled by ζ_l^((t-s)/γ)
-            const XposSums x = xposOffsetSums(r.theta, xposZeta(d, p.rope), p.xposScaleBase, r.a, r.b, n_, true);
+    const bool nope = settings.layer == LayerKind::Nope && hasNopeLayers(p);
+    // A NoPE layer's scores stay 0: no position enters them.
+    if (!nope)
+        switch (p.scheme) {
+        case SchemeId::Alibi: {
+            const double slope = alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)];
+            for (std::int64_t k = -(n_ - 1); k < n_; ++k)
+                at(k) = -slope * static_cast<double>(k < 0 ? -k : k);
+            break;
+        }
+        case SchemeId::Rope: {
+            OffsetWaveRequest r = pairWaves(encoding);
+            r.sets = 1;
+            pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
+                         queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
+            // YaRN's factor is on the cos and sin of both q and k: twice.
+            const double factor = encoding.amplitude() * encoding.amplitude() * scale;
+            if (p.xposScaleBase > 0) { // xPos: pair l's term scaled by ζ_l^((t-s)/γ)
+                const XposSums x = xposOffsetSums(r.theta, xposZeta(d, p.rope), p.xposScaleBase, r.a, r.b, n_, true);
+                for (std::int64_t m = 0; m < n_; ++m) {
+                    at(m) = factor * x.after[static_cast<std::size_t>(m)];
+                    at(-m) = factor * x.before[static_cast<std::size_t>(m)];
+                }
+                break;
+            }
+            const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
             for (std::int64_t m = 0; m < n_; ++m) {
-                at(m) = factor * x.after[static_cast<std::size_t>(m)];
-                at(-m) = factor * x.before[static_cast<std::size_t>(m)];
+                const double even = sums.cosine[static_cast<std::size_t>(m)],
+                             odd = sums.sine[static_cast<std::size_t>(m)];
+                at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
+                at(-m) = factor * (even + odd);
             }
             break;
         }
-        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
-        for (std::int64_t m = 0; m < n_; ++m) {
-            const double even = sums.cosine[static_cast<std::size_t>(m)], odd = sums.sine[static_cast<std::size_t>(m)];
-            at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
-            at(-m) = factor * (even + odd);
+        case SchemeId::Sinusoidal: {
+            // PE(t)·PE(s) = PE(0)·PE(t - s) = Σ_i cos((t - s) w_i) here (dotDependsOnOffsetOnly), even in k.
+            OffsetWaveRequest r = pairWaves(encoding);
+            r.sets = 1;
+            r.a.assign(r.theta.size(), 1.0);
+            const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
+            for (std::int64_t m = 0; m < n_; ++m)
+                at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
+            break;
         }
-        break;
-    }
-    case SchemeId::Sinusoidal: {
-        // PE(t)·PE(s) = PE(0)·PE(t - s) = Σ_i cos((t - s) w_i) here (dotDependsOnOffsetOnly), even in k.
-        OffsetWaveRequest r = pairWaves(encoding);
-        r.sets = 1;
-        r.a.assign(r.theta.size(), 1.0);
-        const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
-        for (std::int64_t m = 0; m < n_; ++m)
-            at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
-        break;
-    }
-    case SchemeId::T5:    // the bias is learned: without its table every offset scores 0 (the attention
-    case SchemeId::Table: // view does not take T5; the buckets view shows its structure)
-        break;
-    }
+        case SchemeId::T5:    // the bias is learned: without its table every offset scores 0 (the attention
+        case SchemeId::Table: // view does not take T5; the buckets view shows its structure)
+            break;
+        }
     // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,
-    // so a row's sum keeps its digits next to the whole window's.
-    max_ = *std::max_element(f_.begin(), f_.end());
+    // so a row's sum keeps its digits next to the whole window's. The maximum is over the offsets
+    // some row sees (k >= 0 under the causal mask, |k| < W in a local layer): a masked offset's
+    // score (xPos scales the keys after t up without bound) must not push the seen ones' exp to 0,
+    // and its own exp, never read, is 0 so no prefix sum overflows.
+    const std::int64_t seenLow = std::max(causal_ ? std::int64_t{0} : -(n_ - 1), window_ > 0 ? 1 - window_ : -(n_ - 1));
+    const std::int64_t seenHigh = window_ > 0 ? std::min(n_ - 1, window_ - 1) : n_ - 1;
+    max_ = *std::max_element(f_.begin() + (seenLow + n_ - 1), f_.begin() + (seenHigh + n_));
     exp_.resize(f_.size());
     parallelFor(
         static_cast<std::int64_t>(f_.size()),
-        [this](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t j = begin; j < end; ++j)
-                exp_[static_cast<std::size_t>(j)] = std::exp(f_[static_cast<std::size_t>(j)] - max_);
+        [this, seenLow, seenHigh](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = begin; j < end; ++j) {
+                const std::int64_t k = j - (n_ - 1);
+                exp_[static_cast<std::size_t>(j)] =
+                    k < seenLow || k > seenHigh ? 0.0 : std::exp(f_[static_cast<std::size_t>(j)] - max_);
+            }
         },
         16'384);
     prefix_.resize(f_.size() + 1);

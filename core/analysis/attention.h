@@ -18,9 +18,10 @@ std::string_view queryKeyName(QueryKey q); // "ones", "random"
 
 // Which of a RoPE model's two kinds of layer (Gemma's, scheme.h: hasLocalLayers) the attention is
 // of: the global layers (the encoding's base and scaling, every key), or the sliding-window ones.
-enum class LayerKind { Global, Local };
-inline constexpr LayerKind kLayerKinds[] = {LayerKind::Global, LayerKind::Local};
-std::string_view layerKindName(LayerKind l); // "global", "local"
+// NoPE: one of Llama 4's layers without RoPE (hasNopeLayers): no positional part at all.
+enum class LayerKind { Global, Local, Nope };
+inline constexpr LayerKind kLayerKinds[] = {LayerKind::Global, LayerKind::Local, LayerKind::Nope};
+std::string_view layerKindName(LayerKind l); // "global", "local", "nope"
 
 struct AttentionSettings {
     QueryKey qk = QueryKey::Ones;        // RoPE's q and k
@@ -37,8 +38,8 @@ inline constexpr double kMaxOffsetWork = 268'435'456.0;
 std::string offsetWorkTooLarge(const EncodingParams &p, std::string_view what);
 
 // xPos without the causal mask scales the keys after the query by ζ^(-(s-t)/γ), which grows without
-// bound: one sentence when the window's would pass the largest double, "" when it would not.
-std::string xposOverflow(const EncodingParams &p, bool causal);
+// bound: one sentence asking for the mask, "" with it or without xPos.
+std::string xposNeedsCausal(const EncodingParams &p, bool causal);
 
 // q and k of d components (seeded Gaussian or ones), the same for every view and export.
 std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int which);
@@ -49,7 +50,9 @@ std::vector<double> queryKeyVector(QueryKey qk, int d, std::uint64_t seed, int w
 //   xPos: pair i's term times ζ_i^((t-s)/γ);
 // - ALiBi: -m_h·|t - s| for the chosen head (Press et al. 2022; q·k left out);
 // - a local layer (settings.layer): RoPE at the local base, unscaled; query t sees the keys with
-//   |t - s| < W (causal: t - W < s <= t, transformers' sliding_window_overlay), the others masked.
+//   |t - s| < W (causal: t - W < s <= t, transformers' sliding_window_overlay), the others masked;
+// - a NoPE layer (settings.layer, Llama 4): no positional part, every score 0, so each key seen
+//   weighs the same; its temperature τ(t) scales the query, and so a score of 0 stays 0.
 // Schemes whose score depends on t - s alone keep one score per offset and each row's softmax sum
 // from prefix sums, so any window size costs O(N d) once and O(1) a cell; the others (a table, the
 // per-index exponent, odd d) compute the window's N x N scores, up to tooLarge()'s limit.

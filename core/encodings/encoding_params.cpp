@@ -128,6 +128,9 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         !(std::isfinite(p.localBase) && p.localBase > 1.0 && p.localBase <= maxBase))
         return ValidationError{Field::LocalBase, "local_base must be 0 (none) or a base greater than 1 and at most " +
                                                      compactNumber(maxBase) + " (got " + shortReal(p.localBase) + ")."};
+    if (takes(p, Field::XposScaleBase) && p.xposScaleBase != 0 && !(p.xposScaleBase >= 1 && p.xposScaleBase <= 1e9))
+        return ValidationError{Field::XposScaleBase, "xpos_scale_base must be 0 (no xPos) or from 1 to 1e9 (got " +
+                                                         shortReal(p.xposScaleBase) + ")."};
     for (const SchemeParameter &sp : schemeParameters()) {
         if (sp.kind == SchemeParameter::Kind::List) {
             if (auto problem = listProblem(sp, sp.getList(p)))

@@ -67,6 +67,12 @@ struct EncodingParams {
     // dimension D, so the score of pair i decays as ζ_i^((t-s)/γ). γ is scale_base (torchscale 512);
     // 0: plain RoPE. --scheme xpos is RoPE with γ = 512.
     double xposScaleBase = 0;
+    // Llama 4's NoPE layers (transformers' modeling_llama4.py): every nopeInterval-th layer has no
+    // RoPE (no_rope_layer_interval; 0: none), and its query is scaled by the attention temperature
+    // τ(t) = ln(floor((t + 1)/floorScale) + 1)·attnScale + 1 (attn_temperature_tuning; attnScale 0: none).
+    int nopeInterval = 0;
+    double floorScale = 8192;
+    double attnScale = 0.1;
 
     bool operator==(const EncodingParams &) const = default;
 };
@@ -112,6 +118,9 @@ enum class Field {
     LocalBase, // Gemma's sliding-window layers
     SlidingWindow,
     XposScaleBase, // xPos's γ
+    NopeInterval,  // Llama 4's NoPE layers and their temperature
+    FloorScale,
+    AttnScale,
 };
 
 struct ValidationError {

@@ -134,11 +134,6 @@ std::vector<double> xposZeta(int d, const RopeScalingParams &p)
     return zeta;
 }
 
-double xposScale(double zeta, std::int64_t k, double gamma)
-{
-    return std::exp(static_cast<double>(k) / gamma * std::log(zeta));
-}
-
 int rotatedPairs(int d, const RopeScalingParams &p)
 {
     if (p.scaling == RopeScaling::Proportional) // transformers: int(rope_proportion * head_dim // 2)

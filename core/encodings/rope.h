@@ -88,8 +88,6 @@ double ropeAttentionFactor(const RopeScalingParams &params);
 // XPOS: (arange(0, head_dim, 2) + 0.4·head_dim) / (1.4·head_dim)); 1 for the pairs that stand still.
 // Sun et al. 2022 write it ζ_i = (i/(d/2) + γ')/(1 + γ') with γ' = 0.4.
 std::vector<double> xposZeta(int d, const RopeScalingParams &params);
-// ζ^(k/γ): xPos's scale on a pair's score at offset k = t - s (γ > 0).
-double xposScale(double zeta, std::int64_t k, double gamma);
 
 // What a scaling does to pair i: kept (extrapolates past L), divided by s (interpolates), a blend of
 // the two, or slowed by more than s (NTK-aware's last pairs under the dynamic scaling: ratio below 1/s).

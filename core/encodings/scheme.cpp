@@ -23,12 +23,13 @@ const SchemeInfo &schemeInfo(SchemeId id)
         "RoPE (rotary)",
         "Su et al. 2021 (RoFormer); scalings: transformers' rope utilities (modeling_rope_utils.py), Meta's "
         "apply_scaling (Llama 3.1), LongRoPE (Ding et al. 2024, Phi-3)",
-        {Field::SeqLen,        Field::DModel,       Field::Base,           Field::StartPos,
-         Field::Layout,        Field::Scaling,      Field::Factor,         Field::OriginalContext,
-         Field::BetaFast,      Field::BetaSlow,     Field::LowFreqFactor,  Field::HighFreqFactor,
-         Field::Mscale,        Field::MscaleAllDim, Field::Truncate,       Field::AttentionFactor,
-         Field::ShortFactor,   Field::LongFactor,   Field::RotaryFraction, Field::LocalBase,
-         Field::SlidingWindow, Field::XposScaleBase},
+        {Field::SeqLen,        Field::DModel,        Field::Base,           Field::StartPos,
+         Field::Layout,        Field::Scaling,       Field::Factor,         Field::OriginalContext,
+         Field::BetaFast,      Field::BetaSlow,      Field::LowFreqFactor,  Field::HighFreqFactor,
+         Field::Mscale,        Field::MscaleAllDim,  Field::Truncate,       Field::AttentionFactor,
+         Field::ShortFactor,   Field::LongFactor,    Field::RotaryFraction, Field::LocalBase,
+         Field::SlidingWindow, Field::XposScaleBase, Field::NopeInterval,   Field::FloorScale,
+         Field::AttnScale},
         true};
     static const SchemeInfo alibi{SchemeId::Alibi,
                                   "ALiBi (linear biases)",
@@ -88,6 +89,18 @@ std::string localLayersText(const EncodingParams &p)
     return text;
 }
 
+bool hasNopeLayers(const EncodingParams &p)
+{
+    return p.scheme == SchemeId::Rope && p.nopeInterval > 0;
+}
+
+double llama4Temperature(std::int64_t t, const EncodingParams &p)
+{
+    // transformers' Llama4TextAttention: log1p(floor((cache_position + 1) / floor_scale)) · attn_scale + 1,
+    // from Nakanishi 2025, "Scalable-Softmax Is Superior for Attention" (arXiv 2501.19399).
+    return std::log1p(std::floor((static_cast<double>(t) + 1.0) / p.floorScale)) * p.attnScale + 1.0;
+}
+
 bool takes(const EncodingParams &p, Field f)
 {
     const std::vector<Field> &fields = schemeInfo(p.scheme).takes;
@@ -111,6 +124,9 @@ bool takes(const EncodingParams &p, Field f)
     case Field::ShortFactor:
     case Field::LongFactor:
         return p.rope.scaling == RopeScaling::LongRope;
+    case Field::FloorScale: // the temperature of NoPE layers
+    case Field::AttnScale:
+        return p.nopeInterval > 0;
     default:
         return true;
     }
@@ -203,6 +219,10 @@ std::string notApplicable(const EncodingParams &p, Field f)
     const SchemeParameter *own = schemeParameter(f);
     if (f == Field::LocalBase || f == Field::SlidingWindow)
         return std::string(fieldName(f)) + " is RoPE's (Gemma's sliding-window layers): choose the scheme rope.";
+    if ((f == Field::FloorScale || f == Field::AttnScale) && p.scheme == SchemeId::Rope)
+        return std::string(fieldName(f)) + " is the temperature of Llama 4's NoPE layers: give --nope-interval first.";
+    if (f == Field::NopeInterval || f == Field::FloorScale || f == Field::AttnScale)
+        return std::string(fieldName(f)) + " is RoPE's (Llama 4's NoPE layers): choose the scheme rope.";
     if (f == Field::XposScaleBase)
         return "xpos_scale_base is xPos's, a RoPE: choose the scheme xpos (or rope).";
     if (own && f >= Field::Buckets)

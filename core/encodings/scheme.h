@@ -42,6 +42,11 @@ bool hasLocalLayers(const EncodingParams &p);
 EncodingParams localLayers(const EncodingParams &p);
 std::string localLayersText(const EncodingParams &p);
 
+// Llama 4 interleaves NoPE layers with RoPE ones (--nope-interval N: every N-th layer); a NoPE
+// layer's query is scaled by the temperature τ(t) = ln(floor((t + 1)/floor_scale) + 1)·attn_scale + 1.
+bool hasNopeLayers(const EncodingParams &p);
+double llama4Temperature(std::int64_t t, const EncodingParams &p);
+
 // Each column has its own frequency (the sinusoids' per-index exponent); false for every scheme
 // that does not take the exponent, whatever the field holds (a view switched to RoPE keeps it).
 bool perIndexExponent(const EncodingParams &p);

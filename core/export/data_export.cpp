@@ -11,11 +11,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <optional>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <system_error>
 
 namespace pe {
@@ -297,6 +297,16 @@ Table ropeDecayTable(const Encoding &rope)
             if (xpos)
                 values.push_back(curves.xpos[k]);
         }
+        return values;
+    });
+}
+
+Table temperatureTable(const EncodingParams &p)
+{
+    return lazyValuesTable("position", {"temperature"}, p.startPos, p.seqLen, [p] {
+        std::vector<double> values(static_cast<std::size_t>(p.seqLen));
+        for (std::int64_t r = 0; r < p.seqLen; ++r)
+            values[static_cast<std::size_t>(r)] = llama4Temperature(p.startPos + r, p);
         return values;
     });
 }

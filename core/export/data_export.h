@@ -78,6 +78,8 @@ Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets);
 // The softmaxed positional attention of the window, N x N: CSV "position,<s>,...". seq_len at most
 // kMaxDistanceRows.
 Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);
+// Llama 4's NoPE temperature τ(t) for every position of the window: CSV "position,temperature".
+Table temperatureTable(const EncodingParams &params);
 
 // metric(x_t, PE(reference)) for every position: CSV "position,similarity".
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);

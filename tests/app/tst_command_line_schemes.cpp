@@ -28,6 +28,7 @@ class TestCommandLineSchemes : public QObject
     void attentionRowsSumToOne();
     void gemmaLocalLayers();
     void xposFromTheCommandLine();
+    void llama4NopeLayers();
     void everyViewUnderEveryScheme();
 
   private:
@@ -344,6 +345,46 @@ void TestCommandLineSchemes::xposFromTheCommandLine()
              QStringLiteral("--export"), QStringLiteral("attention"), QStringLiteral("--out"), out});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("check causal (--causal)")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestCommandLineSchemes::llama4NopeLayers()
+{
+    // Llama 4's NoPE layers: their attention (every key seen the same weight), the temperature's
+    // export, the figure with its panel, and the refusals.
+    const QStringList llama{QStringLiteral("--preset"),   QStringLiteral("llama4-nope-temperature"),
+                            QStringLiteral("--seq-len"),  QStringLiteral("20000"),
+                            QStringLiteral("--position"), QStringLiteral("10000")};
+    QString header;
+    const auto tau = csv(llama + QStringList{QStringLiteral("--export-data"), QStringLiteral("temperature")}, &header);
+    QCOMPARE(header, QStringLiteral("position,temperature"));
+    QCOMPARE(tau.size(), 20000);
+    QCOMPARE(tau[8190][1], 1.0);
+    QVERIFY(std::abs(tau[8191][1] - (1 + 0.1 * std::log(2.0))) < 1e-15);
+    QVERIFY(std::abs(tau[16383][1] - (1 + 0.1 * std::log(3.0))) < 1e-15);
+    const auto rows = csv({QStringLiteral("--preset"), QStringLiteral("llama4-nope-temperature"),
+                           QStringLiteral("--seq-len"), QStringLiteral("30"), QStringLiteral("--position"),
+                           QStringLiteral("10"), QStringLiteral("--export-data"), QStringLiteral("attention")});
+    QCOMPARE(rows.size(), 30);
+    for (int r = 0; r < 30; ++r)
+        for (int c = 1; c <= 30; ++c)
+            QVERIFY(std::abs(rows[r][c] - (c - 1 <= r ? 1.0 / (r + 1) : 0.0)) < 1e-15);
+    const QString png = dir_.filePath(QStringLiteral("nope.png"));
+    Run r =
+        run(llama + QStringList{QStringLiteral("--export"), QStringLiteral("attention"), QStringLiteral("--out"), png});
+    QVERIFY2(r.code == 0 && QFileInfo::exists(png), qPrintable(r.err));
+    const QString out = dir_.filePath(QStringLiteral("refused.csv"));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--layer"), QStringLiteral("nope"),
+             QStringLiteral("--export-data"), QStringLiteral("attention"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("--layer nope needs Llama 4's NoPE layers")),
+             qPrintable(r.err));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--floor-scale"), QStringLiteral("100"),
+             QStringLiteral("--export-data"), QStringLiteral("temperature"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("give --nope-interval first")), qPrintable(r.err));
+    r = run({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--export-data"),
+             QStringLiteral("temperature"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("the temperature is Llama 4's NoPE layers'")),
+             qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(out));
 }
 

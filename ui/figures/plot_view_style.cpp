@@ -28,7 +28,9 @@ void PlotView::applyFonts()
         }
     };
     spaceGrid(plot_->plotLayout());
-    for (QCPAxisRect *rect : plot_->axisRects())
+    // Every axis rect the plot has, in its layout or not: a panel a view shows later (the attention
+    // view's NoPE temperature) is then in the current style too.
+    for (QCPAxisRect *rect : plot_->findChildren<QCPAxisRect *>())
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
@@ -124,7 +126,7 @@ void PlotView::applyPalette()
         axis->grid()->setPen(recolor(axis->grid()->pen(), grid));
         axis->grid()->setZeroLinePen(recolor(axis->grid()->zeroLinePen(), grid));
     };
-    for (QCPAxisRect *rect : plot_->axisRects())
+    for (QCPAxisRect *rect : plot_->findChildren<QCPAxisRect *>()) // in the layout or not, as applyFonts
         for (QCPAxis *axis : rect->axes())
             paintAxis(axis);
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {

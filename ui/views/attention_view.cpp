@@ -13,12 +13,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace {
 
@@ -37,6 +39,38 @@ std::optional<pe::EncodingParams> otherScheme(const pe::EncodingParams &p)
     if (pe::validate(q))
         return std::nullopt;
     return q;
+}
+
+// A model's other kind of layer, whose row the view draws beside the chosen one's: Gemma's local
+// layers beside its global ones and back, Llama 4's NoPE layers beside its RoPE ones and back.
+std::optional<pe::LayerKind> otherLayer(const pe::EncodingParams &p, pe::LayerKind shown)
+{
+    if (shown != pe::LayerKind::Global)
+        return pe::LayerKind::Global;
+    if (pe::hasLocalLayers(p))
+        return pe::LayerKind::Local;
+    if (pe::hasNopeLayers(p))
+        return pe::LayerKind::Nope;
+    return std::nullopt;
+}
+
+// One kind of layer in a few words: "a global layer: linear ×8 (θ/s), L = 32,768", "a local layer: base
+// 10000, no scaling, window 1,024", "a NoPE layer (Llama 4): no positions".
+QString layerText(const pe::EncodingParams &p, pe::LayerKind layer)
+{
+    switch (layer) {
+    case pe::LayerKind::Local:
+        return QCoreApplication::translate("AttentionView", "a %1")
+            .arg(QString::fromStdString(pe::localLayersText(p))
+                     .replace(QStringLiteral("local layers:"),
+                              QCoreApplication::translate("AttentionView", "local layer:")));
+    case pe::LayerKind::Nope:
+        return QCoreApplication::translate("AttentionView", "a NoPE layer (Llama 4): no positions");
+    case pe::LayerKind::Global:
+        break;
+    }
+    return QCoreApplication::translate("AttentionView", "a global layer: %1")
+        .arg(QString::fromStdString(pe::scalingSummary(p)));
 }
 
 } // namespace
@@ -75,6 +109,7 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     layerChoice_->setObjectName(QStringLiteral("attentionLayer"));
     layerChoice_->addItem(tr("global layers"));
     layerChoice_->addItem(tr("local layers"));
+    layerChoice_->addItem(tr("NoPE layers"));
     layerChoice_->setToolTip(tr("Gemma's two kinds of RoPE layer (--local-base, --sliding-window): the heatmap's; "
                                 "the row below shows the other in orange"));
     toolRow()->addWidget(layerChoice_);
@@ -92,11 +127,22 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     row->setName(tr("this scheme"));
     QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     other->setName(tr("other"));
-    auto *left = new QCPMarginGroup(p);
-    p->axisRect()->setMarginGroup(QCP::msLeft, left);
-    rowRect_->setMarginGroup(QCP::msLeft, left);
+    leftMargins_ = new QCPMarginGroup(p);
+    p->axisRect()->setMarginGroup(QCP::msLeft, leftMargins_);
+    rowRect_->setMarginGroup(QCP::msLeft, leftMargins_);
+    // Llama 4's NoPE temperature τ(t) over the window, a third panel while the model has NoPE layers.
+    temperatureRect_ = new QCPAxisRect(p);
+    temperatureRect_->setVisible(false);
+    temperatureRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
+    temperatureRect_->axis(QCPAxis::atBottom)->setLabel(tr("query position t"));
+    temperatureRect_->axis(QCPAxis::atLeft)->setLabel(tr("NoPE τ(t)"));
+    QCPGraph *temperature =
+        p->addGraph(temperatureRect_->axis(QCPAxis::atBottom), temperatureRect_->axis(QCPAxis::atLeft));
+    temperature->setName(tr("NoPE temperature"));
+    temperature->setLineStyle(QCPGraph::lsStepLeft);
     rowLine_ = addMarkerLine(kMarkColor);
     columnLine_ = addMarkerLine(kMarkColor, rowRect_);
+    temperatureLine_ = addMarkerLine(kMarkColor, temperatureRect_);
     // The keys row t cannot see, shaded grey under its curve: after t (causal), outside a local
     // layer's sliding window.
     for (QCPItemRect *&band : maskBands_) {
@@ -165,10 +211,10 @@ const pe::PositionalAttention &AttentionView::attention()
     } else {
         attention_ = std::make_unique<pe::PositionalAttention>(enc, s, attention_.get());
         compared_.reset();
-        if (pe::hasLocalLayers(enc.params())) {
-            // Gemma's two kinds of layer: the row of the other kind beside this one's.
+        if (const auto layer = otherLayer(enc.params(), s.layer)) {
+            // A model's kinds of layer: the row of another kind beside this one's.
             pe::AttentionSettings other = s;
-            other.layer = s.layer == pe::LayerKind::Local ? pe::LayerKind::Global : pe::LayerKind::Local;
+            other.layer = *layer;
             compared_ = std::make_unique<pe::PositionalAttention>(enc, other);
         } else if (const auto other = otherScheme(parameters()->values());
                    compare && other && pe::PositionalAttention::offsetOnly(*other))
@@ -197,11 +243,11 @@ QString AttentionView::formula() const
         if (p.xposScaleBase > 0)
             text += tr(", pair i's term × ζᵢ^((t−s)/γ), γ = %1 (xPos)")
                         .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)));
-        if (pe::hasLocalLayers(p))
-            text += s.layer == pe::LayerKind::Local
-                        ? tr(", a %1").arg(QString::fromStdString(pe::localLayersText(p))
-                                               .replace(QStringLiteral("local layers:"), tr("local layer:")))
-                        : tr(", a global layer: %1").arg(QString::fromStdString(pe::scalingSummary(p)));
+        if (s.layer == pe::LayerKind::Nope && pe::hasNopeLayers(p))
+            return tr("softmax over s of q·k/√d in a NoPE layer (Llama 4): no position enters the score, so every key "
+                      "seen weighs the same");
+        if (otherLayer(p, s.layer))
+            text += QStringLiteral(", ") + layerText(p, s.layer);
         return text;
     }
     case pe::SchemeId::Alibi:
@@ -219,16 +265,19 @@ void AttentionView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
+    // The NoPE temperature's panel in or out before the heatmap's cells are counted from its height.
+    if (showTemperaturePanel(pe::hasNopeLayers(p)))
+        layOut();
     // The controls that mean something for this scheme (the command line refuses the others).
     const bool rope = p.scheme == pe::SchemeId::Rope;
     qkChoice_->setEnabled(rope);
     seedSpin_->setEnabled(rope && state().choice(QStringLiteral("attentionQk")) == QLatin1String("random"));
-    const bool layers = pe::hasLocalLayers(p);
+    const bool layers = pe::hasLocalLayers(p) || pe::hasNopeLayers(p);
     compareBox_->setEnabled(!layers && (rope || p.scheme == pe::SchemeId::Sinusoidal));
     compareBox_->setToolTip(layers ? tr("With two kinds of layer the row below compares them")
                                    : tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
     layerChoice_->setEnabled(layers);
-    std::string why = pe::xposOverflow(p, attentionSettings().causal);
+    std::string why = pe::xposNeedsCausal(p, attentionSettings().causal);
     if (why.empty())
         why = pe::PositionalAttention::tooLarge(p);
     if (!why.empty()) {
@@ -285,17 +334,14 @@ void AttentionView::rebuild()
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
         plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
         plt->graph(1)->setVisible(true);
-        if (layers)
-            compared = attentionSettings().layer == pe::LayerKind::Local
-                           ? tr("orange: a global layer (%1)").arg(QString::fromStdString(pe::scalingSummary(p)))
-                           : tr("orange: a %1")
-                                 .arg(QString::fromStdString(pe::localLayersText(p))
-                                          .replace(QStringLiteral("local layers:"), tr("local layer:")));
+        if (const auto layer = otherLayer(p, attentionSettings().layer))
+            compared = tr("orange: %1").arg(layerText(p, *layer));
         else
             compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")
                                                             : tr("orange: sinusoidal, same d and base");
     }
     placeVertical(columnLine_, static_cast<double>(t));
+    const QString temperature = placeTemperature();
     // Grey where row t's keys are masked: before its window, after t.
     const std::int64_t end = p.startPos + n;
     const auto [seenFirst, seenEnd] = a.seenKeys(t);
@@ -336,6 +382,8 @@ void AttentionView::rebuild()
         title << tr("row: lowest to highest of each %1 keys per pixel column").arg(curve.stride);
     if (!compared.isEmpty())
         title << compared;
+    if (!temperature.isEmpty())
+        title << temperature;
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -343,4 +391,53 @@ void AttentionView::rebuild()
 QList<QCPAxis *> AttentionView::positionAxes() const
 {
     return {rowRect_->axis(QCPAxis::atBottom)};
+}
+
+bool AttentionView::showTemperaturePanel(bool shown)
+{
+    // In the layout only while shown: an empty row would take its share of the height.
+    const bool changed = shown != content()->hasElement(2, 0);
+    if (shown && changed) {
+        content()->addElement(2, 0, temperatureRect_);
+        content()->setRowStretchFactors({2.0, 1.0, 0.6});
+    } else if (changed) {
+        content()->take(temperatureRect_);
+        content()->simplify();
+        content()->setRowStretchFactors({2.0, 1.0});
+    }
+    temperatureRect_->setVisible(shown);
+    // In the left margins' group only while shown: a hidden panel's labels would widen the others'.
+    temperatureRect_->setMarginGroup(QCP::msLeft, shown ? leftMargins_ : nullptr);
+    return changed;
+}
+
+QString AttentionView::placeTemperature()
+{
+    const pe::EncodingParams &p = parameters()->values();
+    QCustomPlot *plt = plot();
+    QCPGraph *graph = plt->graph(2);
+    const bool shown = pe::hasNopeLayers(p);
+    if (!shown) {
+        graph->data()->clear();
+        return {};
+    }
+    // τ at every position of the window, reduced per pixel column (a step at each floor_scale).
+    std::vector<double> tau(static_cast<std::size_t>(p.seqLen));
+    for (std::int64_t r = 0; r < p.seqLen; ++r)
+        tau[static_cast<std::size_t>(r)] = pe::llama4Temperature(p.startPos + r, p);
+    const pe::CurveEnvelope curve = pe::curveEnvelope(tau, std::max(2, temperatureRect_->width()));
+    setEnvelope(graph, curve, static_cast<double>(p.startPos));
+    graph->setPen(curvePen(kRowColor, 1.8, static_cast<std::int64_t>(curve.low.size())));
+    const std::int64_t t = parameters()->position();
+    placeVertical(temperatureLine_, static_cast<double>(t));
+    QCPAxis *x = temperatureRect_->axis(QCPAxis::atBottom);
+    x->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
+    const double top = std::max(tau.front(), tau.back());
+    temperatureRect_->axis(QCPAxis::atLeft)->setRange(std::min(tau.front(), 1.0) - 0.02, top + 0.02 + 0.05 * (top - 1));
+    return tr("NoPE layers every %1 (Llama 4): their query × τ(t) = ln(⌊(t + 1)/%2⌋ + 1)·%3 + 1 = %4 at t = %5 (below)")
+        .arg(p.nopeInterval)
+        .arg(QString::fromStdString(pe::compactNumber(p.floorScale)))
+        .arg(QString::fromStdString(pe::compactNumber(p.attnScale)))
+        .arg(pe::llama4Temperature(t, p), 0, 'g', 6)
+        .arg(t);
 }

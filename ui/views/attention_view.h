@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QCPAxisRect;
 class QCPItemRect;
+class QCPMarginGroup;
 class QCPItemStraightLine;
 class QCPTextElement;
 class QSpinBox;
@@ -45,6 +46,10 @@ class AttentionView : public PlotView
   private:
     const pe::PositionalAttention &attention();
     QString formula() const;
+    // The NoPE temperature's panel, shown while the model has NoPE layers; its title line, or "".
+    QString placeTemperature();
+    // The temperature's panel into the layout or out of it; true when that changed the layout.
+    bool showTemperaturePanel(bool shown);
 
     QComboBox *qkChoice_;
     QCheckBox *causalBox_;
@@ -57,6 +62,9 @@ class AttentionView : public PlotView
     QCPAxisRect *rowRect_;
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
+    QCPMarginGroup *leftMargins_; // the panels' left margins, aligned
+    QCPAxisRect *temperatureRect_;
+    QCPItemStraightLine *temperatureLine_;
     QCPItemRect *maskBands_[2] = {}; // row t's masked keys: before its window, after t
     std::unique_ptr<pe::PositionalAttention> attention_;
     // The other of sinusoidal and RoPE with the same window, d and base (--compare); null when not

@@ -155,9 +155,14 @@ void RopeDecayView::rebuild()
     plt->yAxis2->setRange(0, *std::max_element(c.bound.begin(), c.bound.end()) * 1.1);
 
     const std::int64_t stride = pe::curveEnvelope(c.score, buckets).stride;
-    QStringList title{tr("RoPE's long-term decay (RoFormer 3.4.3): d = %1, base %2")
-                          .arg(p.dModel)
-                          .arg(QString::fromStdString(pe::compactNumber(p.base)))};
+    // xPos's γ on the first line, which lecture mode keeps.
+    QStringList title{
+        tr("RoPE's long-term decay (RoFormer 3.4.3): d = %1, base %2%3")
+            .arg(p.dModel)
+            .arg(QString::fromStdString(pe::compactNumber(p.base)))
+            .arg(p.xposScaleBase > 0
+                     ? tr("; green: xPos, γ = %1").arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)))
+                     : QString())};
     // scalingSummary names partial rotary too ("24 of 96 dims rotate": the standing pairs add 2 each).
     if (p.rope.scaling != pe::RopeScaling::None || pe::rotatedPairs(p.dModel, p.rope) < p.dModel / 2)
         title << tr("θ′ under %1%2")
@@ -180,13 +185,16 @@ void RopeDecayView::rebuild()
         double slowest = 0;
         for (int i = 0; i < pe::rotatedPairs(p.dModel, p.rope); ++i)
             slowest = std::max(slowest, zeta[static_cast<std::size_t>(i)]);
-        title << tr("green: xPos (Sun et al. 2022), ζᵢ = (2i + 0.4·d)/(1.4·d) from %1 to %2, γ = %3: every pair's "
-                    "term shrinks as ζᵢ^(k/γ), the slowest to 1/e by k = %4")
+        const auto eFold = [&p](double z) {
+            return QString::fromStdString(
+                pe::withThousands(static_cast<std::int64_t>(std::llround(p.xposScaleBase / -std::log(z)))));
+        };
+        title << tr("green: xPos (Sun et al. 2022), ζᵢ = (2i + 0.4·D)/(1.4·D) over the D = %1 rotary dims, from %2 "
+                    "to %3: pair i's term shrinks as ζᵢ^(k/γ), the fastest to 1/e by k = %4, the slowest by %5")
+                     .arg(pe::rotaryDim(p.dModel, p.rope))
                      .arg(zeta.front(), 0, 'g', 4)
                      .arg(slowest, 0, 'g', 4)
-                     .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)))
-                     .arg(QString::fromStdString(pe::withThousands(
-                         static_cast<std::int64_t>(std::llround(p.xposScaleBase / -std::log(slowest))))));
+                     .arg(eFold(zeta.front()), eFold(slowest));
     }
     if (p.rope.originalContext < offsets_)
         title << tr("red: the trained context L = %1").arg(p.rope.originalContext);

@@ -34,6 +34,7 @@ class TestAttention : public QObject
     void xposRowsAgainstScaledRotations_data();
     void xposRowsAgainstScaledRotations();
     void xposDecayAndExports();
+    void nopeLayerAndItsTemperature();
     void localLayerRowsAgainstDirect_data();
     void localLayerRowsAgainstDirect();
     void tableTakesTheMatrixPathAndAgrees();
@@ -339,11 +340,74 @@ void TestAttention::xposDecayAndExports()
     f.fill(0, f.rows, fv.data());
     QVERIFY(std::abs(fv[static_cast<std::size_t>(f.cols - 1)] - 0.4 / 1.4) < 1e-15);
 
-    p.seqLen = 300'000;
-    QVERIFY(pe::xposOverflow(p, true).empty());
-    QVERIFY(QString::fromStdString(pe::xposOverflow(p, false)).contains(QStringLiteral("check causal")));
-    p.seqLen = 200'000;
-    QVERIFY(pe::xposOverflow(p, false).empty());
+    QVERIFY(pe::xposNeedsCausal(p, true).empty());
+    QVERIFY(QString::fromStdString(pe::xposNeedsCausal(p, false)).contains(QStringLiteral("check causal")));
+    p.xposScaleBase = 0;
+    QVERIFY(pe::xposNeedsCausal(p, false).empty());
+    // Rows far into a long causal window: the keys after t (masked) scale up past any double, the
+    // seen ones weigh as their scores say, each row summing to 1.
+    p.xposScaleBase = 512;
+    p.seqLen = 4000;
+    pe::AttentionSettings causal;
+    causal.causal = true;
+    const pe::PositionalAttention a(pe::Encoding(p), causal);
+    for (std::int64_t t : {0, 1, 1999, 3999}) {
+        std::vector<double> row(4000);
+        a.row(t, 0, 4000, row.data());
+        double sum = 0;
+        for (double w : row) {
+            QVERIFY(std::isfinite(w));
+            sum += w;
+        }
+        QVERIFY2(std::abs(sum - 1) < 1e-12, qPrintable(QString::number(t)));
+    }
+    p.xposScaleBase = 0.5;
+    QCOMPARE(pe::validate(p)->field, pe::Field::XposScaleBase);
+}
+
+void TestAttention::nopeLayerAndItsTemperature()
+{
+    // Llama 4's NoPE layer: no position in its score, so each key it sees weighs the same (1/(t - first
+    // + 1) under the mask); the temperature ln(floor((t + 1)/8192) + 1)·0.1 + 1 steps at t + 1 = 8192·k;
+    // the export; a RoPE layer of the same model is unchanged.
+    pe::EncodingParams p = rope(16);
+    p.nopeInterval = 4;
+    QVERIFY(!pe::validate(p));
+    QVERIFY(pe::hasNopeLayers(p));
+    const pe::Encoding enc(p);
+    pe::AttentionSettings settings;
+    settings.causal = true;
+    settings.layer = pe::LayerKind::Nope;
+    const pe::PositionalAttention a(enc, settings);
+    for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; ++t)
+        for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
+            QVERIFY(std::abs(a.weight(t, s) - (s <= t ? 1.0 / static_cast<double>(t - p.startPos + 1) : 0.0)) < 1e-15);
+    settings.layer = pe::LayerKind::Global;
+    const pe::PositionalAttention ropeLayer(enc, settings);
+    pe::EncodingParams plain = p;
+    plain.nopeInterval = 0;
+    const pe::PositionalAttention same(pe::Encoding(plain), settings);
+    QCOMPARE(ropeLayer.weight(20, 11), same.weight(20, 11));
+
+    QCOMPARE(pe::llama4Temperature(0, p), 1.0);
+    QCOMPARE(pe::llama4Temperature(8190, p), 1.0);
+    QCOMPARE(pe::llama4Temperature(8191, p), std::log(2.0) * 0.1 + 1);
+    QCOMPARE(pe::llama4Temperature(3 * 8192 - 1, p), std::log(4.0) * 0.1 + 1);
+    p.seqLen = 3;
+    p.startPos = 8190;
+    const pe::Table t = pe::temperatureTable(p);
+    QCOMPARE(t.columnHeaders, (std::vector<std::string>{"temperature"}));
+    std::vector<double> v(3);
+    t.fill(0, 3, v.data());
+    QCOMPARE(v, (std::vector<double>{1.0, std::log(2.0) * 0.1 + 1, std::log(2.0) * 0.1 + 1}));
+    QCOMPARE(t.indexOf(0), 8190);
+    // The temperature's parameters apply with NoPE layers; RoPE's alone.
+    p.nopeInterval = 0;
+    QVERIFY(!pe::takes(p, pe::Field::FloorScale));
+    QVERIFY(
+        QString::fromStdString(pe::notApplicable(p, pe::Field::AttnScale)).contains(QStringLiteral("--nope-interval")));
+    p.scheme = pe::SchemeId::Alibi;
+    QVERIFY(QString::fromStdString(pe::notApplicable(p, pe::Field::NopeInterval)).contains(QStringLiteral("rope")));
 }
 
 void TestAttention::localLayerRowsAgainstDirect_data()

@@ -116,6 +116,7 @@ class TestAttentionView : public QObject
     void largeWindowShowsCellsAroundTAndSaysSo();
     void compareDrawsTheOtherScheme();
     void gemmaLayersMaskTheWindowAndDrawEachOther();
+    void nopeLayerIsUniformWithItsTemperature();
     void settingsRoundTrip();
     void drawsEverySchemeAndSaysWhenTooLarge();
 
@@ -560,7 +561,7 @@ void TestAttentionView::gemmaLayersMaskTheWindowAndDrawEachOther()
     orangeRow(global, true, "the global layer's row beside");
     QVERIFY2(titleOf(view_).contains(QStringLiteral("sliding window: t sees t − 5 < s ≤ t, grey keys masked")),
              qPrintable(titleOf(view_)));
-    QVERIFY(titleOf(view_).contains(QStringLiteral("orange: a global layer (linear ×8")));
+    QVERIFY(titleOf(view_).contains(QStringLiteral("orange: a global layer: linear ×8")));
     // Both sides of t without the causal mask.
     QVERIFY(!view_->applySettings({{QStringLiteral("attentionCausal"), false}}));
     checkAgainst(local, false, "a local layer, both sides");
@@ -577,6 +578,41 @@ void TestAttentionView::gemmaLayersMaskTheWindowAndDrawEachOther()
     set(p);
     QVERIFY(!view_->findChild<QComboBox *>(QStringLiteral("attentionLayer"))->isEnabled());
     QVERIFY(view_->findChild<QCheckBox *>(QStringLiteral("attentionCompare"))->isEnabled());
+}
+
+void TestAttentionView::nopeLayerIsUniformWithItsTemperature()
+{
+    // Llama 4: a NoPE layer's heatmap and row weigh each key seen the same; the RoPE layer's row in
+    // orange; the temperature's panel at every position of the window, gone with the NoPE layers.
+    pe::EncodingParams p = params(40, 16, 1e4);
+    p.scheme = pe::SchemeId::Rope;
+    p.nopeInterval = 4;
+    p.floorScale = 8;
+    p.attnScale = 0.5;
+    set(p);
+    QVERIFY(params_->setPosition(20));
+    QVERIFY(!view_->applySettings(
+        {{QStringLiteral("attentionLayer"), QStringLiteral("nope")}, {QStringLiteral("attentionCausal"), true}}));
+    checkAgainst([](std::int64_t, std::int64_t) { return 0.0L; }, true, "a NoPE layer");
+    const std::vector<double> ones(16, 1.0);
+    const std::vector<double> row = softmaxRow(ropeScore(plainTheta(1e4, 16), ones, ones), 20, 0, 40, true);
+    const auto points = rowPoints(1);
+    for (std::size_t s = 0; s < 40; ++s)
+        QVERIFY(std::abs(points.at(static_cast<double>(s)).first - row[s]) <= 1e-12);
+    const QString title = titleOf(view_);
+    QVERIFY2(title.contains(QStringLiteral("no position enters the score")) &&
+                 title.contains(QStringLiteral("orange: a global layer")) &&
+                 title.contains(QStringLiteral("= %1 at t = 20").arg(1 + 0.5 * std::log(3.0), 0, 'g', 6)),
+             qPrintable(title));
+    QCPGraph *tau = view_->plot()->graph(2);
+    QVERIFY(tau->keyAxis()->axisRect()->visible());
+    QCOMPARE(tau->dataCount(), 40);
+    for (const QCPGraphData &d : *tau->data())
+        QCOMPARE(d.value, 1 + 0.5 * std::log1p(std::floor((d.key + 1) / 8)));
+    p.nopeInterval = 0;
+    set(p);
+    QVERIFY(!tau->keyAxis()->axisRect()->visible());
+    QVERIFY(tau->data()->isEmpty());
 }
 
 void TestAttentionView::settingsRoundTrip()

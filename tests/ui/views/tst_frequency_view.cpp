@@ -176,9 +176,6 @@ void TestFrequencyView::measuredOverlaysTheFormula()
     QCOMPARE(p->graphCount(), before);
 }
 
-QTEST_MAIN(TestFrequencyView)
-#include "tst_frequency_view.moc"
-
 void TestFrequencyView::gemmaLocalLayersBeside()
 {
     // Gemma's local layers: their θ (base 100, unscaled) beside the global ones (base 1e4, linear
@@ -219,3 +216,6 @@ void TestFrequencyView::gemmaLocalLayersBeside()
         line = line || (l->visible() && l->point1->coords().y() == 29 && l->point2->coords().y() == 29);
     QVERIFY(line);
 }
+
+QTEST_MAIN(TestFrequencyView)
+#include "tst_frequency_view.moc"

@@ -11,8 +11,10 @@ pe::AttentionSettings attentionSettingsFrom(const QJsonObject &s)
                                                                                           : pe::QueryKey::Ones;
     out.causal = s.value(QStringLiteral("attentionCausal")).toBool();
     out.seed = static_cast<std::uint64_t>(s.value(QStringLiteral("attentionSeed")).toDouble());
-    out.layer = s.value(QStringLiteral("attentionLayer")).toString() == QLatin1String("local") ? pe::LayerKind::Local
-                                                                                               : pe::LayerKind::Global;
+    const QString layer = s.value(QStringLiteral("attentionLayer")).toString();
+    out.layer = layer == QLatin1String("local")  ? pe::LayerKind::Local
+                : layer == QLatin1String("nope") ? pe::LayerKind::Nope
+                                                 : pe::LayerKind::Global;
     return out;
 }
 
@@ -20,98 +22,110 @@ ViewInfo attentionViewInfo()
 {
     using Kind = ViewSetting::Kind;
     const auto tooLarge = [](const DataRequest &r) {
-        if (attentionSettingsFrom(r.settings).layer == pe::LayerKind::Local &&
-            r.encoding->params().scheme != pe::SchemeId::Rope)
-            return tr("--layer local is RoPE's (Gemma's sliding-window layers), not the %1 scheme's: give --layer "
-                      "global or --scheme rope.")
-                .arg(QString::fromUtf8(pe::schemeName(r.encoding->params().scheme).data()));
+        const pe::LayerKind layer = attentionSettingsFrom(r.settings).layer;
+        if (layer != pe::LayerKind::Global && r.encoding->params().scheme != pe::SchemeId::Rope)
+            return tr("--layer %1 is RoPE's (%2), not the %3 scheme's: give --layer global or --scheme rope.")
+                .arg(QString::fromUtf8(pe::layerKindName(layer).data()),
+                     layer == pe::LayerKind::Local ? tr("Gemma's sliding-window layers") : tr("Llama 4's NoPE layers"),
+                     QString::fromUtf8(pe::schemeName(r.encoding->params().scheme).data()));
+        if (layer == pe::LayerKind::Nope && !pe::hasNopeLayers(r.encoding->params()))
+            return tr("--layer nope needs Llama 4's NoPE layers: give --nope-interval (no_rope_layer_interval).");
         if (attentionSettingsFrom(r.settings).layer == pe::LayerKind::Local &&
             !pe::hasLocalLayers(r.encoding->params()))
             return tr("--layer local needs RoPE's sliding-window layers: give --local-base or --sliding-window "
                       "(Gemma's rope_local_base_freq, sliding_window).");
-        if (const std::string why = pe::xposOverflow(r.encoding->params(), attentionSettingsFrom(r.settings).causal);
+        if (const std::string why = pe::xposNeedsCausal(r.encoding->params(), attentionSettingsFrom(r.settings).causal);
             !why.empty())
             return QString::fromStdString(why);
         return QString::fromStdString(pe::PositionalAttention::tooLarge(r.encoding->params()));
     };
-    return {QStringLiteral("attention"),
-            tr("Attention"),
-            {{QStringLiteral("attentionQk"),
-              Kind::Choice,
-              QStringLiteral("ones"),
-              {QStringLiteral("ones"), QStringLiteral("random")},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("qk"),
-              QStringLiteral("Q"),
-              tr("RoPE's query and key: all ones or seeded Gaussian"),
-              2,
-              {pe::SchemeId::Rope}},
-             {QStringLiteral("attentionSeed"),
-              Kind::Integer,
-              0,
-              {},
-              0,
-              1'000'000,
-              {},
-              {},
-              QStringLiteral("qk-seed"),
-              QStringLiteral("S"),
-              tr("Seed of the random q and k"),
-              2,
-              {pe::SchemeId::Rope}},
-             {QStringLiteral("attentionCausal"),
-              Kind::Bool,
-              false,
-              {},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("causal"),
-              {},
-              tr("Mask the keys after the query (s > t); T5: the decoder's causal buckets")},
-             {QStringLiteral("attentionLayer"),
-              Kind::Choice,
-              QStringLiteral("global"),
-              {QStringLiteral("global"), QStringLiteral("local")},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("layer"),
-              QStringLiteral("KIND"),
-              tr("Gemma's two kinds of RoPE layer: global (the base and scaling) or local (--local-base, unscaled, "
-                 "keys within --sliding-window); the row shows the other in orange"),
-              2,
-              {pe::SchemeId::Rope}},
-             ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
-                 QStringLiteral("cells"), QStringLiteral("N"),
-                 tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
-             {QStringLiteral("attentionCompare"),
-              Kind::Bool,
-              false,
-              {},
-              0,
-              0,
-              {},
-              {},
-              QStringLiteral("compare"),
-              {},
-              tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one's (the figure)"),
-              2,
-              {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}}},
-            {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
-              [tooLarge](const DataRequest &r) {
-                  if (r.encoding->params().seqLen > pe::kMaxDistanceRows)
-                      return tr("the matrix holds seq_len² numbers: at most %1 positions (got %2).")
-                          .arg(QString::fromStdString(pe::withThousands(pe::kMaxDistanceRows)),
-                               QString::fromStdString(pe::withThousands(r.encoding->params().seqLen)));
-                  return tooLarge(r);
-              },
-              [](const DataRequest &r) { return pe::attentionTable(*r.encoding, attentionSettingsFrom(r.settings)); }}},
-            tooLarge,
-            {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
+    return {
+        QStringLiteral("attention"),
+        tr("Attention"),
+        {{QStringLiteral("attentionQk"),
+          Kind::Choice,
+          QStringLiteral("ones"),
+          {QStringLiteral("ones"), QStringLiteral("random")},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("qk"),
+          QStringLiteral("Q"),
+          tr("RoPE's query and key: all ones or seeded Gaussian"),
+          2,
+          {pe::SchemeId::Rope}},
+         {QStringLiteral("attentionSeed"),
+          Kind::Integer,
+          0,
+          {},
+          0,
+          1'000'000,
+          {},
+          {},
+          QStringLiteral("qk-seed"),
+          QStringLiteral("S"),
+          tr("Seed of the random q and k"),
+          2,
+          {pe::SchemeId::Rope}},
+         {QStringLiteral("attentionCausal"),
+          Kind::Bool,
+          false,
+          {},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("causal"),
+          {},
+          tr("Mask the keys after the query (s > t); T5: the decoder's causal buckets")},
+         {QStringLiteral("attentionLayer"),
+          Kind::Choice,
+          QStringLiteral("global"),
+          {QStringLiteral("global"), QStringLiteral("local"), QStringLiteral("nope")},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("layer"),
+          QStringLiteral("KIND"),
+          tr("A model's kinds of layer: global (the base and scaling), Gemma's local (--local-base, unscaled, "
+             "keys within --sliding-window) or Llama 4's NoPE (--nope-interval: no positions); the row shows "
+             "another kind in orange"),
+          2,
+          {pe::SchemeId::Rope}},
+         ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
+             QStringLiteral("cells"), QStringLiteral("N"),
+             tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
+         {QStringLiteral("attentionCompare"),
+          Kind::Bool,
+          false,
+          {},
+          0,
+          0,
+          {},
+          {},
+          QStringLiteral("compare"),
+          {},
+          tr("Draw the row of the other of sinusoidal and RoPE (same d, base) beside this one's (the figure)"),
+          2,
+          {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope}}},
+        {{QStringLiteral("attention"), tr("the softmaxed positional attention, seq_len x seq_len"),
+          [tooLarge](const DataRequest &r) {
+              if (r.encoding->params().seqLen > pe::kMaxDistanceRows)
+                  return tr("the matrix holds seq_len² numbers: at most %1 positions (got %2).")
+                      .arg(QString::fromStdString(pe::withThousands(pe::kMaxDistanceRows)),
+                           QString::fromStdString(pe::withThousands(r.encoding->params().seqLen)));
+              return tooLarge(r);
+          },
+          [](const DataRequest &r) { return pe::attentionTable(*r.encoding, attentionSettingsFrom(r.settings)); }},
+         {QStringLiteral("temperature"), tr("Llama 4's NoPE temperature τ(t) at every position: position, temperature"),
+          [](const DataRequest &r) {
+              return pe::hasNopeLayers(r.encoding->params())
+                         ? QString()
+                         : tr("the temperature is Llama 4's NoPE layers': give --scheme rope --nope-interval N.");
+          },
+          [](const DataRequest &r) { return pe::temperatureTable(r.encoding->params()); }}},
+        tooLarge,
+        {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
 }
