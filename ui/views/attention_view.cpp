@@ -110,8 +110,9 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     layerChoice_->addItem(tr("global layers"));
     layerChoice_->addItem(tr("local layers"));
     layerChoice_->addItem(tr("NoPE layers"));
-    layerChoice_->setToolTip(tr("Gemma's two kinds of RoPE layer (--local-base, --sliding-window): the heatmap's; "
-                                "the row below shows the other in orange"));
+    layerChoice_->setToolTip(tr("The kind of layer the heatmap shows: global, Gemma's local (--local-base, "
+                                "--sliding-window) or Llama 4's NoPE (--nope-interval); the row below shows another "
+                                "kind in orange"));
     toolRow()->addWidget(layerChoice_);
     toolRow()->addStretch(1);
 
@@ -237,15 +238,15 @@ QString AttentionView::formula() const
     case pe::SchemeId::Table:
         return tr("softmax over s of PE(t)·PE(s)/√d");
     case pe::SchemeId::Rope: {
+        if (s.layer == pe::LayerKind::Nope && pe::hasNopeLayers(p))
+            return tr("softmax over s of q·k/√d in a NoPE layer (Llama 4): no position enters the score, so every key "
+                      "seen weighs the same");
         QString text = s.qk == pe::QueryKey::Ones
                            ? tr("softmax over s of (R_t q)·(R_s k)/√d, q = k = ones")
                            : tr("softmax over s of (R_t q)·(R_s k)/√d, q, k Gaussian (seed %1)").arg(s.seed);
         if (p.xposScaleBase > 0)
             text += tr(", pair i's term × ζᵢ^((t−s)/γ), γ = %1 (xPos)")
                         .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)));
-        if (s.layer == pe::LayerKind::Nope && pe::hasNopeLayers(p))
-            return tr("softmax over s of q·k/√d in a NoPE layer (Llama 4): no position enters the score, so every key "
-                      "seen weighs the same");
         if (otherLayer(p, s.layer))
             text += QStringLiteral(", ") + layerText(p, s.layer);
         return text;
@@ -362,7 +363,7 @@ void AttentionView::rebuild()
     const QCPRange otherValues = plt->graph(1)->visible() ? plt->graph(1)->data()->valueRange(foundOther) : values;
     y->setRange(0, std::max({found ? values.upper : 1.0, foundOther ? otherValues.upper : 0.0, 1e-12}) * 1.08);
 
-    // The window's line second, where lecture mode's two title lines keep it.
+    // The sliding window's line right after the formula (whose first line names the layer).
     QStringList title{tr("Attention from positions alone: %1").arg(formula())};
     if (layers && attentionSettings().layer == pe::LayerKind::Local && p.slidingWindow > 0)
         title << (causal ? tr("sliding window: t sees t − %1 < s ≤ t, grey keys masked")
