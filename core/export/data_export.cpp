@@ -311,6 +311,32 @@ Table temperatureTable(const EncodingParams &p)
     });
 }
 
+Table gridTable(const std::vector<GridPair> &pairs, const PatchGrid &grid, std::int64_t firstPosition,
+                const GridPatch &reference)
+{
+    return lazyValuesTable(
+        "position", {"frame", "row", "column", "similarity"}, firstPosition, grid.patches(), [pairs, grid, reference] {
+            const std::vector<double> similarity = gridSimilarity(pairs, grid, reference);
+            std::vector<double> values;
+            values.reserve(4 * similarity.size());
+            for (std::size_t k = 0; k < similarity.size(); ++k) {
+                const GridPatch q = gridPatch(grid, static_cast<std::int64_t>(k));
+                values.insert(values.end(), {double(q.frame), double(q.row), double(q.col), similarity[k]});
+            }
+            return values;
+        });
+}
+
+Table gridPairsTable(const std::vector<GridPair> &pairs, const GridPatch &reference, std::int64_t offset)
+{
+    std::vector<double> values;
+    values.reserve(4 * pairs.size());
+    for (const GridPair &p : pairs)
+        values.insert(values.end(),
+                      {static_cast<double>(p.axis), p.theta, wavelengthOf(p.theta), gridAngle(p, reference, offset)});
+    return valuesTable("pair", {"axis", "theta", "wavelength", "angle"}, 0, std::move(values));
+}
+
 Table slopesTable(int heads)
 {
     return valuesTable("head", {"slope"}, 1, alibiSlopes(heads));

@@ -8,6 +8,7 @@
 #include "encodings/encoding.h"
 #include "encodings/noise.h"
 #include "encodings/relative_buckets.h"
+#include "encodings/rope_grid.h"
 #include "projections/projection.h"
 
 #include <cstdint>
@@ -80,6 +81,14 @@ Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets);
 Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);
 // Llama 4's NoPE temperature τ(t) for every position of the window: CSV "position,temperature".
 Table temperatureTable(const EncodingParams &params);
+// RoPE over a grid of patches (rope_grid.h), a row a patch: its frame, row, column and cosine
+// similarity to the reference patch: CSV "position,frame,row,column,similarity", the position
+// firstPosition + patch index.
+Table gridTable(const std::vector<GridPair> &pairs, const PatchGrid &grid, std::int64_t firstPosition,
+                const GridPatch &reference);
+// Its pairs in the model's order: CSV "pair,axis,theta,wavelength,angle", axis 0 the frame, 1 the row,
+// 2 the column, 3 none (a pair that stands still); the angle at the reference patch, in [0, 2π).
+Table gridPairsTable(const std::vector<GridPair> &pairs, const GridPatch &reference, std::int64_t offset);
 
 // metric(x_t, PE(reference)) for every position: CSV "position,similarity".
 Table similarityTable(const Encoding &encoding, const NoiseParams &noise, std::int64_t reference, Metric metric);

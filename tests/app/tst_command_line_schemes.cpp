@@ -28,6 +28,7 @@ class TestCommandLineSchemes : public QObject
     void attentionRowsSumToOne();
     void gemmaLocalLayers();
     void xposFromTheCommandLine();
+    void ropeOverAGrid();
     void llama4NopeLayers();
     void everyViewUnderEveryScheme();
 
@@ -346,6 +347,57 @@ void TestCommandLineSchemes::xposFromTheCommandLine()
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("check causal (--causal)")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestCommandLineSchemes::ropeOverAGrid()
+{
+    // The grid presets' exports: every patch's similarity to the current one (1 there, the same at
+    // the same row and column offsets either way), each pair's coordinate; the figure; the refusals.
+    QString header;
+    const QStringList pixtral{QStringLiteral("--preset"), QStringLiteral("pixtral-2d-rope-grid")};
+    auto rows = csv(pixtral + QStringList{QStringLiteral("--export-data"), QStringLiteral("grid")}, &header);
+    QCOMPARE(header, QStringLiteral("position,frame,row,column,similarity"));
+    QCOMPARE(rows.size(), 1024);
+    QCOMPARE(rows[528][2], 16.0);
+    QCOMPARE(rows[528][3], 16.0);
+    QVERIFY(std::abs(rows[528][4] - 1) < 1e-15);
+    QVERIFY(std::abs(rows[16 * 32 + 20][4] - rows[16 * 32 + 12][4]) < 1e-15);
+    QVERIFY(std::abs(rows[20 * 32 + 16][4] - rows[12 * 32 + 16][4]) < 1e-15);
+    rows = csv(pixtral + QStringList{QStringLiteral("--export-data"), QStringLiteral("grid-pairs")}, &header);
+    QCOMPARE(header, QStringLiteral("pair,axis,theta,wavelength,angle"));
+    QCOMPARE(rows.size(), 32);
+    QCOMPARE(rows[15][1], 1.0);
+    QCOMPARE(rows[16][1], 2.0);
+    QVERIFY(std::abs(rows[16][2] - std::pow(1e4, -2.0 / 64)) < 1e-15); // the first column pair: freqs[1]
+    rows = csv({QStringLiteral("--preset"), QStringLiteral("qwen2-vl-mrope-video"), QStringLiteral("--export-data"),
+                QStringLiteral("grid")});
+    QCOMPARE(rows.size(), 512);
+    QCOMPARE(rows[392][1], 1.0);
+    const QString png = dir_.filePath(QStringLiteral("grid.png"));
+    Run r =
+        run(pixtral + QStringList{QStringLiteral("--export"), QStringLiteral("grid"), QStringLiteral("--out"), png});
+    QVERIFY2(r.code == 0 && QFileInfo::exists(png), qPrintable(r.err));
+    const QString out = dir_.filePath(QStringLiteral("refused-grid.csv"));
+    const std::pair<QStringList, QString> refusals[] = {
+        {{QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--grid"), QStringLiteral("16x16")},
+         QStringLiteral("Give --seq-len 256")},
+        {{QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--grid"), QStringLiteral("16y16")},
+         QStringLiteral("rows x columns")},
+        {{QStringLiteral("--grid"), QStringLiteral("5x10")}, QStringLiteral("--grid")},
+        {{QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--scaling"), QStringLiteral("linear"),
+          QStringLiteral("--factor"), QStringLiteral("2")},
+         QStringLiteral("--scaling none")},
+        {{QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--grid-rope"), QStringLiteral("mrope"),
+          QStringLiteral("--mrope-section"), QStringLiteral("1,2,3")},
+         QStringLiteral("add up")},
+    };
+    for (const auto &[args, why] : refusals) {
+        r = run(args +
+                QStringList{QStringLiteral("--export-data"), QStringLiteral("grid"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 2 && r.err.contains(why),
+                 qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
 }
 
 void TestCommandLineSchemes::llama4NopeLayers()

@@ -63,6 +63,7 @@ const std::vector<ViewInfo> &viewRegistry()
         in(scalingViewInfo(), ropeGroup()),
         in(ropeDecayViewInfo(), ropeGroup()),
         in(precisionViewInfo(), ropeGroup(), OnPositions),
+        in(gridViewInfo(), ropeGroup()),
         in(attentionViewInfo(), readingGroup(), OnPositions),
         in(alibiViewInfo(), biasGroup()),
         in(bucketsViewInfo(), biasGroup()),

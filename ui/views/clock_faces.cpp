@@ -19,6 +19,14 @@ void ClockFaces::setGrid(int rows, int cols, double radius, pe::ClockFace face, 
     cache_ = QImage();
 }
 
+void ClockFaces::setCentres(std::vector<QPointF> centres)
+{
+    if (centres == centres_)
+        return;
+    centres_ = std::move(centres);
+    cache_ = QImage();
+}
+
 void ClockFaces::setArcs(std::vector<double> sweeps)
 {
     if (sweeps == sweeps_)
@@ -64,30 +72,35 @@ void ClockFaces::paint(QPainter &p) const
     const double hub = std::min(2.0 * lineScale_, 0.05 * cell);
     // Every hand starts at angle 0: 12 o'clock on a clock, 3 o'clock for the math angle.
     const QPointF zero = face_ == pe::ClockFace::Clockwise ? QPointF(0, -1) : QPointF(1, 0);
-    for (int r = 0; r < rows_; ++r)
-        for (int c = 0; c < cols_; ++c) {
-            const QPointF centre(x_->coordToPixel(c), y_->coordToPixel(r));
-            if (static_cast<std::size_t>(c) < sweeps_.size()) {
-                // The trained arc as a wedge from the hub, from the hands' start their way round.
-                p.setPen(Qt::NoPen);
-                p.setBrush(QColor(40, 170, 70, 110));
-                const QRectF disc(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry);
-                const double degrees = sweeps_[static_cast<std::size_t>(c)] * 180 / std::numbers::pi;
-                const int span = static_cast<int>(std::lround(16 * std::max(degrees, 1.0)));
-                if (face_ == pe::ClockFace::Clockwise)
-                    p.drawPie(disc, 90 * 16, -span);
-                else
-                    p.drawPie(disc, 0, span);
-            }
-            p.setPen(face);
-            p.setBrush(Qt::NoBrush);
-            p.drawEllipse(centre, rx, ry);
-            p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
-                       centre + QPointF(rx * zero.x(), ry * zero.y()));
+    std::vector<QPointF> at = centres_;
+    if (at.empty())
+        for (int r = 0; r < rows_; ++r)
+            for (int c = 0; c < cols_; ++c)
+                at.emplace_back(c, r);
+    for (const QPointF &spot : at) {
+        const int c = static_cast<int>(spot.x());
+        const QPointF centre(x_->coordToPixel(spot.x()), y_->coordToPixel(spot.y()));
+        if (static_cast<std::size_t>(c) < sweeps_.size()) {
+            // The trained arc as a wedge from the hub, from the hands' start their way round.
             p.setPen(Qt::NoPen);
-            p.setBrush(ink());
-            p.drawEllipse(centre, hub, hub);
+            p.setBrush(QColor(40, 170, 70, 110));
+            const QRectF disc(centre.x() - rx, centre.y() - ry, 2 * rx, 2 * ry);
+            const double degrees = sweeps_[static_cast<std::size_t>(c)] * 180 / std::numbers::pi;
+            const int span = static_cast<int>(std::lround(16 * std::max(degrees, 1.0)));
+            if (face_ == pe::ClockFace::Clockwise)
+                p.drawPie(disc, 90 * 16, -span);
+            else
+                p.drawPie(disc, 0, span);
         }
+        p.setPen(face);
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(centre, rx, ry);
+        p.drawLine(centre + QPointF(0.8 * rx * zero.x(), 0.8 * ry * zero.y()),
+                   centre + QPointF(rx * zero.x(), ry * zero.y()));
+        p.setPen(Qt::NoPen);
+        p.setBrush(ink());
+        p.drawEllipse(centre, hub, hub);
+    }
 }
 
 QColor ClockFaces::ink() const

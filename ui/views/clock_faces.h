@@ -25,6 +25,9 @@ class ClockFaces : public QCPLayerable
     }
 
     void setGrid(int rows, int cols, double radius, pe::ClockFace face, double lineScale);
+    // Faces at these centres (plot coordinates) instead of every cell of the grid, which then only
+    // gives the radius, face and line scale: the grid view's blocks of clocks, one a coordinate.
+    void setCentres(std::vector<QPointF> centres);
 
     // RoPE: each column's arc swept over the trained context (pe::trainedSweep), shaded on its
     // faces; empty for none.
@@ -51,6 +54,7 @@ class ClockFaces : public QCPLayerable
     pe::ClockFace face_ = pe::ClockFace::Clockwise;
     double lineScale_ = 1;
     std::vector<double> sweeps_;
+    std::vector<QPointF> centres_;
     QImage cache_;
     std::tuple<QRect, double, double, double, double, double, QRgb> cacheKey_;
 };

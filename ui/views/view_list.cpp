@@ -6,6 +6,7 @@
 #include "views/clock_grid_view.h"
 #include "views/distance_view.h"
 #include "views/frequency_view.h"
+#include "views/grid_view.h"
 #include "views/heatmap_view.h"
 #include "views/inputs_view.h"
 #include "views/pair_circle_view.h"
@@ -46,7 +47,7 @@ const QHash<QString, ViewClass> &viewClasses()
         {QStringLiteral("projection"), make<ProjectionView>()}, {QStringLiteral("scaling"), make<ScalingView>()},
         {QStringLiteral("rope-decay"), make<RopeDecayView>()},  {QStringLiteral("attention"), make<AttentionView>()},
         {QStringLiteral("alibi"), make<AlibiView>()},           {QStringLiteral("buckets"), make<BucketsView>()},
-        {QStringLiteral("precision"), make<PrecisionView>()},
+        {QStringLiteral("precision"), make<PrecisionView>()},   {QStringLiteral("grid"), make<GridView>()},
     };
     return classes;
 }

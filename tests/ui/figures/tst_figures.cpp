@@ -386,6 +386,8 @@ void TestFigures::everyViewSettingOnTheCommandLine()
                 expected = s.key == QStringLiteral("compareBases")        ? QStringLiteral("1e3")
                            : s.key == QStringLiteral("markers")           ? QStringLiteral("50, 100")
                            : s.key.endsWith(QStringLiteral("PairChoice")) ? QStringLiteral("0,1")
+                           : s.key == QStringLiteral("gridShape")         ? QStringLiteral("5x10")
+                           : s.key == QStringLiteral("mropeSection")      ? QStringLiteral("1,2,3")
                                                                           : QStringLiteral("A figure's own title");
                 args << QStringLiteral("--") + s.flag << expected.toString();
                 break;

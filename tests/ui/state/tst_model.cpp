@@ -21,7 +21,7 @@ class TestModel : public QObject
   private slots:
     void registryIsCompleteWithoutWidgets()
     {
-        QCOMPARE(viewRegistry().size(), std::size_t{17});
+        QCOMPARE(viewRegistry().size(), std::size_t{18});
         for (const ViewInfo &info : viewRegistry()) {
             QVERIFY2(!info.title.isEmpty(), qPrintable(info.id));
             QVERIFY2(viewGroups().contains(info.group), qPrintable(info.id));

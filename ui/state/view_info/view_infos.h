@@ -4,6 +4,7 @@
 #include "analysis/precision.h"
 #include "analysis/probe.h"
 #include "encodings/noise.h"
+#include "encodings/rope_grid.h"
 #include "projections/projection.h"
 #include "state/view_registry.h"
 
@@ -34,6 +35,7 @@ ViewInfo attentionViewInfo();
 ViewInfo alibiViewInfo();
 ViewInfo bucketsViewInfo();
 ViewInfo precisionViewInfo();
+ViewInfo gridViewInfo();
 
 // An entry's texts are translated in the context of its view's widget class, as that class's own
 // tr() did when the entry lived there: PE_VIEW_TEXTS(HeatmapView) gives the file its tr().
@@ -51,6 +53,8 @@ inline constexpr int kMaxClockPairs = 128;   // clocks in a row
 inline constexpr int kMaxClockRows = 64;     // rows of clocks
 // Positions times pairs the precision view and its export compute: 1,000,000 positions at d 256.
 inline constexpr double kMaxPrecisionWork = 1.28e8;
+// Patches a side the grid figure draws (its data export has every patch).
+inline constexpr int kMaxGridFigureSide = 1024;
 
 // Settings two views share: the similarity and distance metric; which pairs the clocks and the
 // circles show ("spread", "fastest", "0,5,31"; --pairs).
@@ -68,6 +72,22 @@ pe::Precision precisionFrom(const QJsonObject &settings);
 QString precisionTooLarge(const pe::EncodingParams &p);
 // T5's buckets of p with the view's direction (bucketsCausal: the decoder's).
 pe::T5Buckets t5BucketsFrom(const pe::EncodingParams &p, const QJsonObject &settings);
+// RoPE over a grid of patches as the grid view's settings give it (gridShape, gridRope, mropeSection):
+// the grid, the pairs and what they turn with, the offset of M-RoPE's coordinates (start_pos), and
+// why it cannot be drawn (problem: not at all; figureProblem: not as a figure, too many patches).
+struct GridSetup {
+    pe::PatchGrid grid;
+    bool fitted = false; // the squarest grid of seq_len patches (--grid fit)
+    pe::GridRope style = pe::GridRope::Pixtral;
+    std::array<int, 3> section{};
+    std::int64_t offset = 0;
+    std::vector<pe::GridPair> pairs;
+    QString problem;
+    QString figureProblem;
+};
+GridSetup gridSetupFrom(const pe::EncodingParams &p, const QJsonObject &settings);
+// The patch of a position: patch position - start_pos.
+pe::GridPatch gridReference(const GridSetup &g, const pe::EncodingParams &p, std::int64_t position);
 // The probe's training curve as a table: epoch, loss, accuracy, heldout_accuracy.
 pe::Table probeCurveTable(const pe::ProbeResult &result);
 // The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise

@@ -1,0 +1,127 @@
+#include "state/view_info/view_infos.h"
+
+#include "encodings/scheme.h"
+#include "export/data_export.h"
+
+#include <algorithm>
+
+PE_VIEW_TEXTS(GridView)
+
+GridSetup gridSetupFrom(const pe::EncodingParams &p, const QJsonObject &settings)
+{
+    GridSetup g;
+    g.style = pe::parseGridRope(settings.value(QStringLiteral("gridRope")).toString().toStdString())
+                  .value_or(pe::GridRope::Pixtral);
+    const QString shape = settings.value(QStringLiteral("gridShape")).toString().trimmed();
+    g.fitted = shape == QLatin1String("fit");
+    g.grid = g.fitted ? pe::fitPatchGrid(p.seqLen)
+                      : pe::parsePatchGrid(shape.toStdString(), nullptr).value_or(pe::fitPatchGrid(p.seqLen));
+    const QString section = settings.value(QStringLiteral("mropeSection")).toString().trimmed();
+    const int rotated = pe::rotatedPairs(p.dModel, p.rope);
+    g.section = section == QLatin1String("fit")
+                    ? pe::fitMropeSection(rotated)
+                    : pe::parseMropeSection(section.toStdString(), nullptr).value_or(pe::fitMropeSection(rotated));
+    g.offset = g.style == pe::GridRope::Mrope ? p.startPos : 0;
+    if (g.grid.patches() != p.seqLen) {
+        g.problem = tr("The grid's patches are the window's positions, in raster order: a %1 grid is %2 patches, and "
+                       "the window has %3 positions. Give --seq-len %2, or --grid fit.")
+                        .arg(QString::fromStdString(pe::patchGridText(g.grid)),
+                             QString::fromStdString(pe::withThousands(g.grid.patches())),
+                             QString::fromStdString(pe::withThousands(p.seqLen)));
+        return g;
+    }
+    if (pe::hasLocalLayers(p) || pe::hasNopeLayers(p)) {
+        g.problem = tr("Gemma's sliding-window layers and Llama 4's NoPE layers have no grid of patches in their "
+                       "reference code: the grid draws one kind of RoPE layer (--local-base 0 --sliding-window 0 "
+                       "--nope-interval 0).");
+        return g;
+    }
+    if (g.grid.rows > kMaxGridFigureSide || g.grid.frames * (g.grid.cols + 1) - 1 > kMaxGridFigureSide) {
+        g.figureProblem = tr("The grid figure draws every patch, at most %1 a side (frames side by side): this one is "
+                             "%2. --export-data grid writes every patch of any grid.")
+                              .arg(kMaxGridFigureSide)
+                              .arg(QString::fromStdString(pe::patchGridText(g.grid)));
+    }
+    if (const auto why = pe::gridProblem(g.style, p.dModel, p.rope, p.xposScaleBase, g.section, g.grid)) {
+        g.problem = QString::fromStdString(*why) + QLatin1Char('.');
+        return g;
+    }
+    g.pairs = pe::gridPairs(g.style, p.base, p.dModel, p.rope, g.section, p.startPos + p.seqLen);
+    return g;
+}
+
+pe::GridPatch gridReference(const GridSetup &g, const pe::EncodingParams &p, std::int64_t position)
+{
+    return pe::gridPatch(g.grid, std::clamp<std::int64_t>(position - p.startPos, 0, g.grid.patches() - 1));
+}
+
+ViewInfo gridViewInfo()
+{
+    using Kind = ViewSetting::Kind;
+    QStringList styles;
+    for (pe::GridRope s : pe::kGridRopes)
+        styles << QString::fromUtf8(pe::gridRopeName(s).data());
+    ViewSetting shape = ViewSetting{QStringLiteral("gridShape"), Kind::Text, QStringLiteral("fit")}.option(
+        QStringLiteral("grid"), QStringLiteral("HxW"),
+        tr("The patches as rows x columns (16x16) or frames x rows x columns (2x16x16), in raster order: "
+           "position t is patch t − start_pos; fit: the squarest grid of exactly seq_len patches"));
+    shape.check = [](const QString &text) {
+        if (text.trimmed() == QLatin1String("fit"))
+            return QString();
+        std::string error;
+        return pe::parsePatchGrid(text.trimmed().toStdString(), &error) ? QString() : QString::fromStdString(error);
+    };
+    ViewSetting style = ViewSetting{QStringLiteral("gridRope"), Kind::Choice, styles.first(), styles}.option(
+        QStringLiteral("grid-rope"), QStringLiteral("NAME"),
+        tr("How the pairs turn with the patch: pixtral (the first half of the pairs with the row at the even "
+           "frequencies, the second with the column at the odd), qwen2-vl (its vision tower: rows and columns "
+           "at the same frequencies), mrope (Qwen2-VL's language model: --mrope-section pairs with the "
+           "frame, the row and the column)"));
+    ViewSetting section = ViewSetting{QStringLiteral("mropeSection"), Kind::Text, QStringLiteral("fit")}.option(
+        QStringLiteral("mrope-section"), QStringLiteral("T,H,W"),
+        tr("M-RoPE's mrope_section: how many pairs turn with the frame, the row and the column, adding up to the "
+           "rotated pairs; fit: Qwen2-VL's proportions (16,24,24 at d_model 128)"));
+    section.check = [](const QString &text) {
+        if (text.trimmed() == QLatin1String("fit"))
+            return QString();
+        std::string error;
+        return pe::parseMropeSection(text.trimmed().toStdString(), &error) ? QString() : QString::fromStdString(error);
+    };
+    ViewSetting colors =
+        ViewSetting{QStringLiteral("gridColors"),
+                    Kind::Choice,
+                    QStringLiteral("data"),
+                    {QStringLiteral("data"), QStringLiteral("fixed")}}
+            .option(QStringLiteral("grid-colors"), QStringLiteral("NAME"),
+                    tr("The grid's colours from the image's lowest to highest similarity (data), or from −1 to 1 "
+                       "(fixed)"));
+    for (ViewSetting *s : {&shape, &style, &section, &colors})
+        s->schemes = {pe::SchemeId::Rope};
+    const auto problem = [](const DataRequest &r) { return gridSetupFrom(r.encoding->params(), r.settings).problem; };
+    return {QStringLiteral("grid"),
+            tr("RoPE over a grid"),
+            {shape, style, section, colors},
+            {{QStringLiteral("grid"),
+              tr("RoPE over a grid of patches, a row a patch: its frame, row and column and its cosine similarity to "
+                 "the current position's patch"),
+              problem,
+              [](const DataRequest &r) {
+                  const pe::EncodingParams &p = r.encoding->params();
+                  const GridSetup g = gridSetupFrom(p, r.settings);
+                  return pe::gridTable(g.pairs, g.grid, p.startPos, gridReference(g, p, r.position));
+              }},
+             {QStringLiteral("grid-pairs"),
+              tr("RoPE over a grid, a row a pair: the coordinate it turns with (0 frame, 1 row, 2 column, 3 none), "
+                 "θ, wavelength in patches, and its angle at the current position's patch"),
+              problem,
+              [](const DataRequest &r) {
+                  const pe::EncodingParams &p = r.encoding->params();
+                  const GridSetup g = gridSetupFrom(p, r.settings);
+                  return pe::gridPairsTable(g.pairs, gridReference(g, p, r.position), g.offset);
+              }}},
+            [](const DataRequest &r) {
+                const GridSetup g = gridSetupFrom(r.encoding->params(), r.settings);
+                return g.problem.isEmpty() ? g.figureProblem : g.problem;
+            },
+            {pe::SchemeId::Rope}};
+}
