@@ -136,6 +136,12 @@ QList<QCommandLineOption> options()
                         "array, rows are "
                         "positions, d_model is its column count (seq_len defaults to all its rows)."),
          QStringLiteral("FILE")},
+        {QStringLiteral("bias-table"),
+         QStringLiteral(
+             "T5's learned relative_attention_bias from a NumPy .npy file, a [buckets, heads] array (a row a "
+             "bucket, a column a head): the bias of --head against the offset in the T5 buckets view and "
+             "the attention it gives in the attention view. Sets --buckets to its rows unless given."),
+         QStringLiteral("FILE")},
         {QStringLiteral("export"),
          QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
              viewIds().join(QStringLiteral(", ")) +

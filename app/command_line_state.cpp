@@ -8,6 +8,7 @@
 
 #include <QCommandLineParser>
 
+#include <limits>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -78,6 +79,22 @@ std::optional<QString> cli::readScheme(const QCommandLineParser &parser, Command
                 .arg(parser.value(QStringLiteral("scheme")), allowed(pe::Field::Scheme));
         p.scheme = *scheme;
         p.table.reset(); // a session's table gives way to the scheme named
+        if (p.scheme != pe::SchemeId::T5)
+            p.biasTable.reset(); // and a T5 session's bias table
+    }
+    if (parser.isSet(QStringLiteral("bias-table"))) {
+        // T5's learned relative_attention_bias, [buckets, heads]: it gives the buckets unless
+        // --buckets is given (the validator holds that against its rows), and the first head.
+        if (p.scheme != pe::SchemeId::T5)
+            return QStringLiteral("--bias-table: a bias table is T5's learned relative_attention_bias; give --scheme "
+                                  "t5 with it.");
+        try {
+            p.biasTable = pe::PositionTable::open(parser.value(QStringLiteral("bias-table")).toStdString());
+        } catch (const std::exception &e) {
+            return QStringLiteral("--bias-table: ") + QString::fromStdString(e.what());
+        }
+        if (p.biasTable->rows() <= std::numeric_limits<int>::max())
+            p.buckets = static_cast<int>(p.biasTable->rows());
     }
     std::int64_t dModel = p.dModel;
     for (auto [name, target, field] : {std::tuple{QStringLiteral("seq-len"), &p.seqLen, pe::Field::SeqLen},
@@ -255,10 +272,11 @@ std::optional<QString> cli::readNoise(const QCommandLineParser &parser, CommandL
 bool cli::givesState(const QCommandLineParser &parser, const CommandLine &cmd)
 {
     static const QStringList stateFlags{
-        QStringLiteral("scheme"),    QStringLiteral("seq-len"), QStringLiteral("d-model"),  QStringLiteral("base"),
-        QStringLiteral("start-pos"), QStringLiteral("layout"),  QStringLiteral("exponent"), QStringLiteral("position"),
-        QStringLiteral("reference"), QStringLiteral("noise"),   QStringLiteral("seed"),     QStringLiteral("table"),
-        QStringLiteral("rng")};
+        QStringLiteral("scheme"),   QStringLiteral("seq-len"),   QStringLiteral("d-model"),
+        QStringLiteral("base"),     QStringLiteral("start-pos"), QStringLiteral("layout"),
+        QStringLiteral("exponent"), QStringLiteral("position"),  QStringLiteral("reference"),
+        QStringLiteral("noise"),    QStringLiteral("seed"),      QStringLiteral("table"),
+        QStringLiteral("rng"),      QStringLiteral("bias-table")};
     QStringList schemeFlags;
     for (const pe::SchemeParameter &sp : pe::schemeParameters())
         schemeFlags << QString::fromStdString(sp.flag());

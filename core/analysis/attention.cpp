@@ -1,6 +1,8 @@
 #include "analysis/attention.h"
 
 #include "analysis/offset_waves.h"
+#include "encodings/position_table.h"
+#include "encodings/relative_buckets.h"
 #include "encodings/rope.h"
 #include "encodings/scheme.h"
 #include "support/parallel.h"
@@ -293,8 +295,19 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
                 at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
             break;
         }
-        case SchemeId::T5:    // the bias is learned: without its table every offset scores 0 (the attention
-        case SchemeId::Table: // view does not take T5; the buckets view shows its structure)
+        case SchemeId::T5: // the learned bias of the offset's bucket (the view refuses T5 without its table)
+            if (p.biasTable) {
+                // T5's relative_position is memory minus query, s - t = -k; the decoder's buckets
+                // under the causal mask, the encoder's otherwise (T5Attention.compute_bias).
+                const T5Buckets b{p.buckets, p.maxDistance, !causal_};
+                for (const T5Run &run : t5Runs(b, -(n_ - 1), n_ - 1)) {
+                    const double bias = p.biasTable->value(run.bucket, p.head - 1);
+                    for (std::int64_t s = run.first; s <= run.last; ++s)
+                        at(-s) = bias;
+                }
+            }
+            break;
+        case SchemeId::Table: // scored row by row above
             break;
         }
     // Row t's softmax sum is a run of exp(f(k) - max) over its offsets: prefix sums in long double,

@@ -195,7 +195,23 @@ std::optional<ValidationError> validate(const EncodingParams &p)
         return ValidationError{Field::OriginalContext,
                                "LongRoPE's attention factor sqrt(1 + ln s / ln L) needs L of at least 2: give "
                                "original_context or attention_factor."};
-    if (takes(p, Field::Head) && p.head > p.heads)
+    // T5's learned bias: one row a bucket, one column a head.
+    if (p.biasTable && p.scheme != SchemeId::T5)
+        return ValidationError{Field::Scheme,
+                               "a bias table is T5's learned relative_attention_bias: the scheme must be "
+                               "t5."};
+    if (p.biasTable && p.biasTable->rows() != p.buckets)
+        return ValidationError{Field::Buckets, "buckets is the bias table's row count, " +
+                                                   withThousands(p.biasTable->rows()) + ", one a bucket (got " +
+                                                   std::to_string(p.buckets) + ")."};
+    if (p.scheme == SchemeId::T5 && p.head > (p.biasTable ? p.biasTable->cols() : 1))
+        return ValidationError{
+            Field::Head, p.biasTable ? "head must be at most the bias table's " + std::to_string(p.biasTable->cols()) +
+                                           " heads, its columns (got " + std::to_string(p.head) + ")."
+                                     : "T5's head is a column of its bias table: give --bias-table "
+                                       "FILE, or head 1 (got " +
+                                           std::to_string(p.head) + ")."};
+    if (takes(p, Field::Head) && p.scheme != SchemeId::T5 && p.head > p.heads)
         return ValidationError{Field::Head, "head must be at most the number of heads, " + std::to_string(p.heads) +
                                                 " (got " + std::to_string(p.head) + ")."};
     // T5's logarithmic buckets run from the last exact distance to max_distance: log(max_distance /

@@ -56,6 +56,9 @@ struct EncodingParams {
     // the buckets are bidirectional (the encoder) or causal (the decoder) is the views' --causal.
     int buckets = 32;
     std::int64_t maxDistance = 128;
+    // T5's learned relative_attention_bias (--bias-table): a [buckets, heads] array, a row a bucket,
+    // a column a head; `head` picks the column the views show. None: the buckets' structure alone.
+    std::shared_ptr<const PositionTable> biasTable;
     // Two kinds of layer in one RoPE model (Gemma 2 and 3): the global layers take the base and the
     // scaling above; the sliding-window layers turn at localBase (rope_local_base_freq; 0: the same
     // base) without a scaling, each query seeing the last slidingWindow keys (0: every key). Either

@@ -76,7 +76,7 @@ std::optional<PatchGrid> parsePatchGrid(std::string_view text, std::string *erro
     const auto parts = splitIntegers(text, 'x');
     if (!parts || parts->size() < 2 || parts->size() > 3)
         return fail("the grid must be rows x columns (16x16) or frames x rows x columns (2x16x16), "
-                    "whole numbers joined by x, not \"" +
+                    "whole numbers joined by x, or fit, not \"" +
                     std::string(text) + "\"");
     const std::vector<std::int64_t> &v = *parts;
     PatchGrid g;
@@ -162,7 +162,7 @@ std::optional<std::string> gridProblem(GridRope style, int d, const RopeScalingP
                                        const std::array<int, 3> &section, const PatchGrid &grid)
 {
     if (xposScaleBase > 0)
-        return "xPos has no form over a grid of patches in its reference code: --xpos-scale-base 0";
+        return "xPos has no form over a grid of patches in its reference code: --scheme rope (or --xpos-scale-base 0)";
     if (style == GridRope::Mrope) {
         const int rotated = rotatedPairs(d, rope);
         const int sum = section[0] + section[1] + section[2];

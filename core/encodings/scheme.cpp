@@ -40,7 +40,7 @@ const SchemeInfo &schemeInfo(SchemeId id)
                                "T5 relative bias (buckets)",
                                "Raffel et al. 2020; buckets: transformers' T5Attention._relative_position_bucket "
                                "(from Mesh TensorFlow)",
-                               {Field::SeqLen, Field::StartPos, Field::Buckets, Field::MaxDistance},
+                               {Field::SeqLen, Field::StartPos, Field::Buckets, Field::MaxDistance, Field::Head},
                                true};
     static const SchemeInfo table{
         SchemeId::Table, "Position table", "a .npy file", {Field::SeqLen, Field::StartPos}, false};
@@ -225,6 +225,8 @@ std::string notApplicable(const EncodingParams &p, Field f)
         return std::string(fieldName(f)) + " is RoPE's (Llama 4's NoPE layers): choose the scheme rope.";
     if (f == Field::XposScaleBase)
         return "xpos_scale_base is xPos's, a RoPE: choose the scheme xpos (or rope).";
+    if (f == Field::Head)
+        return "head is ALiBi's, or T5's with its bias table: choose the scheme alibi or t5.";
     if (own && f >= Field::Buckets)
         return std::string(fieldName(f)) + " is T5's: choose the scheme t5.";
     if (own && f >= Field::Heads)

@@ -186,7 +186,8 @@ const std::vector<SchemeParameter> &schemeParameters()
             {Field::Head,
              "head",
              "head",
-             "The ALiBi head the views show, 1-based (at most the number of heads)",
+             "The head the views show, 1-based: ALiBi's (at most the number of heads), or the column of T5's bias "
+             "table",
              Kind::Integer,
              {},
              1,

@@ -1,5 +1,7 @@
 #include "export/data_export.h"
 
+#include "encodings/position_table.h"
+
 #include "encodings/rope.h"
 #include "encodings/scheme.h"
 
@@ -367,6 +369,23 @@ Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets)
     t.fill = [seqLen, buckets](std::int64_t firstRow, std::int64_t count, double *out) {
         for (std::int64_t r = 0; r < count; ++r)
             out[r] = t5Bucket(firstRow + r - (seqLen - 1), buckets);
+    };
+    return t;
+}
+
+Table t5BiasTable(std::int64_t seqLen, const T5Buckets &buckets, std::shared_ptr<const PositionTable> bias)
+{
+    Table t;
+    t.indexHeader = "offset";
+    t.cols = bias->cols();
+    for (int h = 1; h <= t.cols; ++h)
+        t.columnHeaders.push_back("head_" + std::to_string(h));
+    t.rows = 2 * seqLen - 1;
+    t.indexOf = [seqLen](std::int64_t row) { return row - (seqLen - 1); };
+    t.fill = [seqLen, buckets, bias](std::int64_t firstRow, std::int64_t count, double *out) {
+        const int heads = bias->cols();
+        for (std::int64_t r = 0; r < count; ++r)
+            bias->readRow(t5Bucket(firstRow + r - (seqLen - 1), buckets), 0, 1, heads, out + r * heads);
     };
     return t;
 }

@@ -76,6 +76,9 @@ Table precisionTable(const Encoding &rope, Precision precision);
 // T5's bucket of every offset s - t of the window, -(seq_len-1)..seq_len-1, as
 // _relative_position_bucket gives it: CSV "offset,bucket".
 Table bucketsTable(std::int64_t seqLen, const T5Buckets &buckets);
+// T5's learned bias of every offset s - t of the window, -(seq_len-1)..seq_len-1, for every head of
+// its table ([buckets, heads]): CSV "offset,head_1,...,head_H".
+Table t5BiasTable(std::int64_t seqLen, const T5Buckets &buckets, std::shared_ptr<const PositionTable> bias);
 // The softmaxed positional attention of the window, N x N: CSV "position,<s>,...". seq_len at most
 // kMaxDistanceRows.
 Table attentionTable(const Encoding &encoding, const AttentionSettings &settings);

@@ -29,6 +29,7 @@ class TestCommandLineSchemes : public QObject
     void gemmaLocalLayers();
     void xposFromTheCommandLine();
     void ropeOverAGrid();
+    void t5BiasTable();
     void llama4NopeLayers();
     void everyViewUnderEveryScheme();
 
@@ -400,6 +401,93 @@ void TestCommandLineSchemes::ropeOverAGrid()
     }
 }
 
+void TestCommandLineSchemes::t5BiasTable()
+{
+    // T5's learned bias from a [buckets, heads] .npy: every offset's bias for every head, the
+    // attention it gives, the figures, a session naming it, and the refusals.
+    const int buckets = 8, heads = 3;
+    QByteArray bytes = QByteArray::fromStdString(pe::npyHeader({buckets, heads}));
+    std::vector<double> table;
+    for (int i = 0; i < buckets * heads; ++i) {
+        table.push_back(std::cos(0.9 * i) * 5);
+        bytes.append(reinterpret_cast<const char *>(&table.back()), sizeof(double));
+    }
+    const QString npy = dir_.filePath(QStringLiteral("relative_attention_bias.npy"));
+    QFile f(npy);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    const QStringList t5{
+        QStringLiteral("--scheme"),       QStringLiteral("t5"), QStringLiteral("--bias-table"), npy,
+        QStringLiteral("--max-distance"), QStringLiteral("20"), QStringLiteral("--seq-len"),    QStringLiteral("30")};
+    QString header;
+    auto rows = csv(t5 + QStringList{QStringLiteral("--export-data"), QStringLiteral("t5-bias")}, &header);
+    QCOMPARE(header, QStringLiteral("offset,head_1,head_2,head_3"));
+    QCOMPARE(rows.size(), 59);
+    const pe::T5Buckets encoder{buckets, 20, true};
+    for (const auto &row : rows)
+        for (int h = 0; h < heads; ++h)
+            QCOMPARE(row[h + 1],
+                     table[static_cast<std::size_t>(pe::t5Bucket(std::llround(row[0]), encoder) * heads + h)]);
+    // Head 2's attention, the decoder's buckets under the causal mask: softmax of the bias.
+    rows = csv(t5 + QStringList{QStringLiteral("--head"), QStringLiteral("2"), QStringLiteral("--causal"),
+                                QStringLiteral("--export-data"), QStringLiteral("attention")});
+    QCOMPARE(rows.size(), 30);
+    const pe::T5Buckets decoder{buckets, 20, false};
+    for (int t : {0, 17, 29}) {
+        double sum = 0;
+        for (int s = 0; s <= t; ++s)
+            sum += std::exp(table[static_cast<std::size_t>(pe::t5Bucket(s - t, decoder) * heads + 1)]);
+        for (int s = 0; s < 30; ++s) {
+            const double want =
+                s > t ? 0.0 : std::exp(table[static_cast<std::size_t>(pe::t5Bucket(s - t, decoder) * heads + 1)]) / sum;
+            QVERIFY2(std::abs(rows[t][s + 1] - want) < 1e-14, qPrintable(QStringLiteral("%1, %2").arg(t).arg(s)));
+        }
+    }
+    for (const QString view : {QStringLiteral("buckets"), QStringLiteral("attention")}) {
+        const QString png = dir_.filePath(view + QStringLiteral(".png"));
+        const Run r = run(t5 + QStringList{QStringLiteral("--export"), view, QStringLiteral("--out"), png});
+        QVERIFY2(r.code == 0 && QFileInfo::exists(png), qPrintable(r.err));
+    }
+    // A session names the table by its path.
+    const QString session = dir_.filePath(QStringLiteral("t5.json"));
+    QFile s(session);
+    QVERIFY(s.open(QIODevice::WriteOnly));
+    s.write(QStringLiteral(R"({"format": "positional-encoding-explorer-session", "version": 1,
+        "parameters": {"seq_len": 30, "d_model": 16, "base": 10000, "start_pos": 0, "layout": "interleaved",
+                       "exponent": "pair", "scheme": "t5", "buckets": 8, "max_distance": 20, "head": 3,
+                       "bias_table": "%1"}, "view": "buckets", "position": 0})")
+                .arg(npy)
+                .toUtf8());
+    s.close();
+    rows = csv({QStringLiteral("--session"), session, QStringLiteral("--export-data"), QStringLiteral("t5-bias")});
+    QCOMPARE(rows.size(), 59);
+    QCOMPARE(rows[29][3], table[2]); // offset 0: bucket 0, head 3
+    const QString out = dir_.filePath(QStringLiteral("refused-t5.csv"));
+    const std::pair<QStringList, QString> refusals[] = {
+        {{QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--bias-table"), npy},
+         QStringLiteral("give --scheme t5")},
+        {t5 + QStringList{QStringLiteral("--buckets"), QStringLiteral("32")},
+         QStringLiteral("the bias table's row count, 8")},
+        {t5 + QStringList{QStringLiteral("--head"), QStringLiteral("4")}, QStringLiteral("the bias table's 3 heads")},
+        {{QStringLiteral("--scheme"), QStringLiteral("t5"), QStringLiteral("--bias-table"),
+          dir_.filePath(QStringLiteral("none.npy"))},
+         QStringLiteral("--bias-table:")},
+        {{QStringLiteral("--scheme"), QStringLiteral("t5"), QStringLiteral("--head"), QStringLiteral("2")},
+         QStringLiteral("give --bias-table")},
+    };
+    for (const auto &[args, why] : refusals) {
+        const Run r = run(args + QStringList{QStringLiteral("--export-data"), QStringLiteral("t5-bias"),
+                                             QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 2 && r.err.contains(why),
+                 qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+    const Run r = run({QStringLiteral("--scheme"), QStringLiteral("t5"), QStringLiteral("--export-data"),
+                       QStringLiteral("attention"), QStringLiteral("--out"), out});
+    QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("give --bias-table FILE")), qPrintable(r.err));
+}
+
 void TestCommandLineSchemes::llama4NopeLayers()
 {
     // Llama 4's NoPE layers: their attention (every key seen the same weight), the temperature's
@@ -450,7 +538,14 @@ void TestCommandLineSchemes::everyViewUnderEveryScheme()
         for (const QString &scheme : schemes) {
             pe::EncodingParams p;
             p.scheme = *pe::parseScheme(scheme.toStdString());
-            const bool draws = info.schemeProblem(p).isEmpty();
+            p.seqLen = 80;
+            p.dModel = 32;
+            // The scheme's views, but for what the view cannot draw of it (T5's attention without its
+            // learned table), which the command line refuses in one line too.
+            const DataRequest request{
+                std::make_shared<const pe::Encoding>(p), {}, 60, completeSettings(info.settings, {})};
+            const bool draws =
+                info.schemeProblem(p).isEmpty() && (!info.cannotDraw || info.cannotDraw(request).isEmpty());
             for (const QString &size : {QStringLiteral("420x320"), QStringLiteral("1600x1000")}) {
                 const QString png = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(info.id, scheme, size));
                 // ALiBi and T5 take no d_model (the flag is refused there).

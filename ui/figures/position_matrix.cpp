@@ -78,6 +78,11 @@ void PositionMatrix::clear()
     count_ = 0;
 }
 
+void PositionMatrix::setScaleLabel(const QString &label)
+{
+    scale_->axis()->setLabel(label);
+}
+
 QString PositionMatrix::windowText() const
 {
     if (count_ >= n_)

@@ -35,6 +35,7 @@ class PositionMatrix
     // valueAt(key − query), evaluated once an offset.
     void fillByOffset(const std::function<double(std::int64_t k)> &valueAt, double low, double high);
     void clear();
+    void setScaleLabel(const QString &label);
     // "cells: positions 40–60 of 0–99 around t, one a position"; empty when every position is shown.
     QString windowText() const;
 

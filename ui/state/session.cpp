@@ -185,6 +185,19 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             return std::nullopt;
         }
     }
+    // T5's learned bias table, by its path (--bias-table): the validator holds it against the scheme
+    // and the buckets.
+    if (p.contains(QLatin1String("bias_table"))) {
+        QString path;
+        if (!r.string(p, "bias_table", path))
+            return std::nullopt;
+        try {
+            s.params.biasTable = pe::PositionTable::open(path.toStdString());
+        } catch (const std::exception &ex) {
+            r.fail(QStringLiteral("bias_table: %1").arg(QString::fromStdString(ex.what())));
+            return std::nullopt;
+        }
+    }
     // The parameters a scheme adds, each by its key (older files have none: the defaults); a
     // choice by its name.
     for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
@@ -363,6 +376,9 @@ QJsonObject sessionToJson(const Session &s)
     if (s.params.table)
         params.insert(QStringLiteral("table"),
                       QFileInfo(QString::fromStdString(s.params.table->path())).absoluteFilePath());
+    if (s.params.biasTable)
+        params.insert(QStringLiteral("bias_table"),
+                      QFileInfo(QString::fromStdString(s.params.biasTable->path())).absoluteFilePath());
     QJsonObject views;
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         views.insert(it.key(), it.value());

@@ -1,5 +1,7 @@
 #include "views/attention_view.h"
 
+#include "encodings/position_table.h"
+
 #include "analysis/offset_waves.h"
 
 #include "figures/integer_ticker.h"
@@ -10,6 +12,8 @@
 #include "state/view_state.h"
 
 #include <qcustomplot.h>
+
+#include <QFileInfo>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -256,8 +260,12 @@ QString AttentionView::formula() const
             .arg(p.head)
             .arg(p.heads)
             .arg(pe::alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)], 0, 'g', 6);
-    case pe::SchemeId::T5: // not one of the view's schemes (its entry): the buckets view's
-        break;
+    case pe::SchemeId::T5: // the view's entry refuses T5 without its learned table
+        return tr("softmax over s of b(bucket(s − t)), T5's learned bias, head %1 of %2 (%3), %4 buckets")
+            .arg(p.head)
+            .arg(p.biasTable ? p.biasTable->cols() : 1)
+            .arg(p.biasTable ? QFileInfo(QString::fromStdString(p.biasTable->path())).fileName() : QString())
+            .arg(p.buckets);
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "views/buckets_view.h"
 
+#include "encodings/position_table.h"
 #include "figures/integer_ticker.h"
 #include "figures/position_matrix.h"
 #include "state/parameters.h"
@@ -9,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -61,8 +63,9 @@ BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
     y->setTickLabels(true);
     offsetTicker_ = QSharedPointer<IntegerTicker>::create();
     logTicker_ = QSharedPointer<QCPAxisTickerLog>::create();
-    y->setTicker(QSharedPointer<IntegerTicker>::create());
-    y->setLabel(tr("bucket"));
+    bucketTicker_ = QSharedPointer<IntegerTicker>::create();
+    biasTicker_ = QSharedPointer<QCPAxisTicker>::create();
+    y->setTicker(bucketTicker_);
     exactBand_ = new QCPItemRect(p);
     exactBand_->setClipAxisRect(curveRect_);
     for (QCPItemPosition *corner : {exactBand_->topLeft, exactBand_->bottomRight}) {
@@ -103,9 +106,28 @@ void BucketsView::rebuild()
     QCustomPlot *plt = plot();
     const std::int64_t t = parameters()->position();
 
+    // With the learned table, the chosen head's bias of each bucket; else the bucket itself.
+    const pe::PositionTable *table = p.biasTable.get();
+    const auto valueOf = [table, &p](int bucket, int head) {
+        return table ? table->value(bucket, head) : static_cast<double>(bucket);
+    };
+    double low = 0, high = b.buckets - 1;
+    if (table) {
+        low = high = table->value(0, p.head - 1);
+        for (int k = 1; k < b.buckets; ++k) {
+            low = std::min(low, table->value(k, p.head - 1));
+            high = std::max(high, table->value(k, p.head - 1));
+        }
+        if (!(high > low)) { // one value: a range around it
+            low -= 0.5;
+            high += 0.5;
+        }
+    }
     // The matrix: row = query t, column = key s, a cell a position.
     matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("bucketsCells")), kMaxCells);
-    matrix_->fillByOffset([&b](std::int64_t k) { return pe::t5Bucket(k, b); }, 0, b.buckets - 1);
+    matrix_->setScaleLabel(table ? tr("bias b_%1(s − t)").arg(p.head) : tr("bucket(s − t)"));
+    matrix_->fillByOffset([&b, &valueOf, &p](std::int64_t k) { return valueOf(pe::t5Bucket(k, b), p.head - 1); }, low,
+                          high);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     // The curve: one step a run of equal buckets, exact (t5Runs bisects each run's end). Against the
@@ -114,14 +136,15 @@ void BucketsView::rebuild()
     const std::int64_t r = reach();
     const bool log = logDistance();
     // A left step from each run's first value x (offset or distance), the last held to `end`.
-    const auto steps = [](const std::vector<std::pair<std::int64_t, int>> &starts, std::int64_t end,
-                          QVector<double> &xs, QVector<double> &ys) {
+    int head = p.head - 1;
+    const auto steps = [&head, &valueOf](const std::vector<std::pair<std::int64_t, int>> &starts, std::int64_t end,
+                                         QVector<double> &xs, QVector<double> &ys) {
         for (const auto &[x, bucket] : starts) {
             xs << static_cast<double>(x) - 0.5;
-            ys << bucket;
+            ys << valueOf(bucket, head);
         }
         xs << static_cast<double>(end) + 0.5;
-        ys << starts.back().second;
+        ys << valueOf(starts.back().second, head);
     };
     std::vector<std::pair<std::int64_t, int>> starts;
     QVector<double> xs[2], ys[2];
@@ -148,6 +171,47 @@ void BucketsView::rebuild()
         steps->setVisible(!xs[g].isEmpty());
     }
     QCPAxis *x = curveRect_->axis(QCPAxis::atBottom);
+    QCPAxis *y = curveRect_->axis(QCPAxis::atRight);
+    // The other heads of the table, thin and grey under the chosen one, over the same offsets (the
+    // blue curve's: against the distance, the keys before t). Every head, whatever their number.
+    const int heads = table ? table->cols() : 0;
+    while (static_cast<int>(otherHeads_.size()) < std::max(heads - 1, 0)) {
+        QCPGraph *g = plt->addGraph(x, y);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setLayer(QStringLiteral("background"));
+        otherHeads_.push_back(g);
+    }
+    double lowAll = low, highAll = high;
+    std::size_t used = 0;
+    for (int h = 0; h < heads; ++h) {
+        if (h == p.head - 1)
+            continue;
+        head = h;
+        QVector<double> hx, hy;
+        if (!starts.empty() && !log) {
+            steps(starts, r, hx, hy);
+        } else if (log && r >= 1) {
+            std::vector<std::pair<std::int64_t, int>> before;
+            const std::vector<pe::T5Run> runs = pe::t5Runs(b, -r, -1);
+            for (auto run = runs.rbegin(); run != runs.rend(); ++run)
+                before.emplace_back(-run->last, run->bucket);
+            steps(before, r, hx, hy);
+        }
+        for (double v : hy) {
+            lowAll = std::min(lowAll, v);
+            highAll = std::max(highAll, v);
+        }
+        QCPGraph *g = otherHeads_[used++];
+        g->setData(hx, hy, true);
+        g->setPen(QPen(QColor(150, 150, 150, 160), 0.8 * lineScale()));
+        g->setVisible(true);
+    }
+    for (; used < otherHeads_.size(); ++used)
+        otherHeads_[used]->setVisible(false);
+    head = p.head - 1;
+    y->setTicker(table ? biasTicker_ : bucketTicker_);
+    y->setLabel(table ? tr("bias b_h(s − t): head %1 blue, the other %2 grey").arg(p.head).arg(heads - 1)
+                      : tr("bucket"));
     x->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     x->setTicker(log ? logTicker_ : offsetTicker_);
     if (log) {
@@ -165,12 +229,26 @@ void BucketsView::rebuild()
     placeVertical(maxBefore_, log ? static_cast<double>(b.maxDistance) : -static_cast<double>(b.maxDistance));
     placeVertical(maxAfter_, static_cast<double>(b.maxDistance));
     maxAfter_->setVisible(b.bidirectional && !log);
-    curveRect_->axis(QCPAxis::atRight)->setRange(-0.5, b.buckets - 0.5);
+    if (table) {
+        const double pad = 0.05 * (highAll - lowAll);
+        y->setRange(lowAll - pad, highAll + pad);
+        exactBand_->topLeft->setCoords(exactBand_->topLeft->coords().x(), highAll + 2 * pad + 1);
+        exactBand_->bottomRight->setCoords(exactBand_->bottomRight->coords().x(), lowAll - 2 * pad - 1);
+    } else {
+        y->setRange(-0.5, b.buckets - 0.5);
+    }
 
     const std::int64_t last = pe::t5LastBucketStart(b);
-    QStringList title{tr("T5: %1 buckets, %2; the bias b_h[bucket(s − t)] is learned, one per bucket and head")
-                          .arg(b.buckets)
-                          .arg(b.bidirectional ? tr("bidirectional (the encoder)") : tr("causal (the decoder)"))};
+    QStringList title{table
+                          ? tr("T5: the learned bias b_h[bucket(s − t)] of head %1 of %2 (%3), %4 buckets, %5")
+                                .arg(p.head)
+                                .arg(heads)
+                                .arg(QFileInfo(QString::fromStdString(table->path())).fileName())
+                                .arg(b.buckets)
+                                .arg(b.bidirectional ? tr("bidirectional (the encoder)") : tr("causal (the decoder)"))
+                          : tr("T5: %1 buckets, %2; the bias b_h[bucket(s − t)] is learned, one per bucket and head")
+                                .arg(b.buckets)
+                                .arg(b.bidirectional ? tr("bidirectional (the encoder)") : tr("causal (the decoder)"))};
     title << (b.bidirectional ? tr("shaded: one offset a bucket (|s − t| < %1); dashed: max_distance %2; the last "
                                    "bucket from %3")
                               : tr("shaded: one distance a bucket (t − s < %1, keys before t; after t: bucket 0); "
@@ -200,13 +278,17 @@ QString BucketsView::tooltipAt(QPointF pixel) const
     // The run of offsets that share offset k's bucket (a bucket's offsets are one interval, so on
     // k's side of 0 but for 0's own).
     const std::vector<pe::T5Run> runs = pe::t5Runs(b, -reach(), reach());
-    const auto run = [&runs](std::int64_t k) {
+    const auto run = [this, &runs](std::int64_t k) {
         const auto at = std::find_if(runs.begin(), runs.end(), [k](const pe::T5Run &r) { return r.last >= k; });
+        const pe::EncodingParams &p = parameters()->values();
         return tr("offset s − t = %1: bucket %2 (offsets %3 to %4 share it)")
-            .arg(k)
-            .arg(at->bucket)
-            .arg(at->first)
-            .arg(at->last);
+                   .arg(k)
+                   .arg(at->bucket)
+                   .arg(at->first)
+                   .arg(at->last) +
+               (p.biasTable
+                    ? tr(", bias b_%1 = %2").arg(p.head).arg(p.biasTable->value(at->bucket, p.head - 1), 0, 'g', 6)
+                    : QString());
     };
     // On the distance axis both curves are at this distance: the keys before t and after it.
     if (logDistance())

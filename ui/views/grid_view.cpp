@@ -57,11 +57,11 @@ QString styleText(pe::GridRope s)
 {
     switch (s) {
     case pe::GridRope::Pixtral:
-        return GridView::tr("Pixtral's 2-D RoPE");
+        return GridView::tr("Pixtral 2-D RoPE");
     case pe::GridRope::Qwen2Vl:
-        return GridView::tr("Qwen2-VL's vision 2-D RoPE");
+        return GridView::tr("Qwen2-VL vision 2-D RoPE");
     case pe::GridRope::Mrope:
-        return GridView::tr("Qwen2-VL's M-RoPE");
+        return GridView::tr("Qwen2-VL M-RoPE");
     }
     return {};
 }
@@ -163,8 +163,25 @@ void GridView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     setup_ = gridSetupFrom(p, settings());
-    if (!setup_.problem.isEmpty() || !setup_.figureProblem.isEmpty())
-        return; // PlotView shows cannotDraw() in place of the figure
+    if (const QString why = setup_.problem.isEmpty() ? setup_.figureProblem : setup_.problem; !why.isEmpty()) {
+        // Nothing drawn, and the title says why (the last figure must not stay as if it were this one).
+        map_->data()->clear();
+        hands_->data()->clear();
+        faces_->setCentres({});
+        faces_->setGrid(0, 0, 0.42, pe::ClockFace::Clockwise, lineScale());
+        for (QCPItemRect *r : {reference_, referenceInner_})
+            r->setVisible(false);
+        for (QCPItemText *label : frameLabels_)
+            label->setVisible(false);
+        similarity_.clear();
+        clockPairs_.clear();
+        clockAt_.clear();
+        setTitle(title_, {tr("RoPE over a grid: nothing drawn"), why});
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    for (QCPItemRect *r : {reference_, referenceInner_})
+        r->setVisible(true);
     const pe::PatchGrid &g = setup_.grid;
     const std::int64_t t = parameters()->position();
     patch_ = gridReference(setup_, p, t);
@@ -192,7 +209,7 @@ void GridView::rebuild()
     const QRect area = plot()->axisRect()->rect();
     const double fitted =
         std::min(static_cast<double>(area.width()) / width, static_cast<double>(area.height()) / g.rows) * pixelScale();
-    const double cellPixels = std::max(1.0, fitted / pixelScale());
+    const double cellPixels = std::max(1e-6, fitted / pixelScale());
     const QFontMetrics metrics(plot()->xAxis->tickLabelFont());
     const int colStep = niceStep(1.8 * metrics.horizontalAdvance(QString::number(g.cols - 1)) / cellPixels);
     const int rowStep = niceStep(1.4 * metrics.height() / cellPixels);
@@ -211,6 +228,28 @@ void GridView::rebuild()
         }
     qSharedPointerDynamicCast<QCPAxisTickerText>(plot()->yAxis->ticker())->setTicks(rowTicks, rowLabels);
     qSharedPointerDynamicCast<QCPAxisTickerText>(plot()->xAxis->ticker())->setTicks(colTicks, colLabels);
+    // Each frame named above its block (frames side by side); every k-th when many.
+    const int frameStep =
+        g.frames > 1
+            ? niceStep(1.3 * metrics.horizontalAdvance(tr("frame %1").arg(g.frames - 1)) / (cellPixels * (g.cols + 1)))
+            : 1;
+    int labelled = 0;
+    for (int f = 0; g.frames > 1 && f < g.frames; f += frameStep, ++labelled) {
+        if (labelled == static_cast<int>(frameLabels_.size())) {
+            auto *label = new QCPItemText(plot());
+            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            label->setClipToAxisRect(false);
+            frameLabels_.push_back(label);
+        }
+        QCPItemText *label = frameLabels_[static_cast<std::size_t>(labelled)];
+        label->setText(tr("frame %1").arg(f));
+        label->setFont(plot()->xAxis->tickLabelFont());
+        label->setColor(plot()->xAxis->tickLabelColor());
+        label->position->setCoords(mapX(f, 0) + (g.cols - 1) / 2.0, -0.6);
+        label->setVisible(true);
+    }
+    for (std::size_t k = static_cast<std::size_t>(labelled); k < frameLabels_.size(); ++k)
+        frameLabels_[k]->setVisible(false);
     const double x = mapX(patch_.frame, patch_.col);
     // A dark frame with a light one inside, as the heatmap marks its row: visible on every colour.
     reference_->setPen(QPen(QColor(20, 20, 20), 2.4 * lineScale()));
@@ -288,7 +327,7 @@ void GridView::rebuild()
     const QString where = g.frames > 1
                               ? tr("frame %1, row %2, column %3").arg(patch_.frame).arg(patch_.row).arg(patch_.col)
                               : tr("row %1, column %2").arg(patch_.row).arg(patch_.col);
-    QStringList title{tr("%1, %2 patches%3: position %4 = %5")
+    QStringList title{tr("%1, %2%3: t = %4 at %5")
                           .arg(styleText(setup_.style), QString::fromStdString(pe::patchGridText(g)))
                           .arg(setup_.fitted ? tr(" (fit)") : QString())
                           .arg(t)
@@ -334,7 +373,11 @@ void GridView::fitCells()
     // After every layout (screen or export size): square patches and round clocks.
     if (!setup_.problem.isEmpty() || !setup_.figureProblem.isEmpty())
         return;
-    const auto fit = [](QCPAxisRect *rect, QCPAxis *x, QCPAxis *y, double cols, double rows) {
+    // `above`: cells kept above the first row (the frames' names).
+    // `corner`: the cells in the bottom left corner, next to both axes' ticks (the image), else centred.
+    const auto fit = [](QCPAxisRect *rect, QCPAxis *x, QCPAxis *y, double cols, double rows, double above,
+                        bool corner) {
+        rows += above;
         if (cols <= 0 || rows <= 0)
             return;
         const QRect area = rect->rect();
@@ -344,12 +387,19 @@ void GridView::fitCells()
             return;
         const double spareX = (area.width() / cell - cols) / 2;
         const double spareY = (area.height() / cell - rows) / 2;
-        x->setRange(-0.5 - spareX, cols - 0.5 + spareX);
-        y->setRange(-0.5 - spareY, rows - 0.5 + spareY);
+        if (corner) {
+            x->setRange(-0.5, cols - 0.5 + 2 * spareX);
+            y->setRange(-0.5 - above - 2 * spareY, rows - above - 0.5);
+        } else {
+            x->setRange(-0.5 - spareX, cols - 0.5 + spareX);
+            y->setRange(-0.5 - above - spareY, rows - above - 0.5 + spareY);
+        }
     };
     const pe::PatchGrid &g = setup_.grid;
-    fit(plot()->axisRect(), plot()->xAxis, plot()->yAxis, g.frames * (g.cols + 1) - 1, g.rows);
-    fit(clockRect_, clockRect_->axis(QCPAxis::atBottom), clockRect_->axis(QCPAxis::atLeft), clockWidth_, clockHeight_);
+    fit(plot()->axisRect(), plot()->xAxis, plot()->yAxis, g.frames * (g.cols + 1) - 1, g.rows, g.frames > 1 ? 1.5 : 0.0,
+        true);
+    fit(clockRect_, clockRect_->axis(QCPAxis::atBottom), clockRect_->axis(QCPAxis::atLeft), clockWidth_, clockHeight_,
+        0.0, false);
     const QRect area = clockRect_->rect();
     if (clockWidth_ > 0 && clockHeight_ > 0) {
         const double cell = std::min(static_cast<double>(area.width()) / clockWidth_,

@@ -12,6 +12,7 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPCurve;
 class QCPItemRect;
+class QCPItemText;
 class QCPTextElement;
 class QLineEdit;
 
@@ -52,6 +53,7 @@ class GridView : public PlotView
     QCPItemRect *referenceInner_;
     ClockFaces *faces_;
     QCPCurve *hands_;
+    std::vector<QCPItemText *> frameLabels_; // "frame f" above each frame's block
     GridSetup setup_;
     pe::GridPatch patch_;
     std::vector<double> similarity_;

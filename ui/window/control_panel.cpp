@@ -198,6 +198,8 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
         pe::EncodingParams p = parameters_->values();
         if (const auto scheme = pe::parseScheme(schemeChoice_->currentData().toString().toStdString()))
             p.scheme = *scheme;
+        if (p.scheme != pe::SchemeId::T5)
+            p.biasTable.reset(); // T5's learned bias goes with T5 (undo brings both back)
         p.layout = *pe::parseLayout(layoutChoice_->currentData().toString().toStdString());
         p.exponent = *pe::parseExponent(exponentChoice_->currentData().toString().toStdString());
         apply(p);

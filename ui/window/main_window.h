@@ -55,6 +55,8 @@ class MainWindow : public QMainWindow
     // A position table (.npy) shown with every view, its whole height from row 0; false, the state
     // unchanged and *error one sentence, when the file is refused. Undoable like any change.
     bool openTable(const QString &path, QString *error);
+    // T5's learned bias table (--bias-table): the scheme t5 with the table's buckets and head 1.
+    bool openBiasTable(const QString &path, QString *error);
     void closeTable();
     bool saveSession(const QString &path, QString *error);
     QStringList recentSessions() const;
@@ -108,6 +110,7 @@ class MainWindow : public QMainWindow
     void fillRecentMenu();
     void openSessionDialog();
     void openTableDialog();
+    void openBiasTableDialog();
     // How a file action went: the status bar on success, a warning with the reason on failure.
     void report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success);
     void saveSessionDialog();

@@ -24,6 +24,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <limits>
 
 bool MainWindow::openTable(const QString &path, QString *error)
 {
@@ -44,6 +45,42 @@ bool MainWindow::openTable(const QString &path, QString *error)
         return false;
     }
     return true;
+}
+
+bool MainWindow::openBiasTable(const QString &path, QString *error)
+{
+    std::shared_ptr<const pe::PositionTable> table;
+    try {
+        table = pe::PositionTable::open(path.toStdString());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    // T5 with the table's buckets (its rows) and its first head; the other parameters kept.
+    pe::EncodingParams v = parameters_->values();
+    v.scheme = pe::SchemeId::T5;
+    v.table.reset();
+    v.biasTable = table;
+    v.buckets = static_cast<int>(std::min<std::int64_t>(table->rows(), std::numeric_limits<int>::max()));
+    v.head = 1;
+    if (auto problem = parameters_->set(v)) {
+        if (error)
+            *error = QString::fromStdString(problem->message);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::openBiasTableDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open T5 bias table"), QString(), tr("NumPy arrays (*.npy)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = openBiasTable(path, &error);
+    report(ok, tr("Open T5 bias table"), tr("The bias table was not opened: %1"), error, tr("Opened %1").arg(path));
 }
 
 void MainWindow::closeTable()
@@ -79,6 +116,10 @@ void MainWindow::addSessionMenus(QMenu *file)
     QAction *table = file->addAction(tr("Open &table…"), this, &MainWindow::openTableDialog);
     table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or "
                          "drop it on the window"));
+    QAction *bias = file->addAction(tr("Open T5 &bias table…"), this, &MainWindow::openBiasTableDialog);
+    bias->setToolTip(
+        tr("T5's learned relative_attention_bias (a [buckets, heads] .npy array): its bias per head in the "
+           "T5 buckets view and the attention it gives"));
     closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
     closeTableAction_->setEnabled(false);
     connect(parameters_, &Parameters::changed, closeTableAction_,

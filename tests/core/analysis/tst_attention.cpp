@@ -2,6 +2,7 @@
 #include "analysis/clock.h"
 #include "analysis/similarity.h"
 #include "encodings/position_table.h"
+#include "encodings/relative_buckets.h"
 #include "encodings/rope.h"
 #include "encodings/scheme.h"
 #include "encodings/scheme_parameters.h"
@@ -31,6 +32,7 @@ class TestAttention : public QObject
     void ropeRowsAgainstRotatedQueryAndKey_data();
     void ropeRowsAgainstRotatedQueryAndKey();
     void alibiRowsAgainstDirect();
+    void t5BiasTableRowsAgainstDirect();
     void xposRowsAgainstScaledRotations_data();
     void xposRowsAgainstScaledRotations();
     void xposDecayAndExports();
@@ -499,6 +501,55 @@ void TestAttention::alibiRowsAgainstDirect()
                 [m](std::int64_t t, std::int64_t s) { return -m * std::abs(static_cast<double>(t - s)); }, causal,
                 1e-14);
     }
+}
+
+void TestAttention::t5BiasTableRowsAgainstDirect()
+{
+    // T5's learned bias (T5Attention.compute_bias): query t's logit for key s is the table's value
+    // at bucket(s - t) in the head's column, the encoder's buckets or (causal) the decoder's, no
+    // 1/√d; a [buckets, heads] array as the checkpoint stores relative_attention_bias.weight.
+    const int buckets = 10, heads = 3;
+    std::string bytes = pe::npyHeader({buckets, heads});
+    std::vector<double> values;
+    for (int i = 0; i < buckets * heads; ++i) {
+        values.push_back(4 * std::sin(1.3 * i) - 0.1 * i);
+        bytes.append(reinterpret_cast<const char *>(&values.back()), sizeof(double));
+    }
+    pe::EncodingParams p;
+    p.scheme = pe::SchemeId::T5;
+    p.seqLen = 70;
+    p.startPos = 4;
+    p.buckets = buckets;
+    p.maxDistance = 20;
+    p.biasTable =
+        pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), "bias.npy");
+    QVERIFY(!pe::validate(p));
+    for (int head : {1, 3}) {
+        p.head = head;
+        for (bool causal : {false, true}) {
+            const pe::T5Buckets b{buckets, p.maxDistance, !causal};
+            compareRows(
+                pe::PositionalAttention(pe::Encoding(p), {pe::QueryKey::Ones, 0, causal}), p,
+                [&](std::int64_t t, std::int64_t s) {
+                    return values[static_cast<std::size_t>(pe::t5Bucket(s - t, b) * heads + head - 1)];
+                },
+                causal, 1e-14);
+        }
+    }
+    // The table must be T5's, one row a bucket, the head one of its columns.
+    pe::EncodingParams q = p;
+    q.buckets = 12;
+    QVERIFY(pe::validate(q) && pe::validate(q)->field == pe::Field::Buckets);
+    q = p;
+    q.head = 4;
+    QVERIFY(pe::validate(q) && pe::validate(q)->message.find("3 heads") != std::string::npos);
+    q = p;
+    q.scheme = pe::SchemeId::Alibi;
+    QVERIFY(pe::validate(q) && pe::validate(q)->field == pe::Field::Scheme);
+    q = p;
+    q.biasTable.reset();
+    q.head = 2;
+    QVERIFY(pe::validate(q) && pe::validate(q)->message.find("--bias-table") != std::string::npos);
 }
 
 void TestAttention::tableTakesTheMatrixPathAndAgrees()

@@ -1,3 +1,5 @@
+#include "encodings/position_table.h"
+#include "export/data_export.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
 #include "state/parameter_history.h"
@@ -14,6 +16,8 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMimeData>
@@ -138,6 +142,34 @@ void TestSession::roundTrip()
     const std::optional<Session> again = parseSession(QJsonDocument(longRope).toJson(), &error);
     QVERIFY2(again, qPrintable(error));
     QVERIFY(again->params == r);
+
+    // T5's bias table by its path (bias_table), opened again on reading; the head a column of it.
+    std::string bytes = pe::npyHeader({8, 2});
+    for (int i = 0; i < 16; ++i) {
+        const double v = 0.5 * i - 3;
+        bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
+    }
+    const QString biasPath = dir_.filePath(QStringLiteral("bias.npy"));
+    QFile biasFile(biasPath);
+    QVERIFY(biasFile.open(QIODevice::WriteOnly));
+    biasFile.write(bytes.data(), static_cast<qint64>(bytes.size()));
+    biasFile.close();
+    pe::EncodingParams t5 = params(40, 32);
+    t5.scheme = pe::SchemeId::T5;
+    t5.buckets = 8;
+    t5.maxDistance = 20;
+    t5.head = 2;
+    t5.biasTable = pe::PositionTable::open(biasPath.toStdString());
+    QVERIFY(!p1.set(t5));
+    const QJsonObject withBias = sessionToJson(w1.currentSession());
+    QCOMPARE(withBias.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("bias_table")).toString(),
+             QFileInfo(biasPath).absoluteFilePath());
+    const std::optional<Session> biasBack = parseSession(QJsonDocument(withBias).toJson(), &error);
+    QVERIFY2(biasBack, qPrintable(error));
+    QVERIFY(biasBack->params.biasTable && biasBack->params.biasTable->value(7, 1) == 4.5);
+    QCOMPARE(biasBack->params.head, 2);
+    QCOMPARE(sessionToJson(*biasBack).value(QStringLiteral("parameters")),
+             withBias.value(QStringLiteral("parameters")));
 }
 
 void TestSession::refusals_data()

@@ -34,6 +34,10 @@ ViewInfo attentionViewInfo()
             !pe::hasLocalLayers(r.encoding->params()))
             return tr("--layer local needs RoPE's sliding-window layers: give --local-base or --sliding-window "
                       "(Gemma's rope_local_base_freq, sliding_window).");
+        if (r.encoding->params().scheme == pe::SchemeId::T5 && !r.encoding->params().biasTable)
+            return tr(
+                "T5's attention from positions is its learned bias of each bucket: give --bias-table FILE (a .npy "
+                "of [buckets, heads], relative_attention_bias), or see the buckets view.");
         if (const std::string why = pe::xposNeedsCausal(r.encoding->params(), attentionSettingsFrom(r.settings).causal);
             !why.empty())
             return QString::fromStdString(why);
@@ -127,5 +131,5 @@ ViewInfo attentionViewInfo()
           },
           [](const DataRequest &r) { return pe::temperatureTable(r.encoding->params()); }}},
         tooLarge,
-        {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::Table}};
+        {pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi, pe::SchemeId::T5, pe::SchemeId::Table}};
 }

@@ -39,6 +39,19 @@ ViewInfo bucketsViewInfo()
           [](const DataRequest &r) {
               const pe::EncodingParams &p = r.encoding->params();
               return pe::bucketsTable(p.seqLen, t5BucketsFrom(p, r.settings));
+          }},
+         {QStringLiteral("t5-bias"),
+          tr("T5's learned bias of every offset s − t, −(seq_len−1)..seq_len−1, for every head of --bias-table: "
+             "offset, "
+             "head_1, ..."),
+          [](const DataRequest &r) {
+              return r.encoding->params().biasTable
+                         ? QString()
+                         : tr("the learned bias needs its table: give --bias-table FILE (a .npy of [buckets, heads]).");
+          },
+          [](const DataRequest &r) {
+              const pe::EncodingParams &p = r.encoding->params();
+              return pe::t5BiasTable(p.seqLen, t5BucketsFrom(p, r.settings), p.biasTable);
           }}},
         {},
         {pe::SchemeId::T5}};

@@ -4,6 +4,7 @@
 #include "export/data_export.h"
 
 #include <algorithm>
+#include <optional>
 
 PE_VIEW_TEXTS(GridView)
 
@@ -14,20 +15,47 @@ GridSetup gridSetupFrom(const pe::EncodingParams &p, const QJsonObject &settings
                   .value_or(pe::GridRope::Pixtral);
     const QString shape = settings.value(QStringLiteral("gridShape")).toString().trimmed();
     g.fitted = shape == QLatin1String("fit");
-    g.grid = g.fitted ? pe::fitPatchGrid(p.seqLen)
-                      : pe::parsePatchGrid(shape.toStdString(), nullptr).value_or(pe::fitPatchGrid(p.seqLen));
+    // A session keeps the texts as typed; one the parser refuses is said, never replaced by the fit.
+    std::string error;
+    const auto parsed = g.fitted ? std::optional<pe::PatchGrid>(pe::fitPatchGrid(p.seqLen))
+                                 : pe::parsePatchGrid(shape.toStdString(), &error);
+    if (!parsed) {
+        g.problem = QString::fromStdString(error) + QLatin1Char('.');
+        return g;
+    }
+    g.grid = *parsed;
     const QString section = settings.value(QStringLiteral("mropeSection")).toString().trimmed();
     const int rotated = pe::rotatedPairs(p.dModel, p.rope);
-    g.section = section == QLatin1String("fit")
-                    ? pe::fitMropeSection(rotated)
-                    : pe::parseMropeSection(section.toStdString(), nullptr).value_or(pe::fitMropeSection(rotated));
+    const auto sections = section == QLatin1String("fit")
+                              ? std::optional<std::array<int, 3>>(pe::fitMropeSection(rotated))
+                              : pe::parseMropeSection(section.toStdString(), &error);
+    if (!sections) {
+        g.problem = QString::fromStdString(error) + QLatin1Char('.');
+        return g;
+    }
+    g.section = *sections;
     g.offset = g.style == pe::GridRope::Mrope ? p.startPos : 0;
     if (g.grid.patches() != p.seqLen) {
-        g.problem = tr("The grid's patches are the window's positions, in raster order: a %1 grid is %2 patches, and "
-                       "the window has %3 positions. Give --seq-len %2, or --grid fit.")
-                        .arg(QString::fromStdString(pe::patchGridText(g.grid)),
-                             QString::fromStdString(pe::withThousands(g.grid.patches())),
-                             QString::fromStdString(pe::withThousands(p.seqLen)));
+        g.problem = g.grid.patches() <= pe::limits::maxSeqLen
+                        ? tr("The grid's patches are the window's positions, in raster order: a %1 grid is %2 "
+                             "patches, and the window has %3 positions. Give --seq-len %4, or --grid fit.")
+                              .arg(QString::fromStdString(pe::patchGridText(g.grid)),
+                                   QString::fromStdString(pe::withThousands(g.grid.patches())),
+                                   QString::fromStdString(pe::withThousands(p.seqLen)))
+                              .arg(g.grid.patches())
+                        : tr("The grid's patches are the window's positions: a %1 grid is %2 patches, more than the "
+                             "%3 a window holds. Give a smaller --grid, or --grid fit.")
+                              .arg(QString::fromStdString(pe::patchGridText(g.grid)),
+                                   QString::fromStdString(pe::withThousands(g.grid.patches())),
+                                   QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen)));
+        return g;
+    }
+    if (g.fitted && g.grid.cols > pe::kMaxGridSide) {
+        g.problem = tr("The squarest grid of %1 patches is %2, wider than %3 columns: give --grid, or a seq_len with "
+                       "a squarer grid.")
+                        .arg(QString::fromStdString(pe::withThousands(p.seqLen)),
+                             QString::fromStdString(pe::patchGridText(g.grid)),
+                             QString::fromStdString(pe::withThousands(pe::kMaxGridSide)));
         return g;
     }
     if (pe::hasLocalLayers(p) || pe::hasNopeLayers(p)) {
@@ -37,16 +65,21 @@ GridSetup gridSetupFrom(const pe::EncodingParams &p, const QJsonObject &settings
         return g;
     }
     if (g.grid.rows > kMaxGridFigureSide || g.grid.frames * (g.grid.cols + 1) - 1 > kMaxGridFigureSide) {
-        g.figureProblem = tr("The grid figure draws every patch, at most %1 a side (frames side by side): this one is "
-                             "%2. --export-data grid writes every patch of any grid.")
+        g.figureProblem = tr("The grid figure draws every patch, at most %1 a side (frames side by side, a column "
+                             "apart): this one is %2 rows by %3 columns. --export-data grid writes every patch of any "
+                             "grid.")
                               .arg(kMaxGridFigureSide)
-                              .arg(QString::fromStdString(pe::patchGridText(g.grid)));
+                              .arg(g.grid.rows)
+                              .arg(g.grid.frames * (g.grid.cols + 1) - 1);
     }
     if (const auto why = pe::gridProblem(g.style, p.dModel, p.rope, p.xposScaleBase, g.section, g.grid)) {
         g.problem = QString::fromStdString(*why) + QLatin1Char('.');
         return g;
     }
-    g.pairs = pe::gridPairs(g.style, p.base, p.dModel, p.rope, g.section, p.startPos + p.seqLen);
+    // The length a dynamic scaling (and LongRoPE's choice of list) sees: transformers' largest
+    // position id + 1, which for the image's patches is start_pos + its longest side (get_rope_index).
+    const std::int64_t longest = std::max({g.grid.frames, g.grid.rows, g.grid.cols});
+    g.pairs = pe::gridPairs(g.style, p.base, p.dModel, p.rope, g.section, p.startPos + longest);
     return g;
 }
 
@@ -62,7 +95,7 @@ ViewInfo gridViewInfo()
     for (pe::GridRope s : pe::kGridRopes)
         styles << QString::fromUtf8(pe::gridRopeName(s).data());
     ViewSetting shape = ViewSetting{QStringLiteral("gridShape"), Kind::Text, QStringLiteral("fit")}.option(
-        QStringLiteral("grid"), QStringLiteral("HxW"),
+        QStringLiteral("grid"), QStringLiteral("[Tx]HxW"),
         tr("The patches as rows x columns (16x16) or frames x rows x columns (2x16x16), in raster order: "
            "position t is patch t − start_pos; fit: the squarest grid of exactly seq_len patches"));
     shape.check = [](const QString &text) {
