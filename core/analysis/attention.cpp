@@ -266,8 +266,14 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
             r.sets = 1;
             pairProducts(encoding, queryKeyVector(settings.qk, d, settings.seed, 0),
                          queryKeyVector(settings.qk, d, settings.seed, 1), r.a, r.b);
-            // YaRN's factor is on the cos and sin of both q and k: twice.
-            const double factor = encoding.amplitude() * encoding.amplitude() * scale;
+            // The attention factor is on the cos and sin of both q and k: twice, on the rotated pairs
+            // alone (partial rotary's standing pairs keep theirs).
+            for (std::size_t l = 0; l < r.a.size(); ++l) {
+                const double amp = encoding.pairAmplitude(static_cast<int>(l));
+                r.a[l] *= amp * amp;
+                r.b[l] *= amp * amp;
+            }
+            const double factor = scale;
             if (p.xposScaleBase > 0) { // xPos: pair l's term scaled by ζ_l^((t-s)/γ)
                 const XposSums x = xposOffsetSums(r.theta, xposZeta(d, p.rope), p.xposScaleBase, r.a, r.b, n_, true);
                 for (std::int64_t m = 0; m < n_; ++m) {

@@ -26,7 +26,7 @@ Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFa
 double pairRadius(const Encoding &encoding, int pair)
 {
     if (encoding.hasFrequencies())
-        return encoding.amplitude(); // 1, or RoPE's YaRN factor on cos and sin
+        return encoding.pairAmplitude(pair); // 1, or RoPE's factor on a rotated pair's cos and sin
     const EncodingParams &p = encoding.params();
     const int sj = encoding.pairSineColumn(pair), cj = encoding.pairCosineColumn(pair);
     std::mutex lock;

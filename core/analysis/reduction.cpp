@@ -32,7 +32,7 @@ void pairValues(const Encoding &encoding, int pair, std::int64_t first, std::int
         return;
     }
     scratch.resize(static_cast<std::size_t>(count));
-    const double ws = encoding.columnFrequency(sj), a = encoding.amplitude();
+    const double ws = encoding.columnFrequency(sj), a = encoding.columnAmplitude(sj);
     turnValues(ws, a, first, count, scratch.data(), x);
     if (cj < 0)
         return;

@@ -64,14 +64,18 @@ Encoding::Encoding(const EncodingParams &params)
         // The dynamic scaling sees the sequence length start_pos + seq_len, as Llama's freqs_cis[start_pos:...].
         channelFreq_ = ropeFrequencies(params.base, d, params.rope, params.startPos + params.seqLen);
         amplitude_ = ropeAttentionFactor(params.rope);
+        const int rotated = rotatedPairs(d, params.rope);
         columnFreq_.resize(d);
         columnSine_.resize(d);
+        columnAmp_.resize(d);
         for (int j = 0; j < d; ++j) {
             columnFreq_[j] = channelFreq_[columnChannel(j)];
             columnSine_[j] = params.layout == Layout::Split ? j >= d / 2 : j % 2 == 1;
+            columnAmp_[j] = columnChannel(j) < rotated ? amplitude_ : 1.0;
         }
         return;
     }
+    columnAmp_.assign(static_cast<std::size_t>(d), 1.0);
     if (params.scheme == SchemeId::Table || !addsVector(params.scheme)) {
         columnFreq_.assign(static_cast<std::size_t>(d), std::numeric_limits<double>::quiet_NaN());
         columnSine_.resize(static_cast<std::size_t>(d));
@@ -154,8 +158,8 @@ void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c)
         break;
     }
     sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
-    s *= amplitude_;
-    c *= amplitude_;
+    s *= pairAmplitude(pair);
+    c *= pairAmplitude(pair);
 }
 
 double Encoding::value(std::int64_t position, int column) const
@@ -172,7 +176,7 @@ double Encoding::value(std::int64_t position, int column) const
     }
     double s, c;
     sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
-    return amplitude_ * (columnSine_[column] ? s : c);
+    return columnAmp_[static_cast<std::size_t>(column)] * (columnSine_[column] ? s : c);
 }
 
 Block Encoding::windowBlock() const

@@ -79,9 +79,13 @@ class Encoding
     // False for ALiBi and T5: they add nothing to the tokens (their values are all 0); their
     // positions are a bias on the attention scores (scheme.h's addsVector).
     bool hasVectors() const { return addsVector(params_.scheme); }
-    // The length of every pair's (cos, sin): YaRN's attention factor for RoPE under YaRN, else 1
-    // (a table's pairs have none).
+    // The length of every rotated pair's (cos, sin): RoPE's attention factor (YaRN's, LongRoPE's,
+    // a given one), else 1 (a table's pairs have none). Partial rotary's standing pairs keep length 1:
+    // transformers multiplies the rotated dimensions' cos and sin alone (q_pass stays as it is).
     double amplitude() const { return amplitude_; }
+    // The length a column's or a pair's values have: amplitude() on a rotated pair, 1 on the others.
+    double columnAmplitude(int column) const { return columnAmp_[static_cast<std::size_t>(column)]; }
+    double pairAmplitude(int pair) const { return columnAmplitude(pairSineColumn(pair)); }
 
     // A channel is one distinct frequency: a (sin, cos) pair for the pair exponent (ceil(d/2) of
     // them), a single column for the per-index exponent (d of them).
@@ -131,6 +135,7 @@ class Encoding
     std::vector<double> columnFreq_;
     std::vector<unsigned char> columnSine_;
     double amplitude_ = 1.0;
+    std::vector<double> columnAmp_; // columnAmplitude, d of them
 };
 
 // The fill reseeds each column from exact values every this many rows of a block (encoding_fill.cpp).

@@ -88,19 +88,18 @@ ColumnCovariance columnCovariance(const Encoding &encoding, std::int64_t first, 
     out.d = d;
     out.mean.assign(static_cast<std::size_t>(d), 0.0);
     out.covariance.assign(static_cast<std::size_t>(d) * static_cast<std::size_t>(d), 0.0);
-    const double amplitude = encoding.amplitude();
     const double m = static_cast<double>(count);
     for (int u = 0; u < channels; ++u) {
         const std::complex<double> e = dirichlet({encoding.channelFrequency(u), 0.0}, first, step, count);
         for (const Column &a : columns[static_cast<std::size_t>(u)])
-            out.mean[static_cast<std::size_t>(a.index)] = amplitude * (a.sine ? e.imag() : e.real()) / m;
+            out.mean[static_cast<std::size_t>(a.index)] =
+                encoding.columnAmplitude(a.index) * (a.sine ? e.imag() : e.real()) / m;
     }
 
     // sum_t x_a x_b by product-to-sum: with E- = E(w_u - w_v) and E+ = E(w_u + w_v),
     // sin sin = (Re E- - Re E+) / 2, cos cos = (Re E- + Re E+) / 2, sin_a cos_b = (Im E+ + Im E-) / 2,
     // cos_a sin_b = (Im E+ - Im E-) / 2. Each task takes a row of channels from each end of the
     // triangle, so the two cores get equal work.
-    const double scale = amplitude * amplitude / 2.0;
     std::atomic<bool> stopped{false};
     const auto row = [&](int u) {
         const double wu = encoding.channelFrequency(u);
@@ -121,6 +120,9 @@ ColumnCovariance columnCovariance(const Encoding &encoding, std::int64_t first, 
                         sum = plus.imag() - minus.imag();
                     const double ma = out.mean[static_cast<std::size_t>(a.index)];
                     const double mb = out.mean[static_cast<std::size_t>(b.index)];
+                    // Each column's length (RoPE's factor on the rotated pairs alone), halved by the
+                    // product-to-sum.
+                    const double scale = encoding.columnAmplitude(a.index) * encoding.columnAmplitude(b.index) / 2.0;
                     const double cov = (scale * sum - m * ma * mb) / (m - 1.0);
                     out.covariance[static_cast<std::size_t>(a.index) * d + b.index] = cov;
                     out.covariance[static_cast<std::size_t>(b.index) * d + a.index] = cov;

@@ -62,8 +62,8 @@ void Encoding::seedColumns(const Block &block, std::int64_t position, double *s,
         const int j = block.column(k);
         double sv, cv;
         sinCosOfProduct(t, columnFreq_[j], sv, cv);
-        sv *= amplitude_; // rotations keep the length: YaRN's factor seeds it
-        cv *= amplitude_;
+        sv *= columnAmp_[static_cast<std::size_t>(j)]; // rotations keep the length: the factor seeds it
+        cv *= columnAmp_[static_cast<std::size_t>(j)];
         // A cosine column carries (cos, -sin): the same rotation then turns it correctly.
         if (columnSine_[j]) {
             s[k] = sv;

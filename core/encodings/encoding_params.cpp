@@ -152,15 +152,6 @@ std::optional<ValidationError> validate(const EncodingParams &p)
                                        std::to_string(p.dModel) + " · " + compactNumber(p.rope.rotaryFraction) +
                                        ") = " + std::to_string(dim) + "."};
     }
-    if (p.scheme == SchemeId::Rope && rotatedPairs(p.dModel, p.rope) < p.dModel / 2 &&
-        ropeAttentionFactor(p.rope) != 1.0)
-        // transformers multiplies only the rotated dimensions' cos and sin; the app's factor is one for
-        // every pair, so it would scale the standing ones too.
-        return ValidationError{Field::RotaryFraction,
-                               "rotary_fraction below 1 with an attention factor on cos and sin (YaRN's or "
-                               "LongRoPE's, here " +
-                                   compactNumber(ropeAttentionFactor(p.rope)) +
-                                   ") is not drawn yet: the factor would scale the pairs that do not rotate too."};
     if (p.scheme == SchemeId::Rope && p.rope.scaling == RopeScaling::Proportional && rotatedPairs(p.dModel, p.rope) < 1)
         return ValidationError{Field::RotaryFraction,
                                "rotary_fraction must turn at least one pair: floor(F · d/2) = 0."};

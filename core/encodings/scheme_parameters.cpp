@@ -191,7 +191,7 @@ const std::vector<SchemeParameter> &schemeParameters()
              Kind::Integer,
              {},
              1,
-             1024,
+             4096, // a T5 table's columns; ALiBi's head is held to its heads (at most 1,024)
              false,
              [](const EncodingParams &p) { return static_cast<double>(p.head); },
              [](EncodingParams &p, double v) { p.head = static_cast<int>(v); }},

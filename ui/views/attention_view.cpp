@@ -261,11 +261,12 @@ QString AttentionView::formula() const
             .arg(p.heads)
             .arg(pe::alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)], 0, 'g', 6);
     case pe::SchemeId::T5: // the view's entry refuses T5 without its learned table
-        return tr("softmax over s of b(bucket(s − t)), T5's learned bias, head %1 of %2 (%3), %4 buckets")
+        return tr("softmax over s of b(bucket(s − t)), T5's learned bias, head %1 of %2 (%3), %4 buckets, %5")
             .arg(p.head)
             .arg(p.biasTable ? p.biasTable->cols() : 1)
             .arg(p.biasTable ? QFileInfo(QString::fromStdString(p.biasTable->path())).fileName() : QString())
-            .arg(p.buckets);
+            .arg(p.buckets)
+            .arg(s.causal ? tr("the decoder's buckets") : tr("the encoder's buckets"));
     }
     return {};
 }
@@ -286,7 +287,9 @@ void AttentionView::rebuild()
     compareBox_->setToolTip(layers ? tr("With two kinds of layer the row below compares them")
                                    : tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
     layerChoice_->setEnabled(layers);
-    std::string why = pe::xposNeedsCausal(p, attentionSettings().causal);
+    std::string why = t5AttentionProblem(p).toStdString();
+    if (why.empty())
+        why = pe::xposNeedsCausal(p, attentionSettings().causal);
     if (why.empty())
         why = pe::PositionalAttention::tooLarge(p);
     if (!why.empty()) {

@@ -16,6 +16,7 @@
 #include <QSpinBox>
 
 #include <algorithm>
+#include <limits>
 
 namespace {
 
@@ -126,8 +127,14 @@ void BucketsView::rebuild()
     // The matrix: row = query t, column = key s, a cell a position.
     matrix_->place(t, p.startPos, p.seqLen, state().integer(QStringLiteral("bucketsCells")), kMaxCells);
     matrix_->setScaleLabel(table ? tr("bias b_%1(s − t)").arg(p.head) : tr("bucket(s − t)"));
-    matrix_->fillByOffset([&b, &valueOf, &p](std::int64_t k) { return valueOf(pe::t5Bucket(k, b), p.head - 1); }, low,
-                          high);
+    // With the learned bias, the decoder's masked keys (s > t) count for nothing: grey, as the
+    // attention view draws them (their bucket 0 is not a bias any score receives).
+    const bool masked = table && !b.bidirectional;
+    matrix_->fillByOffset(
+        [&b, &valueOf, &p, masked](std::int64_t k) {
+            return masked && k > 0 ? std::numeric_limits<double>::quiet_NaN() : valueOf(pe::t5Bucket(k, b), p.head - 1);
+        },
+        low, high);
     placeHorizontal(rowLine_, static_cast<double>(t));
 
     // The curve: one step a run of equal buckets, exact (t5Runs bisects each run's end). Against the
@@ -160,9 +167,9 @@ void BucketsView::rebuild()
             steps(starts, r, xs[1], ys[1]);
         }
     } else if (!log) {
-        for (const pe::T5Run &run : pe::t5Runs(b, -r, r))
+        for (const pe::T5Run &run : pe::t5Runs(b, -r, masked ? 0 : r))
             starts.emplace_back(run.first, run.bucket);
-        steps(starts, r, xs[0], ys[0]);
+        steps(starts, masked ? 0 : r, xs[0], ys[0]);
     }
     for (int g = 0; g < 2; ++g) {
         QCPGraph *steps = plt->graph(g);
@@ -189,7 +196,7 @@ void BucketsView::rebuild()
         head = h;
         QVector<double> hx, hy;
         if (!starts.empty() && !log) {
-            steps(starts, r, hx, hy);
+            steps(starts, masked ? 0 : r, hx, hy);
         } else if (log && r >= 1) {
             std::vector<std::pair<std::int64_t, int>> before;
             const std::vector<pe::T5Run> runs = pe::t5Runs(b, -r, -1);
@@ -210,13 +217,13 @@ void BucketsView::rebuild()
         otherHeads_[used]->setVisible(false);
     head = p.head - 1;
     y->setTicker(table ? biasTicker_ : bucketTicker_);
-    y->setLabel(table ? tr("bias b_h(s − t): head %1 blue, the other %2 grey").arg(p.head).arg(heads - 1)
-                      : tr("bucket"));
+    y->setLabel(table ? tr("bias b_h(s − t)") : tr("bucket"));
     x->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     x->setTicker(log ? logTicker_ : offsetTicker_);
     if (log) {
-        x->setLabel(b.bidirectional ? tr("distance |s − t|: blue keys before t, orange after")
-                                    : tr("distance t − s to the keys before t"));
+        x->setLabel(table             ? tr("distance |s − t|")
+                    : b.bidirectional ? tr("distance |s − t|: blue keys before t, orange after")
+                                      : tr("distance t − s to the keys before t"));
         exactBand_->topLeft->setCoords(0.5, b.buckets);
         exactBand_->bottomRight->setCoords(b.maxExact() - 0.5, -1);
         x->setRange(0.5, std::max(static_cast<double>(r), 1.0) + 0.5);
@@ -263,6 +270,14 @@ void BucketsView::rebuild()
                           QString::fromStdString(pe::withThousands(last)));
     if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
         title << cellsText;
+    if (table)
+        title << (heads == 1 ? tr("the curve: the bias of its one head")
+                  : log && b.bidirectional
+                      ? tr("head %1: blue the keys before t, orange after; the other %2 heads grey (keys before t)")
+                            .arg(p.head)
+                            .arg(heads - 1)
+                      : tr("head %1 blue, the other %2 heads grey").arg(p.head).arg(heads - 1)) +
+                     (masked ? tr("; the keys after t masked (grey)") : QString());
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -200,11 +200,16 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey_data()
     QTest::addColumn<int>("scaling");
     QTest::addColumn<int>("layout");
     QTest::addColumn<bool>("causal");
-    QTest::newRow("ones") << 0 << 0 << 0 << false;
-    QTest::newRow("ones causal split") << 0 << 0 << 1 << true;
-    QTest::newRow("random") << 1 << 0 << 0 << false;
-    QTest::newRow("random yarn split") << 1 << static_cast<int>(pe::RopeScaling::Yarn) << 1 << false;
-    QTest::newRow("ones llama3 causal") << 0 << static_cast<int>(pe::RopeScaling::Llama3) << 0 << true;
+    QTest::addColumn<double>("fraction");
+    QTest::newRow("ones") << 0 << 0 << 0 << false << 1.0;
+    QTest::newRow("ones causal split") << 0 << 0 << 1 << true << 1.0;
+    QTest::newRow("random") << 1 << 0 << 0 << false << 1.0;
+    QTest::newRow("random yarn split") << 1 << static_cast<int>(pe::RopeScaling::Yarn) << 1 << false << 1.0;
+    QTest::newRow("ones llama3 causal") << 0 << static_cast<int>(pe::RopeScaling::Llama3) << 0 << true << 1.0;
+    // Phi-4-mini's kind: partial rotary under a scaling with an attention factor, on the rotated
+    // dimensions alone (transformers: cat(q_rot·cos + rotate_half(q_rot)·sin, q_pass)).
+    QTest::newRow("random yarn partial split") << 1 << static_cast<int>(pe::RopeScaling::Yarn) << 1 << false << 0.5;
+    QTest::newRow("random yarn partial causal") << 1 << static_cast<int>(pe::RopeScaling::Yarn) << 0 << true << 0.4;
 }
 
 void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
@@ -215,7 +220,11 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
     QFETCH(int, scaling);
     QFETCH(int, layout);
     QFETCH(bool, causal);
-    const pe::EncodingParams p = rope(20, static_cast<pe::RopeScaling>(scaling), 4, static_cast<pe::Layout>(layout));
+    QFETCH(double, fraction);
+    pe::EncodingParams p = rope(20, static_cast<pe::RopeScaling>(scaling), 4, static_cast<pe::Layout>(layout));
+    p.rope.rotaryFraction = fraction;
+    QVERIFY(!pe::validate(p));
+    const int rotated = pe::rotatedPairs(p.dModel, p.rope);
     const pe::Encoding enc(p);
     const pe::AttentionSettings settings{static_cast<pe::QueryKey>(qk), 9, causal};
     const std::vector<double> q = pe::queryKeyVector(settings.qk, p.dModel, settings.seed, 0);
@@ -230,7 +239,8 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
         for (int i = 0; i < p.dModel / 2; ++i) {
             const std::complex<double> z(v[static_cast<std::size_t>(split ? i : 2 * i)],
                                          v[static_cast<std::size_t>(split ? i + p.dModel / 2 : 2 * i + 1)]);
-            out.push_back(amp * z * std::polar(1.0, static_cast<double>(t) * theta[static_cast<std::size_t>(i)]));
+            out.push_back((i < rotated ? amp : 1.0) * z *
+                          std::polar(1.0, static_cast<double>(t) * theta[static_cast<std::size_t>(i)]));
         }
         return out;
     };

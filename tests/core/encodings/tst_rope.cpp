@@ -333,16 +333,27 @@ void TestRope::partialRotaryAsGptNeoX()
     QVERIFY2(error->message.find("= 25.") != std::string::npos, error->message.c_str());
     e.rope.rotaryFraction = 0.01; // int(0.96) = 0
     QVERIFY(pe::validate(e));
-    // An attention factor would scale the standing pairs too (transformers scales the rotated part
-    // alone): refused, saying so; at s = 1 there is none.
+    // An attention factor scales the rotated pairs' cos and sin alone, as transformers scales the
+    // rotated part (q_pass unscaled): the standing pairs stay cos 1, sin 0.
     e.rope.rotaryFraction = 0.25;
     e.rope.scaling = pe::RopeScaling::Yarn;
-    QVERIFY(!pe::validate(e));
     e.rope.factor = 4;
-    const auto factor = pe::validate(e);
-    QVERIFY(factor && factor->field == pe::Field::RotaryFraction);
-    QVERIFY2(factor->message.find("would scale the pairs that do not rotate") != std::string::npos,
-             factor->message.c_str());
+    QVERIFY(!pe::validate(e));
+    const pe::Encoding scaled(e);
+    const double amp = pe::ropeAttentionFactor(e.rope);
+    QVERIFY(amp > 1.1);
+    const std::vector<double> yarnTheta = pe::ropeFrequencies(kBase, 96, e.rope, 20);
+    std::vector<double> filled(20 * 96);
+    scaled.fill(scaled.windowBlock(), filled.data());
+    for (std::int64_t t = 0; t < 20; ++t)
+        for (int i = 0; i < 48; ++i) {
+            const double angle = static_cast<double>(t) * yarnTheta[static_cast<std::size_t>(i)];
+            const double a = i < 12 ? amp : 1.0;
+            QVERIFY(std::abs(scaled.value(t, i) - a * std::cos(angle)) < 1e-12);
+            QVERIFY(std::abs(scaled.value(t, 48 + i) - a * std::sin(angle)) < 1e-12);
+            QVERIFY(std::abs(filled[static_cast<std::size_t>(t * 96 + i)] - scaled.value(t, i)) < 1e-12);
+            QCOMPARE(scaled.pairAmplitude(i), a);
+        }
 }
 
 void TestRope::llama3MatchesTransformers()

@@ -671,8 +671,14 @@ void TestAttentionView::drawsEverySchemeAndSaysWhenTooLarge()
         QCOMPARE(view_->cellCount(), qint64(20));
     }
     const std::vector<pe::SchemeId> all{pe::SchemeId::Sinusoidal, pe::SchemeId::Rope, pe::SchemeId::Alibi,
-                                        pe::SchemeId::Table};
+                                        pe::SchemeId::T5, pe::SchemeId::Table};
     QCOMPARE(view_->info().schemes, all); // a position table's too
+    // T5 without its learned table: no cells, and the title says what it needs.
+    pe::EncodingParams t5 = params(20, 8, 1e4);
+    t5.scheme = pe::SchemeId::T5;
+    set(t5);
+    QCOMPARE(view_->cellCount(), qint64(0));
+    QVERIFY2(titleOf(view_).contains(QStringLiteral("give --bias-table FILE")), qPrintable(titleOf(view_)));
     // What it cannot compute it says in a sentence, with no cells: 5000 positions of the per-index
     // exponent are 5000² scores.
     set(params(5000, 16, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index));

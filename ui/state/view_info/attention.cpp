@@ -18,6 +18,14 @@ pe::AttentionSettings attentionSettingsFrom(const QJsonObject &s)
     return out;
 }
 
+QString t5AttentionProblem(const pe::EncodingParams &p)
+{
+    if (p.scheme != pe::SchemeId::T5 || p.biasTable)
+        return {};
+    return tr("T5's attention from positions is its learned bias of each bucket: give --bias-table FILE (a .npy of "
+              "[buckets, heads], relative_attention_bias; File > Open T5 bias table), or see the buckets view.");
+}
+
 ViewInfo attentionViewInfo()
 {
     using Kind = ViewSetting::Kind;
@@ -34,10 +42,8 @@ ViewInfo attentionViewInfo()
             !pe::hasLocalLayers(r.encoding->params()))
             return tr("--layer local needs RoPE's sliding-window layers: give --local-base or --sliding-window "
                       "(Gemma's rope_local_base_freq, sliding_window).");
-        if (r.encoding->params().scheme == pe::SchemeId::T5 && !r.encoding->params().biasTable)
-            return tr(
-                "T5's attention from positions is its learned bias of each bucket: give --bias-table FILE (a .npy "
-                "of [buckets, heads], relative_attention_bias), or see the buckets view.");
+        if (const QString why = t5AttentionProblem(r.encoding->params()); !why.isEmpty())
+            return why;
         if (const std::string why = pe::xposNeedsCausal(r.encoding->params(), attentionSettingsFrom(r.settings).causal);
             !why.empty())
             return QString::fromStdString(why);

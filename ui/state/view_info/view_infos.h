@@ -64,6 +64,8 @@ ViewSetting pairChoiceSetting(const QString &key);
 // A view's settings as the core's parameters, from a completed settings object
 // (completeSettings): the view and its data export read them the same way.
 pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
+// Why the attention view cannot draw T5 (without its learned table), or empty.
+QString t5AttentionProblem(const pe::EncodingParams &p);
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
