@@ -109,7 +109,7 @@ void BucketsView::rebuild()
 
     // With the learned table, the chosen head's bias of each bucket; else the bucket itself.
     const pe::PositionTable *table = p.biasTable.get();
-    const auto valueOf = [table, &p](int bucket, int head) {
+    const auto valueOf = [table](int bucket, int head) {
         return table ? table->value(bucket, head) : static_cast<double>(bucket);
     };
     double low = 0, high = b.buckets - 1;
