@@ -8,11 +8,16 @@ IntegerTicker::IntegerTicker()
     setTickCount(6);
 }
 
-void IntegerTicker::setMinimumStep(double step)
+double roundedTickStep(double step)
 {
     const double magnitude = std::pow(10.0, std::floor(std::log10(std::max(step, 1.0))));
     const double mantissa = std::max(step, 1.0) / magnitude;
-    minimumStep_ = (mantissa <= 1 ? 1 : mantissa <= 2 ? 2 : mantissa <= 5 ? 5 : 10) * magnitude;
+    return (mantissa <= 1 ? 1 : mantissa <= 2 ? 2 : mantissa <= 5 ? 5 : 10) * magnitude;
+}
+
+void IntegerTicker::setMinimumStep(double step)
+{
+    minimumStep_ = roundedTickStep(step);
 }
 
 double IntegerTicker::getTickStep(const QCPRange &range)

@@ -2,6 +2,10 @@
 
 #include <qcustomplot.h>
 
+// The smallest of 1, 2 or 5 times a power of ten that is at least `step` (and at least 1): a tick
+// step people read.
+double roundedTickStep(double step);
+
 // Ticks on whole numbers only, printed in full (positions reach 1e9; "1e+09" reads badly).
 class IntegerTicker : public QCPAxisTicker
 {

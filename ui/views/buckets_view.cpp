@@ -143,9 +143,8 @@ void BucketsView::rebuild()
     const std::int64_t r = reach();
     const bool log = logDistance();
     // A left step from each run's first value x (offset or distance), the last held to `end`.
-    int head = p.head - 1;
-    const auto steps = [&head, &valueOf](const std::vector<std::pair<std::int64_t, int>> &starts, std::int64_t end,
-                                         QVector<double> &xs, QVector<double> &ys) {
+    const auto steps = [&valueOf](const std::vector<std::pair<std::int64_t, int>> &starts, std::int64_t end, int head,
+                                  QVector<double> &xs, QVector<double> &ys) {
         for (const auto &[x, bucket] : starts) {
             xs << static_cast<double>(x) - 0.5;
             ys << valueOf(bucket, head);
@@ -153,24 +152,27 @@ void BucketsView::rebuild()
         xs << static_cast<double>(end) + 0.5;
         ys << valueOf(starts.back().second, head);
     };
-    std::vector<std::pair<std::int64_t, int>> starts;
+    // The runs of the blue curve (every offset, or the keys before t on the distance axis), which
+    // the other heads' curves share, and of the orange one (the keys after t).
+    std::vector<std::pair<std::int64_t, int>> first, after;
+    std::int64_t firstEnd = r;
     QVector<double> xs[2], ys[2];
     if (log && r >= 1) { // one position has the offset 0 alone: no distance for the log axis
         const std::vector<pe::T5Run> before = pe::t5Runs(b, -r, -1); // distance n = -offset, reversed
         for (auto run = before.rbegin(); run != before.rend(); ++run)
-            starts.emplace_back(-run->last, run->bucket);
-        steps(starts, r, xs[0], ys[0]);
-        if (b.bidirectional) {
-            starts.clear();
+            first.emplace_back(-run->last, run->bucket);
+        if (b.bidirectional)
             for (const pe::T5Run &run : pe::t5Runs(b, 1, r))
-                starts.emplace_back(run.first, run.bucket);
-            steps(starts, r, xs[1], ys[1]);
-        }
+                after.emplace_back(run.first, run.bucket);
     } else if (!log) {
-        for (const pe::T5Run &run : pe::t5Runs(b, -r, masked ? 0 : r))
-            starts.emplace_back(run.first, run.bucket);
-        steps(starts, masked ? 0 : r, xs[0], ys[0]);
+        firstEnd = masked ? 0 : r;
+        for (const pe::T5Run &run : pe::t5Runs(b, -r, firstEnd))
+            first.emplace_back(run.first, run.bucket);
     }
+    if (!first.empty())
+        steps(first, firstEnd, p.head - 1, xs[0], ys[0]);
+    if (!after.empty())
+        steps(after, r, p.head - 1, xs[1], ys[1]);
     for (int g = 0; g < 2; ++g) {
         QCPGraph *steps = plt->graph(g);
         steps->setData(xs[g], ys[g], true);
@@ -193,17 +195,9 @@ void BucketsView::rebuild()
     for (int h = 0; h < heads; ++h) {
         if (h == p.head - 1)
             continue;
-        head = h;
         QVector<double> hx, hy;
-        if (!starts.empty() && !log) {
-            steps(starts, masked ? 0 : r, hx, hy);
-        } else if (log && r >= 1) {
-            std::vector<std::pair<std::int64_t, int>> before;
-            const std::vector<pe::T5Run> runs = pe::t5Runs(b, -r, -1);
-            for (auto run = runs.rbegin(); run != runs.rend(); ++run)
-                before.emplace_back(-run->last, run->bucket);
-            steps(before, r, hx, hy);
-        }
+        if (!first.empty())
+            steps(first, firstEnd, h, hx, hy);
         for (double v : hy) {
             lowAll = std::min(lowAll, v);
             highAll = std::max(highAll, v);
@@ -215,7 +209,6 @@ void BucketsView::rebuild()
     }
     for (; used < otherHeads_.size(); ++used)
         otherHeads_[used]->setVisible(false);
-    head = p.head - 1;
     y->setTicker(table ? biasTicker_ : bucketTicker_);
     y->setLabel(table ? tr("bias b_h(s − t)") : tr("bucket"));
     x->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);

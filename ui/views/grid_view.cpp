@@ -3,6 +3,7 @@
 
 #include "analysis/clock.h"
 #include "figures/color_maps.h"
+#include "figures/integer_ticker.h"
 #include "state/color_map_table.h"
 #include "state/parameters.h"
 #include "state/view_state.h"
@@ -29,13 +30,10 @@ constexpr int kMaxGridClocks = 36;
 constexpr double kBlockGap = 0.6; // cells between two coordinates' blocks of clocks
 constexpr pe::GridAxis kClockAxes[] = {pe::GridAxis::Frame, pe::GridAxis::Row, pe::GridAxis::Column};
 
-// 1, 2, 5, 10, 20, 50 ...: the smallest at least `at`.
+// A tick step of whole patches (or frames) at least `at`: 1, 2, 5, 10 ..., at most a million.
 int niceStep(double at)
 {
-    for (int step = 1;; step *= 10)
-        for (int m : {1, 2, 5})
-            if (step * m >= at || step * m >= 1000000)
-                return step * m;
+    return static_cast<int>(std::min(roundedTickStep(at), 1e6));
 }
 
 QString axisText(pe::GridAxis a)

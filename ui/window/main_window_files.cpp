@@ -26,20 +26,24 @@
 #include <algorithm>
 #include <limits>
 
-bool MainWindow::openTable(const QString &path, QString *error)
+namespace {
+
+// The .npy file at path (a position table or T5's bias table), or null with *error one sentence.
+std::shared_ptr<const pe::PositionTable> openNpy(const QString &path, QString *error)
 {
-    std::shared_ptr<const pe::PositionTable> table;
     try {
-        table = pe::PositionTable::open(path.toStdString());
+        return pe::PositionTable::open(path.toStdString());
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
-        return false;
+        return nullptr;
     }
-    // The whole table from its first row (up to seq_len's limit).
-    pe::EncodingParams v = parameters_->values();
-    v.startPos = 0;
-    if (auto problem = parameters_->set(pe::tableParams(v, table))) {
+}
+
+// The parameters set, or false with *error the validator's sentence (nothing changed).
+bool setOrSay(Parameters *parameters, const pe::EncodingParams &v, QString *error)
+{
+    if (auto problem = parameters->set(v)) {
         if (error)
             *error = QString::fromStdString(problem->message);
         return false;
@@ -47,16 +51,24 @@ bool MainWindow::openTable(const QString &path, QString *error)
     return true;
 }
 
+} // namespace
+
+bool MainWindow::openTable(const QString &path, QString *error)
+{
+    const auto table = openNpy(path, error);
+    if (!table)
+        return false;
+    // The whole table from its first row (up to seq_len's limit).
+    pe::EncodingParams v = parameters_->values();
+    v.startPos = 0;
+    return setOrSay(parameters_, pe::tableParams(v, table), error);
+}
+
 bool MainWindow::openBiasTable(const QString &path, QString *error)
 {
-    std::shared_ptr<const pe::PositionTable> table;
-    try {
-        table = pe::PositionTable::open(path.toStdString());
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+    const auto table = openNpy(path, error);
+    if (!table)
         return false;
-    }
     // T5 with the table's buckets (its rows) and its first head; the other parameters kept.
     pe::EncodingParams v = parameters_->values();
     v.scheme = pe::SchemeId::T5;
@@ -64,12 +76,7 @@ bool MainWindow::openBiasTable(const QString &path, QString *error)
     v.biasTable = table;
     v.buckets = static_cast<int>(std::min<std::int64_t>(table->rows(), std::numeric_limits<int>::max()));
     v.head = 1;
-    if (auto problem = parameters_->set(v)) {
-        if (error)
-            *error = QString::fromStdString(problem->message);
-        return false;
-    }
-    return true;
+    return setOrSay(parameters_, v, error);
 }
 
 void MainWindow::openBiasTableDialog()
