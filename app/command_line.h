@@ -16,7 +16,17 @@
 // What the command line asked for. Every value has been checked: parameters by pe::validate(),
 // figure options by checkFigureOptions(), paths by their extension.
 struct CommandLine {
-    enum class Mode { Window, Screenshot, ExportFigure, ExportData, ExportFrames, Help, Version, ListPresets };
+    enum class Mode {
+        Window,
+        Screenshot,
+        ExportFigure,
+        ExportData,
+        ExportFrames,
+        Help,
+        Version,
+        ListPresets,
+        ListTensors
+    };
 
     Mode mode = Mode::Window;
     pe::EncodingParams params;
@@ -36,6 +46,7 @@ struct CommandLine {
     FigureOptions figure;
     FigureFormat allFormat = FigureFormat::Png; // --export all --format
     std::optional<Session> session;             // --session FILE or --preset NAME
+    QString listFile;                           // --list-tensors FILE
     bool restoreLast = false;                   // a plain launch: the window comes back as it was closed
 };
 
@@ -56,3 +67,6 @@ DataRequest dataRequest(const CommandLine &command, const ViewInfo &view);
 // Runs a parsed command: exports and screenshots, or the window. Returns the exit code
 // (0 success, 2 bad input or unwritable output).
 int runCommandLine(const CommandLine &command, int &argc, char **argv);
+// --list-tensors FILE: every tensor of a .npy, safetensors or GGUF file with its type and shape, the
+// ones --table and --bias-table would take marked. Returns the exit code (2 for a file it refuses).
+int listTensors(const QString &path);

@@ -132,15 +132,23 @@ QList<QCommandLineOption> options()
     }
     fixed << QList<QCommandLineOption>{
         {QStringLiteral("table"),
-         QStringLiteral("Show a position table from a NumPy .npy file instead of the sinusoids: a 2-D float16/32/64 "
-                        "array, rows are "
-                        "positions, d_model is its column count (seq_len defaults to all its rows)."),
-         QStringLiteral("FILE")},
+         QStringLiteral(
+             "Show a position table instead of the sinusoids: a NumPy .npy array, or a tensor of a safetensors or "
+             "GGUF checkpoint (FILE:TENSOR; without a name, the one named as a position table: wpe, "
+             "position_embeddings, embed_positions, pos_embed, position_embd). 2-D float16/bfloat16/32/64, rows "
+             "are positions, up to 16,384 columns; OPT's, BART's and RoBERTa's first two rows and a ViT's class "
+             "token are skipped, as each model reads them. seq_len defaults to all its rows."),
+         QStringLiteral("FILE[:TENSOR]")},
         {QStringLiteral("bias-table"),
          QStringLiteral(
-             "T5's learned relative_attention_bias from a NumPy .npy file, a [buckets, heads] array (a row a "
-             "bucket, a column a head): the bias of --head against the offset in the T5 buckets view and "
-             "the attention it gives in the attention view. Sets --buckets to its rows unless given."),
+             "T5's learned relative_attention_bias, a [buckets, heads] array (a row a bucket, a column a head) "
+             "from a .npy file or a checkpoint (FILE:TENSOR; without a name, the one relative_attention_bias "
+             "or attn_rel_b): the bias of --head against the offset in the T5 buckets view and the attention "
+             "it gives in the attention view. Sets --buckets to its rows unless given."),
+         QStringLiteral("FILE[:TENSOR]")},
+        {QStringLiteral("list-tensors"),
+         QStringLiteral("List every tensor of a .npy, safetensors or GGUF file (name, type, shape), marking the "
+                        "ones --table and --bias-table would take, and exit."),
          QStringLiteral("FILE")},
         {QStringLiteral("export"),
          QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +

@@ -1,5 +1,6 @@
 #include "command_line.h"
 
+#include "encodings/position_table.h"
 #include "export/data_export.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
@@ -12,6 +13,7 @@
 #include <QDir>
 #include <QIcon>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <unistd.h>
@@ -229,4 +231,39 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     if (!cmd.lecture)
         window.show();
     return app.exec();
+}
+
+int listTensors(const QString &path)
+{
+    using Role = pe::PositionTable::Role;
+    pe::TensorIndex index;
+    try {
+        index = pe::PositionTable::index(path.toStdString());
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "pe-explorer: --list-tensors: %s\n", e.what());
+        return 2;
+    }
+    const auto positions = pe::PositionTable::candidates(index, Role::Positions);
+    const auto biases = pe::PositionTable::candidates(index, Role::T5Bias);
+    std::printf("%s: %s, %s %s", qPrintable(path), pe::formatName(index.format).c_str(),
+                pe::withThousands(static_cast<std::int64_t>(index.tensors.size())).c_str(),
+                index.tensors.size() == 1 ? "tensor" : "tensors");
+    if (index.format == pe::TensorFormat::Gguf)
+        std::printf(", %s metadata %s", pe::withThousands(static_cast<std::int64_t>(index.metadata.size())).c_str(),
+                    index.metadata.size() == 1 ? "key" : "keys");
+    std::printf("\n");
+    std::size_t width = 4;
+    for (const auto &t : index.tensors)
+        width = std::max(width, t.name.size());
+    std::printf("  %-*s  %-8s  %s\n", static_cast<int>(width), "name", "type", "shape");
+    for (const auto &t : index.tensors) {
+        const bool position = std::find(positions.begin(), positions.end(), &t) != positions.end();
+        const bool bias = std::find(biases.begin(), biases.end(), &t) != biases.end();
+        const std::string note = position ? (positions.size() == 1 ? "  <- --table takes it" : "  <- a position table")
+                                 : bias   ? (biases.size() == 1 ? "  <- --bias-table takes it" : "  <- a T5 bias table")
+                                          : "";
+        std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), t.name.empty() ? "(the array)" : t.name.c_str(),
+                    t.dtype.c_str(), pe::shapeText(t.shape).c_str(), note.c_str());
+    }
+    return 0;
 }

@@ -89,7 +89,8 @@ std::optional<QString> cli::readScheme(const QCommandLineParser &parser, Command
             return QStringLiteral("--bias-table: a bias table is T5's learned relative_attention_bias; give --scheme "
                                   "t5 with it.");
         try {
-            p.biasTable = pe::PositionTable::open(parser.value(QStringLiteral("bias-table")).toStdString());
+            p.biasTable = pe::PositionTable::open(parser.value(QStringLiteral("bias-table")).toStdString(),
+                                                  pe::PositionTable::Role::T5Bias);
         } catch (const std::exception &e) {
             return QStringLiteral("--bias-table: ") + QString::fromStdString(e.what());
         }
@@ -102,7 +103,8 @@ std::optional<QString> cli::readScheme(const QCommandLineParser &parser, Command
                                        std::tuple{QStringLiteral("start-pos"), &p.startPos, pe::Field::StartPos}})
         if (auto error = integerFlag(parser, name, *target, field))
             return error;
-    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel)
+    // Up to a table's widest: the validator holds other schemes to maxDModel.
+    if (dModel < pe::limits::minDModel || dModel > (table ? pe::limits::maxTableColumns : pe::limits::maxDModel))
         return QStringLiteral("--d-model: d_model must be %1 (got %2).").arg(allowed(pe::Field::DModel)).arg(dModel);
     p.dModel = static_cast<int>(dModel);
     if (table) {

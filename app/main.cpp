@@ -35,6 +35,8 @@ int main(int argc, char **argv)
             std::printf("  %-28s %s\n", qPrintable(preset.name), qPrintable(preset.title));
         }
         return 0;
+    case CommandLine::Mode::ListTensors:
+        return listTensors(parsed.command.listFile);
     default:
         pe::clearUpperVectorState(); // see float_product.h: 4.6x on seed 002's probe
         return runCommandLine(parsed.command, argc, argv);

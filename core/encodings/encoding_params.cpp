@@ -23,18 +23,6 @@ std::string shortReal(double v)
 
 } // namespace
 
-std::string withThousands(std::int64_t v)
-{
-    std::string digits = std::to_string(v < 0 ? -v : v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return v < 0 ? "-" + out : out;
-}
-
 namespace {
 
 // "a or b", "a, b or c"
@@ -102,7 +90,8 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     using namespace limits;
     if (p.seqLen < minSeqLen || p.seqLen > maxSeqLen)
         return failure(Field::SeqLen, withThousands(p.seqLen));
-    if (p.dModel < minDModel || p.dModel > maxDModel)
+    // A table's columns may run past maxDModel (maxTableColumns); the scheme holds d_model to them.
+    if (p.dModel < minDModel || p.dModel > (p.table ? maxTableColumns : maxDModel))
         return failure(Field::DModel, withThousands(p.dModel));
     if ((p.scheme == SchemeId::Table) != (p.table != nullptr))
         return ValidationError{Field::Scheme, p.table ? "a table's scheme is the table."

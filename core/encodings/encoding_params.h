@@ -1,5 +1,7 @@
 #pragma once
 
+#include "support/text.h"
+
 #include "encodings/rope.h"
 
 #include <cstdint>
@@ -85,6 +87,9 @@ inline constexpr std::int64_t minSeqLen = 1;
 inline constexpr std::int64_t maxSeqLen = 1'000'000;
 inline constexpr int minDModel = 1;
 inline constexpr int maxDModel = 4096;
+// A position table's columns (--table): OPT-175B's is 12,288 wide. Every view and export reads a
+// table through strides and blocks, none holds d x d.
+inline constexpr int maxTableColumns = 16384;
 inline constexpr double maxBase = 1e15;
 // start_pos + seq_len may not exceed this: positions stay exact integers in double.
 inline constexpr std::int64_t maxPositionEnd = 1'000'000'000;
@@ -168,9 +173,6 @@ std::optional<Exponent> parseExponent(std::string_view s);
 // t is outside it (the window, the command line and session files say the same).
 std::string positionAllowedText(const EncodingParams &p);
 std::optional<std::string> validatePosition(const EncodingParams &p, std::int64_t t);
-
-// 1234567 -> "1,234,567": the numbers in the sentences above.
-std::string withThousands(std::int64_t v);
 
 // Strict text-to-number parsing: the whole string must be one number, no overflow.
 std::optional<std::int64_t> parseInteger(std::string_view s);

@@ -27,11 +27,7 @@ namespace pe {
 
 namespace {
 
-// numpy writes headers of a few hundred bytes; its own loader refuses more than 10,000 by default.
-constexpr std::size_t kMaxHeaderLength = 65536;
-
 using detail::dtypeWords;
-using detail::parseHeader;
 using detail::refuse;
 
 double halfToDouble(std::uint16_t h)
@@ -60,11 +56,24 @@ template <typename T> T loadSwapped(const unsigned char *p, bool swap)
     return v;
 }
 
+// bfloat16 is float32's upper half (its sign, exponent and 7 mantissa bits): exact in a double.
+double bfloatToDouble(std::uint16_t h)
+{
+    const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
 double load(const unsigned char *p, PositionTable::Type type, bool swap)
 {
     switch (type) {
     case PositionTable::Type::Float16:
         return halfToDouble(loadSwapped<std::uint16_t>(p, swap));
+    case PositionTable::Type::BFloat16:
+        return bfloatToDouble(loadSwapped<std::uint16_t>(p, swap));
+    case PositionTable::Type::Other:
+        break;
     case PositionTable::Type::Float32:
         return loadSwapped<float>(p, swap);
     case PositionTable::Type::Float64:
@@ -77,19 +86,6 @@ constexpr bool kHostBigEndian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
 } // namespace
 
-std::string_view typeName(PositionTable::Type t)
-{
-    switch (t) {
-    case PositionTable::Type::Float16:
-        return "float16";
-    case PositionTable::Type::Float32:
-        return "float32";
-    case PositionTable::Type::Float64:
-        return "float64";
-    }
-    return "";
-}
-
 EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable> table, bool keepSeqLen)
 {
     p.scheme = SchemeId::Table;
@@ -101,60 +97,161 @@ EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable
     return p;
 }
 
-std::shared_ptr<const PositionTable> PositionTable::open(const std::string &path)
+namespace {
+
+// A file mapped read-only; throws naming it when it cannot be opened, is not a regular file or is
+// empty. The descriptor stays open for the scan's pread.
+struct MappedFile {
+    int fd = -1;
+    void *mapping = nullptr;
+    std::size_t size = 0;
+    ~MappedFile()
+    {
+        if (mapping)
+            ::munmap(mapping, size);
+        if (fd >= 0)
+            ::close(fd);
+    }
+    void open(const std::string &path, const std::string &name)
+    {
+        if (auto why = notAReadableFile(path))
+            throw std::runtime_error(*why);
+        // O_NONBLOCK: a pipe put in the file's place since the check must not hang the open.
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            refuse(name, std::string("cannot open it: ") + std::strerror(errno));
+        struct stat st {
+        };
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+            refuse(name, "not a regular file");
+        size = static_cast<std::size_t>(st.st_size);
+        if (size == 0)
+            refuse(name, "the file is empty, not a NumPy .npy, safetensors or GGUF file");
+        void *m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED)
+            refuse(name, std::string("cannot map it into memory: ") + std::strerror(errno));
+        mapping = m;
+    }
+};
+
+// FILE:TENSOR split into the file and the tensor: the whole text when it names a file (a path may
+// hold colons), else the part before the last colon when that does.
+std::pair<std::string, std::string> splitSpec(const std::string &spec)
 {
-    const std::string name = "'" + path + "'";
-    if (path.empty())
-        throw std::runtime_error("the table file name is empty");
-    if (auto why = notAReadableFile(path))
-        throw std::runtime_error(*why);
-    // O_NONBLOCK: a pipe put in the file's place since the check must not hang the open.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        refuse(name, std::string("cannot open it: ") + std::strerror(errno));
+    const auto colon = spec.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+        return {spec, {}};
     struct stat st {
     };
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        refuse(name, "not a regular file");
-    }
+    if (::stat(spec.c_str(), &st) == 0)
+        return {spec, {}};
+    const std::string file = spec.substr(0, colon);
+    if (::stat(file.c_str(), &st) == 0)
+        return {file, spec.substr(colon + 1)};
+    return {spec, {}};
+}
+
+// Tensor names that mark a position table (the --table of a checkpoint without :TENSOR), matched as
+// the whole name or its end after a dot: GPT-2's wpe, BERT/RoBERTa/ViT's
+// embeddings.position_embeddings, CLIP/SigLIP's position_embedding, OPT/BART/Whisper's
+// embed_positions, timm's pos_embed, llama.cpp's GGUF position_embd.
+constexpr const char *kPositionNames[] = {"wpe.weight",
+                                          "embeddings.position_embeddings.weight",
+                                          "embeddings.position_embeddings",
+                                          "embeddings.position_embedding.weight",
+                                          "embed_positions.weight",
+                                          "pos_embed",
+                                          "position_embd.weight"};
+// T5's relative_attention_bias (transformers, block 0 of the encoder and the decoder) and
+// llama.cpp's GGUF names for it (enc.blk.0.attn_rel_b, dec.blk.0.attn_rel_b).
+constexpr const char *kBiasNames[] = {"relative_attention_bias.weight", "attn_rel_b.weight"};
+
+bool namedAs(const std::string &name, std::string_view pattern)
+{
+    if (name == pattern)
+        return true;
+    return name.size() > pattern.size() && name.compare(name.size() - pattern.size(), pattern.size(), pattern) == 0 &&
+           name[name.size() - pattern.size() - 1] == '.';
+}
+
+std::string candidateList(const std::vector<const TensorInfo *> &list)
+{
+    std::string s;
+    for (std::size_t i = 0; i < list.size(); ++i)
+        s += (i ? "; " : "") + list[i]->name + " (" + shapeText(list[i]->shape) + ", " + list[i]->dtype + ")";
+    return s;
+}
+
+bool isSquare(std::int64_t n, int *side)
+{
+    if (n <= 0)
+        return false;
+    const auto r = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+    if (r * r != n)
+        return false;
+    *side = static_cast<int>(r);
+    return true;
+}
+
+} // namespace
+
+std::shared_ptr<const PositionTable> PositionTable::open(const std::string &spec, Role role)
+{
+    if (spec.empty())
+        throw std::runtime_error("the table file name is empty");
+    const auto [path, tensor] = splitSpec(spec);
+    const std::string name = "'" + path + "'";
+    MappedFile file;
+    file.open(path, name);
     std::shared_ptr<PositionTable> t(new PositionTable);
     t->path_ = path;
-    t->size_ = static_cast<std::size_t>(st.st_size);
-    if (t->size_ == 0) {
-        ::close(fd);
-        refuse(name, "the file is empty, not a NumPy .npy file");
-    }
-    void *m = ::mmap(nullptr, t->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    const int mapErrno = errno;
-    if (m == MAP_FAILED) {
-        ::close(fd);
-        refuse(name, std::string("cannot map it into memory: ") + std::strerror(mapErrno));
-    }
-    t->mapping_ = m;
-    t->bytes_ = static_cast<const unsigned char *>(m);
-    try {
-        t->parse(name);
-        t->scan(name, fd);
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
-    ::close(fd);
+    t->size_ = file.size;
+    t->bytes_ = static_cast<const unsigned char *>(file.mapping);
+    t->parse(name, tensor, role);
+    t->scan(name, file.fd);
+    t->mapping_ = file.mapping; // the table owns the mapping from here
+    file.mapping = nullptr;
     return t;
 }
 
 std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned char *data, std::size_t size,
-                                                              const std::string &name)
+                                                              const std::string &name, const std::string &tensor,
+                                                              Role role)
 {
     std::shared_ptr<PositionTable> t(new PositionTable);
     t->path_ = name;
     t->copy_.assign(data, data + size);
     t->bytes_ = t->copy_.data();
     t->size_ = size;
-    t->parse("'" + name + "'");
+    t->parse("'" + name + "'", tensor, role);
     t->scan("'" + name + "'");
     return t;
+}
+
+TensorIndex PositionTable::index(const std::string &path)
+{
+    if (path.empty())
+        throw std::runtime_error("the file name is empty");
+    MappedFile file;
+    file.open(path, "'" + path + "'");
+    return readTensorIndex(static_cast<const unsigned char *>(file.mapping), file.size, "'" + path + "'");
+}
+
+std::vector<const TensorInfo *> PositionTable::candidates(const TensorIndex &index, Role role)
+{
+    std::vector<const TensorInfo *> out;
+    for (const auto &t : index.tensors) {
+        bool match = false;
+        if (role == Role::Positions)
+            for (const char *pattern : kPositionNames)
+                match = match || namedAs(t.name, pattern);
+        else
+            for (const char *pattern : kBiasNames)
+                match = match || namedAs(t.name, pattern);
+        if (match)
+            out.push_back(&t);
+    }
+    return out;
 }
 
 PositionTable::~PositionTable()
@@ -163,76 +260,108 @@ PositionTable::~PositionTable()
         ::munmap(mapping_, size_);
 }
 
-void PositionTable::parse(const std::string &name)
+void PositionTable::parse(const std::string &name, const std::string &tensor, Role role)
 {
-    static const unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    if (size_ < 10 || std::memcmp(bytes_, kMagic, sizeof kMagic) != 0)
-        refuse(name, "not a NumPy .npy file (it does not start with the bytes \\x93NUMPY)");
-    const int major = bytes_[6];
-    std::size_t headerStart, headerLength;
-    if (major == 1) {
-        headerStart = 10;
-        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8;
-    } else if (major == 2 || major == 3) {
-        if (size_ < 12)
-            refuse(name, "truncated: the file ends inside the .npy preamble");
-        headerStart = 12;
-        headerLength = bytes_[8] | static_cast<std::size_t>(bytes_[9]) << 8 |
-                       static_cast<std::size_t>(bytes_[10]) << 16 | static_cast<std::size_t>(bytes_[11]) << 24;
+    const TensorIndex index = readTensorIndex(bytes_, size_, name);
+    format_ = index.format;
+    const TensorInfo *chosen = nullptr;
+    const char *what = role == Role::Positions ? "position table" : "T5 bias table";
+    if (index.format == TensorFormat::Npy) {
+        if (!tensor.empty())
+            refuse(name, "a .npy file holds one array; give it without ':" + tensor + "'");
+        chosen = &index.tensors.front();
+    } else if (!tensor.empty()) {
+        for (const auto &t : index.tensors)
+            if (t.name == tensor)
+                chosen = &t;
+        if (!chosen)
+            refuse(name, "it has no tensor named \"" + tensor + "\" (--list-tensors lists its " +
+                             withThousands(static_cast<std::int64_t>(index.tensors.size())) + ")");
+        tensor_ = tensor;
     } else {
-        refuse(name, ".npy format version " + std::to_string(major) + " is not one this program reads (1, 2 or 3)");
+        const auto found = candidates(index, role);
+        if (found.size() != 1)
+            refuse(name,
+                   found.empty()
+                       ? std::string("none of its ") + withThousands(static_cast<std::int64_t>(index.tensors.size())) +
+                             " tensors is named as a " + what + "; name one as FILE:TENSOR (--list-tensors lists them)"
+                       : std::string("several tensors are named as a ") + what + ": " + candidateList(found) +
+                             "; name one as FILE:TENSOR");
+        chosen = found.front();
+        tensor_ = chosen->name;
     }
-    if (headerLength > kMaxHeaderLength)
-        refuse(name, "its header claims " + withThousands(static_cast<std::int64_t>(headerLength)) +
-                         " bytes, not a plausible .npy header (at most " + withThousands(kMaxHeaderLength) + ")");
-    if (headerStart + headerLength > size_)
-        refuse(name, "truncated: the header is " + withThousands(static_cast<std::int64_t>(headerLength)) +
-                         " bytes but the file ends after " +
-                         withThousands(static_cast<std::int64_t>(size_ - headerStart)));
+    if (!tensor_.empty())
+        path_ += ":" + tensor_;
+    const std::string where = tensor_.empty() ? std::string() : "tensor \"" + tensor_ + "\": ";
+    const TensorInfo &t = *chosen;
 
-    std::string descr;
-    std::vector<std::int64_t> shape;
-    parseHeader(std::string_view(reinterpret_cast<const char *>(bytes_) + headerStart, headerLength), name, descr,
-                fortran_, shape);
+    if (t.type == Type::Other)
+        refuse(name, where +
+                         (index.format == TensorFormat::Npy ? "its values are " + dtypeWords(t.dtype)
+                                                            : "its values are " + t.dtype) +
+                         "; a " + what + " must be float16, bfloat16, float32 or float64");
+    type_ = t.type;
+    itemSize_ = elementSize(t.type);
+    bigEndian_ = t.bigEndian;
+    fortran_ = t.fortran;
 
-    // The type: a byte-order mark and f2, f4 or f8.
-    const char order = descr.empty() ? '\0' : descr[0];
-    const std::string kind = descr.size() > 1 ? descr.substr(1) : std::string();
-    if ((order != '<' && order != '>' && order != '=' && order != '|') ||
-        (kind != "f2" && kind != "f4" && kind != "f8"))
-        refuse(name, "its values are " + dtypeWords(descr) + "; a position table must be float16, float32 or float64");
-    type_ = kind == "f2" ? Type::Float16 : kind == "f4" ? Type::Float32 : Type::Float64;
-    itemSize_ = kind == "f2" ? 2 : kind == "f4" ? 4 : 8;
-    bigEndian_ = order == '>' || (order == '=' && kHostBigEndian);
-
-    if (shape.size() != 2) {
-        std::string dims;
-        for (std::size_t i = 0; i < shape.size(); ++i)
-            dims += (i ? " x " : "") + withThousands(shape[i]);
-        refuse(name, "the array has " + std::to_string(shape.size()) +
-                         (shape.size() == 1 ? " dimension" : " dimensions") + (shape.empty() ? "" : " (" + dims + ")") +
-                         "; a position table must be 2-D: positions x dimensions");
+    // The shape, and each model's convention (see the header).
+    std::vector<std::int64_t> shape = t.shape;
+    const bool vision = tensor_.find("vision") != std::string::npos || tensor_.find("pos_embed") != std::string::npos;
+    bool viT = false;
+    if (role == Role::Positions && shape.size() == 3 && shape[0] == 1) {
+        shape.erase(shape.begin());
+        viT = true;
+    } else if (role == Role::Positions && shape.size() == 2 && vision) {
+        viT = true;
     }
+    if (shape.size() != 2)
+        refuse(name, where + "the array has " + std::to_string(shape.size()) +
+                         (shape.size() == 1 ? " dimension" : " dimensions") +
+                         (shape.empty() ? "" : " (" + shapeText(shape) + ")") + "; a " + what +
+                         (role == Role::Positions ? " must be 2-D, positions x dimensions (or a ViT's 1 x patches x "
+                                                    "dimensions)"
+                                                  : " must be 2-D, buckets x heads"));
     if (shape[0] == 0 || shape[1] == 0)
-        refuse(name, "the table is empty (" + withThousands(shape[0]) + " x " + withThousands(shape[1]) + ")");
-    if (shape[1] > limits::maxDModel)
-        refuse(name, "the table has " + withThousands(shape[1]) + " columns; d_model can be at most " +
-                         withThousands(limits::maxDModel));
-    if (shape[0] > limits::maxPositionEnd)
-        refuse(name, "the table has " + withThousands(shape[0]) + " rows; positions go up to " +
-                         withThousands(limits::maxPositionEnd));
-    rows_ = shape[0];
+        refuse(name, where + "the table is empty (" + shapeText(shape) + ")");
+    const int maxCols = role == Role::Positions ? limits::maxTableColumns : limits::maxDModel;
+    if (shape[1] > maxCols)
+        refuse(name, where + "the table has " + withThousands(shape[1]) + " columns; " +
+                         (role == Role::Positions ? "a table can have at most " : "T5 can have at most ") +
+                         withThousands(maxCols) + (role == Role::Positions ? "" : " heads"));
+    storedRows_ = shape[0];
     cols_ = static_cast<int>(shape[1]);
-    const std::size_t offset = headerStart + headerLength;
-    const auto need =
-        static_cast<std::uint64_t>(rows_) * static_cast<std::uint64_t>(cols_) * static_cast<std::uint64_t>(itemSize_);
-    const std::uint64_t have = size_ - offset;
-    if (need != have)
-        refuse(name, "its shape " + withThousands(rows_) + " x " + withThousands(cols_) + " of " +
-                         std::string(typeName(type_)) + " needs " + withThousands(static_cast<std::int64_t>(need)) +
-                         " bytes of values but the file holds " + withThousands(static_cast<std::int64_t>(have)) +
-                         (need > have ? " (truncated)" : ""));
-    data_ = bytes_ + offset;
+    int side = 0;
+    if (viT) {
+        for (int prefix = 0; prefix <= 2 && !gridSide_; ++prefix)
+            if (storedRows_ - prefix > 1 && isSquare(storedRows_ - prefix, &side)) {
+                skipped_ = prefix;
+                gridSide_ = side;
+            }
+        if (!gridSide_ && t.shape.size() == 3)
+            refuse(name, where + "a ViT table's " + withThousands(storedRows_) +
+                             " rows are not a square grid of patches after 0, 1 or 2 class tokens");
+        if (gridSide_)
+            convention_ = (skipped_ == 0   ? std::string("no class token")
+                           : skipped_ == 1 ? std::string("row 0 (the class token) skipped")
+                                           : std::string("rows 0 and 1 (class and distillation tokens) skipped")) +
+                          "; patches on a " + std::to_string(gridSide_) + " x " + std::to_string(gridSide_) +
+                          " grid (ViT)";
+    } else if (role == Role::Positions && (tensor_.find("embed_positions") != std::string::npos ||
+                                           tensor_.find("position_embeddings") != std::string::npos)) {
+        const std::int64_t n = storedRows_ - 2;
+        if (n >= 2 && (n & (n - 1)) == 0) {
+            skipped_ = 2;
+            convention_ = "rows 0 and 1 skipped, position p in row p + 2 (OPT's and BART's offset of 2, "
+                          "RoBERTa's padding)";
+        }
+    }
+    rows_ = storedRows_ - skipped_;
+    if (rows_ > limits::maxPositionEnd)
+        refuse(name, where + "the table has " + withThousands(rows_) + " rows; positions go up to " +
+                         withThousands(limits::maxPositionEnd));
+    // C order starts at the first row read; Fortran order (a .npy) skips within each column (value()).
+    data_ = bytes_ + t.offset + (fortran_ ? 0 : skipped_ * cols_ * itemSize_);
 }
 
 namespace {
@@ -259,6 +388,8 @@ struct ScanResult {
     }
 };
 
+struct Bfloat16; // a tag: scanValues<Bfloat16> reads bfloat16
+
 template <typename T>
 void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t first, std::int64_t rows,
                 std::int64_t cols, bool fortran, ScanResult &out)
@@ -268,6 +399,8 @@ void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t 
         double v;
         if constexpr (std::is_same_v<T, std::uint16_t>)
             v = halfToDouble(loadSwapped<std::uint16_t>(p + i * 2, swap));
+        else if constexpr (std::is_same_v<T, Bfloat16>)
+            v = bfloatToDouble(loadSwapped<std::uint16_t>(p + i * 2, swap));
         else
             v = loadSwapped<T>(p + i * static_cast<std::int64_t>(sizeof(T)), swap);
         if (std::abs(v) <= kTableMaxMagnitude) [[likely]] { // false for NaN
@@ -284,7 +417,9 @@ void scanValues(const unsigned char *p, std::int64_t n, bool swap, std::int64_t 
 
 void PositionTable::scan(const std::string &name, int fd)
 {
-    const std::int64_t n = rows_ * cols_;
+    // C order: the rows read, from data_; Fortran order: the whole tensor (rows counted as stored).
+    const std::int64_t scanRows = fortran_ ? storedRows_ : rows_;
+    const std::int64_t n = scanRows * cols_;
     const bool swap = bigEndian_ != kHostBigEndian;
     const std::int64_t offset = data_ - bytes_;
     constexpr std::int64_t kChunk = 1 << 19; // values a chunk: 1 to 4 MiB
@@ -320,13 +455,18 @@ void PositionTable::scan(const std::string &name, int fd)
                         }
                         switch (type_) {
                         case Type::Float16:
-                            scanValues<std::uint16_t>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            scanValues<std::uint16_t>(p, count, swap, first, scanRows, cols_, fortran_, mine);
+                            break;
+                        case Type::BFloat16:
+                            scanValues<Bfloat16>(p, count, swap, first, scanRows, cols_, fortran_, mine);
                             break;
                         case Type::Float32:
-                            scanValues<float>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            scanValues<float>(p, count, swap, first, scanRows, cols_, fortran_, mine);
                             break;
                         case Type::Float64:
-                            scanValues<double>(p, count, swap, first, rows_, cols_, fortran_, mine);
+                            scanValues<double>(p, count, swap, first, scanRows, cols_, fortran_, mine);
+                            break;
+                        case Type::Other:
                             break;
                         }
                     }
@@ -356,13 +496,15 @@ void PositionTable::scan(const std::string &name, int fd)
 
 std::string PositionTable::description() const
 {
-    return std::string(typeName(type_)) + (bigEndian_ ? ", big endian" : ", little endian") +
+    if (format_ != TensorFormat::Npy)
+        return formatName(format_) + ", " + typeName(type_);
+    return typeName(type_) + (bigEndian_ ? ", big endian" : ", little endian") +
            (fortran_ ? ", Fortran order" : ", C order");
 }
 
 double PositionTable::value(std::int64_t row, int col) const
 {
-    const std::int64_t i = fortran_ ? static_cast<std::int64_t>(col) * rows_ + row : row * cols_ + col;
+    const std::int64_t i = fortran_ ? static_cast<std::int64_t>(col) * storedRows_ + skipped_ + row : row * cols_ + col;
     return load(data_ + i * itemSize_, type_, bigEndian_ != kHostBigEndian);
 }
 
@@ -382,7 +524,15 @@ void PositionTable::readRow(std::int64_t row, int firstCol, int colStep, int cou
                 out[k] = f;
             }
             return;
+        case Type::BFloat16:
+            for (int k = 0; k < count; ++k) {
+                std::uint16_t h;
+                std::memcpy(&h, p + 2 * k, 2);
+                out[k] = bfloatToDouble(h);
+            }
+            return;
         case Type::Float16:
+        case Type::Other:
             break;
         }
     }

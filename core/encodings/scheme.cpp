@@ -443,7 +443,8 @@ std::string formulaText(const EncodingParams &p)
     switch (p.scheme) {
     case SchemeId::Table:
         return "PE(t, j) = row t, column j of " + tableName(p) + " (" + withThousands(p.table->rows()) + " x " +
-               withThousands(p.table->cols()) + ", " + p.table->description() + ")";
+               withThousands(p.table->cols()) + ", " + p.table->description() + ")" +
+               (p.table->convention().empty() ? std::string() : "; " + p.table->convention());
     case SchemeId::Rope:
         return std::string(p.layout == Layout::Interleaved
                                ? "RoPE: PE(t,2i) = cos(t·θ_i), PE(t,2i+1) = sin(t·θ_i) (Meta's freqs_cis)"
@@ -488,7 +489,8 @@ std::string formulaHtml(const EncodingParams &p)
     case SchemeId::Table:
         return "PE(t, j) = row t, column j of <b>" + escapeHtml(tableName(p)) + "</b><br>" +
                withThousands(p.table->rows()) + " × " + withThousands(p.table->cols()) + ", " +
-               escapeHtml(p.table->description());
+               escapeHtml(p.table->description()) +
+               (p.table->convention().empty() ? std::string() : "<br>" + escapeHtml(p.table->convention()));
     case SchemeId::Rope:
         return std::string(p.layout == Layout::Interleaved ? "PE(t, 2i) = cos(t·θ<sub>i</sub>), PE(t, 2i+1) = "
                                                              "sin(t·θ<sub>i</sub>)"

@@ -1,42 +1,9 @@
-// libFuzzer: any bytes as a .npy position table. A file is refused with one line, or opens into a
-// table whose every value is finite and at most maxAbs() in magnitude, read the same by value() and
-// readRow(), and whose Encoding fills a block without reading past the file.
-#include "encodings/encoding.h"
-#include "encodings/position_table.h"
-
-#include <cmath>
-#include <cstdint>
-#include <cstdlib>
-#include <stdexcept>
-#include <vector>
+// libFuzzer: any bytes as a position table file (.npy, safetensors or GGUF, by their first bytes);
+// fuzz_table_check.h says what is checked.
+#include "fuzz_table_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    std::shared_ptr<const pe::PositionTable> table;
-    try {
-        table = pe::PositionTable::fromBytes(data, size, "fuzz.npy");
-    } catch (const std::runtime_error &e) {
-        const std::string why = e.what();
-        if (why.empty() || why.find('\n') != std::string::npos)
-            std::abort(); // a refusal says why, in one line
-        return 0;
-    }
-    const std::int64_t rows = std::min<std::int64_t>(table->rows(), 64);
-    std::vector<double> row(static_cast<std::size_t>(table->cols()));
-    for (std::int64_t r = 0; r < rows; ++r) {
-        table->readRow(r, 0, 1, table->cols(), row.data());
-        for (int c = 0; c < table->cols(); ++c)
-            if (!std::isfinite(row[static_cast<std::size_t>(c)]) ||
-                std::abs(row[static_cast<std::size_t>(c)]) > table->maxAbs() ||
-                row[static_cast<std::size_t>(c)] != table->value(r, c))
-                std::abort();
-    }
-    const pe::EncodingParams p = pe::tableParams({}, table);
-    if (pe::validate(p))
-        return 0;
-    const pe::Encoding enc(p);
-    const pe::Block b = pe::sampledBlock(p.layout, 0, p.seqLen, 16, 0, p.dModel, 16);
-    std::vector<double> out(static_cast<std::size_t>(b.size()));
-    enc.fill(b, out.data());
+    checkFile(data, size);
     return 0;
 }

@@ -132,7 +132,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         !r.integer(p, "start_pos", s.params.startPos) || !r.string(p, "layout", layout) ||
         !r.string(p, "exponent", exponent))
         return std::nullopt;
-    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxDModel) {
+    // Up to a table's widest (the validator holds other schemes to maxDModel below).
+    if (dModel < pe::limits::minDModel || dModel > pe::limits::maxTableColumns) {
         r.fail(QStringLiteral("d_model must be %1 (got %2).")
                    .arg(QString::fromStdString(pe::allowedText(pe::Field::DModel)))
                    .arg(dModel));
@@ -192,7 +193,7 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         if (!r.string(p, "bias_table", path))
             return std::nullopt;
         try {
-            s.params.biasTable = pe::PositionTable::open(path.toStdString());
+            s.params.biasTable = pe::PositionTable::open(path.toStdString(), pe::PositionTable::Role::T5Bias);
         } catch (const std::exception &ex) {
             r.fail(QStringLiteral("bias_table: %1").arg(QString::fromStdString(ex.what())));
             return std::nullopt;

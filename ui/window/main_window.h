@@ -52,11 +52,17 @@ class MainWindow : public QMainWindow
     Session currentSession() const;
     bool applySession(const Session &session, QString *error);
     bool openSession(const QString &path, QString *error);
-    // A position table (.npy) shown with every view, its whole height from row 0; false, the state
-    // unchanged and *error one sentence, when the file is refused. Undoable like any change.
+    // A position table (.npy, or FILE[:TENSOR] of a safetensors or GGUF checkpoint) shown with every
+    // view, its whole height from its first position; false, the state unchanged and *error one
+    // sentence, when the file is refused. Undoable like any change.
     bool openTable(const QString &path, QString *error);
     // T5's learned bias table (--bias-table): the scheme t5 with the table's buckets and head 1.
     bool openBiasTable(const QString &path, QString *error);
+    // path, or path:TENSOR as the user picks it from the checkpoint's tensors when none or several
+    // are named as what bias (T5's bias table) or else a position table looks for; empty when the
+    // user cancels. A file that cannot be read is returned as it is, for the opening to say why.
+    QString chooseTensor(const QString &path, bool bias);
+
     void closeTable();
     bool saveSession(const QString &path, QString *error);
     QStringList recentSessions() const;

@@ -13,6 +13,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QMenu>
 #include <QMessageBox>
@@ -28,11 +29,12 @@
 
 namespace {
 
-// The .npy file at path (a position table or T5's bias table), or null with *error one sentence.
-std::shared_ptr<const pe::PositionTable> openNpy(const QString &path, QString *error)
+// The table at path, FILE or FILE:TENSOR (a position table or T5's bias table), or null with *error one sentence.
+std::shared_ptr<const pe::PositionTable>
+openTableFile(const QString &path, QString *error, pe::PositionTable::Role role = pe::PositionTable::Role::Positions)
 {
     try {
-        return pe::PositionTable::open(path.toStdString());
+        return pe::PositionTable::open(path.toStdString(), role);
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -55,7 +57,7 @@ bool setOrSay(Parameters *parameters, const pe::EncodingParams &v, QString *erro
 
 bool MainWindow::openTable(const QString &path, QString *error)
 {
-    const auto table = openNpy(path, error);
+    const auto table = openTableFile(path, error);
     if (!table)
         return false;
     // The whole table from its first row (up to seq_len's limit).
@@ -66,7 +68,7 @@ bool MainWindow::openTable(const QString &path, QString *error)
 
 bool MainWindow::openBiasTable(const QString &path, QString *error)
 {
-    const auto table = openNpy(path, error);
+    const auto table = openTableFile(path, error, pe::PositionTable::Role::T5Bias);
     if (!table)
         return false;
     // T5 with the table's buckets (its rows) and its first head; the other parameters kept.
@@ -79,11 +81,69 @@ bool MainWindow::openBiasTable(const QString &path, QString *error)
     return setOrSay(parameters_, v, error);
 }
 
+namespace {
+
+// "Opened FILE", with the model's convention when one was applied (OPT's offset, a ViT's grid).
+QString openedText(const QString &spec, const pe::EncodingParams &p)
+{
+    if (p.table && !p.table->convention().empty())
+        return QObject::tr("Opened %1: %2").arg(spec, QString::fromStdString(p.table->convention()));
+    return QObject::tr("Opened %1").arg(spec);
+}
+
+QString tableFilter()
+{
+    return QObject::tr("Tables and checkpoints (*.npy *.safetensors *.gguf);;NumPy arrays (*.npy);;safetensors "
+                       "(*.safetensors);;GGUF (*.gguf);;All files (*)");
+}
+
+} // namespace
+
+QString MainWindow::chooseTensor(const QString &path, bool bias)
+{
+    using Role = pe::PositionTable::Role;
+    const Role role = bias ? Role::T5Bias : Role::Positions;
+    pe::TensorIndex index;
+    try {
+        index = pe::PositionTable::index(path.toStdString());
+    } catch (const std::exception &) {
+        return path; // the opening says why
+    }
+    const auto found = pe::PositionTable::candidates(index, role);
+    if (index.format == pe::TensorFormat::Npy || found.size() == 1)
+        return path;
+    // The named candidates first, then every other tensor a table could be (floats of 2 or 3 dimensions).
+    std::vector<const pe::TensorInfo *> offered(found.begin(), found.end());
+    for (const auto &t : index.tensors)
+        if (std::find(found.begin(), found.end(), &t) == found.end() && t.type != pe::TensorType::Other &&
+            (t.shape.size() == 2 || t.shape.size() == 3))
+            offered.push_back(&t);
+    if (offered.empty())
+        return path; // the opening says there is none
+    QStringList items;
+    for (const auto *t : offered)
+        items << QStringLiteral("%1   (%2, %3)")
+                     .arg(QString::fromStdString(t->name), QString::fromStdString(pe::shapeText(t->shape)),
+                          QString::fromStdString(t->dtype));
+    const QString what = bias ? tr("T5 bias table") : tr("position table");
+    const QString label =
+        found.empty() ? tr("No tensor of %1 is named as a %2. Choose one:").arg(QFileInfo(path).fileName(), what)
+                      : tr("%1 has %2 tensors named as a %3. Choose one:")
+                            .arg(QFileInfo(path).fileName())
+                            .arg(found.size())
+                            .arg(what);
+    bool ok = false;
+    const QString item = QInputDialog::getItem(this, tr("Choose the %1").arg(what), label, items, 0, false, &ok);
+    if (!ok)
+        return {};
+    return path + QLatin1Char(':') +
+           QString::fromStdString(offered[static_cast<std::size_t>(items.indexOf(item))]->name);
+}
+
 void MainWindow::openBiasTableDialog()
 {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open T5 bias table"), QString(), tr("NumPy arrays (*.npy)"));
-    if (path.isEmpty())
+    QString path = QFileDialog::getOpenFileName(this, tr("Open T5 bias table"), QString(), tableFilter());
+    if (path.isEmpty() || (path = chooseTensor(path, true)).isEmpty())
         return;
     QString error;
     const bool ok = openBiasTable(path, &error);
@@ -101,13 +161,12 @@ void MainWindow::closeTable()
 
 void MainWindow::openTableDialog()
 {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tr("NumPy arrays (*.npy)"));
-    if (path.isEmpty())
+    QString path = QFileDialog::getOpenFileName(this, tr("Open position table"), QString(), tableFilter());
+    if (path.isEmpty() || (path = chooseTensor(path, false)).isEmpty())
         return;
     QString error;
     const bool ok = openTable(path, &error);
-    report(ok, tr("Open table"), tr("The table was not opened: %1"), error, tr("Opened %1").arg(path));
+    report(ok, tr("Open table"), tr("The table was not opened: %1"), error, openedText(path, parameters_->values()));
 }
 
 void MainWindow::addSessionMenus(QMenu *file)
@@ -121,12 +180,13 @@ void MainWindow::addSessionMenus(QMenu *file)
     save->setToolTip(tr("Every parameter and view setting as a JSON file; open it later, or drop it on the window"));
     file->addSeparator();
     QAction *table = file->addAction(tr("Open &table…"), this, &MainWindow::openTableDialog);
-    table->setToolTip(tr("Show your own position table (a 2-D NumPy .npy array, rows = positions) with every view; or "
-                         "drop it on the window"));
+    table->setToolTip(tr("Show a position table with every view: a 2-D NumPy .npy array (rows = positions) or a "
+                         "safetensors or GGUF checkpoint's (GPT-2's wpe, BERT's, OPT's, a ViT's); or drop it on the "
+                         "window"));
     QAction *bias = file->addAction(tr("Open T5 &bias table…"), this, &MainWindow::openBiasTableDialog);
-    bias->setToolTip(
-        tr("T5's learned relative_attention_bias (a [buckets, heads] .npy array): its bias per head in the "
-           "T5 buckets view and the attention it gives"));
+    bias->setToolTip(tr("T5's learned relative_attention_bias (a [buckets, heads] .npy array, or a T5 checkpoint's): "
+                        "its bias per head in the "
+                        "T5 buckets view and the attention it gives"));
     closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
     closeTableAction_->setEnabled(false);
     connect(parameters_, &Parameters::changed, closeTableAction_,
@@ -278,9 +338,15 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
     QString error;
     const QString path = urls.first().toLocalFile();
-    if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive)) {
-        const bool ok = openTable(path, &error);
-        report(ok, tr("Open table"), tr("The dropped table was not opened: %1"), error, tr("Opened %1").arg(path));
+    if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive) ||
+        path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive) ||
+        path.endsWith(QStringLiteral(".gguf"), Qt::CaseInsensitive)) {
+        const QString spec = chooseTensor(path, false);
+        if (spec.isEmpty())
+            return;
+        const bool ok = openTable(spec, &error);
+        report(ok, tr("Open table"), tr("The dropped table was not opened: %1"), error,
+               openedText(spec, parameters_->values()));
         return;
     }
     const bool ok = openSession(urls.first().toLocalFile(), &error);

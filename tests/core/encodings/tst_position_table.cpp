@@ -161,21 +161,21 @@ class TestPositionTable : public QObject
             QTest::newRow(name) << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))
                                 << QString::fromUtf8(expected);
         };
-        row("bad magic", "PK\x03\x04 this is a zip file", "not a NumPy .npy file");
-        row("empty file", "", "not a NumPy .npy file");
+        row("bad magic", "PK\x03\x04 this is a zip file", "not a NumPy .npy, safetensors or GGUF file");
+        row("empty file", "", "the file is empty");
         row("truncated header", npyBytes(dict("<f8", false, "(2, 3)"), six).substr(0, 40), "truncated");
         row("truncated values", npyBytes(dict("<f8", false, "(2, 3)"), six.substr(0, 40)), "(truncated)");
         row("too many values", npyBytes(dict("<f8", false, "(2, 3)"), six + six),
             "needs 48 bytes of values but the file holds 96");
         row("1-D", npyBytes(dict("<f8", false, "(6,)"), six), "has 1 dimension (6); a position table must be 2-D");
-        row("3-D", npyBytes(dict("<f8", false, "(1, 2, 3)"), six), "has 3 dimensions (1 x 2 x 3)");
-        row("0-D", npyBytes(dict("<f8", false, "()"), six), "has 0 dimensions");
+        row("3-D", npyBytes(dict("<f8", false, "(3, 1, 2)"), six), "has 3 dimensions (3 x 1 x 2)");
+        row("0-D", npyBytes(dict("<f8", false, "()"), raw(std::vector<double>{0.5}, false)), "has 0 dimensions");
         row("empty", npyBytes(dict("<f8", false, "(0, 3)"), ""), "the table is empty (0 x 3)");
         row("object", npyBytes(dict("|O", false, "(2, 3)"), six), "Python objects ('|O')");
         row("complex", npyBytes(dict("<c16", false, "(2, 3)"), six), "complex128");
         row("string", npyBytes(dict("<U10", false, "(2, 3)"), six), "unicode strings");
         row("int", npyBytes(dict("<i8", false, "(2, 3)"), six),
-            "int64 ('<i8'); a position table must be float16, float32 or float64");
+            "int64 ('<i8'); a position table must be float16, bfloat16, float32 or float64");
         row("structured", npyBytes("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2, 3), }", six),
             "structured");
         row("absurd header length", std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + "{}",
@@ -190,8 +190,8 @@ class TestPositionTable : public QObject
             npyBytes("{'descr': __import__('os').system('rm -rf /'), 'fortran_order': False, 'shape': (2, 3)}", six),
             "expected a quoted string");
         row("overflowing shape", npyBytes(dict("<f8", false, "(99999999999999999999, 3)"), six), "too large");
-        row("too many columns", npyBytes(dict("<f8", false, "(1, 5000)"), six),
-            "5,000 columns; d_model can be at most 4,096");
+        row("too many columns", npyBytes(dict("<f8", false, "(1, 16385)"), raw(std::vector<double>(16385, 0.5), false)),
+            "16,385 columns; a table can have at most 16,384");
         row("NaN", npyBytes(dict("<f8", false, "(2, 3)"), raw(std::vector<double>{0, 1, 2, 3, std::nan(""), 5}, false)),
             "NaN at row 1, column 1");
         // Fortran order: the first bad value in (row, column) order, not in file order.

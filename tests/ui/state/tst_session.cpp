@@ -1,3 +1,4 @@
+#include "checkpoint_files.h"
 #include "encodings/position_table.h"
 #include "export/data_export.h"
 #include "figures/plot_view.h"
@@ -170,6 +171,24 @@ void TestSession::roundTrip()
     QCOMPARE(biasBack->params.head, 2);
     QCOMPARE(sessionToJson(*biasBack).value(QStringLiteral("parameters")),
              withBias.value(QStringLiteral("parameters")));
+
+    // A checkpoint's tensor by FILE:TENSOR, opened again (the right one of two) on reading.
+    const std::string st =
+        checkpoint::safetensors({{"wpe.weight", "F32", {6, 4}, checkpoint::f32(std::vector<double>(24, 0.25))},
+                                 {"other.weight", "F32", {9, 4}, checkpoint::f32(std::vector<double>(36, 0.5))}});
+    const QString stPath = dir_.filePath(QStringLiteral("model.safetensors"));
+    QFile stFile(stPath);
+    QVERIFY(stFile.open(QIODevice::WriteOnly));
+    stFile.write(st.data(), static_cast<qint64>(st.size()));
+    stFile.close();
+    QVERIFY(!p1.set(pe::tableParams(params(9, 4), pe::PositionTable::open(stPath.toStdString() + ":other.weight"))));
+    const QJsonObject withTensor = sessionToJson(w1.currentSession());
+    QCOMPARE(withTensor.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("table")).toString(),
+             QFileInfo(stPath).absoluteFilePath() + QStringLiteral(":other.weight"));
+    const std::optional<Session> tensorBack = parseSession(QJsonDocument(withTensor).toJson(), &error);
+    QVERIFY2(tensorBack, qPrintable(error));
+    QCOMPARE(tensorBack->params.table->rows(), 9);
+    QCOMPARE(tensorBack->params.table->value(8, 3), 0.5);
 }
 
 void TestSession::refusals_data()

@@ -1,5 +1,8 @@
 // The window's files (ui/main_window_files.cpp): a position table opened, figures exported, copied
 // and saved all at once, small exports' layout, the encoding's and the views' data saved.
+#include "checkpoint_files.h"
+#include "encodings/position_table.h"
+#include "encodings/scheme.h"
 #include "export/data_export.h"
 #include "figures/figure_export.h"
 #include "figures/plot_view.h"
@@ -22,6 +25,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QImageReader>
+#include <QInputDialog>
 #include <QJsonObject>
 #include <QLabel>
 #include <QSet>
@@ -37,6 +41,7 @@ class TestMainWindowFiles : public QObject
 
   private slots:
     void positionTableInTheWindow();
+    void checkpointTableInTheWindow();
     void exportFigureWritesPng();
     void exportFigureRefusesBadPaths();
     void smallExportsKeepTheirLayout();
@@ -297,6 +302,58 @@ void TestMainWindowFiles::positionTableInTheWindow()
     w.closeTable();
     QVERIFY(!p.values().table);
     QCOMPARE(p.values().dModel, 12);
+}
+
+void TestMainWindowFiles::checkpointTableInTheWindow()
+{
+    // A checkpoint with two tables named as such: the chooser lists them, the one picked opens with
+    // its convention stated; cancelling opens nothing.
+    QTemporaryDir dir;
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(50, 16)));
+    MainWindow w(&p);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const std::string bytes =
+        checkpoint::safetensors({{"model.encoder.embed_positions.weight",
+                                  "F32",
+                                  {1026, 8},
+                                  checkpoint::f32(std::vector<double>(1026 * 8, 0.5))},
+                                 {"model.decoder.embed_positions.weight",
+                                  "BF16",
+                                  {1026, 8},
+                                  checkpoint::bf16(std::vector<double>(1026 * 8, -1))},
+                                 {"model.shared.weight", "F32", {3, 8}, checkpoint::f32(std::vector<double>(24, 0))}});
+    const QString path = dir.filePath(QStringLiteral("bart.safetensors"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+    f.close();
+    QStringList offered;
+    QTimer::singleShot(0, [&] {
+        auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        offered = dialog->comboBoxItems();
+        dialog->setTextValue(offered.at(1));
+        dialog->accept();
+    });
+    const QString spec = w.chooseTensor(path, false);
+    QCOMPARE(offered.size(), 3); // the two candidates first, then the other float tensor
+    QVERIFY(offered.at(2).startsWith(QStringLiteral("model.shared.weight")));
+    QCOMPARE(spec, path + QStringLiteral(":model.decoder.embed_positions.weight"));
+    QString error;
+    QVERIFY2(w.openTable(spec, &error), qPrintable(error));
+    QCOMPARE(p.values().seqLen, 1024); // BART's offset of 2
+    QCOMPARE(p.values().table->value(0, 0), -1.0);
+    QVERIFY(QString::fromStdString(pe::formulaText(p.values())).contains(QStringLiteral("row p + 2")));
+    QTimer::singleShot(0, [] {
+        if (auto *dialog = qobject_cast<QInputDialog *>(QApplication::activeModalWidget()))
+            dialog->reject();
+    });
+    QVERIFY(w.chooseTensor(path, false).isEmpty());
+    // A file it cannot read is left for the opening to refuse.
+    QCOMPARE(w.chooseTensor(dir.filePath(QStringLiteral("missing.safetensors")), false),
+             dir.filePath(QStringLiteral("missing.safetensors")));
 }
 
 QTEST_MAIN(TestMainWindowFiles)

@@ -1,0 +1,209 @@
+// Checkpoints from the command line as a researcher opens them: --table FILE[:TENSOR] on safetensors
+// and GGUF files gives the same --export-data encoding, bit for bit, as the .npy of the same values;
+// every view draws a GPT-2-shaped table (1,024 x 768) and a ViT's; --list-tensors lists a file and
+// marks the table; the refusals name the candidates.
+#include "checkpoint_files.h"
+#include "command_line_support.h"
+
+#include "export/data_export.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace checkpoint;
+
+namespace {
+
+std::vector<double> gpt2Shaped(std::int64_t rows, int cols)
+{
+    // Learned-looking values: a slow sinusoid per column plus a float-exact ripple.
+    std::vector<double> v;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            v.push_back(static_cast<float>(0.1 * std::sin(static_cast<double>(r) * std::pow(1e4, -c / double(cols))) +
+                                           0.01 * std::cos(1.7 * c + 0.3 * static_cast<double>(r))));
+    return v;
+}
+
+struct Output {
+    int code;
+    QString out, err;
+};
+
+Output runWithOutput(const QStringList &args)
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("PE_EXPLORER"), args);
+    if (!p.waitForFinished(240000))
+        return {-1, {}, QStringLiteral("timed out")};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestCommandLineCheckpoints : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void everyFormatExportsTheNpysValuesBitForBit()
+    {
+        const auto v = gpt2Shaped(1024, 768);
+        const QString npy = write(QStringLiteral("wpe.npy"), pe::npyHeader({1024, 768}) + f64(v));
+        const QString st = write(QStringLiteral("gpt2.safetensors"),
+                                 safetensors({{"transformer.wte.weight", "F32", {8, 768}, f32(gpt2Shaped(8, 768))},
+                                              {"transformer.wpe.weight", "F32", {1024, 768}, f32(v)}},
+                                             3));
+        const QString gg = write(QStringLiteral("gpt2.gguf"), gguf({{"position_embd.weight", 0, {1024, 768}, f32(v)}},
+                                                                   {{"general.architecture", ggufString("gpt2")}}));
+        const QByteArray reference = exportEncoding(npy);
+        QVERIFY(!reference.isEmpty());
+        QCOMPARE(exportEncoding(st), reference);
+        QCOMPARE(exportEncoding(st + QStringLiteral(":transformer.wpe.weight")), reference);
+        QCOMPARE(exportEncoding(gg), reference);
+        // bfloat16: the .npy of the values bfloat16 holds.
+        std::vector<double> rounded;
+        const std::string b = bf16(v);
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<unsigned char>(b[2 * k]) |
+                                                                  static_cast<unsigned char>(b[2 * k + 1]) << 8)
+                                       << 16;
+            float f;
+            std::memcpy(&f, &bits, 4);
+            rounded.push_back(f);
+        }
+        QCOMPARE(exportEncoding(
+                     write(QStringLiteral("bf16.safetensors"), safetensors({{"wpe.weight", "BF16", {1024, 768}, b}}))),
+                 exportEncoding(write(QStringLiteral("bf16.npy"), pe::npyHeader({1024, 768}) + f64(rounded))));
+    }
+
+    void everyViewDrawsACheckpointsTable_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("drawn");
+        QTest::newRow("GPT-2's wpe, 1,024 x 768")
+            << write(QStringLiteral("views-gpt2.safetensors"),
+                     safetensors({{"transformer.wpe.weight", "F32", {1024, 768}, f32(gpt2Shaped(1024, 768))}}))
+            << 11;
+        QTest::newRow("ViT-B/16's [1, 197, 768]")
+            << write(QStringLiteral("vit.safetensors"),
+                     safetensors(
+                         {{"vit.embeddings.position_embeddings", "F32", {1, 197, 768}, f32(gpt2Shaped(197, 768))}}))
+            << 11;
+    }
+
+    void everyViewDrawsACheckpointsTable()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, drawn);
+        const QString out = dir_.filePath(QFileInfo(file).baseName() + QStringLiteral("-views"));
+        const Run r = run({QStringLiteral("--table"), file, QStringLiteral("--export"), QStringLiteral("all"),
+                           QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("640x400")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        // The views of RoPE, ALiBi and T5 say they need their scheme, the probe that d 768 is past
+        // its budget (as for the sinusoids at 768); every other view is drawn.
+        const QStringList pngs = QDir(out).entryList({QStringLiteral("*.png")});
+        QVERIFY2(pngs.size() == drawn, qPrintable(pngs.join(QLatin1Char(' ')) + QLatin1Char('\n') + r.err));
+        for (const QString &line : r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            QVERIFY2(line.contains(QStringLiteral("shows the")) || line.contains(QStringLiteral("probe would take")),
+                     qPrintable(line));
+    }
+
+    void listTensorsMarksTheTable()
+    {
+        const QString st =
+            write(QStringLiteral("list.safetensors"),
+                  safetensors({{"model.decoder.embed_tokens.weight", "F32", {4, 8}, f32(gpt2Shaped(4, 8))},
+                               {"model.decoder.embed_positions.weight", "BF16", {2050, 8}, bf16(gpt2Shaped(2050, 8))},
+                               {"model.decoder.layers.0.fc1.bias", "I64", {3}, std::string(24, '\0')}}));
+        const Output o = runWithOutput({QStringLiteral("--list-tensors"), st});
+        QVERIFY2(o.code == 0, qPrintable(o.err));
+        QVERIFY2(o.out.contains(QStringLiteral("safetensors, 3 tensors")), qPrintable(o.out));
+        QVERIFY2(o.out.contains(QRegularExpression(
+                     QStringLiteral("model.decoder.embed_positions.weight +BF16 +2,050 x 8  <- --table takes it"))),
+                 qPrintable(o.out));
+        QVERIFY(o.out.contains(QRegularExpression(QStringLiteral("fc1.bias +I64 +3\n"))));
+        // OPT's table: 2,048 positions, the convention in the data export's rows.
+        const Run r = run({QStringLiteral("--table"), st, QStringLiteral("--export-data"), QStringLiteral("encoding"),
+                           QStringLiteral("--out"), dir_.filePath(QStringLiteral("opt.csv"))});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile csv(dir_.filePath(QStringLiteral("opt.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 2049); // a header and 2,048 positions
+        // A GGUF's metadata count, and a file refused.
+        const Output g = runWithOutput(
+            {QStringLiteral("--list-tensors"),
+             write(QStringLiteral("list.gguf"), gguf({{"position_embd.weight", 0, {4, 8}, f32(gpt2Shaped(4, 8))}},
+                                                     {{"general.architecture", ggufString("gpt2")}}))});
+        QVERIFY2(g.out.contains(QStringLiteral("GGUF, 1 tensor, 1 metadata key\n")), qPrintable(g.out));
+        const Output bad = runWithOutput({QStringLiteral("--list-tensors"), dir_.path()});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("a folder")), qPrintable(bad.err));
+    }
+
+    void ambiguousAndBadTablesAreRefused()
+    {
+        const QString two =
+            write(QStringLiteral("two.safetensors"),
+                  safetensors(
+                      {{"text_model.embeddings.position_embedding.weight", "F32", {77, 8}, f32(gpt2Shaped(77, 8))},
+                       {"vision_model.embeddings.position_embedding.weight", "F32", {50, 8}, f32(gpt2Shaped(50, 8))}}));
+        const QStringList exportArgs{QStringLiteral("--export-data"), QStringLiteral("encoding"),
+                                     QStringLiteral("--out"), dir_.filePath(QStringLiteral("never.csv"))};
+        Run r = run(QStringList{QStringLiteral("--table"), two} + exportArgs);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("text_model.embeddings.position_embedding.weight (77 x 8, F32)")) &&
+                r.err.contains(QStringLiteral("vision_model.embeddings.position_embedding.weight (50 x 8, F32)")) &&
+                r.err.count(QLatin1Char('\n')) == 1,
+            qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("never.csv"))));
+        // The vision model's: CLIP's class token and 7 x 7 patches.
+        r = run(QStringList{QStringLiteral("--table"),
+                            two + QStringLiteral(":vision_model.embeddings.position_embedding.weight")} +
+                exportArgs);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run(QStringList{QStringLiteral("--table"), two + QStringLiteral(":nope")} + exportArgs);
+        QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("no tensor named \"nope\"")), qPrintable(r.err));
+        const QString truncated =
+            write(QStringLiteral("truncated.safetensors"),
+                  safetensors({{"wpe.weight", "F32", {4, 8}, f32(gpt2Shaped(4, 8))}}).substr(0, 80));
+        r = run(QStringList{QStringLiteral("--table"), truncated} + exportArgs);
+        QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("truncated")), qPrintable(r.err));
+    }
+
+  private:
+    QString write(const QString &name, const std::string &bytes)
+    {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        return path;
+    }
+    QByteArray exportEncoding(const QString &table)
+    {
+        const QString out = dir_.filePath(QStringLiteral("encoding-%1.npy").arg(++exports_));
+        const Run r = run({QStringLiteral("--table"), table, QStringLiteral("--export-data"),
+                           QStringLiteral("encoding"), QStringLiteral("--out"), out});
+        if (r.code != 0)
+            qWarning("%s", qPrintable(r.err));
+        QFile f(out);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    QTemporaryDir dir_;
+    int exports_ = 0;
+};
+
+QTEST_MAIN(TestCommandLineCheckpoints)
+#include "tst_command_line_checkpoints.moc"
