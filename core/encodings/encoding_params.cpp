@@ -353,13 +353,40 @@ std::string wavelengthText(double lambda)
     return buf;
 }
 
-std::string tableName(const EncodingParams &p)
+std::string tableFullName(const EncodingParams &p)
 {
     if (!p.table)
         return {};
     const std::string &path = p.table->path();
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
+    const std::string file =
+        path.substr(0, path.size() - (p.table->tensorName().empty() ? 0 : p.table->tensorName().size() + 1));
+    const auto slash = file.find_last_of('/');
+    return (slash == std::string::npos ? file : file.substr(slash + 1)) +
+           (p.table->tensorName().empty() ? std::string() : ":" + p.table->tensorName());
+}
+
+std::string tableName(const EncodingParams &p)
+{
+    if (!p.table || p.table->tensorName().empty())
+        return tableFullName(p);
+    // The tensor's last name that is not "weight", with the part of the model it belongs to.
+    const std::string &tensor = p.table->tensorName();
+    std::string last;
+    for (std::size_t start = 0; start <= tensor.size();) {
+        const auto dot = std::min(tensor.find('.', start), tensor.size());
+        const std::string part = tensor.substr(start, dot - start);
+        if (part != "weight" && !part.empty())
+            last = part;
+        start = dot + 1;
+    }
+    std::string where;
+    for (const char *part : {"encoder", "decoder", "vision", "text"})
+        if (tensor.find(part) != std::string::npos && last.find(part) == std::string::npos) {
+            where = std::string(part) + " ";
+            break;
+        }
+    const std::string full = tableFullName(p);
+    return full.substr(0, full.size() - tensor.size() - 1) + " (" + where + last + ")";
 }
 
 std::string sourceText(const EncodingParams &p)

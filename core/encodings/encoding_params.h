@@ -189,8 +189,11 @@ std::string numberText(double v, int digits);
 // (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).
 std::string wavelengthText(double lambda);
 
-// The table's file name without its folder ("wpe.npy"), "" for the sinusoids.
+// The table's file name without its folder ("wpe.npy"), "" for the sinusoids; a checkpoint's
+// tensor shortened for titles, "opt.safetensors (decoder embed_positions)"; tableFullName names the
+// whole tensor, "opt.safetensors:model.decoder.embed_positions.weight" (the formula, the status bar).
 std::string tableName(const EncodingParams &p);
+std::string tableFullName(const EncodingParams &p);
 // What the values come from, for titles: "base 10000" (RoPE's partial rotary: "base 10000, 24 of 96
 // dims rotate"), or the table's file name.
 std::string sourceText(const EncodingParams &p);

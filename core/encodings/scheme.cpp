@@ -442,7 +442,7 @@ std::string formulaText(const EncodingParams &p)
 {
     switch (p.scheme) {
     case SchemeId::Table:
-        return "PE(t, j) = row t, column j of " + tableName(p) + " (" + withThousands(p.table->rows()) + " x " +
+        return "PE(t, j) = row t, column j of " + tableFullName(p) + " (" + withThousands(p.table->rows()) + " x " +
                withThousands(p.table->cols()) + ", " + p.table->description() + ")" +
                (p.table->convention().empty() ? std::string() : "; " + p.table->convention());
     case SchemeId::Rope:
@@ -487,7 +487,7 @@ std::string formulaHtml(const EncodingParams &p)
 {
     switch (p.scheme) {
     case SchemeId::Table:
-        return "PE(t, j) = row t, column j of <b>" + escapeHtml(tableName(p)) + "</b><br>" +
+        return "PE(t, j) = row t, column j of <b>" + escapeHtml(tableFullName(p)) + "</b><br>" +
                withThousands(p.table->rows()) + " × " + withThousands(p.table->cols()) + ", " +
                escapeHtml(p.table->description()) +
                (p.table->convention().empty() ? std::string() : "<br>" + escapeHtml(p.table->convention()));

@@ -316,17 +316,22 @@ Table temperatureTable(const EncodingParams &p)
 Table gridTable(const std::vector<GridPair> &pairs, const PatchGrid &grid, std::int64_t firstPosition,
                 const GridPatch &reference)
 {
-    return lazyValuesTable(
-        "position", {"frame", "row", "column", "similarity"}, firstPosition, grid.patches(), [pairs, grid, reference] {
-            const std::vector<double> similarity = gridSimilarity(pairs, grid, reference);
-            std::vector<double> values;
-            values.reserve(4 * similarity.size());
-            for (std::size_t k = 0; k < similarity.size(); ++k) {
-                const GridPatch q = gridPatch(grid, static_cast<std::int64_t>(k));
-                values.insert(values.end(), {double(q.frame), double(q.row), double(q.col), similarity[k]});
-            }
-            return values;
-        });
+    return gridTable(grid, firstPosition, [pairs, grid, reference] { return gridSimilarity(pairs, grid, reference); });
+}
+
+Table gridTable(const PatchGrid &grid, std::int64_t firstPosition, std::function<std::vector<double>()> similarity)
+{
+    return lazyValuesTable("position", {"frame", "row", "column", "similarity"}, firstPosition, grid.patches(),
+                           [grid, similarity = std::move(similarity)] {
+                               const std::vector<double> values = similarity();
+                               std::vector<double> out;
+                               out.reserve(4 * values.size());
+                               for (std::size_t k = 0; k < values.size(); ++k) {
+                                   const GridPatch q = gridPatch(grid, static_cast<std::int64_t>(k));
+                                   out.insert(out.end(), {double(q.frame), double(q.row), double(q.col), values[k]});
+                               }
+                               return out;
+                           });
 }
 
 Table gridPairsTable(const std::vector<GridPair> &pairs, const GridPatch &reference, std::int64_t offset)

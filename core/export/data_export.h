@@ -89,6 +89,9 @@ Table temperatureTable(const EncodingParams &params);
 // firstPosition + patch index.
 Table gridTable(const std::vector<GridPair> &pairs, const PatchGrid &grid, std::int64_t firstPosition,
                 const GridPatch &reference);
+// The same for any similarity of the patches (a ViT table's cosine similarities), computed when the
+// first block is written.
+Table gridTable(const PatchGrid &grid, std::int64_t firstPosition, std::function<std::vector<double>()> similarity);
 // Its pairs in the model's order: CSV "pair,axis,theta,wavelength,angle", axis 0 the frame, 1 the row,
 // 2 the column, 3 none (a pair that stands still); the angle at the reference patch, in [0, 2π).
 Table gridPairsTable(const std::vector<GridPair> &pairs, const GridPatch &reference, std::int64_t offset);

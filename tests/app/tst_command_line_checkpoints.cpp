@@ -98,7 +98,7 @@ class TestCommandLineCheckpoints : public QObject
             << write(QStringLiteral("vit.safetensors"),
                      safetensors(
                          {{"vit.embeddings.position_embeddings", "F32", {1, 197, 768}, f32(gpt2Shaped(197, 768))}}))
-            << 11;
+            << 12;
     }
 
     void everyViewDrawsACheckpointsTable()
@@ -110,12 +110,60 @@ class TestCommandLineCheckpoints : public QObject
                            QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("640x400")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         // The views of RoPE, ALiBi and T5 say they need their scheme, the probe that d 768 is past
-        // its budget (as for the sinusoids at 768); every other view is drawn.
+        // its budget (as for the sinusoids at 768), the grid that GPT-2's table has none; every other
+        // view is drawn (the grid of a ViT's too).
         const QStringList pngs = QDir(out).entryList({QStringLiteral("*.png")});
         QVERIFY2(pngs.size() == drawn, qPrintable(pngs.join(QLatin1Char(' ')) + QLatin1Char('\n') + r.err));
         for (const QString &line : r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-            QVERIFY2(line.contains(QStringLiteral("shows the")) || line.contains(QStringLiteral("probe would take")),
+            QVERIFY2(line.contains(QStringLiteral("shows the")) || line.contains(QStringLiteral("probe would take")) ||
+                         line.contains(QStringLiteral("not a ViT's table")),
                      qPrintable(line));
+    }
+
+    void aVitTableOnItsGrid()
+    {
+        // ViT's figure 7: each patch's cosine similarity to one patch, on the 4 x 4 grid after the
+        // class token; checked against the rows' cosine computed here.
+        const int side = 4, d = 6;
+        const auto v = gpt2Shaped(1 + side * side, d);
+        const QString file = write(QStringLiteral("vit-small.safetensors"),
+                                   safetensors({{"vit.embeddings.position_embeddings", "F32", {1, 17, d}, f32(v)}}));
+        const QString out = dir_.filePath(QStringLiteral("grid.csv"));
+        const Run r = run({QStringLiteral("--table"), file, QStringLiteral("--position"), QStringLiteral("6"),
+                           QStringLiteral("--export-data"), QStringLiteral("grid"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(), QStringLiteral("position,frame,row,column,similarity"));
+        QCOMPARE(lines.size(), 1 + side * side);
+        auto row = [&](int patch) {
+            return std::vector<double>(v.begin() + (1 + patch) * d, v.begin() + (2 + patch) * d);
+        };
+        const auto ref = row(6);
+        for (int k = 0; k < side * side; ++k) {
+            const QStringList cells = lines[k + 1].split(QLatin1Char(','));
+            QCOMPARE(cells[2].toInt(), k / side);
+            QCOMPARE(cells[3].toInt(), k % side);
+            const auto x = row(k);
+            double dot = 0, nx = 0, nr = 0;
+            for (int j = 0; j < d; ++j) {
+                dot += x[j] * ref[j];
+                nx += x[j] * x[j];
+                nr += ref[j] * ref[j];
+            }
+            QVERIFY2(std::abs(cells[4].toDouble() - dot / std::sqrt(nx * nr)) < 1e-12, qPrintable(lines[k + 1]));
+        }
+        // A table with no grid says how to give one; with --grid it is read as patches.
+        const QString plain = write(QStringLiteral("plain.safetensors"),
+                                    safetensors({{"wpe.weight", "F32", {16, d}, f32(gpt2Shaped(16, d))}}));
+        Run refused = run({QStringLiteral("--table"), plain, QStringLiteral("--export-data"), QStringLiteral("grid"),
+                           QStringLiteral("--out"), out});
+        QVERIFY2(refused.code == 2 && refused.err.contains(QStringLiteral("--grid HxW")), qPrintable(refused.err));
+        const Run given = run({QStringLiteral("--table"), plain, QStringLiteral("--grid"), QStringLiteral("4x4"),
+                               QStringLiteral("--export"), QStringLiteral("grid"), QStringLiteral("--out"),
+                               dir_.filePath(QStringLiteral("plain-grid.png"))});
+        QVERIFY2(given.code == 0, qPrintable(given.err));
     }
 
     void listTensorsMarksTheTable()

@@ -69,6 +69,14 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     }
 
     QString text = wrappedTitle(font, parts);
+    // A line that gives way ends in the ellipsis, words dropped until both fit the line's room (a
+    // full line with " …" added ran past both edges of a centred title).
+    const auto cut = [&font, room = plot_->viewport().width() - 20, &more](QString line) {
+        const QFontMetrics metrics(font);
+        while (metrics.horizontalAdvance(line + more) > room && line.lastIndexOf(QLatin1Char(' ')) > 0)
+            line.truncate(line.lastIndexOf(QLatin1Char(' ')));
+        return line + more;
+    };
     const int lineCount = std::max(1, static_cast<int>(room / QFontMetrics(font).lineSpacing()));
     if (text.count(QLatin1Char('\n')) + 1 > lineCount) {
         // Lines give way too: the head's last lines, then the last part's (what was reduced).
@@ -80,12 +88,12 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
         const int keepHead = std::max(1, lineCount - keepTail);
         if (head.size() > keepHead) {
             head = head.mid(0, keepHead);
-            head.last() += more;
+            head.last() = cut(head.last());
         }
         if (tail.size() > keepTail) {
             tail = tail.mid(0, keepTail);
             if (!tail.isEmpty())
-                tail.last() += more;
+                tail.last() = cut(tail.last());
         }
         text = (head + tail).join(QLatin1Char('\n'));
     }

@@ -183,7 +183,7 @@ void GridView::rebuild()
     const pe::PatchGrid &g = setup_.grid;
     const std::int64_t t = parameters()->position();
     patch_ = gridReference(setup_, p, t);
-    similarity_ = pe::gridSimilarity(setup_.pairs, g, patch_);
+    similarity_ = gridSimilarityOf(setup_, parameters()->encoding(), patch_);
 
     // The image: frames side by side, an empty (transparent) column between them.
     const int width = g.frames * (g.cols + 1) - 1;
@@ -259,6 +259,11 @@ void GridView::rebuild()
     plot()->xAxis->setLabel(g.frames > 1 ? tr("column (frames side by side)") : tr("column"));
     plot()->yAxis->setLabel(tr("row"));
 
+    // A table has no clocks: the image takes the figure.
+    clockRect_->setVisible(!setup_.table);
+    content()->setColumnStretchFactors({1.0, 0.01, setup_.table ? 0.001 : 1.0});
+    clockRect_->setMaximumSize(setup_.table ? QSize(0, QWIDGETSIZE_MAX) : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX));
+
     // The clocks: a block for each coordinate that has pairs, up to kMaxGridClocks each (spread
     // from the fastest to the slowest beyond), all blocks as wide, one above the other.
     std::vector<std::vector<int>> groups;
@@ -325,35 +330,49 @@ void GridView::rebuild()
     const QString where = g.frames > 1
                               ? tr("frame %1, row %2, column %3").arg(patch_.frame).arg(patch_.row).arg(patch_.col)
                               : tr("row %1, column %2").arg(patch_.row).arg(patch_.col);
-    QStringList title{tr("%1, %2%3: t = %4 at %5")
-                          .arg(styleText(setup_.style), QString::fromStdString(pe::patchGridText(g)))
-                          .arg(setup_.fitted ? tr(" (fit)") : QString())
-                          .arg(t)
-                          .arg(where)};
-    switch (setup_.style) {
-    case pe::GridRope::Pixtral:
-        title << tr("the first d/4 pairs turn with the row at base^(−4k/d), the last d/4 with the column at "
-                    "base^(−(4k+2)/d), base %1")
-                     .arg(QString::fromStdString(pe::compactNumber(p.base)));
-        break;
-    case pe::GridRope::Qwen2Vl:
-        title
-            << tr("the first d/4 pairs turn with the row, the last d/4 with the column, both at base^(−4k/d), base %1")
-                   .arg(QString::fromStdString(pe::compactNumber(p.base)));
-        break;
-    case pe::GridRope::Mrope:
-        title << tr("mrope_section %1,%2,%3: pairs turning with the frame, the row and the column at RoPE's θ_i; "
-                    "coordinates from start_pos %4")
-                     .arg(setup_.section[0])
-                     .arg(setup_.section[1])
-                     .arg(setup_.section[2])
-                     .arg(p.startPos);
-        break;
+    QStringList title{
+        setup_.table ? tr("%1, %2 patches: t = %3 at %4")
+                           .arg(QString::fromStdString(pe::tableName(p)), QString::fromStdString(pe::patchGridText(g)))
+                           .arg(t)
+                           .arg(where)
+                     : tr("%1, %2%3: t = %4 at %5")
+                           .arg(styleText(setup_.style), QString::fromStdString(pe::patchGridText(g)))
+                           .arg(setup_.fitted ? tr(" (fit)") : QString())
+                           .arg(t)
+                           .arg(where)};
+    if (setup_.table) {
+        title << (p.table->convention().empty() ? tr("the table's rows read as patches in raster order")
+                                                : QString::fromStdString(p.table->convention()));
+        title << (fixed ? tr("each patch's cosine similarity to this patch (framed), as ViT's figure 7")
+                        : tr("each patch's cosine similarity to this patch (framed), as ViT's figure 7; colours over "
+                             "the image's range"));
     }
-    title << (fixed ? tr("left: each patch's cosine similarity to this patch (framed); right: this patch's "
-                         "hands, from 12 o'clock clockwise")
-                    : tr("left: each patch's cosine similarity to this patch (framed), colours over the image's "
-                         "range; right: this patch's hands, from 12 o'clock clockwise"));
+    if (!setup_.table) {
+        switch (setup_.style) {
+        case pe::GridRope::Pixtral:
+            title << tr("the first d/4 pairs turn with the row at base^(−4k/d), the last d/4 with the column at "
+                        "base^(−(4k+2)/d), base %1")
+                         .arg(QString::fromStdString(pe::compactNumber(p.base)));
+            break;
+        case pe::GridRope::Qwen2Vl:
+            title << tr("the first d/4 pairs turn with the row, the last d/4 with the column, both at base^(−4k/d), "
+                        "base %1")
+                         .arg(QString::fromStdString(pe::compactNumber(p.base)));
+            break;
+        case pe::GridRope::Mrope:
+            title << tr("mrope_section %1,%2,%3: pairs turning with the frame, the row and the column at RoPE's θ_i; "
+                        "coordinates from start_pos %4")
+                         .arg(setup_.section[0])
+                         .arg(setup_.section[1])
+                         .arg(setup_.section[2])
+                         .arg(p.startPos);
+            break;
+        }
+        title << (fixed ? tr("left: each patch's cosine similarity to this patch (framed); right: this patch's "
+                             "hands, from 12 o'clock clockwise")
+                        : tr("left: each patch's cosine similarity to this patch (framed), colours over the image's "
+                             "range; right: this patch's hands, from 12 o'clock clockwise"));
+    }
     if (fitted > 0 && fitted < 1)
         title << tr("(%1 × %2 patches on fewer pixels: each pixel shows the patch at its centre; --export-data grid "
                     "has every patch)")
@@ -394,8 +413,9 @@ void GridView::fitCells()
         }
     };
     const pe::PatchGrid &g = setup_.grid;
+    // RoPE's image sits in the corner by its ticks, the clocks beside it; a table's, alone, in the middle.
     fit(plot()->axisRect(), plot()->xAxis, plot()->yAxis, g.frames * (g.cols + 1) - 1, g.rows, g.frames > 1 ? 1.5 : 0.0,
-        true);
+        !setup_.table);
     fit(clockRect_, clockRect_->axis(QCPAxis::atBottom), clockRect_->axis(QCPAxis::atLeft), clockWidth_, clockHeight_,
         0.0, false);
     const QRect area = clockRect_->rect();

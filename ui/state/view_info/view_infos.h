@@ -77,9 +77,12 @@ pe::T5Buckets t5BucketsFrom(const pe::EncodingParams &p, const QJsonObject &sett
 // RoPE over a grid of patches as the grid view's settings give it (gridShape, gridRope, mropeSection):
 // the grid, the pairs and what they turn with, the offset of M-RoPE's coordinates (start_pos), and
 // why it cannot be drawn (problem: not at all; figureProblem: not as a figure, too many patches).
+// A position table's rows are patches too: a ViT's grid (PositionTable::gridSide) or --grid; its
+// similarity is the rows' cosine similarity (gridSimilarityOf), no pairs.
 struct GridSetup {
     pe::PatchGrid grid;
-    bool fitted = false; // the squarest grid of seq_len patches (--grid fit)
+    bool fitted = false; // the squarest grid of seq_len patches (--grid fit), or a ViT table's own
+    bool table = false;  // a position table's rows as patches
     pe::GridRope style = pe::GridRope::Pixtral;
     std::array<int, 3> section{};
     std::int64_t offset = 0;
@@ -90,6 +93,9 @@ struct GridSetup {
 GridSetup gridSetupFrom(const pe::EncodingParams &p, const QJsonObject &settings);
 // The patch of a position: patch position - start_pos.
 pe::GridPatch gridReference(const GridSetup &g, const pe::EncodingParams &p, std::int64_t position);
+// Every patch's cosine similarity to the reference patch, in patch order: RoPE's (gridSimilarity), or
+// a table's rows' (ViT's figure 7: the similarity of position embeddings).
+std::vector<double> gridSimilarityOf(const GridSetup &g, const pe::Encoding &encoding, const pe::GridPatch &reference);
 // The probe's training curve as a table: epoch, loss, accuracy, heldout_accuracy.
 pe::Table probeCurveTable(const pe::ProbeResult &result);
 // The positions t + k may be, [first, end): a table's rows are its only ones, and numpy's noise
