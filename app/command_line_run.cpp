@@ -259,9 +259,13 @@ int listTensors(const QString &path)
     for (const auto &t : index.tensors) {
         const bool position = std::find(positions.begin(), positions.end(), &t) != positions.end();
         const bool bias = std::find(biases.begin(), biases.end(), &t) != biases.end();
-        const std::string note = position ? (positions.size() == 1 ? "  <- --table takes it" : "  <- a position table")
-                                 : bias   ? (biases.size() == 1 ? "  <- --bias-table takes it" : "  <- a T5 bias table")
-                                          : "";
+        // Named as a table but of a type no table holds (a quantized block): said, not offered.
+        const bool readable = t.type != pe::TensorType::Other;
+        const std::string note = !(position || bias) ? ""
+                                 : !readable ? "  <- named as a table, but its " + t.dtype + " values are not read"
+                                 : position
+                                     ? (positions.size() == 1 ? "  <- --table takes it" : "  <- a position table")
+                                     : (biases.size() == 1 ? "  <- --bias-table takes it" : "  <- a T5 bias table");
         std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), t.name.empty() ? "(the array)" : t.name.c_str(),
                     t.dtype.c_str(), pe::shapeText(t.shape).c_str(), note.c_str());
     }

@@ -386,7 +386,10 @@ std::string tableName(const EncodingParams &p)
             break;
         }
     const std::string full = tableFullName(p);
-    return full.substr(0, full.size() - tensor.size() - 1) + " (" + where + last + ")";
+    // Rows skipped before position 0 (OPT's offset, a ViT's class token) said wherever the name is.
+    const std::string from =
+        p.table->skippedRows() > 0 ? ", from row " + withThousands(p.table->skippedRows()) : std::string();
+    return full.substr(0, full.size() - tensor.size() - 1) + " (" + where + last + from + ")";
 }
 
 std::string sourceText(const EncodingParams &p)

@@ -135,20 +135,26 @@ struct MappedFile {
 };
 
 // FILE:TENSOR split into the file and the tensor: the whole text when it names a file (a path may
-// hold colons), else the part before the last colon when that does.
+// hold colons), else the longest part before a colon that does (a tensor's name may hold colons too:
+// TensorFlow's "position_embeddings:0").
 std::pair<std::string, std::string> splitSpec(const std::string &spec)
 {
-    const auto colon = spec.rfind(':');
-    if (colon == std::string::npos || colon == 0)
-        return {spec, {}};
     struct stat st {
     };
     if (::stat(spec.c_str(), &st) == 0)
         return {spec, {}};
-    const std::string file = spec.substr(0, colon);
-    if (::stat(file.c_str(), &st) == 0)
-        return {file, spec.substr(colon + 1)};
+    for (auto colon = spec.rfind(':'); colon != std::string::npos && colon > 0; colon = spec.rfind(':', colon - 1)) {
+        const std::string file = spec.substr(0, colon);
+        if (::stat(file.c_str(), &st) == 0)
+            return {file, spec.substr(colon + 1)};
+    }
     return {spec, {}};
+}
+
+// "1 tensor", "3 tensors".
+std::string count(std::int64_t n, const char *one, const char *many)
+{
+    return withThousands(n) + " " + (n == 1 ? one : many);
 }
 
 // Tensor names that mark a position table (the --table of a checkpoint without :TENSOR), matched as
@@ -274,19 +280,27 @@ void PositionTable::parse(const std::string &name, const std::string &tensor, Ro
         for (const auto &t : index.tensors)
             if (t.name == tensor)
                 chosen = &t;
-        if (!chosen)
-            refuse(name, "it has no tensor named \"" + tensor + "\" (--list-tensors lists its " +
-                             withThousands(static_cast<std::int64_t>(index.tensors.size())) + ")");
+        if (!chosen) {
+            // "wpe.weight" for "transformer.wpe.weight": the names that end so.
+            std::string near;
+            for (const auto &t : index.tensors)
+                if (namedAs(t.name, tensor))
+                    near += (near.empty() ? "" : ", ") + ("\"" + t.name + "\"");
+            refuse(name, "it has no tensor named \"" + tensor + "\"" +
+                             (near.empty() ? std::string() : "; did you mean " + near + "?") +
+                             " (--list-tensors lists its " +
+                             count(static_cast<std::int64_t>(index.tensors.size()), "tensor", "tensors") + ")");
+        }
         tensor_ = tensor;
     } else {
         const auto found = candidates(index, role);
         if (found.size() != 1)
-            refuse(name,
-                   found.empty()
-                       ? std::string("none of its ") + withThousands(static_cast<std::int64_t>(index.tensors.size())) +
-                             " tensors is named as a " + what + "; name one as FILE:TENSOR (--list-tensors lists them)"
-                       : std::string("several tensors are named as a ") + what + ": " + candidateList(found) +
-                             "; name one as FILE:TENSOR");
+            refuse(name, found.empty()
+                             ? std::string("none of its ") +
+                                   count(static_cast<std::int64_t>(index.tensors.size()), "tensor", "tensors") +
+                                   " is named as a " + what + "; name one as FILE:TENSOR (--list-tensors lists them)"
+                             : std::string("several tensors are named as a ") + what + ": " + candidateList(found) +
+                                   "; name one as FILE:TENSOR");
         chosen = found.front();
         tensor_ = chosen->name;
     }
@@ -339,8 +353,8 @@ void PositionTable::parse(const std::string &name, const std::string &tensor, Ro
                 gridSide_ = side;
             }
         if (!gridSide_ && t.shape.size() == 3)
-            refuse(name, where + "a ViT table's " + withThousands(storedRows_) +
-                             " rows are not a square grid of patches after 0, 1 or 2 class tokens");
+            refuse(name, where + "a ViT table's " + count(storedRows_, "row is", "rows are") +
+                             " not a square grid of patches after 0, 1 or 2 class tokens");
         if (gridSide_)
             convention_ = (skipped_ == 0   ? std::string("no class token")
                            : skipped_ == 1 ? std::string("row 0 (the class token) skipped")
@@ -477,8 +491,13 @@ void PositionTable::scan(const std::string &name, int fd)
     if (readFailed)
         refuse(name, std::string("cannot read it: ") + std::strerror(readErrno));
     if (all.badRow >= 0) {
+        // The position and, when rows before position 0 were skipped, the tensor's own row.
+        const std::int64_t row = fortran_ ? all.badRow - skipped_ : all.badRow;
         const std::string where =
-            " at row " + withThousands(all.badRow) + ", column " + withThousands(all.badCol) + " (counted from 0)";
+            skipped_ > 0
+                ? " at position " + withThousands(row) + " (row " + withThousands(row + skipped_) +
+                      " of the tensor), column " + withThousands(all.badCol) + " (counted from 0)"
+                : " at row " + withThousands(row) + ", column " + withThousands(all.badCol) + " (counted from 0)";
         if (std::isfinite(all.badValue)) {
             char value[32];
             std::snprintf(value, sizeof value, "%.3g", all.badValue);

@@ -8,9 +8,9 @@ namespace pe {
 
 const JsonValue *JsonValue::find(std::string_view key) const
 {
-    for (const auto &[name, value] : members)
-        if (name == key)
-            return &value;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        if (keys[k] == key)
+            return &values[k];
     return nullptr;
 }
 
@@ -122,7 +122,8 @@ class Parser
                 ++i_;
                 space();
                 JsonValue member = value(depth + 1);
-                v.members.emplace_back(std::move(key), std::move(member));
+                v.keys.push_back(std::move(key));
+                v.values.push_back(std::move(member));
                 space();
                 if (peek() == ',') {
                     ++i_;

@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 // JSON as RFC 8259 defines it, read strictly for the files this program opens without Qt: a
@@ -20,7 +19,10 @@ struct JsonValue {
     bool boolean = false;
     std::string text; // a string's value, or a number's text as written
     std::vector<JsonValue> items;
-    std::vector<std::pair<std::string, JsonValue>> members; // in the file's order
+    // An object's members in the file's order, keys[k] naming values[k] (two vectors: a pair holding
+    // the incomplete JsonValue is refused by clang's standard library).
+    std::vector<std::string> keys;
+    std::vector<JsonValue> values;
 
     bool isNumber() const { return kind == Kind::Number; }
     bool isString() const { return kind == Kind::String; }

@@ -163,14 +163,17 @@ TensorIndex readSafetensors(const unsigned char *bytes, std::size_t size, const 
     index.format = TensorFormat::Safetensors;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> offsets;
     const std::uint64_t bufferStart = 8 + n;
-    for (const auto &[key, entry] : header->members) {
+    for (std::size_t m = 0; m < header->keys.size(); ++m) {
+        const std::string &key = header->keys[m];
+        const JsonValue &entry = header->values[m];
         if (key == "__metadata__") {
             if (!entry.isObject())
                 refuse(name, "the safetensors header's __metadata__ is " + std::string(kindName(entry.kind)) +
                                  ", not a map of strings");
-            for (const auto &[k, v] : entry.members)
-                if (!v.isString())
-                    refuse(name, "the safetensors header's __metadata__ value of \"" + k + "\" is not a string");
+            for (std::size_t k = 0; k < entry.keys.size(); ++k)
+                if (!entry.values[k].isString())
+                    refuse(name,
+                           "the safetensors header's __metadata__ value of \"" + entry.keys[k] + "\" is not a string");
             continue;
         }
         const std::string where = "tensor \"" + key + "\"";
@@ -202,7 +205,7 @@ TensorIndex readSafetensors(const unsigned char *bytes, std::size_t size, const 
         }
         if (!range->isArray() || range->items.size() != 2 || !range->items[0].unsignedInteger() ||
             !range->items[1].unsignedInteger())
-            refuse(name, where + ": its data_offsets are not two whole numbers [begin, end]");
+            refuse(name, where + ": its data_offsets are not two whole numbers [begin, end] below 2^63");
         const std::uint64_t begin = *range->items[0].unsignedInteger(), end = *range->items[1].unsignedInteger();
         if (end < begin)
             refuse(name, where + ": its data_offsets end (" + bytesText(end) + ") before they begin (" +
@@ -286,8 +289,10 @@ class GgufReader
         const std::uint64_t tensors = u64("the tensor count"), pairs = u64("the metadata count");
         // Each pair and each tensor info takes at least 12 and 24 bytes: a larger count is a lie.
         if (pairs > (size_ - at_) / 12 || tensors > (size_ - at_) / 24)
-            refuse(name_, "truncated: it claims " + bytesText(tensors) + " tensors and " + bytesText(pairs) +
-                              " metadata pairs in " + bytesText(size_) + " bytes");
+            refuse(name_, "truncated: it claims " + bytesText(tensors) +
+                              (tensors == 1 ? " tensor and " : " tensors and ") + bytesText(pairs) +
+                              (pairs == 1 ? " metadata pair in " : " metadata pairs in ") + bytesText(size_) +
+                              " bytes");
         std::set<std::string> keys;
         std::uint64_t alignment = 32;
         for (std::uint64_t k = 0; k < pairs; ++k) {
@@ -348,6 +353,16 @@ class GgufReader
                                   bytesText(size_) + " bytes)");
             t.offset += dataStart;
         }
+        // No two tensors share bytes (ggml's reader lays them out one after another).
+        std::vector<const TensorInfo *> byOffset;
+        for (const auto &t : index.tensors)
+            byOffset.push_back(&t);
+        std::sort(byOffset.begin(), byOffset.end(),
+                  [](const TensorInfo *a, const TensorInfo *b) { return a->offset < b->offset; });
+        for (std::size_t k = 1; k < byOffset.size(); ++k)
+            if (byOffset[k]->offset < byOffset[k - 1]->offset + std::max<std::uint64_t>(byOffset[k - 1]->bytes, 1))
+                refuse(name_, "tensors \"" + byOffset[k - 1]->name + "\" and \"" + byOffset[k]->name +
+                                  "\" overlap in the data");
         return index;
     }
 
@@ -526,7 +541,9 @@ TensorFormat detectTensorFormat(const unsigned char *bytes, std::size_t size, co
         return TensorFormat::Npy;
     if (size >= 4 && std::memcmp(bytes, "GGUF", 4) == 0)
         return TensorFormat::Gguf;
-    if (size >= 9 && bytes[8] == '{')
+    // safetensors has no magic: its header's '{', or the file's name (whose header the reader then refuses).
+    if ((size >= 9 && bytes[8] == '{') ||
+        (name.size() > 13 && name.compare(name.size() - 13, 13, ".safetensors'") == 0))
         return TensorFormat::Safetensors;
     refuse(name, "not a NumPy .npy, safetensors or GGUF file (it starts with neither \\x93NUMPY nor GGUF, nor with "
                  "a safetensors header length and '{')");

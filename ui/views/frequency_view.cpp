@@ -398,8 +398,9 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     unresolved->addToLegend();
     wrapLegend();
     plt->xAxis->setLabel(tr("dimension j"));
-    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω of column j (positions)")
-                                    : tr("dominant ω of column j (radians per position)"));
+    // As short as the sinusoids' axis titles: the title and the legend say "dominant" (the longer
+    // text ran past both ends of the axis in lecture mode).
+    plt->yAxis->setLabel(wavelength ? tr("wavelength 2π/ω (positions)") : tr("ω (radians per position)"));
     const bool logScale = state().flag(QStringLiteral("logScale"));
     setValueScale(logScale);
     plt->rescaleAxes(true);

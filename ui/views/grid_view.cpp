@@ -161,6 +161,9 @@ void GridView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     setup_ = gridSetupFrom(p, settings());
+    // A table's rows turn no pairs: how RoPE assigns them does not apply.
+    for (QWidget *w : {static_cast<QWidget *>(styleChoice_), static_cast<QWidget *>(sectionEdit_)})
+        w->setEnabled(!p.table);
     if (const QString why = setup_.problem.isEmpty() ? setup_.figureProblem : setup_.problem; !why.isEmpty()) {
         // Nothing drawn, and the title says why (the last figure must not stay as if it were this one).
         map_->data()->clear();
@@ -330,19 +333,20 @@ void GridView::rebuild()
     const QString where = g.frames > 1
                               ? tr("frame %1, row %2, column %3").arg(patch_.frame).arg(patch_.row).arg(patch_.col)
                               : tr("row %1, column %2").arg(patch_.row).arg(patch_.col);
-    QStringList title{
-        setup_.table ? tr("%1, %2 patches: t = %3 at %4")
-                           .arg(QString::fromStdString(pe::tableName(p)), QString::fromStdString(pe::patchGridText(g)))
-                           .arg(t)
-                           .arg(where)
-                     : tr("%1, %2%3: t = %4 at %5")
-                           .arg(styleText(setup_.style), QString::fromStdString(pe::patchGridText(g)))
-                           .arg(setup_.fitted ? tr(" (fit)") : QString())
-                           .arg(t)
-                           .arg(where)};
+    QStringList title{setup_.table
+                          // The place first: a lecture's narrow title cuts the end.
+                          ? tr("t = %1 at %2 of %3").arg(t).arg(where, QString::fromStdString(pe::tableName(p)))
+                          : tr("%1, %2%3: t = %4 at %5")
+                                .arg(styleText(setup_.style), QString::fromStdString(pe::patchGridText(g)))
+                                .arg(setup_.fitted ? tr(" (fit)") : QString())
+                                .arg(t)
+                                .arg(where)};
     if (setup_.table) {
-        title << (p.table->convention().empty() ? tr("the table's rows read as patches in raster order")
-                                                : QString::fromStdString(p.table->convention()));
+        // The table's own grid states its convention; a grid given (--grid) reads the rows as they are.
+        title << (setup_.fitted && !p.table->convention().empty()
+                      ? QString::fromStdString(p.table->convention())
+                      : tr("its rows read as %1 patches in raster order")
+                            .arg(QString::fromStdString(pe::patchGridText(g))));
         title << (fixed ? tr("each patch's cosine similarity to this patch (framed), as ViT's figure 7")
                         : tr("each patch's cosine similarity to this patch (framed), as ViT's figure 7; colours over "
                              "the image's range"));

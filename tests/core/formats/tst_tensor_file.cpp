@@ -204,6 +204,21 @@ class TestTensorFile : public QObject
             "power of two");
         row("GGUF quantized tensor chosen", gguf({{"position_embd.weight", 12, {1, 256}, std::string(144, '\0')}}),
             "its values are Q4_K");
+        row(
+            "GGUF tensors sharing bytes",
+            [] {
+                std::string g =
+                    gguf({{"a", 0, {1, 8}, f32(values(1, 8))}, {"position_embd.weight", 0, {1, 8}, f32(values(1, 8))}});
+                // The second tensor's offset (32, after the first's 32 bytes) set to 0: the same bytes.
+                const std::string second = "position_embd.weight";
+                const auto at = g.find(second) + second.size() + 4 + 16 + 4;
+                g.replace(at, 8, std::string(8, '\0'));
+                return g;
+            }(),
+            "overlap");
+        row("NaN past OPT's two skipped rows",
+            safetensors({{"model.decoder.embed_positions.weight", "F32", {6, 1}, f32({0, 1, 2, 3, std::nan(""), 5})}}),
+            "NaN at position 2 (row 4 of the tensor), column 0");
         row("GGUF counts beyond the file",
             "GGUF" + le(std::uint32_t{3}) + le(std::uint64_t{1} << 60) + le(std::uint64_t{0}), "claims");
         row("neither format", "PK\x03\x04 a zip file", "not a NumPy .npy, safetensors or GGUF file");
@@ -232,8 +247,11 @@ class TestTensorFile : public QObject
                  qPrintable(several));
         QCOMPARE(parse(two, "lm_head.weight")->rows(), 5);
         QVERIFY(refusal(two, "missing").contains(QStringLiteral("no tensor named \"missing\"")));
+        // The end of a name is not the name: the whole one is suggested.
+        const QString near = refusal(two, "wpe.weight");
+        QVERIFY2(near.contains(QStringLiteral("did you mean \"transformer.wpe.weight\"?")), qPrintable(near));
         const QString none = refusal(safetensors({{"lm_head.weight", "F32", {5, 2}, f32(values(5, 2))}}));
-        QVERIFY2(none.contains(QStringLiteral("none of its 1 tensors")), qPrintable(none));
+        QVERIFY2(none.contains(QStringLiteral("none of its 1 tensor is named")), qPrintable(none));
         // A .npy has one array and no names.
         QVERIFY(refusal(npyOf(values(2, 2), 2, 2), "x").contains(QStringLiteral("holds one array")));
         // T5's bias: the encoder's and the decoder's are two candidates.
@@ -269,6 +287,14 @@ class TestTensorFile : public QObject
         QCOMPARE(other->path(), path + ":other"); // what a session keeps, and opens again
         QCOMPARE(pe::PositionTable::open(other->path())->rows(), 4);
         QCOMPARE(pe::PositionTable::index(path).tensors.size(), std::size_t{2});
+        // A tensor's name may hold a colon (TensorFlow's "position_embeddings:0").
+        const std::string colon = (dir.path() + QStringLiteral("/tf.safetensors")).toStdString();
+        {
+            std::ofstream out(colon, std::ios::binary);
+            const std::string bytes = safetensors({{"position_embeddings:0", "F32", {5, 2}, f32(values(5, 2))}});
+            out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        QCOMPARE(pe::PositionTable::open(colon + ":position_embeddings:0")->rows(), 5);
     }
 
     void eachModelsConventionIsAppliedAndStated()
