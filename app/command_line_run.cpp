@@ -4,6 +4,7 @@
 #include "export/data_export.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
+#include "formats/quoted_name.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
@@ -266,8 +267,12 @@ int listTensors(const QString &path)
                                  : position
                                      ? (positions.size() == 1 ? "  <- --table takes it" : "  <- a position table")
                                      : (biases.size() == 1 ? "  <- --bias-table takes it" : "  <- a T5 bias table");
-        std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), t.name.empty() ? "(the array)" : t.name.c_str(),
-                    t.dtype.c_str(), pe::shapeText(t.shape).c_str(), note.c_str());
+        // A name with control characters is shown quoted and escaped, a line a tensor.
+        const bool plain = std::none_of(t.name.begin(), t.name.end(),
+                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+        const std::string shown = t.name.empty() ? "(the array)" : plain ? t.name : pe::quotedName(t.name);
+        std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), shown.c_str(), t.dtype.c_str(),
+                    pe::shapeText(t.shape).c_str(), note.c_str());
     }
     return 0;
 }

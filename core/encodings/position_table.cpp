@@ -3,6 +3,7 @@
 #include "encodings/encoding_params.h"
 #include "formats/file_kind.h"
 #include "formats/npy_header.h"
+#include "formats/quoted_name.h"
 #include "support/parallel.h"
 
 #include <algorithm>
@@ -184,7 +185,8 @@ std::string candidateList(const std::vector<const TensorInfo *> &list)
 {
     std::string s;
     for (std::size_t i = 0; i < list.size(); ++i)
-        s += (i ? "; " : "") + list[i]->name + " (" + shapeText(list[i]->shape) + ", " + list[i]->dtype + ")";
+        s += (i ? "; " : "") + quotedName(list[i]->name) + " (" + shapeText(list[i]->shape) + ", " + list[i]->dtype +
+             ")";
     return s;
 }
 
@@ -285,8 +287,8 @@ void PositionTable::parse(const std::string &name, const std::string &tensor, Ro
             std::string near;
             for (const auto &t : index.tensors)
                 if (namedAs(t.name, tensor))
-                    near += (near.empty() ? "" : ", ") + ("\"" + t.name + "\"");
-            refuse(name, "it has no tensor named \"" + tensor + "\"" +
+                    near += (near.empty() ? "" : ", ") + quotedName(t.name);
+            refuse(name, "it has no tensor named " + quotedName(tensor) +
                              (near.empty() ? std::string() : "; did you mean " + near + "?") +
                              " (--list-tensors lists its " +
                              count(static_cast<std::int64_t>(index.tensors.size()), "tensor", "tensors") + ")");
@@ -306,7 +308,7 @@ void PositionTable::parse(const std::string &name, const std::string &tensor, Ro
     }
     if (!tensor_.empty())
         path_ += ":" + tensor_;
-    const std::string where = tensor_.empty() ? std::string() : "tensor \"" + tensor_ + "\": ";
+    const std::string where = tensor_.empty() ? std::string() : "tensor " + quotedName(tensor_) + ": ";
     const TensorInfo &t = *chosen;
 
     if (t.type == Type::Other)

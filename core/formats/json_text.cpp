@@ -1,5 +1,7 @@
 #include "formats/json_text.h"
 
+#include "formats/quoted_name.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -115,7 +117,7 @@ class Parser
                     fail("expected a key in double quotes");
                 std::string key = string();
                 if (v.find(key))
-                    fail("the key \"" + key + "\" appears twice in one object");
+                    fail("the key " + quotedName(key) + " appears twice in one object");
                 space();
                 if (peek() != ':')
                     fail("expected ':' after a key");

@@ -2,6 +2,7 @@
 
 #include "formats/json_text.h"
 #include "formats/npy_header.h"
+#include "formats/quoted_name.h"
 #include "support/text.h"
 
 #include <algorithm>
@@ -172,11 +173,11 @@ TensorIndex readSafetensors(const unsigned char *bytes, std::size_t size, const 
                                  ", not a map of strings");
             for (std::size_t k = 0; k < entry.keys.size(); ++k)
                 if (!entry.values[k].isString())
-                    refuse(name,
-                           "the safetensors header's __metadata__ value of \"" + entry.keys[k] + "\" is not a string");
+                    refuse(name, "the safetensors header's __metadata__ value of " + quotedName(entry.keys[k]) +
+                                     " is not a string");
             continue;
         }
-        const std::string where = "tensor \"" + key + "\"";
+        const std::string where = "tensor " + quotedName(key);
         if (!entry.isObject())
             refuse(name, where + " is described by " + std::string(kindName(entry.kind)) + ", not an object");
         const JsonValue *dtype = entry.find("dtype"), *shape = entry.find("shape"), *range = entry.find("data_offsets");
@@ -189,7 +190,7 @@ TensorIndex readSafetensors(const unsigned char *bytes, std::size_t size, const 
             if (dtype->text == d.name)
                 known = &d;
         if (!known)
-            refuse(name, where + ": \"" + dtype->text + "\" is not a safetensors dtype");
+            refuse(name, where + ": " + quotedName(dtype->text) + " is not a safetensors dtype");
         TensorInfo t;
         t.name = key;
         t.dtype = dtype->text;
@@ -298,8 +299,8 @@ class GgufReader
         for (std::uint64_t k = 0; k < pairs; ++k) {
             std::string key = string("a metadata key");
             if (!keys.insert(key).second)
-                refuse(name_, "the metadata key \"" + key + "\" appears twice");
-            const std::uint32_t type = u32("the type of \"" + key + "\"");
+                refuse(name_, "the metadata key " + quotedName(key) + " appears twice");
+            const std::uint32_t type = u32("the type of " + quotedName(key));
             GgufValue v = value(type, key, 0);
             if (key == "general.alignment") {
                 if (type != 4 || v.number <= 0 ||
@@ -314,8 +315,8 @@ class GgufReader
             TensorInfo t;
             t.name = string("a tensor name");
             if (!names.insert(t.name).second)
-                refuse(name_, "the tensor name \"" + t.name + "\" appears twice");
-            const std::string where = "tensor \"" + t.name + "\"";
+                refuse(name_, "the tensor name " + quotedName(t.name) + " appears twice");
+            const std::string where = "tensor " + quotedName(t.name);
             const std::uint32_t dims = u32("the dimensions of " + where);
             if (dims == 0 || dims > 4)
                 refuse(name_, where + " has " + std::to_string(dims) + " dimensions; GGUF allows 1 to 4");
@@ -349,7 +350,7 @@ class GgufReader
         const std::uint64_t dataStart = (at_ + alignment - 1) / alignment * alignment;
         for (auto &t : index.tensors) {
             if (t.offset > size_ || dataStart > size_ - t.offset || t.bytes > size_ - t.offset - dataStart)
-                refuse(name_, "truncated: tensor \"" + t.name + "\" runs past the end of the file (" +
+                refuse(name_, "truncated: tensor " + quotedName(t.name) + " runs past the end of the file (" +
                                   bytesText(size_) + " bytes)");
             t.offset += dataStart;
         }
@@ -361,8 +362,8 @@ class GgufReader
                   [](const TensorInfo *a, const TensorInfo *b) { return a->offset < b->offset; });
         for (std::size_t k = 1; k < byOffset.size(); ++k)
             if (byOffset[k]->offset < byOffset[k - 1]->offset + std::max<std::uint64_t>(byOffset[k - 1]->bytes, 1))
-                refuse(name_, "tensors \"" + byOffset[k - 1]->name + "\" and \"" + byOffset[k]->name +
-                                  "\" overlap in the data");
+                refuse(name_, "tensors " + quotedName(byOffset[k - 1]->name) + " and " + quotedName(byOffset[k]->name) +
+                                  " overlap in the data");
         return index;
     }
 
@@ -434,7 +435,7 @@ class GgufReader
     GgufValue value(std::uint32_t type, const std::string &key, int depth)
     {
         GgufValue v;
-        const std::string what = "the value of \"" + key + "\"";
+        const std::string what = "the value of " + quotedName(key);
         if (type == 8) {
             v.kind = GgufValue::Kind::String;
             v.text = string(what);

@@ -210,8 +210,8 @@ class TestCommandLineCheckpoints : public QObject
         Run r = run(QStringList{QStringLiteral("--table"), two} + exportArgs);
         QCOMPARE(r.code, 2);
         QVERIFY2(
-            r.err.contains(QStringLiteral("text_model.embeddings.position_embedding.weight (77 x 8, F32)")) &&
-                r.err.contains(QStringLiteral("vision_model.embeddings.position_embedding.weight (50 x 8, F32)")) &&
+            r.err.contains(QStringLiteral("\"text_model.embeddings.position_embedding.weight\" (77 x 8, F32)")) &&
+                r.err.contains(QStringLiteral("\"vision_model.embeddings.position_embedding.weight\" (50 x 8, F32)")) &&
                 r.err.count(QLatin1Char('\n')) == 1,
             qPrintable(r.err));
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("never.csv"))));

@@ -219,6 +219,9 @@ class TestTensorFile : public QObject
         row("NaN past OPT's two skipped rows",
             safetensors({{"model.decoder.embed_positions.weight", "F32", {6, 1}, f32({0, 1, 2, 3, std::nan(""), 5})}}),
             "NaN at position 2 (row 4 of the tensor), column 0");
+        // A name holding a newline (a JSON escape) is quoted with the escape: the refusal stays one line.
+        row("a name with a newline", safetensors({{"a\\n.wpe.weight", "I64", {2, 2}, std::string(32, '\0')}}),
+            "tensor \"a\\n.wpe.weight\": its values are I64");
         row("GGUF counts beyond the file",
             "GGUF" + le(std::uint32_t{3}) + le(std::uint64_t{1} << 60) + le(std::uint64_t{0}), "claims");
         row("neither format", "PK\x03\x04 a zip file", "not a NumPy .npy, safetensors or GGUF file");
@@ -242,8 +245,8 @@ class TestTensorFile : public QObject
                          {"lm_head.weight", "F32", {5, 2}, f32(values(5, 2))}});
         const QString several = refusal(two);
         QVERIFY2(several.contains(QStringLiteral("several tensors")) &&
-                     several.contains(QStringLiteral("transformer.wpe.weight (3 x 2, F32)")) &&
-                     several.contains(QStringLiteral("bert.embeddings.position_embeddings.weight (4 x 2, F32)")),
+                     several.contains(QStringLiteral("\"transformer.wpe.weight\" (3 x 2, F32)")) &&
+                     several.contains(QStringLiteral("\"bert.embeddings.position_embeddings.weight\" (4 x 2, F32)")),
                  qPrintable(several));
         QCOMPARE(parse(two, "lm_head.weight")->rows(), 5);
         QVERIFY(refusal(two, "missing").contains(QStringLiteral("no tensor named \"missing\"")));

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pe {
+
+// A name read from a file (a tensor's, a metadata key's, a dtype's), in double quotes for one line of
+// text: control characters escaped (\n, \t, \x00), and past 200 bytes cut with "…". A checkpoint's
+// names are any bytes; a refusal is one line whatever they hold.
+std::string quotedName(std::string_view name);
+
+} // namespace pe
