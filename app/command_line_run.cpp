@@ -255,7 +255,7 @@ int listTensors(const QString &path)
     std::printf("\n");
     std::size_t width = 4;
     for (const auto &t : index.tensors)
-        width = std::max(width, t.name.size());
+        width = std::max(width, pe::escapedName(t.name).size());
     std::printf("  %-*s  %-8s  %s\n", static_cast<int>(width), "name", "type", "shape");
     for (const auto &t : index.tensors) {
         const bool position = std::find(positions.begin(), positions.end(), &t) != positions.end();
@@ -267,10 +267,8 @@ int listTensors(const QString &path)
                                  : position
                                      ? (positions.size() == 1 ? "  <- --table takes it" : "  <- a position table")
                                      : (biases.size() == 1 ? "  <- --bias-table takes it" : "  <- a T5 bias table");
-        // A name with control characters is shown quoted and escaped, a line a tensor.
-        const bool plain = std::none_of(t.name.begin(), t.name.end(),
-                                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
-        const std::string shown = t.name.empty() ? "(the array)" : plain ? t.name : pe::quotedName(t.name);
+        // Control characters escaped: a line a tensor.
+        const std::string shown = t.name.empty() ? "(the array)" : pe::escapedName(t.name);
         std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), shown.c_str(), t.dtype.c_str(),
                     pe::shapeText(t.shape).c_str(), note.c_str());
     }

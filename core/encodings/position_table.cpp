@@ -14,7 +14,6 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>

@@ -7,8 +7,13 @@ namespace pe {
 std::string quotedName(std::string_view name)
 {
     constexpr std::size_t kLongest = 200;
-    std::string out = "\"";
-    for (std::size_t i = 0; i < name.size() && i < kLongest; ++i) {
+    return "\"" + escapedName(name.substr(0, kLongest)) + (name.size() > kLongest ? "…\"" : "\"");
+}
+
+std::string escapedName(std::string_view name)
+{
+    std::string out;
+    for (std::size_t i = 0; i < name.size(); ++i) {
         const auto c = static_cast<unsigned char>(name[i]);
         if (c == '\n')
             out += "\\n";
@@ -23,7 +28,7 @@ std::string quotedName(std::string_view name)
         } else
             out += static_cast<char>(c);
     }
-    return out + (name.size() > kLongest ? "…\"" : "\"");
+    return out;
 }
 
 } // namespace pe
