@@ -61,14 +61,16 @@ std::optional<QString> flagsProblem(QCommandLineParser &parser, const QStringLis
     return std::nullopt;
 }
 
-// --help, --version, --list-presets and --list-tensors: the mode, and nothing else is read.
+// --help, --version, --list-presets, --list-tensors and --model-info: the mode, and nothing else is read.
 bool readInformation(const QCommandLineParser &parser, CommandLine &cmd)
 {
-    if (parser.isSet(QStringLiteral("list-tensors"))) {
-        cmd.mode = CommandLine::Mode::ListTensors;
-        cmd.listFile = parser.value(QStringLiteral("list-tensors"));
-        return true;
-    }
+    for (auto [flag, mode] : {std::pair{QStringLiteral("list-tensors"), CommandLine::Mode::ListTensors},
+                              std::pair{QStringLiteral("model-info"), CommandLine::Mode::ModelInfo}})
+        if (parser.isSet(flag)) {
+            cmd.mode = mode;
+            cmd.listFile = parser.value(flag);
+            return true;
+        }
     for (auto [flag, mode] : {std::pair{QStringLiteral("help"), CommandLine::Mode::Help},
                               std::pair{QStringLiteral("version"), CommandLine::Mode::Version},
                               std::pair{QStringLiteral("list-presets"), CommandLine::Mode::ListPresets}})

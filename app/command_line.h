@@ -25,7 +25,8 @@ struct CommandLine {
         Help,
         Version,
         ListPresets,
-        ListTensors
+        ListTensors,
+        ModelInfo
     };
 
     Mode mode = Mode::Window;
@@ -46,7 +47,7 @@ struct CommandLine {
     FigureOptions figure;
     FigureFormat allFormat = FigureFormat::Png; // --export all --format
     std::optional<Session> session;             // --session FILE or --preset NAME
-    QString listFile;                           // --list-tensors FILE
+    QString listFile;                           // --list-tensors FILE, --model-info FILE
     bool restoreLast = false;                   // a plain launch: the window comes back as it was closed
 };
 
@@ -70,3 +71,5 @@ int runCommandLine(const CommandLine &command, int &argc, char **argv);
 // --list-tensors FILE: every tensor of a .npy, safetensors or GGUF file with its type and shape, the
 // ones --table and --bias-table would take marked. Returns the exit code (2 for a file it refuses).
 int listTensors(const QString &path);
+// --model-info FILE: the model, each value with the key it came from, and the same as flags.
+int modelInfo(const QString &path);

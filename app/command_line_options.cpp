@@ -146,6 +146,17 @@ QList<QCommandLineOption> options()
              "or attn_rel_b): the bias of --head against the offset in the T5 buckets view and the attention "
              "it gives in the attention view. Sets --buckets to its rows unless given."),
          QStringLiteral("FILE[:TENSOR]")},
+        {QStringLiteral("model"),
+         QStringLiteral("Show a model's own positions: its Hugging Face config.json (or the model's folder holding "
+                        "it) or a GGUF checkpoint's metadata, mapped to the scheme and its parameters (rope_theta, "
+                        "rope_scaling or rope_parameters, head_dim, partial rotary, Gemma's local layers, ALiBi's "
+                        "heads, T5's buckets); seq_len is the model's context. Flags given with it change what "
+                        "they name. --model-info shows how each value was read."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("model-info"),
+         QStringLiteral("Say how a model's config.json or GGUF file maps to the scheme (each value and the key it "
+                        "came from) and the same as flags, and exit."),
+         QStringLiteral("FILE")},
         {QStringLiteral("list-tensors"),
          QStringLiteral("List every tensor of a .npy, safetensors or GGUF file (name, type, shape), marking the "
                         "ones --table and --bias-table would take, and exit."),

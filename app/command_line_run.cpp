@@ -1,11 +1,15 @@
 #include "command_line.h"
 
 #include "encodings/position_table.h"
+#include "encodings/scheme.h"
+#include "encodings/scheme_parameters.h"
 #include "export/data_export.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
 #include "formats/quoted_name.h"
+#include "models/model_config.h"
 #include "state/parameters.h"
+#include "state/session.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
 #include "window/main_window.h"
@@ -272,5 +276,53 @@ int listTensors(const QString &path)
         std::printf("  %-*s  %-8s  %s%s\n", static_cast<int>(width), shown.c_str(), t.dtype.c_str(),
                     pe::shapeText(t.shape).c_str(), note.c_str());
     }
+    return 0;
+}
+
+namespace {
+
+// The parameters as the flags that give them (what --model-info prints): the scheme, the window, the
+// frequencies where the scheme takes them, then each parameter it takes that is not its default.
+QString flagsOf(const pe::EncodingParams &p)
+{
+    QStringList out{QStringLiteral("--scheme"), QString::fromUtf8(pe::schemeName(p.scheme).data()),
+                    QStringLiteral("--seq-len"), QString::number(p.seqLen)};
+    if (pe::takes(p, pe::Field::DModel))
+        out << QStringLiteral("--d-model") << QString::number(p.dModel);
+    if (pe::takes(p, pe::Field::Base))
+        out << QStringLiteral("--base") << QString::number(p.base, 'g', 17);
+    if (pe::takes(p, pe::Field::Layout))
+        out << QStringLiteral("--layout") << QString::fromUtf8(pe::layoutName(p.layout).data());
+    const pe::EncodingParams defaults;
+    for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
+        const bool list = sp.kind == pe::SchemeParameter::Kind::List;
+        if (!pe::takes(p, sp.field) || (list ? sp.getList(p) == sp.getList(defaults) : sp.get(p) == sp.get(defaults)))
+            continue;
+        const QString flag = QStringLiteral("--") + QString::fromStdString(sp.flag());
+        if (list)
+            out << flag << QString::fromStdString(pe::listText(sp.getList(p)));
+        else if (sp.kind == pe::SchemeParameter::Kind::Switch)
+            out << flag;
+        else
+            out << flag << QString::fromStdString(pe::parameterText(sp, sp.get(p)));
+    }
+    return out.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+int modelInfo(const QString &path)
+{
+    QString error;
+    const auto model = openModelFile(path, &error);
+    if (!model) {
+        std::fprintf(stderr, "pe-explorer: --model-info: %s\n", qPrintable(oneLine(error)));
+        return 2;
+    }
+    std::printf("%s: %s\n", qPrintable(path), pe::modelTitle(*model).c_str());
+    std::printf("  scheme %s\n", pe::schemeName(model->params.scheme).data());
+    for (const std::string &line : model->mapping)
+        std::printf("  %s\n", line.c_str());
+    std::printf("As flags: %s\n", qPrintable(flagsOf(model->params)));
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "encodings/position_table.h"
 #include "encodings/scheme.h"
 #include "encodings/scheme_parameters.h"
+#include "models/model_config.h"
 
 #include <QCommandLineParser>
 
@@ -48,6 +49,20 @@ std::optional<QString> cli::readSource(const QCommandLineParser &parser, Command
     if (cmd.session) {
         cmd.params = cmd.session->params;
         cmd.noise = cmd.session->noise;
+    }
+    if (parser.isSet(QStringLiteral("model"))) {
+        // A model's config gives the parameters as a session does; the flags below change them.
+        if (fromSession || fromPreset)
+            return QStringLiteral("--model and --%1 both give the parameters; give one.")
+                .arg(fromSession ? QStringLiteral("session") : QStringLiteral("preset"));
+        if (parser.isSet(QStringLiteral("table")))
+            return QStringLiteral("--model: a table is its own scheme; give --model or --table, not both (--model "
+                                  "reads the config, --table the checkpoint's learned positions).");
+        QString error;
+        const auto model = openModelFile(parser.value(QStringLiteral("model")), &error);
+        if (!model)
+            return QStringLiteral("--model: ") + error;
+        cmd.params = pe::modelParams(model);
     }
     return std::nullopt;
 }
@@ -274,11 +289,11 @@ std::optional<QString> cli::readNoise(const QCommandLineParser &parser, CommandL
 bool cli::givesState(const QCommandLineParser &parser, const CommandLine &cmd)
 {
     static const QStringList stateFlags{
-        QStringLiteral("scheme"),   QStringLiteral("seq-len"),   QStringLiteral("d-model"),
-        QStringLiteral("base"),     QStringLiteral("start-pos"), QStringLiteral("layout"),
-        QStringLiteral("exponent"), QStringLiteral("position"),  QStringLiteral("reference"),
-        QStringLiteral("noise"),    QStringLiteral("seed"),      QStringLiteral("table"),
-        QStringLiteral("rng"),      QStringLiteral("bias-table")};
+        QStringLiteral("scheme"),   QStringLiteral("seq-len"),    QStringLiteral("d-model"),
+        QStringLiteral("base"),     QStringLiteral("start-pos"),  QStringLiteral("layout"),
+        QStringLiteral("exponent"), QStringLiteral("position"),   QStringLiteral("reference"),
+        QStringLiteral("noise"),    QStringLiteral("seed"),       QStringLiteral("table"),
+        QStringLiteral("rng"),      QStringLiteral("bias-table"), QStringLiteral("model")};
     QStringList schemeFlags;
     for (const pe::SchemeParameter &sp : pe::schemeParameters())
         schemeFlags << QString::fromStdString(sp.flag());

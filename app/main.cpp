@@ -37,6 +37,8 @@ int main(int argc, char **argv)
         return 0;
     case CommandLine::Mode::ListTensors:
         return listTensors(parsed.command.listFile);
+    case CommandLine::Mode::ModelInfo:
+        return modelInfo(parsed.command.listFile);
     default:
         pe::clearUpperVectorState(); // see float_product.h: 4.6x on seed 002's probe
         return runCommandLine(parsed.command, argc, argv);

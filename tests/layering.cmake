@@ -1,7 +1,7 @@
 # Dependencies point one way (issue 29): a folder of core/ includes only itself and the folders
 # before it in this order, never ui/; a folder of ui/ only itself, the ui folders before it and
 # core/. Run by CTest: cmake -DSOURCE_DIR=... -P layering.cmake
-set(core_order support formats encodings analysis projections export)
+set(core_order support formats encodings models analysis projections export)
 set(ui_order state figures views window)
 set(problems "")
 foreach(top core ui)

@@ -13,6 +13,7 @@
 namespace pe {
 
 class PositionTable;
+struct ModelConfig;
 
 // Where the sine and cosine of a pair go (../shared/REFERENCE.md section 1).
 enum class Layout {
@@ -78,6 +79,10 @@ struct EncodingParams {
     int nopeInterval = 0;
     double floorScale = 8192;
     double attnScale = 0.1;
+    // The model config these parameters were read from (--model config.json or a GGUF's metadata,
+    // models/model_config.h), or none. Provenance only: no view computes from it; the window names
+    // the model and says what changed since (changedFromModel), sessions keep its path.
+    std::shared_ptr<const ModelConfig> model;
 
     bool operator==(const EncodingParams &) const = default;
 };

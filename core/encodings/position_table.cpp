@@ -1,7 +1,7 @@
 #include "encodings/position_table.h"
 
 #include "encodings/encoding_params.h"
-#include "formats/file_kind.h"
+#include "formats/mapped_file.h"
 #include "formats/npy_header.h"
 #include "formats/quoted_name.h"
 #include "support/parallel.h"
@@ -18,7 +18,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,6 +27,8 @@ namespace pe {
 namespace {
 
 using detail::dtypeWords;
+
+const std::string kTableFormats = "a NumPy .npy, safetensors or GGUF file";
 using detail::refuse;
 
 double halfToDouble(std::uint16_t h)
@@ -94,45 +95,11 @@ EncodingParams tableParams(EncodingParams p, std::shared_ptr<const PositionTable
     if (!keepSeqLen)
         p.seqLen = std::clamp<std::int64_t>(table->rows() - p.startPos, limits::minSeqLen, limits::maxSeqLen);
     p.table = std::move(table);
+    p.model.reset(); // a table is not the config's scheme
     return p;
 }
 
 namespace {
-
-// A file mapped read-only; throws naming it when it cannot be opened, is not a regular file or is
-// empty. The descriptor stays open for the scan's pread.
-struct MappedFile {
-    int fd = -1;
-    void *mapping = nullptr;
-    std::size_t size = 0;
-    ~MappedFile()
-    {
-        if (mapping)
-            ::munmap(mapping, size);
-        if (fd >= 0)
-            ::close(fd);
-    }
-    void open(const std::string &path, const std::string &name)
-    {
-        if (auto why = notAReadableFile(path))
-            throw std::runtime_error(*why);
-        // O_NONBLOCK: a pipe put in the file's place since the check must not hang the open.
-        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0)
-            refuse(name, std::string("cannot open it: ") + std::strerror(errno));
-        struct stat st {
-        };
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-            refuse(name, "not a regular file");
-        size = static_cast<std::size_t>(st.st_size);
-        if (size == 0)
-            refuse(name, "the file is empty, not a NumPy .npy, safetensors or GGUF file");
-        void *m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED)
-            refuse(name, std::string("cannot map it into memory: ") + std::strerror(errno));
-        mapping = m;
-    }
-};
 
 // FILE:TENSOR split into the file and the tensor: the whole text when it names a file (a path may
 // hold colons), else the longest part before a colon that does (a tensor's name may hold colons too:
@@ -202,6 +169,38 @@ bool isSquare(std::int64_t n, int *side)
 
 } // namespace
 
+namespace {
+
+// Whisper's encoder table (model.encoder.embed_positions.weight, 1,500 rows) is not learned: it is
+// openai/whisper's sinusoids(length, channels) (whisper/model.py), [sin | cos] over the halves with
+// inv_timescale_i = exp(-i·ln(10000)/(channels/2 - 1)), copied into the checkpoint. How close the
+// file is to that formula, over every value, for the convention's sentence; "" for another table.
+std::string whisperCloseness(const PositionTable &t)
+{
+    if (t.tensorName().find("encoder.embed_positions") == std::string::npos || t.cols() < 4 || t.cols() % 2 != 0)
+        return {};
+    const int half = t.cols() / 2;
+    const double increment = std::log(10000.0) / (half - 1);
+    double worst = 0;
+    for (std::int64_t row = 0; row < t.rows(); ++row)
+        for (int i = 0; i < half; ++i) {
+            const double angle = static_cast<double>(row) * std::exp(-increment * i);
+            worst = std::max({worst, std::abs(t.value(row, i) - std::sin(angle)),
+                              std::abs(t.value(row, half + i) - std::cos(angle))});
+        }
+    char text[200];
+    if (worst < 1e-3)
+        std::snprintf(text, sizeof text,
+                      "Whisper's encoder table: its sinusoids ([sin | cos], base 10000 over %d - 1 steps), at most "
+                      "%.2g from the formula",
+                      half, worst);
+    else
+        std::snprintf(text, sizeof text, "not Whisper's sinusoids: up to %.3g from them", worst);
+    return text;
+}
+
+} // namespace
+
 std::shared_ptr<const PositionTable> PositionTable::open(const std::string &spec, Role role)
 {
     if (spec.empty())
@@ -209,7 +208,7 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &spec
     const auto [path, tensor] = splitSpec(spec);
     const std::string name = "'" + path + "'";
     MappedFile file;
-    file.open(path, name);
+    file.open(path, name, kTableFormats);
     std::shared_ptr<PositionTable> t(new PositionTable);
     t->path_ = path;
     t->size_ = file.size;
@@ -218,6 +217,8 @@ std::shared_ptr<const PositionTable> PositionTable::open(const std::string &spec
     t->scan(name, file.fd);
     t->mapping_ = file.mapping; // the table owns the mapping from here
     file.mapping = nullptr;
+    if (t->convention_.empty())
+        t->convention_ = whisperCloseness(*t);
     return t;
 }
 
@@ -232,6 +233,8 @@ std::shared_ptr<const PositionTable> PositionTable::fromBytes(const unsigned cha
     t->size_ = size;
     t->parse("'" + name + "'", tensor, role);
     t->scan("'" + name + "'");
+    if (t->convention_.empty())
+        t->convention_ = whisperCloseness(*t);
     return t;
 }
 
@@ -240,7 +243,7 @@ TensorIndex PositionTable::index(const std::string &path)
     if (path.empty())
         throw std::runtime_error("the file name is empty");
     MappedFile file;
-    file.open(path, "'" + path + "'");
+    file.open(path, "'" + path + "'", kTableFormats);
     return readTensorIndex(static_cast<const unsigned char *>(file.mapping), file.size, "'" + path + "'");
 }
 

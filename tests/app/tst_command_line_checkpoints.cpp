@@ -229,6 +229,103 @@ class TestCommandLineCheckpoints : public QObject
         QVERIFY2(r.code == 2 && r.err.contains(QStringLiteral("truncated")), qPrintable(r.err));
     }
 
+    void modelConfigsAreTheirFlags()
+    {
+        // Every shipped config through --model gives what the flags --model-info prints give.
+        const QDir models(QStringLiteral(PE_SOURCE_DIR "/resources/models"));
+        const QStringList files = models.entryList({QStringLiteral("*.json")}, QDir::Files);
+        QCOMPARE(files.size(), 11);
+        for (const QString &file : files) {
+            const QString path = models.filePath(file);
+            const Output info = runWithOutput({QStringLiteral("--model-info"), path});
+            QVERIFY2(info.code == 0, qPrintable(info.err));
+            const QStringList lines = info.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QVERIFY2(lines.size() >= 3 && lines.last().startsWith(QStringLiteral("As flags: --scheme ")),
+                     qPrintable(info.out));
+            const QString data = lines.last().contains(QStringLiteral("--scheme alibi"))
+                                     ? QStringLiteral("slopes")
+                                     : QStringLiteral("frequencies");
+            const QString a = dir_.filePath(file + QStringLiteral(".model.csv")),
+                          b = dir_.filePath(file + QStringLiteral(".flags.csv"));
+            Run r = run(
+                {QStringLiteral("--model"), path, QStringLiteral("--export-data"), data, QStringLiteral("--out"), a});
+            QVERIFY2(r.code == 0, qPrintable(file + r.err));
+            r = run(lines.last().mid(QStringLiteral("As flags: ").size()).split(QLatin1Char(' ')) +
+                    QStringList{QStringLiteral("--export-data"), data, QStringLiteral("--out"), b});
+            QVERIFY2(r.code == 0, qPrintable(file + r.err));
+            QFile fa(a), fb(b);
+            QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+            QVERIFY2(fa.readAll() == fb.readAll(), qPrintable(file));
+        }
+    }
+
+    void modelFlagsAndRefusals()
+    {
+        const QString llama = QStringLiteral(PE_SOURCE_DIR "/resources/models/llama-3.1-8b.json");
+        const QString out = dir_.filePath(QStringLiteral("model.csv"));
+        const QStringList exportArgs{QStringLiteral("--export-data"), QStringLiteral("frequencies"),
+                                     QStringLiteral("--out"), out};
+        // Flags given with --model change what they name.
+        Run r = run(QStringList{QStringLiteral("--model"), llama, QStringLiteral("--factor"), QStringLiteral("16"),
+                                QStringLiteral("--seq-len"), QStringLiteral("4096")} +
+                    exportArgs);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const Run flags = run(QStringList{
+            QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--base"), QStringLiteral("500000"),
+            QStringLiteral("--layout"), QStringLiteral("split"), QStringLiteral("--scaling"), QStringLiteral("llama3"),
+            QStringLiteral("--factor"), QStringLiteral("16"), QStringLiteral("--original-context"),
+            QStringLiteral("8192"), QStringLiteral("--seq-len"), QStringLiteral("4096"),
+            QStringLiteral("--export-data"), QStringLiteral("frequencies"), QStringLiteral("--out"),
+            dir_.filePath(QStringLiteral("flags.csv"))});
+        QVERIFY2(flags.code == 0, qPrintable(flags.err));
+        QFile a(out), b(dir_.filePath(QStringLiteral("flags.csv")));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(a.readAll(), b.readAll());
+        QFile::remove(out);
+        // One line each, code 2, nothing written.
+        const QString gpt2 =
+            write(QStringLiteral("gpt2-config.json"), R"({"model_type": "gpt2", "n_positions": 1024})");
+        const QString folder = dir_.filePath(QStringLiteral("empty-model"));
+        QVERIFY(QDir().mkpath(folder));
+        const std::pair<QStringList, QString> refused[] = {
+            {{QStringLiteral("--model"), llama, QStringLiteral("--preset"), QStringLiteral("llama2-rope")},
+             QStringLiteral("--model and --preset both give the parameters")},
+            {{QStringLiteral("--model"), llama, QStringLiteral("--table"), llama},
+             QStringLiteral("a table is its own")},
+            {{QStringLiteral("--model"), gpt2}, QStringLiteral("--table FILE")},
+            {{QStringLiteral("--model"), folder}, QStringLiteral("without a config.json")},
+            {{QStringLiteral("--model"), QStringLiteral("/dev/zero")}, QStringLiteral("character device")},
+            {{QStringLiteral("--model"), llama, QStringLiteral("--factor"), QStringLiteral("0.5")},
+             QStringLiteral("--factor")},
+        };
+        for (const auto &[args, expected] : refused) {
+            r = run(args + exportArgs);
+            QVERIFY2(r.code == 2 && r.err.contains(expected) && r.err.count(QLatin1Char('\n')) == 1,
+                     qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        const Output info = runWithOutput({QStringLiteral("--model-info"), gpt2});
+        QVERIFY2(info.code == 2 && info.out.isEmpty() && info.err.contains(QStringLiteral("--table")),
+                 qPrintable(info.err));
+    }
+
+    void ggufModel()
+    {
+        // A GGUF's metadata as --model reads it (the full mapping: tst_model_config).
+        const QString gg =
+            write(QStringLiteral("mistral.gguf"), gguf({}, {{"general.architecture", ggufString("llama")},
+                                                            {"general.name", ggufString("Mistral 7B")},
+                                                            {"llama.context_length", ggufUint32(32768)},
+                                                            {"llama.embedding_length", ggufUint32(4096)},
+                                                            {"llama.attention.head_count", ggufUint32(32)},
+                                                            {"llama.rope.dimension_count", ggufUint32(128)},
+                                                            {"llama.rope.freq_base", ggufFloat32(1e6f)}}));
+        const Output info = runWithOutput({QStringLiteral("--model-info"), gg});
+        QVERIFY2(info.code == 0 && info.out.contains(QStringLiteral("Mistral 7B (llama)")) &&
+                     info.out.contains(QStringLiteral("--base 1000000")),
+                 qPrintable(info.out + info.err));
+    }
+
   private:
     QString write(const QString &name, const std::string &bytes)
     {

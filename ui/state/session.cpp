@@ -4,6 +4,7 @@
 
 #include "encodings/position_table.h"
 #include "formats/atomic_file.h"
+#include "models/model_config.h"
 #include "state/view_registry.h"
 
 #include "formats/file_kind.h"
@@ -199,6 +200,18 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             return std::nullopt;
         }
     }
+    // The model config the parameters came from, by its path: provenance (the parameters below are
+    // what is shown), so the window can name the model and what changed since.
+    if (p.contains(QLatin1String("model"))) {
+        QString path, why;
+        if (!r.string(p, "model", path))
+            return std::nullopt;
+        s.params.model = openModelFile(path, &why);
+        if (!s.params.model) {
+            r.fail(QStringLiteral("model: %1").arg(why));
+            return std::nullopt;
+        }
+    }
     // The parameters a scheme adds, each by its key (older files have none: the defaults); a
     // choice by its name.
     for (const pe::SchemeParameter &sp : pe::schemeParameters()) {
@@ -380,6 +393,11 @@ QJsonObject sessionToJson(const Session &s)
     if (s.params.biasTable)
         params.insert(QStringLiteral("bias_table"),
                       QFileInfo(QString::fromStdString(s.params.biasTable->path())).absoluteFilePath());
+    if (s.params.model) {
+        const QString path = QString::fromStdString(s.params.model->path);
+        params.insert(QStringLiteral("model"),
+                      path.startsWith(QLatin1String(":/")) ? path : QFileInfo(path).absoluteFilePath());
+    }
     QJsonObject views;
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         views.insert(it.key(), it.value());
@@ -439,6 +457,50 @@ bool writeSessionFile(const QString &path, const Session &session, QString *erro
     return true;
 }
 
+std::shared_ptr<const pe::ModelConfig> openModelFile(const QString &path, QString *error)
+{
+    try {
+        if (!path.startsWith(QLatin1String(":/")))
+            return pe::openModel(path.toStdString());
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            throw std::runtime_error("'" + path.toStdString() + "' is not a config this program ships");
+        const QByteArray text = f.readAll();
+        auto model = pe::readModelConfig(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                                         path.toStdString());
+        model.path = path.toStdString();
+        return std::make_shared<const pe::ModelConfig>(std::move(model));
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return nullptr;
+    }
+}
+
+namespace {
+
+// A preset read from a shipped config ("model": "llama-3.1-8b.json"): the config's parameters, then
+// the preset's own "parameters" over them (a longer seq_len, a position), as a session file holds them.
+QJsonObject presetFromModel(QJsonObject o)
+{
+    const QString path = QStringLiteral(":/models/") + o.take(QStringLiteral("model")).toString();
+    QString error;
+    const auto model = openModelFile(path, &error);
+    if (!model)
+        qFatal("resources/presets.json: preset '%s': %s", qPrintable(o.value(QStringLiteral("name")).toString()),
+               qPrintable(error));
+    Session base;
+    base.params = pe::modelParams(model);
+    QJsonObject params = sessionToJson(base).value(QStringLiteral("parameters")).toObject();
+    const QJsonObject own = o.value(QStringLiteral("parameters")).toObject();
+    for (auto it = own.begin(); it != own.end(); ++it)
+        params.insert(it.key(), it.value());
+    o.insert(QStringLiteral("parameters"), params);
+    return o;
+}
+
+} // namespace
+
 const std::vector<Session> &presets()
 {
     static const std::vector<Session> list = [] {
@@ -450,6 +512,8 @@ const std::vector<Session> &presets()
         for (const QJsonValue &v : array) {
             QString error;
             QJsonObject o = v.toObject();
+            if (o.contains(QStringLiteral("model")))
+                o = presetFromModel(o);
             // Presets leave out what they share with every session file.
             o.insert(QStringLiteral("format"), QLatin1String(kFormat));
             o.insert(QStringLiteral("version"), kSessionVersion);

@@ -8,6 +8,7 @@
 #include <QMap>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 // Everything the window shows, as a file: the parameters, the current position, the noise, the
@@ -45,6 +46,10 @@ QJsonObject sessionToJson(const Session &session);
 // Files: refused when missing, unreadable or larger than kMaxSessionBytes; written atomically.
 std::optional<Session> readSessionFile(const QString &path, QString *error);
 bool writeSessionFile(const QString &path, const Session &session, QString *error);
+
+// A model's config (pe::openModel: a config.json, a GGUF file or a model's folder; ":/models/NAME.json"
+// for the configs shipped in resources/models), or null with *error one sentence.
+std::shared_ptr<const pe::ModelConfig> openModelFile(const QString &path, QString *error);
 
 // The presets shipped in resources/presets.json (one per figure of the seeds), in menu order.
 const std::vector<Session> &presets();

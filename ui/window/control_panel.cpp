@@ -1,6 +1,7 @@
 #include "window/control_panel.h"
 
 #include "encodings/scheme.h"
+#include "models/model_config.h"
 #include "window/control_panel_internal.h"
 
 #include "state/parameters.h"
@@ -9,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSlider>
@@ -119,6 +121,7 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     , layoutChoice_(new QComboBox(this))
     , exponentChoice_(new QComboBox(this))
     , formula_(new QLabel(this))
+    , model_(new QLabel(this))
     , error_(new QLabel(this))
 {
     setObjectName(QStringLiteral("controlPanel"));
@@ -184,13 +187,19 @@ ControlPanel::ControlPanel(Parameters *parameters, Playback *playback, QWidget *
     formula_->setTextFormat(Qt::RichText); // ω with sub- and superscripts, one equation a line
     formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     formula_->setToolTip(tr("The formula of the variant shown"));
+    model_->setObjectName(QStringLiteral("model"));
+    model_->setWordWrap(true);
+    model_->setTextFormat(Qt::RichText);
+    model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    model_->setVisible(false);
     error_->setObjectName(QStringLiteral("error"));
     error_->setWordWrap(true);
     updateErrorColor();
     row = grid->rowCount();
-    grid->addWidget(formula_, row, 0, 1, 3);
-    grid->addWidget(error_, row + 1, 0, 1, 3);
-    grid->setRowStretch(row + 2, 1);
+    grid->addWidget(model_, row, 0, 1, 3);
+    grid->addWidget(formula_, row + 1, 0, 1, 3);
+    grid->addWidget(error_, row + 2, 0, 1, 3);
+    grid->setRowStretch(row + 3, 1);
 
     auto onChoice = [this] {
         if (following_)
@@ -417,6 +426,7 @@ void ControlPanel::followState()
     exponentChoice_->setCurrentIndex(p.exponent == pe::Exponent::Index ? 1 : 0);
     followScheme(p);
     formula_->setText(QString::fromStdString(pe::formulaHtml(p)));
+    followModel(p);
     const pe::NoiseParams &noise = parameters_->noise();
     noiseBox_->setChecked(noise.active());
     if (noise.active())
@@ -427,4 +437,29 @@ void ControlPanel::followState()
     rngChoice_->setEnabled(noise.active());
     following_ = false;
     followPosition(); // and every typed field
+}
+
+void ControlPanel::followModel(const pe::EncodingParams &p)
+{
+    model_->setVisible(p.model != nullptr);
+    if (!p.model)
+        return;
+    const pe::ModelConfig &m = *p.model;
+    // The model, how each value was read, and what the controls changed since.
+    QString html = tr("<b>Model</b>: %1<br><small>from %2:</small>")
+                       .arg(QString::fromStdString(pe::modelTitle(m)).toHtmlEscaped(),
+                            QFileInfo(QString::fromStdString(m.path)).fileName().toHtmlEscaped());
+    html += QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
+    for (const std::string &line : m.mapping)
+        html += QStringLiteral("<li><small>%1</small></li>").arg(QString::fromStdString(line).toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+    const std::vector<std::string> changed = pe::changedFromModel(p);
+    if (!changed.empty()) {
+        QStringList names;
+        for (const std::string &n : changed)
+            names << QString::fromStdString(n);
+        html += tr("<i>Changed since: %1</i>").arg(names.join(QStringLiteral(", ")).toHtmlEscaped());
+    }
+    model_->setText(html);
+    model_->setToolTip(tr("Read from %1").arg(QString::fromStdString(m.path).toHtmlEscaped()));
 }

@@ -58,6 +58,7 @@ class ControlPanel : public QWidget
     };
     // Controls that do not apply to a position table are disabled, their tooltips saying why.
     void followScheme(const pe::EncodingParams &p);
+    void followModel(const pe::EncodingParams &p);
     // A field that takes typed values: `apply` applies one or returns why not; `inForce` is the
     // value it shows when nothing is refused.
     struct Typed {
@@ -100,6 +101,7 @@ class ControlPanel : public QWidget
     QComboBox *layoutChoice_;
     QComboBox *exponentChoice_;
     QLabel *formula_;
+    QLabel *model_; // the model config the parameters came from, how it mapped, what changed since
     QLabel *error_;
     QSlider *positionSlider_ = nullptr;
     ScientificSpinBox *positionSpin_ = nullptr;

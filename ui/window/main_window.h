@@ -58,6 +58,9 @@ class MainWindow : public QMainWindow
     bool openTable(const QString &path, QString *error);
     // T5's learned bias table (--bias-table): the scheme t5 with the table's buckets and head 1.
     bool openBiasTable(const QString &path, QString *error);
+    // A model's config.json, GGUF file or folder (--model): its parameters, position 0; false with
+    // *error one sentence and nothing changed.
+    bool openModel(const QString &path, QString *error);
     // path, or path:TENSOR as the user picks it from the checkpoint's tensors when none or several
     // are named as what bias (T5's bias table) or else a position table looks for; empty when the
     // user cancels. A file that cannot be read is returned as it is, for the opening to say why.
@@ -117,6 +120,7 @@ class MainWindow : public QMainWindow
     void openSessionDialog();
     void openTableDialog();
     void openBiasTableDialog();
+    void openModelDialog();
     // How a file action went: the status bar on success, a warning with the reason on failure.
     void report(bool ok, const QString &title, const QString &failure, const QString &error, const QString &success);
     void saveSessionDialog();

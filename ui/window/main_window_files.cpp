@@ -2,6 +2,8 @@
 #include "window/main_window.h"
 
 #include "encodings/position_table.h"
+#include "encodings/scheme.h"
+#include "models/model_config.h"
 
 #include "figures/plot_view.h"
 #include "state/parameters.h"
@@ -11,6 +13,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -81,7 +84,49 @@ bool MainWindow::openBiasTable(const QString &path, QString *error)
     return setOrSay(parameters_, v, error);
 }
 
+bool MainWindow::openModel(const QString &path, QString *error)
+{
+    const auto model = openModelFile(path, error);
+    if (!model)
+        return false;
+    return setOrSay(parameters_, pe::modelParams(model), error);
+}
+
 namespace {
+
+// "Opened model NAME (type, class): scheme": what the config gave, in the status bar.
+QString openedModelText(const pe::EncodingParams &p)
+{
+    if (!p.model)
+        return {};
+    return QObject::tr("Opened %1: %2 (the panel says how each value was read)")
+        .arg(QString::fromStdString(pe::modelTitle(*p.model)), QString::fromStdString(pe::formulaText(p)));
+}
+
+// A dropped .gguf is a model when it has RoPE metadata and no position table to show.
+bool ggufIsModel(const QString &path)
+{
+    try {
+        const pe::TensorIndex index = pe::PositionTable::index(path.toStdString());
+        const pe::GgufValue *arch = index.find("general.architecture");
+        if (!arch || arch->kind != pe::GgufValue::Kind::String)
+            return false;
+        return pe::PositionTable::candidates(index, pe::PositionTable::Role::Positions).empty() &&
+               (index.find(arch->text + ".rope.freq_base") || index.find(arch->text + ".rope.dimension_count") ||
+                arch->text == "bloom" || arch->text == "mpt" || arch->text == "t5");
+    } catch (const std::exception &) {
+        return false; // the table's opening says why
+    }
+}
+
+// A dropped .json is a session when it says so; any other JSON is read as a model's config.
+bool isSessionFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return true; // the session's opening says why
+    return f.read(kMaxSessionBytes).contains("positional-encoding-explorer-session");
+}
 
 // "Opened FILE", with the model's convention when one was applied (OPT's offset, a ViT's grid).
 QString openedText(const QString &spec, const pe::EncodingParams &p)
@@ -169,6 +214,19 @@ void MainWindow::openTableDialog()
     report(ok, tr("Open table"), tr("The table was not opened: %1"), error, openedText(path, parameters_->values()));
 }
 
+void MainWindow::openModelDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QString(),
+        tr("Model configs and GGUF files (*.json *.gguf);;Hugging Face config.json (*.json);;GGUF (*.gguf);;All "
+           "files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = openModel(path, &error);
+    report(ok, tr("Open model"), tr("The model was not opened: %1"), error, openedModelText(parameters_->values()));
+}
+
 void MainWindow::addSessionMenus(QMenu *file)
 {
     QAction *open = file->addAction(tr("&Open session…"), this, &MainWindow::openSessionDialog);
@@ -187,6 +245,10 @@ void MainWindow::addSessionMenus(QMenu *file)
     bias->setToolTip(tr("T5's learned relative_attention_bias (a [buckets, heads] .npy array, or a T5 checkpoint's): "
                         "its bias per head in the "
                         "T5 buckets view and the attention it gives"));
+    QAction *model = file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
+    model->setToolTip(tr("A model's own positions: its Hugging Face config.json or a GGUF checkpoint's metadata, "
+                         "mapped to the scheme (RoPE and its scaling, partial rotary, local layers, ALiBi, T5); or "
+                         "drop it on the window"));
     closeTableAction_ = file->addAction(tr("&Close table (back to the sinusoids)"), this, &MainWindow::closeTable);
     closeTableAction_->setEnabled(false);
     connect(parameters_, &Parameters::changed, closeTableAction_,
@@ -338,9 +400,16 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
     QString error;
     const QString path = urls.first().toLocalFile();
+    const bool gguf = path.endsWith(QStringLiteral(".gguf"), Qt::CaseInsensitive);
+    if ((gguf && ggufIsModel(path)) || QFileInfo(path).isDir() ||
+        (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) && !isSessionFile(path))) {
+        const bool ok = openModel(path, &error);
+        report(ok, tr("Open model"), tr("The dropped model was not opened: %1"), error,
+               openedModelText(parameters_->values()));
+        return;
+    }
     if (path.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive) ||
-        path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive) ||
-        path.endsWith(QStringLiteral(".gguf"), Qt::CaseInsensitive)) {
+        path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive) || gguf) {
         const QString spec = chooseTensor(path, false);
         if (spec.isEmpty())
             return;

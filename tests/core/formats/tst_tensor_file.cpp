@@ -300,6 +300,40 @@ class TestTensorFile : public QObject
         QCOMPARE(pe::PositionTable::open(colon + ":position_embeddings:0")->rows(), 5);
     }
 
+    void whispersEncoderTableIsItsSinusoids()
+    {
+        // openai/whisper's sinusoids(1500, 384): [sin | cos], inv_timescales exp(-i·ln(10000)/(192 - 1)),
+        // written here from its definition (whisper/model.py) and stored as float32 and float16.
+        const int half = 192;
+        std::vector<double> exact;
+        for (int t = 0; t < 1500; ++t) {
+            for (int i = 0; i < half; ++i)
+                exact.push_back(std::sin(t * std::exp(-std::log(10000.0) / (half - 1) * i)));
+            for (int i = 0; i < half; ++i)
+                exact.push_back(std::cos(t * std::exp(-std::log(10000.0) / (half - 1) * i)));
+        }
+        const Table w = parse(safetensors({{"model.encoder.embed_positions.weight", "F32", {1500, 384}, f32(exact)}}));
+        QCOMPARE(w->rows(), 1500); // read whole
+        const QString said = QString::fromStdString(w->convention());
+        QVERIFY2(said.startsWith(QStringLiteral("Whisper's encoder table: its sinusoids")), qPrintable(said));
+        // float32's rounding of values up to 1: at most 2^-25, about 3e-8.
+        const double worst = said.section(QStringLiteral("at most "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+        QVERIFY2(worst > 0 && worst <= 3.0e-8, qPrintable(said));
+        // The halves swapped (sin and cos interleaved instead) are not its sinusoids.
+        std::vector<double> interleaved(exact.size());
+        for (int t = 0; t < 1500; ++t)
+            for (int i = 0; i < half; ++i) {
+                interleaved[static_cast<std::size_t>(t * 384 + 2 * i)] = exact[static_cast<std::size_t>(t * 384 + i)];
+                interleaved[static_cast<std::size_t>(t * 384 + 2 * i + 1)] =
+                    exact[static_cast<std::size_t>(t * 384 + half + i)];
+            }
+        const Table other =
+            parse(safetensors({{"model.encoder.embed_positions.weight", "F32", {1500, 384}, f32(interleaved)}}));
+        QVERIFY2(other->convention().starts_with("not Whisper's sinusoids"), other->convention().c_str());
+        // Another table says nothing of Whisper.
+        QVERIFY(parse(safetensors({{"wpe.weight", "F32", {1500, 384}, f32(exact)}}))->convention().empty());
+    }
+
     void eachModelsConventionIsAppliedAndStated()
     {
         // OPT: 2,048 positions in 2,050 rows, position p in row p + 2.

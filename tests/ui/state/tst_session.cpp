@@ -3,6 +3,7 @@
 #include "export/data_export.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
+#include "models/model_config.h"
 #include "state/parameter_history.h"
 #include "state/parameters.h"
 #include "state/session.h"
@@ -14,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -21,6 +23,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QMimeData>
 #include <QSettings>
 #include <QSlider>
@@ -189,6 +192,28 @@ void TestSession::roundTrip()
     QVERIFY2(tensorBack, qPrintable(error));
     QCOMPARE(tensorBack->params.table->rows(), 9);
     QCOMPARE(tensorBack->params.table->value(8, 3), 0.5);
+
+    // A model's config by its path (model), read again on reading: provenance, the parameters as saved.
+    const QString configPath = dir_.filePath(QStringLiteral("config.json"));
+    QFile::remove(configPath);
+    QVERIFY(QFile::copy(QStringLiteral(":/models/llama-3.2-1b.json"), configPath));
+    QVERIFY(w1.openModel(configPath, &error));
+    pe::EncodingParams edited = p1.values();
+    edited.rope.factor = 16;
+    QVERIFY(!p1.set(edited));
+    const QJsonObject withModel = sessionToJson(w1.currentSession());
+    QCOMPARE(withModel.value(QStringLiteral("parameters")).toObject().value(QStringLiteral("model")).toString(),
+             QFileInfo(configPath).absoluteFilePath());
+    const std::optional<Session> modelBack = parseSession(QJsonDocument(withModel).toJson(), &error);
+    QVERIFY2(modelBack && modelBack->params.model, qPrintable(error));
+    QCOMPARE(modelBack->params.rope.factor, 16.0);
+    QCOMPARE(modelBack->params.model->params.rope.factor, 32.0);
+    QCOMPARE(pe::changedFromModel(modelBack->params), std::vector<std::string>{"factor"});
+    // Its config gone: refused with the reason, as a table's.
+    QVERIFY(QFile::remove(configPath));
+    QVERIFY(!parseSession(QJsonDocument(withModel).toJson(), &error));
+    QVERIFY2(error.startsWith(QStringLiteral("model: ")) && error.contains(QStringLiteral("does not exist")),
+             qPrintable(error));
 }
 
 void TestSession::refusals_data()
@@ -463,6 +488,22 @@ void TestSession::everyPresetReproducesItsParameters()
                 QVERIFY2(now.value(s.key()) == s.value(), qPrintable(preset.name + QStringLiteral(": ") + s.key()));
         }
     }
+    // The real models' presets read their configs (resources/models): provenance kept, only what
+    // they change differs from the config.
+    const Session *llama = findPreset(QStringLiteral("llama3.1-rope"));
+    QVERIFY(llama && llama->params.model);
+    QCOMPARE(llama->params.model->path, std::string(":/models/llama-3.1-8b.json"));
+    QCOMPARE(llama->params.base, 5e5);
+    QCOMPARE(llama->params.rope.scaling, pe::RopeScaling::Llama3);
+    QCOMPARE(llama->params.seqLen, 8192); // the preset's window
+    QVERIFY(pe::changedFromModel(llama->params).empty());
+    const Session *gemma = findPreset(QStringLiteral("gemma3-4b-two-bases"));
+    QVERIFY(gemma && gemma->params.model);
+    QCOMPARE(pe::changedFromModel(gemma->params), std::vector<std::string>{"original_context"}); // the report's 32,768
+    int fromConfigs = 0;
+    for (const Session &preset : presets())
+        fromConfigs += preset.params.model != nullptr;
+    QCOMPARE(fromConfigs, 12); // 11 configs, Gemma 3's twice
     // The seeds' figures by name.
     const Session *tsne = findPreset(QStringLiteral("seed004-tsne"));
     QVERIFY(tsne && tsne->params.seqLen == 128 && tsne->params.dModel == 8);
@@ -643,6 +684,46 @@ void TestSession::droppedFileOpens()
     QCoreApplication::sendEvent(&w, &drop);
     QCOMPARE(p.values().seqLen, 444);
     QCOMPARE(p.values().base, 2e3);
+
+    // A config.json dropped (a JSON that is not a session) opens the model; a folder holding one too.
+    const QString folder = dir_.filePath(QStringLiteral("Mistral-7B"));
+    QVERIFY(QDir().mkpath(folder));
+    QFile::remove(folder + QStringLiteral("/config.json"));
+    QVERIFY(QFile::copy(QStringLiteral(":/models/mistral-7b-v0.1.json"), folder + QStringLiteral("/config.json")));
+    for (const QString &dropped : {folder + QStringLiteral("/config.json"), folder}) {
+        QVERIFY(!p.set(params(444, 12, 2e3)));
+        mime.setUrls({QUrl::fromLocalFile(dropped)});
+        QDragEnterEvent modelEnter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &modelEnter);
+        QVERIFY(modelEnter.isAccepted());
+        QDropEvent modelDrop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &modelDrop);
+        QVERIFY2(p.values().model, qPrintable(dropped));
+        QCOMPARE(p.values().scheme, pe::SchemeId::Rope);
+        QCOMPARE(p.values().seqLen, 32768);
+        QCOMPARE(p.values().dModel, 128);
+    }
+    // The panel names it and, once a control changes a value, says so.
+    auto *label = w.findChild<QLabel *>(QStringLiteral("model"));
+    QVERIFY(label && label->isVisible());
+    QVERIFY2(label->text().contains(QStringLiteral("mistralai/Mistral-7B-v0.1")) &&
+                 label->text().contains(QStringLiteral("rope_theta")) &&
+                 !label->text().contains(QStringLiteral("Changed")),
+             qPrintable(label->text()));
+    pe::EncodingParams changed = p.values();
+    changed.base = 5e5;
+    QVERIFY(!p.set(changed));
+    QVERIFY2(label->text().contains(QStringLiteral("Changed since: base")), qPrintable(label->text()));
+    // A bad config changes nothing.
+    const QString bad = dir_.filePath(QStringLiteral("bad-config.json"));
+    QFile badFile(bad);
+    QVERIFY(badFile.open(QIODevice::WriteOnly));
+    badFile.write(R"({"model_type": "llama", "rope_scaling": {"rope_type": "unheard-of"}, "head_dim": 64})");
+    badFile.close();
+    QString why;
+    QVERIFY(!w.openModel(bad, &why));
+    QVERIFY2(why.contains(QStringLiteral("\"unheard-of\"")), qPrintable(why));
+    QCOMPARE(p.values(), changed);
 }
 
 QTEST_MAIN(TestSession)

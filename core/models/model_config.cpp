@@ -1,0 +1,641 @@
+#include "models/model_config.h"
+
+#include "encodings/scheme.h"
+#include "encodings/scheme_parameters.h"
+#include "formats/json_text.h"
+#include "formats/mapped_file.h"
+#include "formats/npy_header.h"
+#include "support/text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include <sys/stat.h>
+
+namespace pe {
+
+namespace {
+
+using detail::refuse;
+
+// 500,000 for a whole number, 1e-05 or 0.25 for another.
+std::string shown(double v)
+{
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return withThousands(static_cast<std::int64_t>(v));
+    return compactNumber(v);
+}
+
+// Model types whose positions are a learned table (their checkpoint opens with --table).
+constexpr std::string_view kLearned[] = {"gpt2",        "gpt_neo",    "gpt_bigcode", "opt",    "bert",   "roberta",
+                                         "xlm-roberta", "distilbert", "electra",     "albert", "bart",   "mbart",
+                                         "whisper",     "vit",        "deit",        "clip",   "siglip", "blip"};
+// Model types with RoPE whose config may name none of its keys (every default taken).
+constexpr std::string_view kRope[] = {"llama",       "llama4_text", "mistral",  "mixtral",  "qwen2",  "qwen2_moe",
+                                      "qwen3",       "qwen3_moe",   "gemma",    "gemma2",   "gemma3", "gemma3_text",
+                                      "phi",         "phi3",        "phimoe",   "gpt_neox", "gptj",   "deepseek_v2",
+                                      "deepseek_v3", "falcon",      "stablelm", "olmo",     "olmo2",  "cohere",
+                                      "internlm2",   "starcoder2",  "granite",  "exaone",   "glm",    "chatglm"};
+// RoPE applied to interleaved pairs (GPT-J's rotate_every_two; DeepSeek's complex view), not halves.
+constexpr std::string_view kInterleaved[] = {"gptj", "deepseek_v2", "deepseek_v3", "chatglm", "glm"};
+constexpr std::string_view kT5[] = {"t5", "mt5", "umt5", "longt5", "switch_transformers"};
+
+template <std::size_t N> bool among(const std::string_view (&list)[N], const std::string &s)
+{
+    return std::find(std::begin(list), std::end(list), s) != std::end(list);
+}
+
+class ConfigReader
+{
+  public:
+    ConfigReader(const std::string &name, ModelConfig &out)
+        : name_(name)
+        , out_(out)
+    {
+    }
+
+    [[noreturn]] void fail(const std::string &why) const { refuse(name_, why); }
+
+    // A number under key, or nullopt when absent or null; another kind refused naming the key.
+    std::optional<double> number(const JsonValue &obj, std::string_view key) const
+    {
+        const JsonValue *v = obj.find(key);
+        if (!v || v->kind == JsonValue::Kind::Null)
+            return std::nullopt;
+        if (!v->isNumber())
+            fail(std::string(key) + " is " + std::string(kindName(v->kind)) + ", not a number");
+        return v->number();
+    }
+    std::optional<std::int64_t> whole(const JsonValue &obj, std::string_view key) const
+    {
+        const auto v = number(obj, key);
+        if (!v)
+            return std::nullopt;
+        if (*v != std::floor(*v) || *v < 0 || *v > 1e15)
+            fail(std::string(key) + " is " + shown(*v) + ", not a whole number");
+        return static_cast<std::int64_t>(*v);
+    }
+    std::optional<std::string> text(const JsonValue &obj, std::string_view key) const
+    {
+        const JsonValue *v = obj.find(key);
+        if (!v || v->kind == JsonValue::Kind::Null)
+            return std::nullopt;
+        if (!v->isString())
+            fail(std::string(key) + " is " + std::string(kindName(v->kind)) + ", not a string");
+        return v->text;
+    }
+    std::optional<bool> flag(const JsonValue &obj, std::string_view key) const
+    {
+        const JsonValue *v = obj.find(key);
+        if (!v || v->kind == JsonValue::Kind::Null)
+            return std::nullopt;
+        if (v->kind != JsonValue::Kind::Bool)
+            fail(std::string(key) + " is " + std::string(kindName(v->kind)) + ", not true or false");
+        return v->boolean;
+    }
+    std::vector<double> numbers(const JsonValue &obj, std::string_view key) const
+    {
+        std::vector<double> out;
+        const JsonValue *v = obj.find(key);
+        if (!v || v->kind == JsonValue::Kind::Null)
+            return out;
+        if (!v->isArray())
+            fail(std::string(key) + " is " + std::string(kindName(v->kind)) + ", not a list of numbers");
+        for (const auto &item : v->items) {
+            if (!item.isNumber())
+                fail(std::string(key) + " holds " + std::string(kindName(item.kind)) + ", not only numbers");
+            out.push_back(*item.number());
+        }
+        return out;
+    }
+    void said(std::string line) { out_.mapping.push_back(std::move(line)); }
+
+  private:
+    const std::string &name_;
+    ModelConfig &out_;
+};
+
+std::optional<RopeScaling> ropeTypeFrom(const std::string &type)
+{
+    if (type == "default" || type == "mrope")
+        return RopeScaling::None;
+    if (type == "linear")
+        return RopeScaling::Linear;
+    if (type == "dynamic")
+        return RopeScaling::DynamicNtk;
+    if (type == "yarn")
+        return RopeScaling::Yarn;
+    if (type == "llama3")
+        return RopeScaling::Llama3;
+    if (type == "longrope" || type == "su") // "su": Phi-3's first configs
+        return RopeScaling::LongRope;
+    if (type == "proportional")
+        return RopeScaling::Proportional;
+    return std::nullopt;
+}
+
+// The RoPE parameters of one rope block (rope_scaling or rope_parameters, one layer type's) over
+// the config `top`'s own keys.
+void readRope(ConfigReader &r, const JsonValue &top, const JsonValue *block, ModelConfig &out)
+{
+    EncodingParams &p = out.params;
+    RopeScalingParams &rope = p.rope;
+    const JsonValue empty;
+    const JsonValue &b = block ? *block : empty;
+    if (const auto theta = r.number(b, "rope_theta")) {
+        p.base = *theta;
+        r.said("base " + shown(p.base) + " (rope_parameters.rope_theta)");
+    } else if (const auto top_theta = r.number(top, "rope_theta")) {
+        p.base = *top_theta;
+        r.said("base " + shown(p.base) + " (rope_theta)");
+    } else if (const auto neox = r.number(top, "rotary_emb_base")) {
+        p.base = *neox;
+        r.said("base " + shown(p.base) + " (rotary_emb_base, GPT-NeoX)");
+    } else {
+        p.base = 10000;
+        r.said("base 10,000 (rope_theta absent: transformers' default, as Llama 2's config omits it)");
+    }
+    std::string type = r.text(b, "rope_type").value_or(r.text(b, "type").value_or("default"));
+    const auto scaling = ropeTypeFrom(type);
+    if (!scaling)
+        r.fail("rope type \"" + type +
+               "\" is not one this program computes (default, linear, dynamic, yarn, llama3, longrope or su, "
+               "proportional, mrope)");
+    rope.scaling = *scaling;
+    const auto maxPositions = r.whole(top, "max_position_embeddings");
+    if (rope.scaling != RopeScaling::None) {
+        // L: rope_scaling's original_max_position_embeddings, or the top level's (Phi-3), or else
+        // max_position_embeddings as transformers takes it (dynamic, YaRN); position interpolation
+        // stretched L to s·L, so under linear it is max_position_embeddings / s (Gemma 3's config
+        // gives none).
+        const auto original = r.whole(b, "original_max_position_embeddings");
+        const auto topOriginal = r.whole(top, "original_max_position_embeddings");
+        std::string originalFrom = original      ? "rope_scaling's original_max_position_embeddings"
+                                   : topOriginal ? "original_max_position_embeddings"
+                                                 : "max_position_embeddings";
+        if (original || topOriginal || maxPositions)
+            rope.originalContext = original ? *original : topOriginal ? *topOriginal : *maxPositions;
+        if (const auto f = r.number(b, "factor"))
+            rope.factor = *f;
+        else if (rope.scaling == RopeScaling::LongRope && maxPositions && rope.originalContext > 0)
+            rope.factor = static_cast<double>(*maxPositions) / static_cast<double>(rope.originalContext);
+        if (rope.scaling == RopeScaling::Linear && !original && !topOriginal && maxPositions && rope.factor > 1) {
+            rope.originalContext =
+                std::max<std::int64_t>(1, std::llround(static_cast<double>(*maxPositions) / rope.factor));
+            originalFrom = "max_position_embeddings / factor: the config gives no original context";
+        }
+        rope.betaFast = r.number(b, "beta_fast").value_or(rope.betaFast);
+        rope.betaSlow = r.number(b, "beta_slow").value_or(rope.betaSlow);
+        rope.mscale = r.number(b, "mscale").value_or(0);
+        rope.mscaleAllDim = r.number(b, "mscale_all_dim").value_or(0);
+        rope.attentionFactor = r.number(b, "attention_factor").value_or(0);
+        rope.truncate = r.flag(b, "truncate").value_or(true);
+        rope.lowFreqFactor = r.number(b, "low_freq_factor").value_or(rope.lowFreqFactor);
+        rope.highFreqFactor = r.number(b, "high_freq_factor").value_or(rope.highFreqFactor);
+        rope.shortFactor = r.numbers(b, "short_factor");
+        rope.longFactor = r.numbers(b, "long_factor");
+        r.said("scaling " + std::string(ropeScalingName(rope.scaling)) + " (rope type \"" + type + "\"), factor " +
+               shown(rope.factor) + ", original context " + withThousands(rope.originalContext) + " (" + originalFrom +
+               ")");
+    } else if (type == "mrope") {
+        r.said("rope type \"mrope\": Qwen2-VL's M-RoPE, 1-D RoPE for text (the grid view turns it over patches)");
+    }
+    if (const auto f =
+            r.number(b, "partial_rotary_factor").value_or(r.number(top, "partial_rotary_factor").value_or(0));
+        f > 0) {
+        rope.rotaryFraction = f;
+        r.said("rotary fraction " + shown(f) + " (partial_rotary_factor)");
+    } else if (const auto pct = r.number(top, "rotary_pct")) {
+        rope.rotaryFraction = *pct;
+        r.said("rotary fraction " + shown(*pct) + " (rotary_pct, GPT-NeoX)");
+    }
+}
+
+} // namespace
+
+ModelConfig readModelConfig(std::string_view json, const std::string &name)
+{
+    const std::string quoted = "'" + name + "'";
+    std::string error;
+    const auto parsed = parseJson(json, &error);
+    if (!parsed)
+        refuse(quoted, "not valid JSON (" + error + ")");
+    if (!parsed->isObject())
+        refuse(quoted, "a config.json is a JSON object, not " + std::string(kindName(parsed->kind)));
+    ModelConfig out;
+    ConfigReader r(quoted, out);
+    const JsonValue &root = *parsed;
+    // A multimodal config keeps its language model's keys under text_config (Gemma 3, Llama 4).
+    const JsonValue *text = root.find("text_config");
+    const JsonValue &top = text && text->isObject() ? *text : root;
+    out.modelType = r.text(top, "model_type").value_or(r.text(root, "model_type").value_or(""));
+    if (const JsonValue *a = root.find("architectures"); a && a->isArray())
+        for (const auto &item : a->items)
+            if (item.isString())
+                out.architectures.push_back(item.text);
+    // transformers writes the hub name it was loaded from; else the caller's name stands.
+    out.name = r.text(root, "_name_or_path").value_or(name);
+    if (out.name.empty())
+        out.name = name;
+    EncodingParams &p = out.params;
+    const std::string &type = out.modelType;
+    const auto maxPositions = r.whole(top, "max_position_embeddings");
+    const auto window = maxPositions                  ? maxPositions
+                        : r.whole(top, "n_positions") ? r.whole(top, "n_positions")
+                        : r.whole(top, "max_seq_len") ? r.whole(top, "max_seq_len")
+                                                      : r.whole(top, "seq_length");
+    if (window) {
+        p.seqLen = std::clamp<std::int64_t>(*window, limits::minSeqLen, limits::maxSeqLen);
+        r.said("seq_len " + withThousands(p.seqLen) + " (the model's context" +
+               (*window > limits::maxSeqLen ? ", " + withThousands(*window) + " held to the window's limit" : "") +
+               ")");
+    }
+    p.startPos = 0;
+
+    // ALiBi: BLOOM, MPT's attn_config.alibi, Falcon's alibi.
+    const JsonValue *attn = top.find("attn_config");
+    const bool mptAlibi = attn && attn->isObject() && r.flag(*attn, "alibi").value_or(false);
+    if (type == "bloom" || mptAlibi || r.flag(top, "alibi").value_or(false)) {
+        p.scheme = SchemeId::Alibi;
+        const auto heads = r.whole(top, "n_head")    ? r.whole(top, "n_head")
+                           : r.whole(top, "n_heads") ? r.whole(top, "n_heads")
+                                                     : r.whole(top, "num_attention_heads");
+        if (!heads)
+            r.fail("an ALiBi model needs its head count (n_head, n_heads or num_attention_heads)");
+        p.heads = static_cast<int>(std::min<std::int64_t>(*heads, 1 << 20));
+        p.head = 1;
+        r.said("ALiBi (" +
+               std::string(type == "bloom" ? "BLOOM"
+                           : mptAlibi      ? "attn_config.alibi"
+                                           : "alibi") +
+               ") with " + withThousands(*heads) + " heads");
+    } else if (among(kT5, type)) {
+        p.scheme = SchemeId::T5;
+        p.buckets = static_cast<int>(r.whole(top, "relative_attention_num_buckets").value_or(32));
+        p.maxDistance = r.whole(top, "relative_attention_max_distance").value_or(128);
+        if (const auto heads = r.whole(top, "num_heads"))
+            p.heads = static_cast<int>(std::min<std::int64_t>(*heads, 1 << 20));
+        if (const auto dkv = r.whole(top, "d_kv"))
+            p.dModel = static_cast<int>(std::min<std::int64_t>(*dkv, limits::maxDModel + 1));
+        r.said("T5's relative buckets: " + std::to_string(p.buckets) +
+               " buckets (relative_attention_num_buckets), "
+               "max distance " +
+               withThousands(p.maxDistance) +
+               " (relative_attention_max_distance); the learned bias "
+               "is in the checkpoint (--bias-table)");
+    } else {
+        const JsonValue *scaling = top.find("rope_scaling");
+        const JsonValue *parameters = top.find("rope_parameters");
+        const bool ropeKeys = (scaling && scaling->kind != JsonValue::Kind::Null) || parameters ||
+                              top.find("rope_theta") || top.find("rotary_emb_base") || top.find("rotary_pct") ||
+                              top.find("partial_rotary_factor");
+        if (!ropeKeys && among(kLearned, type))
+            r.fail(type + " models learn their position table: open the checkpoint with --table FILE "
+                          "(model.safetensors)");
+        if (!ropeKeys && !among(kRope, type))
+            r.fail(type.empty() ? "it names no model_type and no RoPE key (rope_theta, rope_scaling, "
+                                  "rope_parameters): not a config this program reads"
+                                : "model_type \"" + type +
+                                      "\" names no RoPE key and is not a model this program "
+                                      "knows the positions of");
+        p.scheme = SchemeId::Rope;
+        // rope_parameters, per layer type where nested (full_attention, sliding_attention).
+        const JsonValue *block = nullptr, *local = nullptr;
+        if (parameters && parameters->isObject()) {
+            const JsonValue *full = parameters->find("full_attention");
+            local = parameters->find("sliding_attention");
+            block = full && full->isObject() ? full : parameters;
+        } else if (scaling && scaling->kind != JsonValue::Kind::Null) {
+            if (!scaling->isObject())
+                r.fail("rope_scaling is " + std::string(kindName(scaling->kind)) + ", not an object");
+            block = scaling;
+        }
+        readRope(r, top, block, out);
+        // The head's dimension: DeepSeek's rotary part, head_dim, or hidden_size / heads.
+        std::int64_t head = 0;
+        if (const auto rope = r.whole(top, "qk_rope_head_dim")) {
+            head = *rope;
+            r.said("d_model " + withThousands(head) + " (qk_rope_head_dim: DeepSeek's rotary part of each head)");
+        } else if (const auto hd = r.whole(top, "head_dim")) {
+            head = *hd;
+            r.said("d_model " + withThousands(head) + " (head_dim)");
+        } else {
+            const auto hidden = r.whole(top, "hidden_size");
+            const auto heads = r.whole(top, "num_attention_heads");
+            if (!hidden || !heads || *heads == 0)
+                r.fail("it gives neither head_dim nor hidden_size and num_attention_heads: the head's dimension is "
+                       "unknown");
+            if (*hidden % *heads != 0)
+                r.fail("hidden_size " + withThousands(*hidden) + " is not a multiple of num_attention_heads " +
+                       withThousands(*heads));
+            head = *hidden / *heads;
+            r.said("d_model " + withThousands(head) + " (head_dim = hidden_size " + withThousands(*hidden) +
+                   " / num_attention_heads " + withThousands(*heads) + ")");
+        }
+        p.dModel = static_cast<int>(std::min<std::int64_t>(head, limits::maxDModel + 1));
+        const bool interleaved = r.flag(top, "rope_interleave").value_or(among(kInterleaved, type));
+        p.layout = interleaved ? Layout::Interleaved : Layout::Split;
+        r.said(interleaved ? "pairs interleaved (2i, 2i+1)"
+                           : "pairs in halves (i, d/2 + i: transformers' rotate_half)");
+        // Gemma's sliding-window layers: their own base and the window.
+        if (local && local->isObject()) {
+            p.localBase = r.number(*local, "rope_theta").value_or(10000);
+            r.said("local layers' base " + shown(p.localBase) + " (rope_parameters.sliding_attention)");
+        } else if (const auto lb = r.number(top, "rope_local_base_freq")) {
+            p.localBase = *lb;
+            r.said("local layers' base " + shown(p.localBase) + " (rope_local_base_freq)");
+        }
+        if ((p.localBase > 0 || type == "gemma2" || type == "gemma3" || type == "gemma3_text")) {
+            if (const auto w = r.whole(top, "sliding_window")) {
+                p.slidingWindow = *w;
+                r.said("sliding window " + withThousands(*w) + " (sliding_window)");
+            }
+        } else if (const auto w = r.whole(top, "sliding_window");
+                   w && r.flag(top, "use_sliding_window").value_or(true)) {
+            // Mistral 7B v0.1: every layer sees the last sliding_window keys; one kind of layer,
+            // which the views draw with full attention (their windows are far shorter).
+            r.said("sliding_window " + withThousands(*w) +
+                   " on every layer: not drawn (the views attend to every key)");
+        }
+        if (const auto nope = r.whole(top, "no_rope_layer_interval"); nope && *nope > 0) {
+            p.nopeInterval = static_cast<int>(*nope);
+            p.floorScale = r.number(top, "floor_scale").value_or(8192);
+            p.attnScale =
+                r.flag(top, "attn_temperature_tuning").value_or(true) ? r.number(top, "attn_scale").value_or(0.1) : 0;
+            r.said("NoPE every " + std::to_string(p.nopeInterval) + "th layer (no_rope_layer_interval)");
+        }
+    }
+    if (const auto why = validate(p))
+        refuse(quoted,
+               "the config maps to " + std::string(fieldName(why->field)) + " that is refused: " + why->message);
+    return out;
+}
+
+} // namespace pe
+
+namespace pe {
+
+namespace {
+
+// A GGUF tensor of F32 values as doubles (rope_freqs, rope_factors_long/short); empty when absent.
+std::vector<double> ggufFloats(const TensorIndex &index, const unsigned char *bytes, std::size_t size,
+                               const std::string &tensor, const std::string &quoted)
+{
+    for (const auto &t : index.tensors)
+        if (t.name == tensor) {
+            if (t.type != TensorType::Float32 || t.shape.size() != 1 || t.offset + t.bytes > size)
+                refuse(quoted, "tensor \"" + tensor + "\" is not a 1-D float32 list");
+            std::vector<double> out(static_cast<std::size_t>(t.shape[0]));
+            for (std::size_t k = 0; k < out.size(); ++k) {
+                float f;
+                std::memcpy(&f, bytes + t.offset + 4 * k, 4);
+                out[k] = f;
+            }
+            return out;
+        }
+    return {};
+}
+
+} // namespace
+
+ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, std::size_t size,
+                          const std::string &name)
+{
+    const std::string quoted = "'" + name + "'";
+    ModelConfig out;
+    const GgufValue *arch = index.find("general.architecture");
+    if (!arch || arch->kind != GgufValue::Kind::String)
+        refuse(quoted, "its metadata names no general.architecture");
+    out.modelType = arch->text;
+    const GgufValue *title = index.find("general.name");
+    out.name = title && title->kind == GgufValue::Kind::String ? title->text : name;
+    const std::string a = arch->text + ".";
+    auto number = [&](const std::string &key) -> std::optional<double> {
+        const GgufValue *v = index.find(a + key);
+        if (!v)
+            return std::nullopt;
+        if (v->kind != GgufValue::Kind::Number)
+            refuse(quoted, a + key + " is not a number");
+        return v->number;
+    };
+    auto said = [&out](std::string line) { out.mapping.push_back(std::move(line)); };
+    EncodingParams &p = out.params;
+    if (const auto ctx = number("context_length")) {
+        p.seqLen = std::clamp<std::int64_t>(static_cast<std::int64_t>(*ctx), limits::minSeqLen, limits::maxSeqLen);
+        said("seq_len " + withThousands(p.seqLen) + " (" + a + "context_length)");
+    }
+    p.startPos = 0;
+    const auto heads = number("attention.head_count");
+    if (arch->text == "bloom" || arch->text == "mpt") {
+        if (!heads)
+            refuse(quoted, "an ALiBi model needs " + a + "attention.head_count");
+        p.scheme = SchemeId::Alibi;
+        p.heads = static_cast<int>(*heads);
+        said("ALiBi (" + arch->text + ") with " + withThousands(p.heads) + " heads");
+    } else if (arch->text == "t5" || arch->text == "t5encoder") {
+        p.scheme = SchemeId::T5;
+        p.buckets = static_cast<int>(number("attention.relative_buckets_count").value_or(32));
+        if (heads)
+            p.heads = static_cast<int>(*heads);
+        said("T5's relative buckets: " + std::to_string(p.buckets) + " buckets (" + a +
+             "attention.relative_buckets_count); the learned bias is the tensor enc.blk.0.attn_rel_b (--bias-table)");
+    } else if (!index.find(a + "rope.freq_base") && !index.find(a + "rope.dimension_count")) {
+        bool learned = false;
+        for (const auto &t : index.tensors)
+            learned = learned || t.name == "position_embd.weight";
+        refuse(quoted, learned ? arch->text + " learns its position table: open the file with --table (its "
+                                              "position_embd.weight)"
+                               : "its metadata has no " + a + "rope.freq_base or " + a +
+                                     "rope.dimension_count: not a RoPE model this program reads");
+    } else {
+        p.scheme = SchemeId::Rope;
+        p.base = number("rope.freq_base").value_or(10000);
+        said("base " + compactNumber(p.base) + " (" + a + "rope.freq_base)");
+        const auto embedding = number("embedding_length");
+        const auto keyLength = number("attention.key_length");
+        double head = 0;
+        if (keyLength)
+            head = *keyLength;
+        else if (embedding && heads && *heads > 0)
+            head = *embedding / *heads;
+        const auto dims = number("rope.dimension_count");
+        if (head <= 0)
+            head = dims.value_or(0);
+        if (head <= 0 || head != std::floor(head))
+            refuse(quoted, "the head's dimension is unknown (" + a + "attention.key_length, or " + a +
+                               "embedding_length / " + a + "attention.head_count)");
+        p.dModel = static_cast<int>(std::min(head, double(limits::maxDModel + 1)));
+        said("d_model " + std::to_string(p.dModel) + " (the head's dimension)");
+        if (dims && *dims < head) {
+            p.rope.rotaryFraction = *dims / head;
+            said("rotary fraction " + compactNumber(p.rope.rotaryFraction) + " (" + a + "rope.dimension_count " +
+                 compactNumber(*dims) + " of " + std::to_string(p.dModel) + ")");
+        }
+        // llama.cpp's GGUF turns the halves (NEOX) for most architectures and pairs (NORM) for
+        // llama's; the values are the same up to that permutation, which the views show either way.
+        p.layout = arch->text == "llama" ? Layout::Interleaved : Layout::Split;
+        const GgufValue *type = index.find(a + "rope.scaling.type");
+        const std::string scaling = type && type->kind == GgufValue::Kind::String ? type->text : "none";
+        const auto factor = number("rope.scaling.factor");
+        const auto original = number("rope.scaling.original_context_length");
+        const std::vector<double> freqs = ggufFloats(index, bytes, size, "rope_freqs.weight", quoted);
+        const std::vector<double> longFactors = ggufFloats(index, bytes, size, "rope_factors_long.weight", quoted);
+        const std::vector<double> shortFactors = ggufFloats(index, bytes, size, "rope_factors_short.weight", quoted);
+        if (!longFactors.empty() || !shortFactors.empty()) {
+            p.rope.scaling = RopeScaling::LongRope;
+            p.rope.longFactor = longFactors;
+            p.rope.shortFactor = shortFactors.empty() ? longFactors : shortFactors;
+            said("LongRoPE's factors (rope_factors_long / rope_factors_short.weight)");
+        } else if (!freqs.empty()) {
+            // Llama 3's scaling as llama.cpp stores it: a divisor per pair (rope_freqs.weight), the
+            // same as LongRoPE's one list at factor 1.
+            p.rope.scaling = RopeScaling::LongRope;
+            p.rope.longFactor = freqs;
+            p.rope.shortFactor = freqs;
+            p.rope.factor = 1;
+            p.rope.attentionFactor = 1;
+            said("per-pair divisors rope_freqs.weight (llama.cpp's Llama 3 scaling), shown as LongRoPE's factors at "
+                 "factor 1");
+        } else if (scaling == "linear") {
+            p.rope.scaling = RopeScaling::Linear;
+        } else if (scaling == "yarn") {
+            p.rope.scaling = RopeScaling::Yarn;
+            p.rope.betaFast = number("rope.scaling.yarn_beta_fast").value_or(p.rope.betaFast);
+            p.rope.betaSlow = number("rope.scaling.yarn_beta_slow").value_or(p.rope.betaSlow);
+        } else if (scaling == "longrope") {
+            refuse(quoted, a + "rope.scaling.type is longrope but the file has no rope_factors_long.weight or "
+                               "rope_factors_short.weight");
+        } else if (scaling != "none") {
+            refuse(quoted, "rope scaling type \"" + scaling +
+                               "\" is not one this program computes (none, linear, yarn, longrope)");
+        }
+        if (p.rope.scaling != RopeScaling::None) {
+            if (factor && freqs.empty())
+                p.rope.factor = *factor;
+            if (original)
+                p.rope.originalContext = static_cast<std::int64_t>(*original);
+            said("scaling " + std::string(ropeScalingName(p.rope.scaling)) + ", factor " +
+                 compactNumber(p.rope.factor) + ", original context " + withThousands(p.rope.originalContext));
+        }
+    }
+    if (const auto why = validate(p))
+        refuse(quoted,
+               "the metadata maps to " + std::string(fieldName(why->field)) + " that is refused: " + why->message);
+    return out;
+}
+
+} // namespace pe
+
+namespace pe {
+
+namespace {
+
+// "config.json" and "model.gguf" are every model's names: the folder names the model.
+std::string displayName(const std::string &path)
+{
+    const auto slash = path.find_last_of('/');
+    std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (file == "config.json" && slash != std::string::npos && slash > 0) {
+        const std::string folder = path.substr(0, slash);
+        const auto up = folder.find_last_of('/');
+        return up == std::string::npos ? folder : folder.substr(up + 1);
+    }
+    return file;
+}
+
+// A safetensors file: an 8-byte little-endian header length that fits the file, then '{' (a
+// text's first 8 bytes read as that length run far past any file).
+bool safetensorsHeader(const unsigned char *bytes, std::size_t size)
+{
+    if (size < 9 || bytes[8] != '{')
+        return false;
+    std::uint64_t length = 0;
+    for (int k = 7; k >= 0; --k)
+        length = (length << 8) | bytes[k];
+    return length <= size - 8;
+}
+
+// A config.json is a few kilobytes (Phi-3's with its factor lists about 10): past this it is not one.
+constexpr std::size_t kMaxConfigBytes = 16u << 20;
+
+} // namespace
+
+std::shared_ptr<const ModelConfig> openModel(const std::string &given)
+{
+    if (given.empty())
+        throw std::runtime_error("the model file name is empty");
+    std::string path = given;
+    struct stat st {
+    };
+    // A model's folder as the hub saves it: its config.json.
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        path = (path.back() == '/' ? path : path + "/") + "config.json";
+        if (::stat(path.c_str(), &st) != 0)
+            detail::refuse("'" + given + "'", "a folder without a config.json (give the config.json or a GGUF file)");
+    }
+    const std::string quoted = "'" + path + "'";
+    MappedFile file;
+    file.open(path, quoted, "a config.json or a GGUF file");
+    const unsigned char *bytes = file.bytes();
+    ModelConfig out;
+    if (file.size >= 4 && std::memcmp(bytes, "GGUF", 4) == 0) {
+        const TensorIndex index = readTensorIndex(bytes, file.size, quoted);
+        out = readGgufModel(index, bytes, file.size, displayName(path));
+    } else if ((file.size >= 6 && std::memcmp(bytes, "\x93NUMPY", 6) == 0) || safetensorsHeader(bytes, file.size)) {
+        detail::refuse(quoted, "a checkpoint's tensors, not a config: give the config.json beside it to --model, "
+                               "and the file to --table for a learned position table");
+    } else {
+        if (file.size > kMaxConfigBytes)
+            detail::refuse(quoted, withThousands(static_cast<std::int64_t>(file.size)) +
+                                       " bytes: too large for a config.json (at most 16 MiB)");
+        out = readModelConfig(std::string_view(reinterpret_cast<const char *>(bytes), file.size), path);
+        if (out.name == path)
+            out.name = displayName(path);
+    }
+    out.path = path;
+    return std::make_shared<const ModelConfig>(std::move(out));
+}
+
+EncodingParams modelParams(const std::shared_ptr<const ModelConfig> &model)
+{
+    EncodingParams p = model->params;
+    p.model = model;
+    return p;
+}
+
+std::vector<std::string> changedFromModel(const EncodingParams &p)
+{
+    std::vector<std::string> out;
+    if (!p.model)
+        return out;
+    const EncodingParams &m = p.model->params;
+    const auto differs = [&out](bool d, Field f) {
+        if (d)
+            out.emplace_back(fieldName(f));
+    };
+    differs(p.scheme != m.scheme || p.table != m.table, Field::Scheme);
+    // seq_len and start_pos are the window shown, not the model's: not named.
+    differs(p.dModel != m.dModel, Field::DModel);
+    differs(p.base != m.base && takes(p, Field::Base), Field::Base);
+    differs(p.layout != m.layout && takes(p, Field::Layout), Field::Layout);
+    for (const SchemeParameter &sp : schemeParameters()) {
+        if (!takes(p, sp.field) && !takes(m, sp.field))
+            continue;
+        const bool d = sp.kind == SchemeParameter::Kind::List ? sp.getList(p) != sp.getList(m) : sp.get(p) != sp.get(m);
+        differs(d, sp.field);
+    }
+    return out;
+}
+
+std::string modelTitle(const ModelConfig &model)
+{
+    std::string what = model.modelType;
+    for (const auto &a : model.architectures)
+        what += (what.empty() ? "" : ", ") + a;
+    return what.empty() ? model.name : model.name + " (" + what + ")";
+}
+
+} // namespace pe
