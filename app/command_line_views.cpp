@@ -22,9 +22,12 @@ QString cli::schemeRefusal(const QString &flag, const pe::EncodingParams &p)
                 if (const QString name = QString::fromUtf8(pe::schemeName(id).data()); !schemes.contains(name))
                     schemes << name;
         }
+    // A table is opened, not named: said as the file it is.
+    const QString current = p.table
+                                ? QStringLiteral("a position table (%1)").arg(QString::fromStdString(pe::tableName(p)))
+                                : QString::fromUtf8(pe::schemeName(p.scheme).data());
     return QStringLiteral("--%1 applies to the %2 scheme (--scheme %3), not to %4.")
-        .arg(flag, schemes.join(QStringLiteral(" or ")), schemes.first(),
-             QString::fromUtf8(pe::schemeName(p.scheme).data()));
+        .arg(flag, schemes.join(QStringLiteral(" or ")), schemes.first(), current);
 }
 
 // Each flag checked as a session's value is, and kept for every view that declares it; refused

@@ -264,7 +264,7 @@ Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t posit
     return b;
 }
 
-std::string samplingText(const Block &b)
+std::string samplingText(const Block &b, bool formulaPairs)
 {
     std::string parts;
     if (b.positionStep > 1)
@@ -272,7 +272,8 @@ std::string samplingText(const Block &b)
     if (b.columnStep > b.columnGroup) {
         if (!parts.empty())
             parts += ", ";
-        parts += b.columnGroup == 2 ? "1 pair (sin and cos) in " + std::to_string(b.columnStep / 2)
+        parts += b.columnGroup == 2 ? std::string(formulaPairs ? "1 pair (sin and cos)" : "1 pair of columns") +
+                                          " in " + std::to_string(b.columnStep / 2)
                                     : "1 dimension in " + std::to_string(b.columnStep);
     }
     return parts.empty() ? std::string() : "sampled: " + parts;

@@ -188,7 +188,7 @@ Block sampledBlock(Layout layout, std::int64_t firstPosition, std::int64_t posit
 Block sampledPositions(std::int64_t firstPosition, std::int64_t positions, std::int64_t maxRows,
                        int jitters = Block::kJitterOffsets);
 // What the reduction did, for a view's title: "" when nothing was reduced.
-std::string samplingText(const Block &block);
+std::string samplingText(const Block &block, bool formulaPairs = true);
 
 // Indices 0..n-1 thinned to at most maxCount, always keeping the first and the last: what a
 // curve needs when it has more samples than pixels.

@@ -34,7 +34,9 @@ namespace pe {
 //     2^k + 2 rows is read from row 2;
 //   - a ViT table, [1, N, D] (or [N, D] in a vision model), holds class tokens and then a square
 //     grid of patches: N − 1 square (ViT, CLIP) or N − 2 (DeiT's distillation token) skips the
-//     leading rows, N square skips none, and gridSide() is the grid's side.
+//     leading rows, N square skips none, and gridSide() is the grid's side;
+//   - Whisper's encoder table (*encoder.embed_positions*) is its sinusoids() copied into the file:
+//     the convention says how close the values are to that formula.
 // Decision: a .npy file has no name and no convention beyond the ViT shape; it is read as saved.
 // The largest magnitude a table may hold. Every analysis squares and sums values: a squared distance
 // between two rows of d columns reaches 4 d M^2, which for d up to 16,384 and M = 1e150 is 6.6e304,

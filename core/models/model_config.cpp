@@ -5,6 +5,7 @@
 #include "formats/json_text.h"
 #include "formats/mapped_file.h"
 #include "formats/npy_header.h"
+#include "formats/quoted_name.h"
 #include "support/text.h"
 
 #include <algorithm>
@@ -20,6 +21,13 @@ namespace pe {
 namespace {
 
 using detail::refuse;
+
+// A name from the file for one line of text: control characters escaped, cut past 200 bytes.
+std::string oneLineName(const std::string &name)
+{
+    const std::string q = quotedName(name);
+    return q.substr(1, q.size() - 2);
+}
 
 // 500,000 for a whole number, 1e-05 or 0.25 for another.
 std::string shown(double v)
@@ -47,6 +55,43 @@ template <std::size_t N> bool among(const std::string_view (&list)[N], const std
 {
     return std::find(std::begin(list), std::end(list), s) != std::end(list);
 }
+
+// The defaults of transformers' config classes for the keys this reader uses (each class's
+// __init__ signature, configuration_<model>.py): what a key left out of a config.json means.
+struct ClassDefaults {
+    std::string_view modelType;
+    std::string_view className;
+    std::string_view json;
+};
+constexpr ClassDefaults kClassDefaults[] = {
+    {"llama", "LlamaConfig",
+     R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 2048, "rope_theta": 10000})"},
+    {"mistral", "MistralConfig",
+     R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 10000})"},
+    {"mixtral", "MixtralConfig",
+     R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 1000000})"},
+    {"qwen2", "Qwen2Config",
+     R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000})"},
+    {"phi3", "Phi3Config",
+     R"({"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 4096,
+         "original_max_position_embeddings": 4096, "rope_theta": 10000})"},
+    {"gemma", "GemmaConfig",
+     R"({"head_dim": 256, "num_attention_heads": 16, "max_position_embeddings": 8192, "rope_theta": 10000})"},
+    {"gemma2", "Gemma2Config",
+     R"({"head_dim": 256, "num_attention_heads": 8, "max_position_embeddings": 8192, "rope_theta": 10000,
+         "sliding_window": 4096})"},
+    {"gemma3_text", "Gemma3TextConfig",
+     R"({"head_dim": 256, "num_attention_heads": 8, "max_position_embeddings": 131072, "rope_theta": 1000000,
+         "rope_local_base_freq": 10000, "sliding_window": 4096})"},
+    {"gpt_neox", "GPTNeoXConfig",
+     R"({"hidden_size": 6144, "num_attention_heads": 64, "max_position_embeddings": 2048, "rotary_pct": 0.25,
+         "rotary_emb_base": 10000})"},
+    {"deepseek_v3", "DeepseekV3Config",
+     R"({"qk_rope_head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 10000})"},
+    {"t5", "T5Config",
+     R"({"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "num_heads": 8,
+         "d_kv": 64})"},
+};
 
 class ConfigReader
 {
@@ -161,8 +206,8 @@ void readRope(ConfigReader &r, const JsonValue &top, const JsonValue *block, Mod
     std::string type = r.text(b, "rope_type").value_or(r.text(b, "type").value_or("default"));
     const auto scaling = ropeTypeFrom(type);
     if (!scaling)
-        r.fail("rope type \"" + type +
-               "\" is not one this program computes (default, linear, dynamic, yarn, llama3, longrope or su, "
+        r.fail("rope type " + quotedName(type) +
+               " is not one this program computes (default, linear, dynamic, yarn, llama3, longrope or su, "
                "proportional, mrope)");
     rope.scaling = *scaling;
     const auto maxPositions = r.whole(top, "max_position_embeddings");
@@ -230,14 +275,34 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
     const JsonValue &root = *parsed;
     // A multimodal config keeps its language model's keys under text_config (Gemma 3, Llama 4).
     const JsonValue *text = root.find("text_config");
-    const JsonValue &top = text && text->isObject() ? *text : root;
-    out.modelType = r.text(top, "model_type").value_or(r.text(root, "model_type").value_or(""));
+    const JsonValue &given = text && text->isObject() ? *text : root;
+    out.modelType = oneLineName(r.text(given, "model_type").value_or(r.text(root, "model_type").value_or("")));
+    // transformers saves a config as its difference from the class's defaults (a multimodal
+    // model's text_config especially: Gemma 3's names neither head_dim nor rope_theta), so a key
+    // left out takes the class's default, said in the mapping.
+    JsonValue top = given;
+    for (const ClassDefaults &d : kClassDefaults) {
+        if (d.modelType != out.modelType)
+            continue;
+        std::string error;
+        const auto defaults = parseJson(d.json, &error);
+        std::string filled;
+        for (std::size_t k = 0; defaults && k < defaults->keys.size(); ++k)
+            if (!top.find(defaults->keys[k])) {
+                top.keys.push_back(defaults->keys[k]);
+                top.values.push_back(defaults->values[k]);
+                filled += (filled.empty() ? "" : ", ") + defaults->keys[k] + " " +
+                          shown(defaults->values[k].number().value_or(0));
+            }
+        if (!filled.empty())
+            r.said("not in the file, " + std::string(d.className) + "'s defaults taken: " + filled);
+    }
     if (const JsonValue *a = root.find("architectures"); a && a->isArray())
         for (const auto &item : a->items)
             if (item.isString())
-                out.architectures.push_back(item.text);
+                out.architectures.push_back(oneLineName(item.text));
     // transformers writes the hub name it was loaded from; else the caller's name stands.
-    out.name = r.text(root, "_name_or_path").value_or(name);
+    out.name = oneLineName(r.text(root, "_name_or_path").value_or(name));
     if (out.name.empty())
         out.name = name;
     EncodingParams &p = out.params;
@@ -409,37 +474,50 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
     const GgufValue *arch = index.find("general.architecture");
     if (!arch || arch->kind != GgufValue::Kind::String)
         refuse(quoted, "its metadata names no general.architecture");
+    // The architecture prefixes every key and is said in messages: a name, not any bytes.
+    if (arch->text.empty() || arch->text.size() > 64 || escapedName(arch->text) != arch->text)
+        refuse(quoted, "general.architecture " + quotedName(arch->text) + " is not an architecture's name");
     out.modelType = arch->text;
     const GgufValue *title = index.find("general.name");
-    out.name = title && title->kind == GgufValue::Kind::String ? title->text : name;
+    out.name = title && title->kind == GgufValue::Kind::String ? oneLineName(title->text) : name;
     const std::string a = arch->text + ".";
     auto number = [&](const std::string &key) -> std::optional<double> {
         const GgufValue *v = index.find(a + key);
         if (!v)
             return std::nullopt;
-        if (v->kind != GgufValue::Kind::Number)
-            refuse(quoted, a + key + " is not a number");
+        if (v->kind != GgufValue::Kind::Number || !std::isfinite(v->number))
+            refuse(quoted, a + key + " is not a finite number");
         return v->number;
+    };
+    // A count or a length: a whole number from 0 to 1e15 (the validator holds each to its range).
+    auto whole = [&](const std::string &key) -> std::optional<std::int64_t> {
+        const auto v = number(key);
+        if (!v)
+            return std::nullopt;
+        if (*v < 0 || *v > 1e15 || *v != std::floor(*v))
+            refuse(quoted, a + key + " is " + compactNumber(*v) + ", not a whole number");
+        return static_cast<std::int64_t>(*v);
     };
     auto said = [&out](std::string line) { out.mapping.push_back(std::move(line)); };
     EncodingParams &p = out.params;
-    if (const auto ctx = number("context_length")) {
-        p.seqLen = std::clamp<std::int64_t>(static_cast<std::int64_t>(*ctx), limits::minSeqLen, limits::maxSeqLen);
+    if (const auto ctx = whole("context_length")) {
+        p.seqLen = std::clamp<std::int64_t>(*ctx, limits::minSeqLen, limits::maxSeqLen);
         said("seq_len " + withThousands(p.seqLen) + " (" + a + "context_length)");
     }
     p.startPos = 0;
-    const auto heads = number("attention.head_count");
+    const auto heads = whole("attention.head_count");
     if (arch->text == "bloom" || arch->text == "mpt") {
         if (!heads)
             refuse(quoted, "an ALiBi model needs " + a + "attention.head_count");
         p.scheme = SchemeId::Alibi;
-        p.heads = static_cast<int>(*heads);
-        said("ALiBi (" + arch->text + ") with " + withThousands(p.heads) + " heads");
+        p.heads = static_cast<int>(std::min<std::int64_t>(*heads, 1 << 20));
+        said("ALiBi (" + arch->text + ") with " + withThousands(*heads) + " heads");
     } else if (arch->text == "t5" || arch->text == "t5encoder") {
         p.scheme = SchemeId::T5;
-        p.buckets = static_cast<int>(number("attention.relative_buckets_count").value_or(32));
+        p.buckets =
+            static_cast<int>(std::min<std::int64_t>(whole("attention.relative_buckets_count").value_or(32), 1 << 20));
         if (heads)
-            p.heads = static_cast<int>(*heads);
+            p.heads = static_cast<int>(std::min<std::int64_t>(*heads, 1 << 20));
         said("T5's relative buckets: " + std::to_string(p.buckets) + " buckets (" + a +
              "attention.relative_buckets_count); the learned bias is the tensor enc.blk.0.attn_rel_b (--bias-table)");
     } else if (!index.find(a + "rope.freq_base") && !index.find(a + "rope.dimension_count")) {
@@ -480,7 +558,7 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
         const GgufValue *type = index.find(a + "rope.scaling.type");
         const std::string scaling = type && type->kind == GgufValue::Kind::String ? type->text : "none";
         const auto factor = number("rope.scaling.factor");
-        const auto original = number("rope.scaling.original_context_length");
+        const auto original = whole("rope.scaling.original_context_length");
         const std::vector<double> freqs = ggufFloats(index, bytes, size, "rope_freqs.weight", quoted);
         const std::vector<double> longFactors = ggufFloats(index, bytes, size, "rope_factors_long.weight", quoted);
         const std::vector<double> shortFactors = ggufFloats(index, bytes, size, "rope_factors_short.weight", quoted);
@@ -509,14 +587,14 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
             refuse(quoted, a + "rope.scaling.type is longrope but the file has no rope_factors_long.weight or "
                                "rope_factors_short.weight");
         } else if (scaling != "none") {
-            refuse(quoted, "rope scaling type \"" + scaling +
-                               "\" is not one this program computes (none, linear, yarn, longrope)");
+            refuse(quoted, "rope scaling type " + quotedName(scaling) +
+                               " is not one this program computes (none, linear, yarn, longrope)");
         }
         if (p.rope.scaling != RopeScaling::None) {
             if (factor && freqs.empty())
                 p.rope.factor = *factor;
             if (original)
-                p.rope.originalContext = static_cast<std::int64_t>(*original);
+                p.rope.originalContext = *original;
             said("scaling " + std::string(ropeScalingName(p.rope.scaling)) + ", factor " +
                  compactNumber(p.rope.factor) + ", original context " + withThousands(p.rope.originalContext));
         }

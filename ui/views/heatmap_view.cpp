@@ -206,7 +206,7 @@ void HeatmapView::rebuild()
     if (zoomed())
         title << tr("zoomed to positions %1–%2, dimensions %3–%4").arg(firstT).arg(lastT).arg(firstJ).arg(lastJ);
     if (b.sampled())
-        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
+        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b, !p.table)));
     setTitle(title_, title);
     plt->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -93,7 +93,7 @@ void InputsView::rebuild()
                   .arg(QString::fromStdString(pe::seedText(noise)))
             : tr("Article 1's input, encoding and output: noise is off (tick noise: article 1 uses σ = 0.5)")};
     if (b.sampled())
-        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b)));
+        title << QStringLiteral("(%1)").arg(QString::fromStdString(pe::samplingText(b, !p.table)));
     setTitle(title_, title);
     positionMoved();
 }

@@ -139,9 +139,12 @@ void MainWindow::setLectureMode(bool on)
 
 void MainWindow::showLectureHint()
 {
+    // +/− only where there is a base to change (not a table's, ALiBi's or T5's).
+    const bool base = pe::notApplicable(parameters_->values(), pe::Field::Base).empty();
     const QString keys =
-        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play  ·  +/− base  ·  1–9, 0 views  ·  [ ] previous, next "
-           "view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  Esc leave")
+        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play") + (base ? tr("  ·  +/− base") : QString()) +
+        tr("  ·  1–9, 0 views  ·  [ ] previous, next view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  "
+           "Esc leave")
             .arg(views_.size());
     hint_->setText(keys);
     QFont f = font();

@@ -150,7 +150,11 @@ class TestModelConfig : public QObject
         auto rotated = defaultInvFreq(1e4, 24);
         rotated.resize(48, 0.0);
         sameFrequencies(neox.params, rotated, 2048);
+        // Gemma 3's published text_config names neither head_dim nor rope_theta: Gemma3TextConfig's.
         const auto gemma = read(QStringLiteral("gemma-3-4b.json"));
+        QCOMPARE(gemma.params.dModel, 256);
+        QCOMPARE(gemma.params.base, 1e6);
+        QVERIFY(gemma.mapping.front().starts_with("not in the file, Gemma3TextConfig's defaults taken: head_dim 256"));
         QCOMPARE(gemma.params.localBase, 1e4);
         QCOMPARE(gemma.params.slidingWindow, std::int64_t(1024));
         auto linear = defaultInvFreq(1e6, 256);
@@ -224,11 +228,18 @@ class TestModelConfig : public QObject
         QCOMPARE(su.params.rope.scaling, pe::RopeScaling::LongRope);
         QCOMPARE(su.params.rope.factor, 32.0);
         QCOMPARE(su.params.rope.originalContext, std::int64_t(4096));
-        // rope_theta absent: 10,000, said.
+        // Keys left out take the config class's defaults, said: LlamaConfig's rope_theta 10,000 (Llama
+        // 2's config omits it) and max_position_embeddings 2,048.
         const auto bare = fromText(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32})");
         QCOMPARE(bare.params.base, 1e4);
-        QVERIFY(bare.mapping.front().find("absent") != std::string::npos ||
-                bare.mapping[1].find("absent") != std::string::npos);
+        QCOMPARE(bare.params.seqLen, std::int64_t(2048));
+        QCOMPARE(bare.mapping.front(),
+                 std::string("not in the file, LlamaConfig's defaults taken: max_position_embeddings 2,048, "
+                             "rope_theta 10,000"));
+        // A model type without a table of defaults: rope_theta's own default, said.
+        const auto olmo = fromText(R"({"model_type": "olmo", "hidden_size": 2048, "num_attention_heads": 16})");
+        QCOMPARE(olmo.params.base, 1e4);
+        QVERIFY(olmo.mapping.front().find("absent") != std::string::npos);
         // rope_scaling null (Llama 2's) is no scaling; unknown keys are ignored.
         const auto nulls = fromText(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 1,
                                        "rope_scaling": null, "some_future_key": {"x": [1, 2]}})");
@@ -262,7 +273,7 @@ class TestModelConfig : public QObject
                                            << "--table";
         QTest::newRow("unknown model") << R"({"model_type": "resnet"})"
                                        << "model_type \"resnet\"";
-        QTest::newRow("no head size") << R"({"model_type": "llama", "rope_theta": 10000})"
+        QTest::newRow("no head size") << R"({"model_type": "olmo", "rope_theta": 10000})"
                                       << "head's dimension";
         QTest::newRow("heads do not divide")
             << R"({"model_type": "llama", "hidden_size": 100, "num_attention_heads": 3})"
