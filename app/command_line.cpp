@@ -96,8 +96,12 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     };
     if (auto error = flagsProblem(parser, args))
         return fail(*error);
-    if (readInformation(parser, cmd))
+    if (readInformation(parser, cmd)) {
+        // --model-info says what the file gives: a flag that would change it is not applied there.
+        if (cmd.mode == CommandLine::Mode::ModelInfo && cli::givesState(parser, cmd))
+            return fail(QStringLiteral("--model-info shows the file alone; give the other flags to --model FILE."));
         return result;
+    }
     // A session or preset gives the parameters, the position and the noise; flags given with it
     // change what they name ("yarn-x4, but x8": --preset yarn-x4 --factor 8), checked as always.
     for (const cli::Stage stage : {cli::readSource, cli::readScheme, cli::readFrequencies, cli::readSchemeParameters,

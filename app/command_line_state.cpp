@@ -109,6 +109,15 @@ std::optional<QString> cli::readScheme(const QCommandLineParser &parser, Command
         } catch (const std::exception &e) {
             return QStringLiteral("--bias-table: ") + QString::fromStdString(e.what());
         }
+        // A model's config and its checkpoint must agree on the buckets and the heads.
+        if (p.model && p.scheme == pe::SchemeId::T5 && !parser.isSet(QStringLiteral("buckets")) &&
+            (p.biasTable->rows() != p.model->params.buckets || p.biasTable->cols() != p.model->params.heads))
+            return QStringLiteral("--bias-table: the table has %1 buckets and %2 heads, the model's config %3 and %4 "
+                                  "(relative_attention_num_buckets, num_heads).")
+                .arg(p.biasTable->rows())
+                .arg(p.biasTable->cols())
+                .arg(p.model->params.buckets)
+                .arg(p.model->params.heads);
         if (p.biasTable->rows() <= std::numeric_limits<int>::max())
             p.buckets = static_cast<int>(p.biasTable->rows());
     }

@@ -155,8 +155,9 @@ std::optional<ValidationError> validate(const EncodingParams &p)
     if (takes(p, Field::BetaFast) && !(p.rope.betaFast > p.rope.betaSlow))
         return ValidationError{Field::BetaFast, "beta_fast must be above beta_slow (got " + shortReal(p.rope.betaFast) +
                                                     " and " + shortReal(p.rope.betaSlow) + ")."};
-    if (takes(p, Field::HighFreqFactor) && !(p.rope.highFreqFactor > p.rope.lowFreqFactor))
-        return ValidationError{Field::HighFreqFactor, "high_freq_factor must be above low_freq_factor (got " +
+    // Equal factors leave no band between (Llama 4 Scout's config gives 1 and 1; transformers takes it).
+    if (takes(p, Field::HighFreqFactor) && !(p.rope.highFreqFactor >= p.rope.lowFreqFactor))
+        return ValidationError{Field::HighFreqFactor, "high_freq_factor must be at least low_freq_factor (got " +
                                                           shortReal(p.rope.highFreqFactor) + " and " +
                                                           shortReal(p.rope.lowFreqFactor) + ")."};
     // LongRoPE rescales every pair: one factor a pair in each list (transformers warns, then fails

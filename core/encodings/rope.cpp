@@ -45,8 +45,8 @@ std::optional<std::string> validateRopeScaling(const RopeScalingParams &p)
         return "original context must be a whole number from 1 to 1,000,000,000.";
     if (!(p.betaSlow > 0) || !(p.betaFast > p.betaSlow) || !std::isfinite(p.betaFast))
         return "beta_fast must be above beta_slow, and beta_slow above 0.";
-    if (!(p.lowFreqFactor > 0) || !(p.highFreqFactor > p.lowFreqFactor) || !std::isfinite(p.highFreqFactor))
-        return "high_freq_factor must be above low_freq_factor, and low_freq_factor above 0.";
+    if (!(p.lowFreqFactor > 0) || !(p.highFreqFactor >= p.lowFreqFactor) || !std::isfinite(p.highFreqFactor))
+        return "high_freq_factor must be at least low_freq_factor, and low_freq_factor above 0.";
     return std::nullopt;
 }
 
@@ -98,7 +98,9 @@ double llama3Kept(double lambda, const RopeScalingParams &p)
     const double context = static_cast<double>(p.originalContext);
     if (lambda < context / p.highFreqFactor)
         return 1.0;
-    if (lambda > context / p.lowFreqFactor)
+    // Equal factors (Llama 4's): no band, the one wavelength L/low divided by s (transformers' 0/0
+    // there is no value at all).
+    if (lambda > context / p.lowFreqFactor || p.highFreqFactor == p.lowFreqFactor)
         return 0.0;
     return (context / lambda - p.lowFreqFactor) / (p.highFreqFactor - p.lowFreqFactor);
 }

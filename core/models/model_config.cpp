@@ -46,9 +46,12 @@ constexpr std::string_view kRope[] = {"llama",       "llama4_text", "mistral",  
                                       "qwen3",       "qwen3_moe",   "gemma",    "gemma2",   "gemma3", "gemma3_text",
                                       "phi",         "phi3",        "phimoe",   "gpt_neox", "gptj",   "deepseek_v2",
                                       "deepseek_v3", "falcon",      "stablelm", "olmo",     "olmo2",  "cohere",
-                                      "internlm2",   "starcoder2",  "granite",  "exaone",   "glm",    "chatglm"};
+                                      "internlm2",   "starcoder2",  "granite",  "exaone",   "glm",    "chatglm",
+                                      "glm4",        "codegen",     "gpt_oss",  "llama4"};
 // RoPE applied to interleaved pairs (GPT-J's rotate_every_two; DeepSeek's complex view), not halves.
-constexpr std::string_view kInterleaved[] = {"gptj", "deepseek_v2", "deepseek_v3", "chatglm", "glm"};
+// Llama 4 turns pairs as complex numbers (view_as_complex), GLM-4 x[..., 0::2] and x[..., 1::2].
+constexpr std::string_view kInterleaved[] = {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "chatglm",
+                                             "glm",  "glm4",    "llama4",      "llama4_text"};
 constexpr std::string_view kT5[] = {"t5", "mt5", "umt5", "longt5", "switch_transformers"};
 
 template <std::size_t N> bool among(const std::string_view (&list)[N], const std::string &s)
@@ -88,6 +91,10 @@ constexpr ClassDefaults kClassDefaults[] = {
          "rotary_emb_base": 10000})"},
     {"deepseek_v3", "DeepseekV3Config",
      R"({"qk_rope_head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 10000})"},
+    {"llama4_text", "Llama4TextConfig",
+     R"({"head_dim": 128, "num_attention_heads": 40, "max_position_embeddings": 131072, "rope_theta": 500000,
+         "no_rope_layer_interval": 4})"},
+    {"gptj", "GPTJConfig", R"({"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048})"},
     {"t5", "T5Config",
      R"({"relative_attention_num_buckets": 32, "relative_attention_max_distance": 128, "num_heads": 8,
          "d_kv": 64})"},
@@ -120,7 +127,7 @@ class ConfigReader
         if (!v)
             return std::nullopt;
         if (*v != std::floor(*v) || *v < 0 || *v > 1e15)
-            fail(std::string(key) + " is " + shown(*v) + ", not a whole number");
+            fail(std::string(key) + " is " + shown(*v) + ", not a whole number from 0 to 1e15");
         return static_cast<std::int64_t>(*v);
     }
     std::optional<std::string> text(const JsonValue &obj, std::string_view key) const
@@ -203,6 +210,10 @@ void readRope(ConfigReader &r, const JsonValue &top, const JsonValue *block, Mod
         p.base = 10000;
         r.said("base 10,000 (rope_theta absent: transformers' default, as Llama 2's config omits it)");
     }
+    // transformers reads rope_type, or the legacy type; a block naming neither is refused by its
+    // validation (rope_config_validation), and so here.
+    if (block && !b.find("rope_type") && !b.find("type"))
+        r.fail("rope_scaling names no rope_type (or type): which scaling is meant is not said");
     std::string type = r.text(b, "rope_type").value_or(r.text(b, "type").value_or("default"));
     const auto scaling = ropeTypeFrom(type);
     if (!scaling)
@@ -210,6 +221,16 @@ void readRope(ConfigReader &r, const JsonValue &top, const JsonValue *block, Mod
                " is not one this program computes (default, linear, dynamic, yarn, llama3, longrope or su, "
                "proportional, mrope)");
     rope.scaling = *scaling;
+    // The keys each type requires (transformers' _validate_<type>_parameters); a missing one refused.
+    const std::vector<std::string_view> required =
+        type == "linear" || type == "dynamic" || type == "yarn" ? std::vector<std::string_view>{"factor"}
+        : type == "llama3" ? std::vector<std::string_view>{"factor", "original_max_position_embeddings",
+                                                           "low_freq_factor", "high_freq_factor"}
+        : type == "longrope" || type == "su" ? std::vector<std::string_view>{"short_factor", "long_factor"}
+                                             : std::vector<std::string_view>{};
+    for (std::string_view key : required)
+        if (!b.find(key))
+            r.fail("rope type \"" + type + "\" needs " + std::string(key) + " in rope_scaling, as transformers does");
     const auto maxPositions = r.whole(top, "max_position_embeddings");
     if (rope.scaling != RopeScaling::None) {
         // L: rope_scaling's original_max_position_embeddings, or the top level's (Phi-3), or else
@@ -297,6 +318,17 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
         if (!filled.empty())
             r.said("not in the file, " + std::string(d.className) + "'s defaults taken: " + filled);
     }
+    // The names older classes give the same keys (their attribute_map): GPT-J's and GPT-2's n_embd
+    // and n_head, BLOOM's n_embed, MPT's n_heads.
+    const std::pair<std::string_view, std::string_view> aliases[] = {{"hidden_size", "n_embd"},
+                                                                     {"hidden_size", "n_embed"},
+                                                                     {"num_attention_heads", "n_head"},
+                                                                     {"num_attention_heads", "n_heads"}};
+    for (const auto &[key, alias] : aliases)
+        if (const JsonValue *v = top.find(alias); v && !top.find(key)) {
+            top.keys.emplace_back(key);
+            top.values.push_back(*v);
+        }
     if (const JsonValue *a = root.find("architectures"); a && a->isArray())
         for (const auto &item : a->items)
             if (item.isString())
@@ -312,7 +344,13 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
                         : r.whole(top, "n_positions") ? r.whole(top, "n_positions")
                         : r.whole(top, "max_seq_len") ? r.whole(top, "max_seq_len")
                                                       : r.whole(top, "seq_length");
-    if (window) {
+    if (window && *window == 0)
+        r.fail("its context (max_position_embeddings or n_positions) is 0 positions");
+    if (!window) {
+        // Decision: 2,048 positions, a context most models of that time were trained on, said.
+        p.seqLen = 2048;
+        r.said("seq_len 2,048: the config gives no context (max_position_embeddings, n_positions, max_seq_len)");
+    } else {
         p.seqLen = std::clamp<std::int64_t>(*window, limits::minSeqLen, limits::maxSeqLen);
         r.said("seq_len " + withThousands(p.seqLen) + " (the model's context" +
                (*window > limits::maxSeqLen ? ", " + withThousands(*window) + " held to the window's limit" : "") +
@@ -357,6 +395,9 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
         const bool ropeKeys = (scaling && scaling->kind != JsonValue::Kind::Null) || parameters ||
                               top.find("rope_theta") || top.find("rotary_emb_base") || top.find("rotary_pct") ||
                               top.find("partial_rotary_factor");
+        if (!ropeKeys && type == "whisper")
+            r.fail("Whisper's positions are tables in its checkpoint (the encoder's its fixed sinusoids, the "
+                   "decoder's learned): open model.safetensors with --table");
         if (!ropeKeys && among(kLearned, type))
             r.fail(type + " models learn their position table: open the checkpoint with --table FILE "
                           "(model.safetensors)");
@@ -390,9 +431,11 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
         } else {
             const auto hidden = r.whole(top, "hidden_size");
             const auto heads = r.whole(top, "num_attention_heads");
-            if (!hidden || !heads || *heads == 0)
+            if (!hidden || !heads)
                 r.fail("it gives neither head_dim nor hidden_size and num_attention_heads: the head's dimension is "
                        "unknown");
+            if (*heads == 0)
+                r.fail("num_attention_heads is 0");
             if (*hidden % *heads != 0)
                 r.fail("hidden_size " + withThousands(*hidden) + " is not a multiple of num_attention_heads " +
                        withThousands(*heads));
@@ -400,7 +443,19 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
             r.said("d_model " + withThousands(head) + " (head_dim = hidden_size " + withThousands(*hidden) +
                    " / num_attention_heads " + withThousands(*heads) + ")");
         }
-        p.dModel = static_cast<int>(std::min<std::int64_t>(head, limits::maxDModel + 1));
+        if (head == 0 || head > limits::maxDModel)
+            r.fail("the head's dimension is " + withThousands(head) + "; this program computes 2 to " +
+                   withThousands(limits::maxDModel));
+        p.dModel = static_cast<int>(head);
+        // GPT-J's and CodeGen's rotary_dim: the first rotary_dim dimensions of each head rotate.
+        if (const auto rd = r.whole(top, "rotary_dim"); rd && p.rope.rotaryFraction == 1.0) {
+            if (*rd == 0 || *rd > head || *rd % 2 != 0)
+                r.fail("rotary_dim " + withThousands(*rd) + " is not an even number from 2 to the head's " +
+                       withThousands(head));
+            p.rope.rotaryFraction = static_cast<double>(*rd) / static_cast<double>(head);
+            r.said("rotary fraction " + shown(p.rope.rotaryFraction) + " (rotary_dim " + withThousands(*rd) + " of " +
+                   withThousands(head) + ")");
+        }
         const bool interleaved = r.flag(top, "rope_interleave").value_or(among(kInterleaved, type));
         p.layout = interleaved ? Layout::Interleaved : Layout::Split;
         r.said(interleaved ? "pairs interleaved (2i, 2i+1)"
@@ -420,11 +475,16 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
             }
         } else if (const auto w = r.whole(top, "sliding_window");
                    w && r.flag(top, "use_sliding_window").value_or(true)) {
-            // Mistral 7B v0.1: every layer sees the last sliding_window keys; one kind of layer,
-            // which the views draw with full attention (their windows are far shorter).
+            // Mistral 7B v0.1: every layer sees the last sliding_window keys (gpt-oss: the layers
+            // layer_types names); the same RoPE on every layer, drawn with full attention.
             r.said("sliding_window " + withThousands(*w) +
-                   " on every layer: not drawn (the views attend to every key)");
+                   (top.find("layer_types") ? " on the layers layer_types names" : " on every layer") +
+                   ": not drawn (the same RoPE on every layer; the views attend to every key)");
         }
+        // Qwen2-VL's M-RoPE: its sections are the grid view's.
+        if (const JsonValue *section = block ? block->find("mrope_section") : nullptr; section)
+            r.said("mrope_section (Qwen2-VL's temporal, height and width pairs): the RoPE over a grid view's "
+                   "section; text positions turn as 1-D RoPE");
         if (const auto nope = r.whole(top, "no_rope_layer_interval"); nope && *nope > 0) {
             p.nopeInterval = static_cast<int>(*nope);
             p.floorScale = r.number(top, "floor_scale").value_or(8192);
@@ -540,13 +600,19 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
         else if (embedding && heads && *heads > 0)
             head = *embedding / *heads;
         const auto dims = number("rope.dimension_count");
-        if (head <= 0)
+        // DeepSeek's heads: a part without positions and a rotary part of rope.dimension_count,
+        // turned as interleaved pairs; the rotary part is the head the views show, as its config's
+        // qk_rope_head_dim is.
+        const bool deepseek = arch->text == "deepseek2" || arch->text == "deepseek3";
+        if (head <= 0 || (deepseek && dims))
             head = dims.value_or(0);
-        if (head <= 0 || head != std::floor(head))
-            refuse(quoted, "the head's dimension is unknown (" + a + "attention.key_length, or " + a +
-                               "embedding_length / " + a + "attention.head_count)");
-        p.dModel = static_cast<int>(std::min(head, double(limits::maxDModel + 1)));
-        said("d_model " + std::to_string(p.dModel) + " (the head's dimension)");
+        if (head <= 0 || head != std::floor(head) || head > limits::maxDModel)
+            refuse(quoted, "the head's dimension is unknown or above " + withThousands(limits::maxDModel) + " (" + a +
+                               "attention.key_length, or " + a + "embedding_length / " + a + "attention.head_count)");
+        p.dModel = static_cast<int>(head);
+        said("d_model " + std::to_string(p.dModel) +
+             (deepseek ? " (" + a + "rope.dimension_count: DeepSeek's rotary part of each head)"
+                       : std::string(" (the head's dimension)")));
         if (dims && *dims < head) {
             p.rope.rotaryFraction = *dims / head;
             said("rotary fraction " + compactNumber(p.rope.rotaryFraction) + " (" + a + "rope.dimension_count " +
@@ -554,7 +620,16 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
         }
         // llama.cpp's GGUF turns the halves (NEOX) for most architectures and pairs (NORM) for
         // llama's; the values are the same up to that permutation, which the views show either way.
-        p.layout = arch->text == "llama" ? Layout::Interleaved : Layout::Split;
+        p.layout = arch->text == "llama" || deepseek ? Layout::Interleaved : Layout::Split;
+        // Gemma 3's local layers: llama.cpp turns them at 10,000 (its rope_freq_base_train_swa for
+        // gemma3) within attention.sliding_window.
+        if (arch->text == "gemma3") {
+            p.localBase = 10000;
+            if (const auto w = whole("attention.sliding_window"))
+                p.slidingWindow = *w;
+            said("local layers' base 10,000 (llama.cpp's for gemma3), sliding window " +
+                 withThousands(p.slidingWindow) + " (" + a + "attention.sliding_window)");
+        }
         const GgufValue *type = index.find(a + "rope.scaling.type");
         const std::string scaling = type && type->kind == GgufValue::Kind::String ? type->text : "none";
         const auto factor = number("rope.scaling.factor");
@@ -583,6 +658,13 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
             p.rope.scaling = RopeScaling::Yarn;
             p.rope.betaFast = number("rope.scaling.yarn_beta_fast").value_or(p.rope.betaFast);
             p.rope.betaSlow = number("rope.scaling.yarn_beta_slow").value_or(p.rope.betaSlow);
+            // DeepSeek's mscale_all_dim as llama.cpp's converter stores it: 0.1·mscale_all_dim. Its
+            // config's mscale and mscale_all_dim are equal, the factor on cos and sin their ratio, 1.
+            if (const auto m = number("rope.scaling.yarn_log_multiplier"); m && *m > 0) {
+                p.rope.mscale = p.rope.mscaleAllDim = *m / 0.1;
+                said("mscale and mscale_all_dim " + compactNumber(*m / 0.1) + " (" + a +
+                     "rope.scaling.yarn_log_multiplier / 0.1: DeepSeek's)");
+            }
         } else if (scaling == "longrope") {
             refuse(quoted, a + "rope.scaling.type is longrope but the file has no rope_factors_long.weight or "
                                "rope_factors_short.weight");
@@ -595,8 +677,19 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
                 p.rope.factor = *factor;
             if (original)
                 p.rope.originalContext = *original;
+            // LongRoPE's s is the context over the original one, as transformers takes it.
+            const auto context = whole("context_length");
+            if (p.rope.scaling == RopeScaling::LongRope && freqs.empty() && !factor && original && context &&
+                *original > 0)
+                p.rope.factor = static_cast<double>(*context) / static_cast<double>(*original);
+            if (const auto attn = number("rope.scaling.attn_factor"); attn && *attn > 0) {
+                p.rope.attentionFactor = *attn;
+                said("attention factor " + compactNumber(*attn) + " (" + a + "rope.scaling.attn_factor)");
+            }
             said("scaling " + std::string(ropeScalingName(p.rope.scaling)) + ", factor " +
-                 compactNumber(p.rope.factor) + ", original context " + withThousands(p.rope.originalContext));
+                 compactNumber(p.rope.factor) + ", original context " + withThousands(p.rope.originalContext) +
+                 (original ? " (" + a + "rope.scaling.original_context_length)"
+                           : std::string(" (not in the file: this program's default; the views' L mark only)")));
         }
     }
     if (const auto why = validate(p))
@@ -612,16 +705,31 @@ namespace pe {
 namespace {
 
 // "config.json" and "model.gguf" are every model's names: the folder names the model.
+// In the hub's cache (huggingface_hub's models--ORG--NAME/snapshots/HASH/config.json) the cache's
+// folder names it: ORG/NAME.
 std::string displayName(const std::string &path)
 {
-    const auto slash = path.find_last_of('/');
-    std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (file == "config.json" && slash != std::string::npos && slash > 0) {
-        const std::string folder = path.substr(0, slash);
-        const auto up = folder.find_last_of('/');
-        return up == std::string::npos ? folder : folder.substr(up + 1);
+    std::vector<std::string> parts;
+    for (std::size_t start = 0; start <= path.size();) {
+        const auto slash = path.find('/', start);
+        const std::size_t end = slash == std::string::npos ? path.size() : slash;
+        if (end > start)
+            parts.push_back(path.substr(start, end - start));
+        start = end + 1;
     }
-    return file;
+    if (parts.empty())
+        return path;
+    const std::size_t n = parts.size();
+    if (parts[n - 1] == "config.json" && n >= 4 && parts[n - 3] == "snapshots" &&
+        parts[n - 4].starts_with("models--")) {
+        std::string name = parts[n - 4].substr(8);
+        if (const auto sep = name.find("--"); sep != std::string::npos)
+            name.replace(sep, 2, "/");
+        return oneLineName(name);
+    }
+    if (parts[n - 1] == "config.json" && n >= 2)
+        return oneLineName(parts[n - 2]);
+    return oneLineName(parts[n - 1]);
 }
 
 // A safetensors file: an 8-byte little-endian header length that fits the file, then '{' (a

@@ -285,6 +285,10 @@ class TestCommandLineCheckpoints : public QObject
         // One line each, code 2, nothing written.
         const QString gpt2 =
             write(QStringLiteral("gpt2-config.json"), R"({"model_type": "gpt2", "n_positions": 1024})");
+        const QString t5 = write(QStringLiteral("t5-config.json"),
+                                 R"({"model_type": "t5", "num_heads": 12, "relative_attention_num_buckets": 32})");
+        const QString bias16 =
+            write(QStringLiteral("bias16.npy"), pe::npyHeader({16, 12}) + f64(std::vector<double>(16 * 12, 0.5)));
         const QString folder = dir_.filePath(QStringLiteral("empty-model"));
         QVERIFY(QDir().mkpath(folder));
         const std::pair<QStringList, QString> refused[] = {
@@ -293,6 +297,10 @@ class TestCommandLineCheckpoints : public QObject
             {{QStringLiteral("--model"), llama, QStringLiteral("--table"), llama},
              QStringLiteral("a table is its own")},
             {{QStringLiteral("--model"), gpt2}, QStringLiteral("--table FILE")},
+            {{QStringLiteral("--model-info"), llama, QStringLiteral("--factor"), QStringLiteral("16")},
+             QStringLiteral("--model-info shows the file alone")},
+            {{QStringLiteral("--model"), t5, QStringLiteral("--bias-table"), bias16},
+             QStringLiteral("the table has 16 buckets and 12 heads, the model's config 32 and 12")},
             {{QStringLiteral("--model"), folder}, QStringLiteral("without a config.json")},
             {{QStringLiteral("--model"), QStringLiteral("/dev/zero")}, QStringLiteral("character device")},
             {{QStringLiteral("--model"), llama, QStringLiteral("--factor"), QStringLiteral("0.5")},

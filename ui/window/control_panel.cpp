@@ -446,20 +446,20 @@ void ControlPanel::followModel(const pe::EncodingParams &p)
         return;
     const pe::ModelConfig &m = *p.model;
     // The model, how each value was read, and what the controls changed since.
-    QString html = tr("<b>Model</b>: %1<br><small>from %2:</small>")
-                       .arg(QString::fromStdString(pe::modelTitle(m)).toHtmlEscaped(),
-                            QFileInfo(QString::fromStdString(m.path)).fileName().toHtmlEscaped());
-    html += QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
-    for (const std::string &line : m.mapping)
-        html += QStringLiteral("<li><small>%1</small></li>").arg(QString::fromStdString(line).toHtmlEscaped());
-    html += QStringLiteral("</ul>");
+    QString html = tr("<b>Model</b>: %1").arg(QString::fromStdString(pe::modelTitle(m)).toHtmlEscaped());
+    // What the controls changed first: the panel's foot is cut at small windows.
     const std::vector<std::string> changed = pe::changedFromModel(p);
     if (!changed.empty()) {
         QStringList names;
         for (const std::string &n : changed)
             names << QString::fromStdString(n);
-        html += tr("<i>Changed since: %1</i>").arg(names.join(QStringLiteral(", ")).toHtmlEscaped());
+        html += tr("<br><i>Changed since: %1</i>").arg(names.join(QStringLiteral(", ")).toHtmlEscaped());
     }
+    html += tr("<br><small>from %1:</small>").arg(QFileInfo(QString::fromStdString(m.path)).fileName().toHtmlEscaped());
+    html += QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
+    for (const std::string &line : m.mapping)
+        html += QStringLiteral("<li><small>%1</small></li>").arg(QString::fromStdString(line).toHtmlEscaped());
+    html += QStringLiteral("</ul>");
     model_->setText(html);
     model_->setToolTip(tr("Read from %1").arg(QString::fromStdString(m.path).toHtmlEscaped()));
 }

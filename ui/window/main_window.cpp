@@ -2,6 +2,7 @@
 #include "window/main_window.h"
 
 #include "encodings/scheme.h"
+#include "models/model_config.h"
 
 #include "window/values_table.h"
 #include "window/view_navigator.h"
@@ -162,6 +163,9 @@ void MainWindow::addStatusFormula()
                              .arg(p.startPos)
                              .arg(p.startPos + p.seqLen - 1)
                              .arg(QString::fromStdString(pe::formulaText(p))));
+        // The model the parameters came from names the window (the task bar, a screen share).
+        setWindowTitle(p.model ? tr("%1 – Positional Encoding Explorer").arg(QString::fromStdString(p.model->name))
+                               : tr("Positional Encoding Explorer"));
     };
     connect(parameters_, &Parameters::changed, this, showFormula);
     showFormula();

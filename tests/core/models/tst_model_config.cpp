@@ -14,6 +14,7 @@
 
 #include <fstream>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -239,7 +240,31 @@ class TestModelConfig : public QObject
         // A model type without a table of defaults: rope_theta's own default, said.
         const auto olmo = fromText(R"({"model_type": "olmo", "hidden_size": 2048, "num_attention_heads": 16})");
         QCOMPARE(olmo.params.base, 1e4);
-        QVERIFY(olmo.mapping.front().find("absent") != std::string::npos);
+        QVERIFY(std::any_of(olmo.mapping.begin(), olmo.mapping.end(),
+                            [](const std::string &l) { return l.find("absent") != std::string::npos; }));
+        QCOMPARE(olmo.params.seqLen, std::int64_t(2048)); // no context given: said, 2,048
+        // GPT-J: n_embd and n_head, rotary_dim 64 of 256, interleaved (rotate_every_two).
+        const auto gptj = fromText(R"({"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64,
+                                      "n_positions": 2048})");
+        QCOMPARE(gptj.params.dModel, 256);
+        QCOMPARE(gptj.params.rope.rotaryFraction, 0.25);
+        QCOMPARE(gptj.params.layout, pe::Layout::Interleaved);
+        auto gptjFreq = defaultInvFreq(1e4, 64);
+        gptjFreq.resize(128, 0.0);
+        sameFrequencies(gptj.params, gptjFreq, 2048);
+        // Llama 4 Scout: llama3 scaling with equal low and high factors (no band between), NoPE every 4th
+        // layer from Llama4TextConfig's defaults, complex (interleaved) pairs, a context held to 1,000,000.
+        const auto scout = fromText(R"({"model_type": "llama4", "text_config": {"model_type": "llama4_text",
+            "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128, "rope_theta": 500000.0,
+            "max_position_embeddings": 10485760, "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0,
+            "low_freq_factor": 1.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}})");
+        QCOMPARE(scout.params.layout, pe::Layout::Interleaved);
+        QCOMPARE(scout.params.nopeInterval, 4);
+        QCOMPARE(scout.params.seqLen, std::int64_t(1000000));
+        sameFrequencies(scout.params, llama3(5e5, 128, 16, 1, 1, 8192), 1000000);
+        // GLM-4 and Llama 4 turn interleaved pairs.
+        QCOMPARE(fromText(R"({"model_type": "glm4", "head_dim": 128, "rope_theta": 10000})").params.layout,
+                 pe::Layout::Interleaved);
         // rope_scaling null (Llama 2's) is no scaling; unknown keys are ignored.
         const auto nulls = fromText(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 1,
                                        "rope_scaling": null, "some_future_key": {"x": [1, 2]}})");
@@ -291,6 +316,20 @@ class TestModelConfig : public QObject
                                              << "head count";
         QTest::newRow("a key twice") << R"({"model_type": "llama", "model_type": "mistral"})"
                                      << "twice";
+        QTest::newRow("scaling without a type")
+            << R"({"model_type": "llama", "head_dim": 64, "rope_scaling": {"factor": 8}})"
+            << "names no rope_type";
+        QTest::newRow("llama3 without its keys")
+            << R"({"model_type": "llama", "head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8}})"
+            << "needs original_max_position_embeddings";
+        QTest::newRow("no context") << R"({"model_type": "llama", "head_dim": 64, "max_position_embeddings": 0})"
+                                    << "is 0 positions";
+        QTest::newRow("head too wide") << R"({"model_type": "llama", "hidden_size": 8192, "num_attention_heads": 1})"
+                                       << "is 8,192";
+        QTest::newRow("no heads") << R"({"model_type": "llama", "hidden_size": 8192, "num_attention_heads": 0})"
+                                  << "num_attention_heads is 0";
+        QTest::newRow("whisper") << R"({"model_type": "whisper"})"
+                                 << "fixed sinusoids";
         QTest::newRow("huge overflowing theta") << R"({"model_type": "llama", "head_dim": 64, "rope_theta": 1e400})"
                                                 << "beyond the range";
     }
