@@ -59,6 +59,13 @@ template <std::size_t N> bool among(const std::string_view (&list)[N], const std
     return std::find(std::begin(list), std::end(list), s) != std::end(list);
 }
 
+// What a file gave, held to the one validator: a value it refuses is named with the field.
+void refuseUnlessValid(const EncodingParams &p, const std::string &quoted, const std::string &what)
+{
+    if (const auto why = validate(p))
+        refuse(quoted, what + " maps to " + std::string(fieldName(why->field)) + " that is refused: " + why->message);
+}
+
 // The defaults of transformers' config classes for the keys this reader uses (each class's
 // __init__ signature, configuration_<model>.py): what a key left out of a config.json means.
 struct ClassDefaults {
@@ -340,10 +347,11 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
     EncodingParams &p = out.params;
     const std::string &type = out.modelType;
     const auto maxPositions = r.whole(top, "max_position_embeddings");
-    const auto window = maxPositions                  ? maxPositions
-                        : r.whole(top, "n_positions") ? r.whole(top, "n_positions")
-                        : r.whole(top, "max_seq_len") ? r.whole(top, "max_seq_len")
-                                                      : r.whole(top, "seq_length");
+    // The context under each class's name for it: the first given.
+    std::optional<std::int64_t> window = maxPositions;
+    for (const char *key : {"n_positions", "max_seq_len", "seq_length"})
+        if (!window)
+            window = r.whole(top, key);
     if (window && *window == 0)
         r.fail("its context (max_position_embeddings or n_positions) is 0 positions");
     if (!window) {
@@ -363,9 +371,8 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
     const bool mptAlibi = attn && attn->isObject() && r.flag(*attn, "alibi").value_or(false);
     if (type == "bloom" || mptAlibi || r.flag(top, "alibi").value_or(false)) {
         p.scheme = SchemeId::Alibi;
-        const auto heads = r.whole(top, "n_head")    ? r.whole(top, "n_head")
-                           : r.whole(top, "n_heads") ? r.whole(top, "n_heads")
-                                                     : r.whole(top, "num_attention_heads");
+        // n_head and n_heads are num_attention_heads by now (the aliases above).
+        const auto heads = r.whole(top, "num_attention_heads");
         if (!heads)
             r.fail("an ALiBi model needs its head count (n_head, n_heads or num_attention_heads)");
         p.heads = static_cast<int>(std::min<std::int64_t>(*heads, 1 << 20));
@@ -493,15 +500,9 @@ ModelConfig readModelConfig(std::string_view json, const std::string &name)
             r.said("NoPE every " + std::to_string(p.nopeInterval) + "th layer (no_rope_layer_interval)");
         }
     }
-    if (const auto why = validate(p))
-        refuse(quoted,
-               "the config maps to " + std::string(fieldName(why->field)) + " that is refused: " + why->message);
+    refuseUnlessValid(p, quoted, "the config");
     return out;
 }
-
-} // namespace pe
-
-namespace pe {
 
 namespace {
 
@@ -692,15 +693,9 @@ ModelConfig readGgufModel(const TensorIndex &index, const unsigned char *bytes, 
                            : std::string(" (not in the file: this program's default; the views' L mark only)")));
         }
     }
-    if (const auto why = validate(p))
-        refuse(quoted,
-               "the metadata maps to " + std::string(fieldName(why->field)) + " that is refused: " + why->message);
+    refuseUnlessValid(p, quoted, "the metadata");
     return out;
 }
-
-} // namespace pe
-
-namespace pe {
 
 namespace {
 

@@ -675,13 +675,19 @@ void TestSession::droppedFileOpens()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.acceptDrops());
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(path)});
-    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QCoreApplication::sendEvent(&w, &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QCoreApplication::sendEvent(&w, &drop);
+    // A file dragged in and dropped, as the window sees it: false when the drag was not accepted.
+    const auto dropFile = [&w](const QString &file) {
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        if (!enter.isAccepted())
+            return false;
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        return true;
+    };
+    QVERIFY(dropFile(path));
     QCOMPARE(p.values().seqLen, 444);
     QCOMPARE(p.values().base, 2e3);
 
@@ -692,12 +698,7 @@ void TestSession::droppedFileOpens()
     QVERIFY(QFile::copy(QStringLiteral(":/models/mistral-7b-v0.1.json"), folder + QStringLiteral("/config.json")));
     for (const QString &dropped : {folder + QStringLiteral("/config.json"), folder}) {
         QVERIFY(!p.set(params(444, 12, 2e3)));
-        mime.setUrls({QUrl::fromLocalFile(dropped)});
-        QDragEnterEvent modelEnter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &modelEnter);
-        QVERIFY(modelEnter.isAccepted());
-        QDropEvent modelDrop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &modelDrop);
+        QVERIFY(dropFile(dropped));
         QVERIFY2(p.values().model, qPrintable(dropped));
         QCOMPARE(p.values().scheme, pe::SchemeId::Rope);
         QCOMPARE(p.values().seqLen, 32768);
