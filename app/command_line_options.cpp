@@ -200,6 +200,10 @@ QList<QCommandLineOption> options()
              .arg(figurelimits::maxFont)
              .arg(kDefaultFigureFont),
          QStringLiteral("PT")},
+        {QStringLiteral("font"),
+         QStringLiteral("The figure's font family, any installed one (DejaVu Serif for a paper set in serif; "
+                        "default the window's)."),
+         QStringLiteral("FAMILY")},
         {QStringLiteral("position"),
          QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
          QStringLiteral("T")},

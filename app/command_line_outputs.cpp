@@ -194,7 +194,7 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
     if (int(figure) + int(data) + int(shot) + int(frames) > 1)
         return QStringLiteral(
             "--export, --export-data, --export-frames and --screenshot exclude each other; give one.");
-    for (const char *flag : {"size", "scale", "dpi", "font-size"})
+    for (const char *flag : {"size", "scale", "dpi", "font-size", "font"})
         if (parser.isSet(QLatin1String(flag)) && !figure && !frames)
             return QStringLiteral("--%1 goes with --export or --export-frames.").arg(QLatin1String(flag));
     if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step")) ||
@@ -221,7 +221,7 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
     return std::nullopt;
 }
 
-// --size, --scale, --dpi and --font-size of a figure or the frames, held together by checkFigureOptions.
+// --size, --scale, --dpi, --font-size and --font of a figure or the frames, held together by checkFigureOptions.
 std::optional<QString> cli::readFigureOptions(const QCommandLineParser &parser, CommandLine &cmd)
 {
     if (const Outputs asked = outputsOf(parser); !asked.figure && !asked.frames)
@@ -256,16 +256,50 @@ std::optional<QString> cli::readFigureOptions(const QCommandLineParser &parser, 
             return error;
         cmd.figure.fontPoints = *v;
     }
+    cmd.figure.fontFamily = parser.value(QStringLiteral("font")).trimmed();
+    if (parser.isSet(QStringLiteral("font")) && cmd.figure.fontFamily.isEmpty())
+        return QStringLiteral("--font: the value is empty; give a font family (fc-list : family lists them).");
     if (auto problem = checkFigureOptions(cmd.figure)) {
-        const QString flag = problem->contains(QStringLiteral("dpi"))     ? QStringLiteral("--dpi: ")
-                             : problem->contains(QStringLiteral("scale")) ? QStringLiteral("--scale: ")
-                                                                          : QStringLiteral("--size: ");
+        const QString flag = problem->contains(QStringLiteral("font family")) ? QStringLiteral("--font: ")
+                             : problem->contains(QStringLiteral("dpi"))       ? QStringLiteral("--dpi: ")
+                             : problem->contains(QStringLiteral("scale"))     ? QStringLiteral("--scale: ")
+                                                                              : QStringLiteral("--size: ");
         return flag + *problem;
     }
     return std::nullopt;
 }
 
 // What the chosen output needs: its mode, its file or folder, and that its view can be drawn.
+namespace {
+
+// A figure of one view (--export VIEW, --export-frames) drawn with a view's flag that view does
+// not declare would ignore it without a word (--robust on the frequencies): refused, naming the
+// views it applies to.
+std::optional<QString> flagsTheViewIgnores(const QCommandLineParser &parser, const QString &viewId)
+{
+    const ViewInfo *view = findView(viewId);
+    if (!view)
+        return std::nullopt;
+    for (const QString &name : parser.optionNames()) {
+        if (!cli::settingOfFlag(name))
+            continue;
+        const bool declared = std::any_of(view->settings.begin(), view->settings.end(),
+                                          [&name](const ViewSetting &s) { return s.flag == name; });
+        if (declared)
+            continue;
+        QStringList views;
+        for (const ViewInfo &v : viewRegistry())
+            for (const ViewSetting &s : v.settings)
+                if (s.flag == name && !views.contains(v.id))
+                    views << v.id;
+        return QStringLiteral("--%1 applies to the %2 view%3, not to %4.")
+            .arg(name, views.join(QStringLiteral(", ")), views.size() == 1 ? QString() : QStringLiteral("s"), viewId);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<QString> cli::readExport(const QCommandLineParser &parser, CommandLine &cmd)
 {
     const Outputs asked = outputsOf(parser);
@@ -273,11 +307,16 @@ std::optional<QString> cli::readExport(const QCommandLineParser &parser, Command
         return QStringLiteral("--format goes with --export all (one figure takes its format from --out).");
     if (exportsAll(asked, cmd))
         return readExportAll(parser, cmd);
-    if (asked.figure)
+    if (asked.figure) {
+        if (auto problem = flagsTheViewIgnores(parser, cmd.view))
+            return problem;
         return readExportFigure(cmd);
+    }
     if (asked.data)
         return readExportData(parser, cmd);
     if (asked.frames) {
+        if (auto problem = flagsTheViewIgnores(parser, cmd.view))
+            return problem;
         if (auto error = readFramesTarget(parser, cmd))
             return error;
         return readFramesCount(parser, cmd);

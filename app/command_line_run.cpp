@@ -179,6 +179,11 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     parameters.setPosition(cmd.position);
 
     const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    if (exporting && !cmd.figure.fontFamily.isEmpty())
+        if (const auto problem = checkFigureOptions(cmd.figure)) { // the fonts, now that there is an application
+            std::fprintf(stderr, "pe-explorer: --font: %s\n", qPrintable(*problem));
+            return 2;
+        }
     if (exporting) {
         // Figures need no window: the workspace holds the state and draws each view offscreen.
         Workspace workspace(&parameters);

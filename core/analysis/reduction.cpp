@@ -135,4 +135,22 @@ CurveEnvelope curveEnvelope(const std::vector<double> &values, std::int64_t buck
     return out;
 }
 
+double percentile(std::vector<double> &values, double q)
+{
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }), values.end());
+    if (values.empty())
+        return std::nan("");
+    const double h = static_cast<double>(values.size() - 1) * q / 100.0;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
+    const double a = values[lo];
+    if (lo + 1 >= values.size())
+        return a;
+    // After nth_element every value past lo is at least a: the next rank is their least.
+    const double b = *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(lo) + 1, values.end());
+    const double f = h - static_cast<double>(lo);
+    const double d = b - a;
+    return f >= 0.5 ? b - d * (1.0 - f) : a + d * f;
+}
+
 } // namespace pe

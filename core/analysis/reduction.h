@@ -47,4 +47,10 @@ struct CurveEnvelope {
 };
 CurveEnvelope curveEnvelope(const std::vector<double> &values, std::int64_t buckets);
 
+// The q-th percentile (0 to 100) of the values that are not NaN, between the two nearest ranks as
+// numpy.percentile's default ('linear') interpolates: rank h = (n - 1)·q/100, a + (b - a)·(h - ⌊h⌋)
+// (numpy's _lerp, which takes b - (b - a)·(1 - f) for f >= 0.5). NaN when every value is NaN.
+// Reorders `values` (NaNs dropped): the robust colour limits call it on the cells they drew.
+double percentile(std::vector<double> &values, double q);
+
 } // namespace pe

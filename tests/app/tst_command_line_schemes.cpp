@@ -444,7 +444,7 @@ void TestCommandLineSchemes::t5BiasTable()
             QVERIFY2(std::abs(rows[t][s + 1] - want) < 1e-14, qPrintable(QStringLiteral("%1, %2").arg(t).arg(s)));
         }
     }
-    for (const QString view : {QStringLiteral("buckets"), QStringLiteral("attention")}) {
+    for (const QString &view : {QStringLiteral("buckets"), QStringLiteral("attention")}) {
         const QString png = dir_.filePath(view + QStringLiteral(".png"));
         const Run r = run(t5 + QStringList{QStringLiteral("--export"), view, QStringLiteral("--out"), png});
         QVERIFY2(r.code == 0 && QFileInfo::exists(png), qPrintable(r.err));

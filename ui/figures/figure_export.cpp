@@ -7,6 +7,8 @@
 
 #include <QBuffer>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QGuiApplication>
 #include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -134,6 +136,14 @@ std::optional<QString> checkFigureOptions(const FigureOptions &o)
             .arg(minFont)
             .arg(maxFont)
             .arg(o.fontPoints);
+    // A family not installed would be drawn in a fallback without a word: refused (matplotlib only
+    // warns, "findfont: Font family ... not found"). The font database needs the application: the
+    // command line parses before it has one and asks again once it does.
+    if (!o.fontFamily.isEmpty() && QGuiApplication::instance() &&
+        !QFontDatabase::families().contains(o.fontFamily, Qt::CaseInsensitive))
+        return QObject::tr("no font family '%1' is installed (fc-list : family lists them; DejaVu Serif and "
+                           "DejaVu Sans come with the program's packages).")
+            .arg(o.fontFamily.left(80));
     const long w = std::lround(layout.width() * o.pixelRatio()), h = std::lround(layout.height() * o.pixelRatio());
     if (w > maxPixelSide || h > maxPixelSide)
         return o.isPhysical() ? QObject::tr("size times dpi must be at most %1 pixels on each side (got %2x%3).")
@@ -237,24 +247,39 @@ QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
     return pdf;
 }
 
-// A figure's type in points for as long as it lives; then the type it found (the window's, or an
-// enclosing figure's: figureBytes draws a PNG through figureImage).
+// A figure's type in points, and its family, for as long as it lives; then the type it found (the
+// window's, or an enclosing figure's: figureBytes draws a PNG through figureImage). The family is
+// the view's font's: every label, title and cell value is set in a font taken from it.
 class FigureType
 {
   public:
-    FigureType(PlotView *view, double points)
+    FigureType(PlotView *view, double points, const QString &family)
         : view_(view)
         , before_(view->figureFontPoints())
+        , font_(view->font())
+        , setFamily_(!family.isEmpty())
     {
         view_->setFigureFontPoints(points);
+        if (setFamily_) {
+            QFont f = font_;
+            f.setFamily(family);
+            view_->setFont(f);
+        }
     }
-    ~FigureType() { view_->setFigureFontPoints(before_); }
+    ~FigureType()
+    {
+        view_->setFigureFontPoints(before_);
+        if (setFamily_)
+            view_->setFont(font_);
+    }
     FigureType(const FigureType &) = delete;
     FigureType &operator=(const FigureType &) = delete;
 
   private:
     PlotView *view_;
     double before_;
+    QFont font_;
+    bool setFamily_;
 };
 
 } // namespace
@@ -267,7 +292,7 @@ FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *p
         return fitted; // the window's type, laid out as the window lays it out
     const QSize layout = options.layoutSize();
     const auto needsAt = [&](double points, QSize size) {
-        const FigureType type(view, points);
+        const FigureType type(view, points, options.fontFamily);
         return view->figureNeeds(size);
     };
     const auto needs = [&](double points) { return needsAt(points, layout); };
@@ -347,7 +372,7 @@ QImage figureImage(PlotView *view, const FigureOptions &options)
     const QSize layout = options.layoutSize();
     QImage image;
     {
-        const FigureType type(view, options.textPoints());
+        const FigureType type(view, options.textPoints(), options.fontFamily);
         image = options.isPhysical() ? view->render(layout, options.pixelSize())
                                      : view->render(layout, options.pixelRatio());
     }
@@ -363,7 +388,7 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     const QSize layout = options.layoutSize();
-    const FigureType type(view, options.textPoints());
+    const FigureType type(view, options.textPoints(), options.fontFamily);
     // Text is measured at the screen's logical dpi while the plot lays itself out: the vector
     // devices resolve point sizes at the same dpi, so what was measured is what is drawn.
     const int dpi = view->plot()->logicalDpiY();

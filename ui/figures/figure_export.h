@@ -30,6 +30,8 @@ struct FigureOptions {
     QSizeF physical{}; // in `unit`, when it is not pixels
     int dpi = 100;
     double fontPoints = 0;
+    // The type's family (--font: "DejaVu Serif" for a paper set in serif); empty: the view's own.
+    QString fontFamily{};
 
     bool isPhysical() const { return unit != SizeUnit::Pixel; }
     // The size the plot is laid out at, in points.
@@ -70,7 +72,7 @@ double pointsPerUnit(SizeUnit unit);
 // when it is not a size.
 std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options);
 
-// One sentence naming what is wrong, or nothing.
+// One sentence naming what is wrong, or nothing (a font family not installed among them).
 std::optional<QString> checkFigureOptions(const FigureOptions &options);
 
 // PNG (pixels: size times scale), SVG and PDF (vectors, size in pixels = points; scale sets how

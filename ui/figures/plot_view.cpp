@@ -128,7 +128,7 @@ void PlotView::rebuildNow()
     }
     applyFonts(); // before: a rebuild measures its labels
     const QRect room = content_ ? content_->outerRect() : QRect();
-    rebuild();
+    rebuildFigure();
     // A rebuild measures its room under the title it found; its own title may take more or fewer
     // lines (the clocks' first build counted 21 rows where 19 fit). When the title moved the room
     // below it, the next rebuild sees the room it really has (a slider step that keeps the title's
@@ -136,11 +136,18 @@ void PlotView::rebuildNow()
     if (content_) {
         layOut();
         if (content_->outerRect() != room)
-            rebuild();
+            rebuildFigure();
     }
     placeMarkers();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
     emit rebuilt();
+}
+
+void PlotView::rebuildFigure()
+{
+    rebuild();
+    applyColourLimits();
+    placeLegend();
 }
 
 bool PlotView::showScheme()

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -213,6 +214,23 @@ class PlotView : public QWidget
     std::vector<QCPAxis *> allAxes() const;
     // The markers' lines where the markers setting asks, on positionAxes(), after each rebuild.
     void placeMarkers();
+    // rebuild(), then what PlotView adds to every view's figure before it is laid out: the colour
+    // limits and the legend's place.
+    void rebuildFigure();
+    // The colour settings (colourSettings: --vmin, --vmax, --robust, --colorbar-label) on every colour
+    // bar the rebuild left, and on the colour maps drawn through it; before the layout, as the label
+    // takes room. Each bar's own range and label are kept (colourBars_), so a view that sets them
+    // once, or only when they change, gets them back when the limits are cleared.
+    void applyColourLimits();
+    struct ColourBar {
+        double ownLow = 0, ownHigh = 0, appliedLow = 0, appliedHigh = 0;
+        bool applied = false;
+        QString ownLabel, appliedLabel;
+    };
+    std::map<const void *, ColourBar> colourBars_;
+    // The legend where the legend setting asks (legendSetting), after each rebuild: the strip above
+    // (placeLegendAbove's row), a row below the plots, or the main plot's inset at a corner.
+    void placeLegend();
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
     bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;

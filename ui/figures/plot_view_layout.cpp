@@ -135,3 +135,92 @@ void PlotView::setEnvelope(QCPGraph *graph, const pe::CurveEnvelope &curve, doub
     }
     graph->setData(x, y, true);
 }
+
+void PlotView::placeLegend()
+{
+    QCPLegend *legend = plot_->legend;
+    if (!legend || !content_ || !info_ || !findSetting(info_->settings, QStringLiteral("legend")))
+        return;
+    const QString where = state_->choice(QStringLiteral("legend"));
+    QCPAxisRect *rect = plot_->axisRect();
+    QCPLayoutInset *inset = rect->insetLayout();
+    QCPLayoutGrid *outer = plot_->plotLayout();
+    // Back from off: into the layout first, where the type and colours reach it.
+    if (!legend->layout() && where != QLatin1String("off")) {
+        content_->addElement(0, 0, legend);
+        applyFonts();
+    }
+    // Out of wherever it was: the strip's row stays (empty, it takes no height), a row below goes.
+    if (QCPLayout *now = legend->layout()) {
+        now->take(legend);
+        if (now == outer)
+            outer->simplify();
+        else if (now == inset)
+            inset->simplify();
+    }
+    legend->setVisible(where != QLatin1String("off") && legend->itemCount() > 0);
+    // A frame inside a plot (matplotlib's), none for a strip.
+    const bool inside =
+        where != QLatin1String("above") && where != QLatin1String("below") && where != QLatin1String("off");
+    legend->setBorderPen(inside ? QPen(QColor(160, 160, 160), 0.8) : QPen(Qt::NoPen));
+    if (where == QLatin1String("off"))
+        return; // in no layout: a hidden element in one still takes its room
+    if (where == QLatin1String("above")) {
+        content_->addElement(0, 0, legend);
+        return;
+    }
+    if (where == QLatin1String("below")) {
+        outer->addElement(outer->rowCount(), 0, legend);
+        outer->setRowStretchFactor(outer->rowCount() - 1, 0.001); // its own height, no more
+        return;
+    }
+    // Inside the plot, at a corner: one item a row, on the plot's ground, half a line from the axes
+    // (matplotlib's borderaxespad; QCustomPlot's 12 px took a tenth of a 3.5 in plot).
+    const int pad = std::max(1, QFontMetrics(legend->font()).height() / 2);
+    inset->setMargins(QMargins(pad, pad, pad, pad));
+    legend->setWrap(1);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    Qt::Alignment corner;
+    if (where == QLatin1String("best")) {
+        // matplotlib's loc='best': the corner whose box covers the fewest points of the curves
+        // (the ones drawn, bounded by the pixels), in matplotlib's order of preference.
+        const QSize box = legend->minimumOuterSizeHint();
+        const QRect area = rect->rect();
+        const Qt::Alignment corners[] = {Qt::AlignTop | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+                                         Qt::AlignBottom | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignRight};
+        std::int64_t fewest = -1;
+        for (Qt::Alignment c : corners) {
+            const QRect at((c & Qt::AlignLeft) ? area.left() : area.right() - box.width(),
+                           (c & Qt::AlignTop) ? area.top() : area.bottom() - box.height(), box.width(), box.height());
+            std::int64_t covered = 0;
+            for (int i = 0; i < plot_->graphCount(); ++i) {
+                QCPGraph *g = plot_->graph(i);
+                if (!g->visible() || g->keyAxis()->axisRect() != rect)
+                    continue;
+                for (const QCPGraphData &d : *g->data()) {
+                    const QPointF px(g->keyAxis()->coordToPixel(d.key), g->valueAxis()->coordToPixel(d.value));
+                    covered += at.contains(px.toPoint());
+                }
+            }
+            if (fewest < 0 || covered < fewest) {
+                fewest = covered;
+                corner = c;
+            }
+        }
+    } else {
+        corner = (where.startsWith(QLatin1String("upper")) ? Qt::AlignTop : Qt::AlignBottom) |
+                 (where.endsWith(QLatin1String("left")) ? Qt::AlignLeft : Qt::AlignRight);
+    }
+    inset->addElement(legend, corner);
+    // A legend larger than its plot would cover the axes and the plots beside it: it goes above.
+    layOut();
+    const QSize box = legend->minimumOuterSizeHint();
+    const QRect area = rect->rect();
+    if (box.width() + 2 * pad > area.width() || box.height() + 2 * pad > area.height()) {
+        inset->take(legend);
+        inset->simplify();
+        legend->setFillOrder(QCPLegend::foColumnsFirst);
+        content_->addElement(0, 0, legend);
+        wrapLegend();
+    }
+}

@@ -100,12 +100,12 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
                 t->setText(QString());
             }
         layOut();
-        rebuild();
+        rebuildFigure();
         for (const auto &[t, text] : titles)
             if (t && t->text().isEmpty())
                 t->setText(text); // a title the rebuild does not set
         layOut();
-        rebuild();
+        rebuildFigure();
         placeMarkers();
     }
     finishWork();

@@ -44,8 +44,10 @@ void PlotView::bindSettings(const ViewInfo &info)
             e->setMaxLength(kMaxSettingText);
         }
     }
-    QStringList figureKeys{markerSetting().key};
+    QStringList figureKeys{markerSetting().key, legendSetting().key};
     for (const ViewSetting &f : figureSettings())
+        figureKeys << f.key;
+    for (const ViewSetting &f : colourSettings(ColourScale::Values))
         figureKeys << f.key;
     for (const ViewSetting &s : info.settings)
         if (!findChild<QWidget *>(s.key) && !figureKeys.contains(s.key))
@@ -128,7 +130,16 @@ void PlotView::controlEdited(std::size_t i)
 void PlotView::stateChanged(const QJsonObject &, const QJsonObject &, const QStringList &keys)
 {
     showSettings(keys);
-    settingsChanged(keys);
+    // The colour limits and the legend's place are PlotView's (rebuildFigure): the view's own
+    // settingsChanged need not know them.
+    QStringList own = keys;
+    for (const ViewSetting &s : colourSettings(ColourScale::Values))
+        own.removeAll(s.key);
+    own.removeAll(legendSetting().key);
+    if (!own.isEmpty())
+        settingsChanged(own);
+    if (own.size() != keys.size())
+        refresh();
 }
 
 void PlotView::showSettings(const QStringList &keys)

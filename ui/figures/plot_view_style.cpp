@@ -62,6 +62,7 @@ void PlotView::applyFonts()
             spaceGrid(legend); // a legend is a grid too
         } else if (auto *text = qobject_cast<QCPTextElement *>(e)) {
             QFont f = text->font();
+            f.setFamily(font().family()); // a figure's --font
             f.setPointSizeF(fontSize(11));
             text->setFont(f);
         } else if (auto *grid = qobject_cast<QCPLayoutGrid *>(e)) {
@@ -135,7 +136,12 @@ void PlotView::applyPalette()
         else if (auto *scale = qobject_cast<QCPColorScale *>(e))
             paintAxis(scale->axis());
         else if (auto *legend = qobject_cast<QCPLegend *>(e)) {
-            legend->setBrush(bg);
+            // Inside a plot (--legend at a corner) the curves show through, as matplotlib's
+            // framealpha 0.8 lets them.
+            QColor ground = bg;
+            if (qobject_cast<QCPLayoutInset *>(legend->layout()))
+                ground.setAlphaF(0.8);
+            legend->setBrush(ground);
             legend->setTextColor(fg);
             legend->setBorderPen(recolor(legend->borderPen(), grid));
         }

@@ -27,13 +27,26 @@ QString biasGroup()
 }
 
 enum class Markers { None, OnPositions };
+enum class Legend { None, Placed };
 
 // An entry with what every view has after its own settings: the figure's markers for a view with
-// position axes (PlotView::positionAxes), the figure's title, and the scheme check.
-ViewInfo in(ViewInfo info, const QString &group, Markers markers = Markers::None)
+// position axes (PlotView::positionAxes), the legend's place for a view with a legend, the colour scale's limits for a
+// view with a colour bar (PlotView applies them to every colour bar it draws), the figure's title, and the scheme
+// check.
+ViewInfo in(ViewInfo info, const QString &group, Markers markers = Markers::None,
+            ColourScale colours = ColourScale::None, Legend legend = Legend::None)
 {
     if (markers == Markers::OnPositions)
         info.settings.push_back(markerSetting());
+    if (legend == Legend::Placed)
+        info.settings.push_back(legendSetting());
+    for (ViewSetting &s : colourSettings(colours))
+        info.settings.push_back(std::move(s));
+    if (colours != ColourScale::None)
+        info.cannotDraw = [own = info.cannotDraw](const DataRequest &r) {
+            const QString problem = colourLimitsProblem(r.settings);
+            return !problem.isEmpty() || !own ? problem : own(r);
+        };
     for (ViewSetting &s : figureSettings())
         info.settings.push_back(std::move(s));
     info.group = group;
@@ -48,25 +61,26 @@ ViewInfo in(ViewInfo info, const QString &group, Markers markers = Markers::None
 const std::vector<ViewInfo> &viewRegistry()
 {
     using enum Markers;
+    constexpr ColourScale Values = ColourScale::Values, Positions = ColourScale::Positions;
     static const std::vector<ViewInfo> views = {
-        in(heatmapViewInfo(), encodingGroup(), OnPositions),
-        in(frequencyViewInfo(), encodingGroup()),
+        in(heatmapViewInfo(), encodingGroup(), OnPositions, Values),
+        in(frequencyViewInfo(), encodingGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(clockGridViewInfo(), encodingGroup()),
-        in(pairCircleViewInfo(), encodingGroup()),
+        in(pairCircleViewInfo(), encodingGroup(), Markers::None, Positions),
         in(similarityViewInfo(), readingGroup(), OnPositions),
         in(recoveryViewInfo(), readingGroup(), OnPositions),
-        in(distanceViewInfo(), readingGroup(), OnPositions),
+        in(distanceViewInfo(), readingGroup(), OnPositions, Values),
         in(relativeViewInfo(), readingGroup()),
         in(probeViewInfo(), readingGroup()),
-        in(inputsViewInfo(), encodingGroup(), OnPositions),
-        in(projectionViewInfo(), projectionGroup()),
-        in(scalingViewInfo(), ropeGroup()),
-        in(ropeDecayViewInfo(), ropeGroup()),
-        in(precisionViewInfo(), ropeGroup(), OnPositions),
-        in(gridViewInfo(), ropeGroup()),
-        in(attentionViewInfo(), readingGroup(), OnPositions),
-        in(alibiViewInfo(), biasGroup()),
-        in(bucketsViewInfo(), biasGroup()),
+        in(inputsViewInfo(), encodingGroup(), OnPositions, Values),
+        in(projectionViewInfo(), projectionGroup(), Markers::None, Positions),
+        in(scalingViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
+        in(ropeDecayViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
+        in(precisionViewInfo(), ropeGroup(), OnPositions, ColourScale::None, Legend::Placed),
+        in(gridViewInfo(), ropeGroup(), Markers::None, Values),
+        in(attentionViewInfo(), readingGroup(), OnPositions, Values),
+        in(alibiViewInfo(), biasGroup(), Markers::None, Values),
+        in(bucketsViewInfo(), biasGroup(), Markers::None, Values),
     };
     return views;
 }

@@ -1,11 +1,13 @@
 #include "state/view_registry.h"
 
+#include "analysis/reduction.h"
 #include "encodings/scheme.h"
 
 #include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -77,6 +79,119 @@ ViewSettings figureSettings()
     title.emptyTurnsOff = QStringLiteral("showTitle");
     ViewSetting shown{QStringLiteral("showTitle"), ViewSetting::Kind::Bool, true};
     return {title, shown};
+}
+
+namespace {
+
+// A colour limit's text: empty or "auto" (the view's own), or a finite number within kMaxColourLimit.
+std::optional<double> colourLimitOf(const QString &text, QString *error)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t == QLatin1String("auto"))
+        return std::nullopt;
+    const auto v = pe::parseReal(t.toStdString());
+    if (!v || !std::isfinite(*v) || std::abs(*v) > kMaxColourLimit) {
+        if (error)
+            *error = QObject::tr("a colour limit is auto or a number from -1e300 to 1e300 (got '%1').").arg(t.left(40));
+        return std::nullopt;
+    }
+    return v;
+}
+
+ViewSetting colourLimitSetting(const QString &key, const QString &flag, const QString &help)
+{
+    ViewSetting s{key, ViewSetting::Kind::Text, QString()};
+    s.check = [](const QString &text) {
+        QString error;
+        colourLimitOf(text, &error);
+        return error;
+    };
+    s.allowed = QObject::tr("auto or a number from -1e300 to 1e300");
+    return s.option(flag, QStringLiteral("V"), help);
+}
+
+} // namespace
+
+ViewSettings colourSettings(ColourScale kind)
+{
+    if (kind == ColourScale::None)
+        return {};
+    ViewSettings out{
+        colourLimitSetting(QStringLiteral("colorMin"), QStringLiteral("vmin"),
+                           QObject::tr("The colour scale's lowest value (auto: the view's own); values below it "
+                                       "take the lowest colour")),
+        colourLimitSetting(QStringLiteral("colorMax"), QStringLiteral("vmax"),
+                           QObject::tr("The colour scale's highest value (auto: the view's own); values above it "
+                                       "take the highest colour"))};
+    if (kind == ColourScale::Values)
+        out.push_back(ViewSetting{QStringLiteral("colorRobust"), ViewSetting::Kind::Bool, false}.option(
+            QStringLiteral("robust"), QString(),
+            QObject::tr("Colour limits at the 2nd and 98th percentiles of the values drawn (where --vmin and "
+                        "--vmax are not given), said in the colour bar: a few outliers no longer grey out the rest")));
+    out.push_back(ViewSetting{QStringLiteral("colorLabel"), ViewSetting::Kind::Text, QString()}.option(
+        QStringLiteral("colorbar-label"), QStringLiteral("TEXT"),
+        QObject::tr("The colour bar's label in place of the view's own")));
+    return out;
+}
+
+ViewSetting legendSetting()
+{
+    ViewSetting s{QStringLiteral("legend"), ViewSetting::Kind::Choice, QStringLiteral("above")};
+    s.choices = {QStringLiteral("above"),       QStringLiteral("below"),       QStringLiteral("best"),
+                 QStringLiteral("upper-left"),  QStringLiteral("upper-right"), QStringLiteral("lower-left"),
+                 QStringLiteral("lower-right"), QStringLiteral("off")};
+    return s.option(QStringLiteral("legend"), QStringLiteral("WHERE"),
+                    QObject::tr("Where the legend goes: a strip above or below the plots, inside the plot at a "
+                                "corner (best: the corner over the fewest data points), or off"));
+}
+
+ColourLimits colourLimits(const QJsonObject &settings)
+{
+    ColourLimits out;
+    out.low = colourLimitOf(settings.value(QStringLiteral("colorMin")).toString(), nullptr);
+    out.high = colourLimitOf(settings.value(QStringLiteral("colorMax")).toString(), nullptr);
+    out.robust = settings.value(QStringLiteral("colorRobust")).toBool(false);
+    out.label = settings.value(QStringLiteral("colorLabel")).toString();
+    return out;
+}
+
+QString colourLimitsProblem(const QJsonObject &settings)
+{
+    const ColourLimits l = colourLimits(settings);
+    if (l.low && l.high && !(*l.low < *l.high))
+        return QObject::tr(
+                   "--vmin %1 is not below --vmax %2: the colour scale runs from its lowest to its highest value.")
+            .arg(*l.low, 0, 'g', 17)
+            .arg(*l.high, 0, 'g', 17);
+    return {};
+}
+
+ColourRange limitedColourRange(double automaticLow, double automaticHigh, const ColourLimits &limits,
+                               std::vector<double> values)
+{
+    double low = automaticLow, high = automaticHigh;
+    if (limits.robust && (!limits.low || !limits.high) && !values.empty()) {
+        std::vector<double> copy = values;
+        const double pLow = pe::percentile(values, kRobustLow);
+        const double pHigh = pe::percentile(copy, kRobustHigh);
+        if (std::isfinite(pLow) && std::isfinite(pHigh) && pLow < pHigh) {
+            low = pLow;
+            high = pHigh;
+        }
+    }
+    ColourRange out{limits.low.value_or(low), limits.high.value_or(high), {}};
+    if (out.low < out.high)
+        return out;
+    // One end given past the other's own value: the automatic span kept, and said.
+    const double span = std::max({automaticHigh - automaticLow, 1e-9 * std::abs(out.low), 1e-300});
+    if (limits.low) {
+        out.high = out.low + span;
+        out.note = QObject::tr("every value below %1").arg(out.low, 0, 'g', 6);
+    } else {
+        out.low = out.high - span;
+        out.note = QObject::tr("every value above %1").arg(out.high, 0, 'g', 6);
+    }
+    return out;
 }
 
 std::optional<std::vector<std::int64_t>> parseMarkers(const QString &text, QString *error)

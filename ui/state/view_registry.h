@@ -86,6 +86,42 @@ ViewInfo withSchemeCheck(ViewInfo info);
 // --title hides it; the window's View > Figure title). PlotView holds their controls.
 ViewSettings figureSettings();
 
+// The colour scale's limits and label, declared by the views with a colour bar: --vmin V and --vmax V
+// (a number, or auto: the view's own), --robust (the 2nd and 98th percentiles of the values drawn,
+// said in the colour bar, as matplotlib's robust limits take them), --colorbar-label TEXT. What the
+// colours show decides --robust: values (a table's two outlier columns set a heatmap's scale) or
+// positions, evenly spread, with no outliers to leave out (no --robust).
+enum class ColourScale { None, Values, Positions };
+ViewSettings colourSettings(ColourScale kind);
+inline constexpr double kRobustLow = 2, kRobustHigh = 98;
+// The largest |limit|: a colour bar's span (high - low) stays finite.
+inline constexpr double kMaxColourLimit = 1e300;
+struct ColourLimits {
+    std::optional<double> low, high; // given; nothing: the view's own
+    bool robust = false;
+    QString label; // empty: the view's own
+    bool any() const { return low || high || robust || !label.isEmpty(); }
+};
+// From a view's settings; a view without colour settings: nothing given.
+ColourLimits colourLimits(const QJsonObject &settings);
+// --vmin at or above --vmax, in one sentence; empty when the limits are a range.
+QString colourLimitsProblem(const QJsonObject &settings);
+// The range a colour bar shows: `automatic` (the view's own) with the given limits in place of its
+// ends, or the robust percentiles of `values` (the cells drawn, NaN for masked) where none is
+// given. One end given beyond the other's automatic value keeps the span of the automatic range
+// and `note` says that every value lies below (above) the colours' range; otherwise note is empty.
+struct ColourRange {
+    double low = 0, high = 1;
+    QString note;
+};
+ColourRange limitedColourRange(double automaticLow, double automaticHigh, const ColourLimits &limits,
+                               std::vector<double> values = {});
+
+// Where the legend goes, declared by the views with one (--legend): above the plots (a strip, the
+// default), below them, inside the main plot at a corner or at the corner that covers the fewest
+// data points (best, as matplotlib's loc='best'), or off.
+ViewSetting legendSetting();
+
 // The figure's markers, declared by the views with a position axis (PlotView::positionAxes): a
 // red dashed line at each position listed ("50, 100"), as the articles mark theirs. --marker T,
 // repeatable. At most kMaxMarkers.

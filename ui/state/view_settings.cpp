@@ -65,7 +65,7 @@ QString allowedText(const ViewSetting &s)
     case ViewSetting::Kind::Bool:
         return tr("true or false");
     case ViewSetting::Kind::Text:
-        return tr("a text of at most %1 characters").arg(kMaxSettingText);
+        return s.allowed.isEmpty() ? tr("a text of at most %1 characters").arg(kMaxSettingText) : s.allowed;
     }
     return {};
 }

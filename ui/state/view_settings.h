@@ -43,6 +43,8 @@ struct ViewSetting {
     // Text: the Bool setting an empty value on the command line turns off, instead of being refused
     // as every other empty value is (--title '' sets showTitle false).
     QString emptyTurnsOff{};
+    // Text: what it accepts, for --help and refusals ("auto or a number"); empty: any text.
+    QString allowed{};
 
     // The setting with its command-line option (flag without "--", its value's name in --help,
     // --help's sentence). A true-or-false setting's flag is a switch that sets the opposite of its

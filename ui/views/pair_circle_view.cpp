@@ -215,8 +215,13 @@ void PairCircleView::rebuild()
     applyFonts(); // new rects: their labels' size shapes the layout the raster is drawn for
 
     rasterised_ = p.seqLen > kMaxDots;
-    const QCPRange range(static_cast<double>(p.startPos),
-                         static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)));
+    // The dots' colours are the position's over the colour bar's range: --vmin and --vmax given
+    // apply to the dots as to the bar (PlotView::applyColourLimits keeps the bar at this range).
+    const ColourRange limited =
+        limitedColourRange(static_cast<double>(p.startPos),
+                           static_cast<double>(std::max<std::int64_t>(p.startPos + p.seqLen - 1, p.startPos + 1)),
+                           colourLimits(state().values()));
+    const QCPRange range(limited.low, limited.high);
     const QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
     scale_->setDataRange(range);
     // Small circles (a small export, many pairs) keep their circles and a short label, not the

@@ -104,10 +104,12 @@ void MainWindow::addViewMenu(QDockWidget *valuesDock)
     valuesAction->setText(tr("Values &table"));
     valuesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     viewMenu->addAction(valuesAction);
-    QAction *titleAction = viewMenu->addAction(tr("Figure t&itle and markers…"), this, &MainWindow::editFigureTitle);
+    QAction *titleAction =
+        viewMenu->addAction(tr("Figure t&itle, markers, legend and colours…"), this, &MainWindow::editFigureTitle);
     titleAction->setObjectName(QStringLiteral("figureTitleAction"));
-    titleAction->setToolTip(tr("Replace or hide the current view's title, mark positions with red dashed lines "
-                               "(--title, --marker on the command line)"));
+    titleAction->setToolTip(tr("Replace or hide the current view's title, mark positions with red dashed lines, "
+                               "place the legend, set the colour bar's limits and label (--title, --marker, --legend, "
+                               "--vmin, --vmax, --robust, --colorbar-label on the command line)"));
     QAction *lecture = viewMenu->addAction(tr("&Lecture mode"), this, [this] { setLectureMode(!lectureMode()); });
     lecture->setShortcut(QKeySequence(Qt::Key_F11));
     lecture->setToolTip(tr("Full screen, large type, keyboard only; Esc leaves"));
@@ -145,9 +147,8 @@ void MainWindow::editFigureTitle()
     PlotView *view = currentView();
     if (!view)
         return;
-    // Markers, for a view with a position axis.
-    const bool markers = findSetting(view->info().settings, QStringLiteral("markers")) != nullptr;
-    FigureTitleDialog dialog(view->info().title, view->settings(), markers, this);
+    // Markers for a view with a position axis, colours for one with a colour bar.
+    FigureTitleDialog dialog(view->info().title, view->settings(), view->info().settings, this);
     if (dialog.exec() == QDialog::Accepted)
         view->applySettings(dialog.values());
 }

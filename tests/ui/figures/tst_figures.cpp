@@ -388,6 +388,7 @@ void TestFigures::everyViewSettingOnTheCommandLine()
                            : s.key.endsWith(QStringLiteral("PairChoice")) ? QStringLiteral("0,1")
                            : s.key == QStringLiteral("gridShape")         ? QStringLiteral("5x10")
                            : s.key == QStringLiteral("mropeSection")      ? QStringLiteral("1,2,3")
+                           : s.key.startsWith(QStringLiteral("colorM"))   ? QStringLiteral("-0.5")
                                                                           : QStringLiteral("A figure's own title");
                 args << QStringLiteral("--") + s.flag << expected.toString();
                 break;

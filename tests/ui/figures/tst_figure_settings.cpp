@@ -1,0 +1,392 @@
+// Issue 33's figure settings: the colour scale's limits (--vmin, --vmax, --robust, --colorbar-label)
+// on every view with a colour bar and the legend's place (--legend) on every view with a legend, as
+// the figure draws them; View > Figure title, markers, legend and colours; the command line's refusals.
+#include "analysis/reduction.h"
+#include "command_line.h"
+#include "encodings/position_table.h"
+#include "export/data_export.h"
+#include "figures/plot_view.h"
+#include "figures/view_factory.h"
+#include "state/parameters.h"
+#include "state/view_registry.h"
+#include "window/figure_title_dialog.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace {
+
+std::vector<QCPColorScale *> colourBars(PlotView *view)
+{
+    std::vector<QCPColorScale *> out;
+    for (QCPLayoutElement *e : view->plot()->plotLayout()->elements(true))
+        if (auto *s = qobject_cast<QCPColorScale *>(e))
+            out.push_back(s);
+    return out;
+}
+
+// The parameters each view draws: RoPE for the grid and attention, ALiBi and T5 for theirs.
+pe::EncodingParams paramsFor(const QString &id)
+{
+    pe::EncodingParams p;
+    p.seqLen = 40;
+    p.dModel = 16;
+    if (id == QLatin1String("grid") || id == QLatin1String("attention"))
+        p.scheme = pe::SchemeId::Rope;
+    if (id == QLatin1String("grid"))
+        p.seqLen = 36;
+    if (id == QLatin1String("alibi"))
+        p.scheme = pe::SchemeId::Alibi;
+    if (id == QLatin1String("buckets"))
+        p.scheme = pe::SchemeId::T5;
+    return p;
+}
+
+// Numpy's percentile ('linear') from a sorted copy, written from its definition.
+double sortedPercentile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    const double h = static_cast<double>(v.size() - 1) * q / 100.0;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    const double f = h - static_cast<double>(lo);
+    return f >= 0.5 ? v[hi] - (v[hi] - v[lo]) * (1 - f) : v[lo] + (v[hi] - v[lo]) * f;
+}
+
+} // namespace
+
+class TestFigureSettings : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void percentileIsNumpys();
+    void everyColourBarTakesTheLimits();
+    void robustLimitsAreTheDrawnCellsPercentiles();
+    void oneLimitPastTheDataIsSaid();
+    void positionColoursTakeLimitsNotRobust();
+    void dialogEditsTheColours();
+    void commandLineRefusals();
+    void legendGoesWhereAsked();
+    void bestLegendCoversFewestPoints();
+};
+
+void TestFigureSettings::percentileIsNumpys()
+{
+    // numpy.percentile([1, 2, 3, 4], [2, 98]) = [1.06, 3.94]; NaN left out (a masked cell).
+    std::vector<double> a{4, std::nan(""), 1, 3, 2};
+    QCOMPARE(pe::percentile(a, 2), 1.06);
+    std::vector<double> b{4, 1, 3, 2};
+    QCOMPARE(pe::percentile(b, 98), 3.94);
+    std::vector<double> one{7};
+    QCOMPARE(pe::percentile(one, 98), 7.0);
+    std::vector<double> none{std::nan("")};
+    QVERIFY(std::isnan(pe::percentile(none, 50)));
+    // 10,001 values in a scrambled order against the sorted definition, at several q.
+    std::vector<double> many;
+    for (int i = 0; i <= 10000; ++i)
+        many.push_back(std::sin(0.37 * i * i) * std::exp(0.0003 * i));
+    for (double q : {0.0, 2.0, 37.5, 50.0, 98.0, 100.0}) {
+        std::vector<double> copy = many;
+        QCOMPARE(pe::percentile(copy, q), sortedPercentile(many, q));
+    }
+}
+
+void TestFigureSettings::everyColourBarTakesTheLimits()
+{
+    // Every view declaring the colour settings: each colour bar runs from --vmin to --vmax with the
+    // label given, the colour maps drawn through it too; cleared, the view's own range and label return.
+    int views = 0;
+    for (const ViewInfo &info : viewRegistry()) {
+        if (!findSetting(info.settings, QStringLiteral("colorMin")))
+            continue;
+        ++views;
+        Parameters params;
+        QVERIFY(!params.set(paramsFor(info.id)));
+        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        view->setCompleteFigures(true);
+        QVERIFY(!view->render(QSize(900, 700), 1).isNull());
+        const std::vector<QCPColorScale *> bars = colourBars(view.get());
+        QVERIFY2(!bars.empty(), qPrintable(info.id));
+        std::vector<QCPRange> own;
+        std::vector<QString> ownLabels;
+        for (QCPColorScale *s : bars) {
+            own.push_back(s->dataRange());
+            ownLabels.push_back(s->axis()->label());
+        }
+        QVERIFY(!view->applySettings({{QStringLiteral("colorMin"), QStringLiteral("-0.25")},
+                                      {QStringLiteral("colorMax"), QStringLiteral("0.75")},
+                                      {QStringLiteral("colorLabel"), QStringLiteral("my label")}}));
+        QVERIFY(!view->render(QSize(900, 700), 1).isNull());
+        for (QCPColorScale *s : colourBars(view.get())) {
+            QVERIFY2(s->dataRange() == QCPRange(-0.25, 0.75), qPrintable(info.id));
+            QCOMPARE(s->axis()->label(), QStringLiteral("my label"));
+        }
+        for (int i = 0; i < view->plot()->plottableCount(); ++i)
+            if (auto *map = qobject_cast<QCPColorMap *>(view->plot()->plottable(i)); map && map->colorScale())
+                QVERIFY2(map->dataRange() == QCPRange(-0.25, 0.75), qPrintable(info.id));
+        // "auto" is the view's own again.
+        QVERIFY(!view->applySettings({{QStringLiteral("colorMin"), QStringLiteral("auto")},
+                                      {QStringLiteral("colorMax"), QString()},
+                                      {QStringLiteral("colorLabel"), QString()}}));
+        QVERIFY(!view->render(QSize(900, 700), 1).isNull());
+        const std::vector<QCPColorScale *> again = colourBars(view.get());
+        QCOMPARE(again.size(), own.size());
+        for (std::size_t i = 0; i < again.size(); ++i) {
+            QVERIFY2(again[i]->dataRange() == own[i], qPrintable(info.id));
+            QCOMPARE(again[i]->axis()->label(), ownLabels[i]);
+        }
+        // --vmin at or above --vmax: the view cannot draw it, and says why.
+        QVERIFY(!view->applySettings(
+            {{QStringLiteral("colorMin"), QStringLiteral("1")}, {QStringLiteral("colorMax"), QStringLiteral("1")}}));
+        QVERIFY2(view->cannotDraw().contains(QStringLiteral("is not below --vmax")), qPrintable(view->cannotDraw()));
+    }
+    QCOMPARE(views, 9); // heatmap, circles, distance, inputs, projection, grid, attention, alibi, buckets
+}
+
+void TestFigureSettings::robustLimitsAreTheDrawnCellsPercentiles()
+{
+    // A learned-like table whose outlier column sets the colour scale: robust limits are the 2nd
+    // and 98th percentiles of its values (every cell drawn at this size), said in the colour bar.
+    const std::int64_t n = 60, d = 60;
+    std::string bytes = pe::npyHeader({n, d});
+    std::vector<double> values;
+    for (std::int64_t t = 0; t < n; ++t)
+        for (std::int64_t j = 0; j < d; ++j) {
+            double v = 0.1 * std::sin(0.05 * static_cast<double>(t * (j + 1)));
+            if (j == 17) // one column in 60: fewer than 2% of the values
+                v *= 60;
+            values.push_back(v);
+            bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
+        }
+    Parameters params;
+    QVERIFY(!params.set(
+        pe::tableParams({}, pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()),
+                                                         bytes.size(), "wpe.npy"))));
+    std::unique_ptr<PlotView> view(createView(*findView(QStringLiteral("heatmap")), &params, nullptr));
+    QVERIFY(!view->applySettings({{QStringLiteral("colorRobust"), true}, {QStringLiteral("cellValues"), false}}));
+    QVERIFY(!view->render(QSize(1000, 900), 1).isNull());
+    QCPColorScale *bar = colourBars(view.get()).front();
+    QCOMPARE(bar->dataRange().lower, sortedPercentile(values, 2));
+    QCOMPARE(bar->dataRange().upper, sortedPercentile(values, 98));
+    QVERIFY2(bar->axis()->label().contains(QStringLiteral("2–98th percentile")), qPrintable(bar->axis()->label()));
+    QVERIFY(bar->dataRange().upper < 0.5 * pe::valueBound(params.values())); // the outliers no longer set it
+    // A limit given wins on its side; the other stays robust.
+    QVERIFY(!view->applySettings({{QStringLiteral("colorMax"), QStringLiteral("5")}}));
+    QVERIFY(!view->render(QSize(1000, 900), 1).isNull());
+    QCOMPARE(bar->dataRange().lower, sortedPercentile(values, 2));
+    QCOMPARE(bar->dataRange().upper, 5.0);
+}
+
+void TestFigureSettings::oneLimitPastTheDataIsSaid()
+{
+    // The sinusoids' heatmap runs from -1 to 1; --vmin 3 alone leaves no room below the data's top:
+    // the span is kept (3 to 5) and the colour bar says every value lies below.
+    Parameters params;
+    std::unique_ptr<PlotView> view(createView(*findView(QStringLiteral("heatmap")), &params, nullptr));
+    QVERIFY(!view->applySettings({{QStringLiteral("colorMin"), QStringLiteral("3")}}));
+    QVERIFY(!view->render(QSize(800, 600), 1).isNull());
+    QCPColorScale *bar = colourBars(view.get()).front();
+    QVERIFY(bar->dataRange() == QCPRange(3, 5));
+    QVERIFY2(bar->axis()->label().contains(QStringLiteral("every value below 3")), qPrintable(bar->axis()->label()));
+}
+
+void TestFigureSettings::positionColoursTakeLimitsNotRobust()
+{
+    // The circles colour each dot by its position: --vmin and --vmax move the dots' colours with the
+    // bar; positions are evenly spread, so there is no --robust for them.
+    const ViewInfo *circles = findView(QStringLiteral("circles"));
+    QVERIFY(findSetting(circles->settings, QStringLiteral("colorMin")));
+    QVERIFY(!findSetting(circles->settings, QStringLiteral("colorRobust")));
+    Parameters params;
+    std::unique_ptr<PlotView> view(createView(*circles, &params, nullptr));
+    QVERIFY(view->applySettings({{QStringLiteral("colorRobust"), true}})); // refused: not declared
+    QVERIFY(!view->applySettings({{QStringLiteral("colorMax"), QStringLiteral("20")}}));
+    const QImage limited = view->render(QSize(700, 700), 1);
+    QVERIFY(colourBars(view.get()).front()->dataRange() == QCPRange(0, 20));
+    QVERIFY(!view->applySettings({{QStringLiteral("colorMax"), QStringLiteral("auto")}}));
+    const QImage own = view->render(QSize(700, 700), 1);
+    QVERIFY(colourBars(view.get()).front()->dataRange() == QCPRange(0, 49));
+    QVERIFY(limited != own); // the dots changed colour, not only the bar
+}
+
+void TestFigureSettings::dialogEditsTheColours()
+{
+    const ViewInfo *heatmap = findView(QStringLiteral("heatmap"));
+    Parameters params;
+    std::unique_ptr<PlotView> view(createView(*heatmap, &params, nullptr));
+    FigureTitleDialog dialog(heatmap->title, view->settings(), heatmap->settings);
+    QVERIFY(dialog.hasColours());
+    auto *low = dialog.findChild<QLineEdit *>(QStringLiteral("figureColorMin"));
+    auto *high = dialog.findChild<QLineEdit *>(QStringLiteral("figureColorMax"));
+    auto *robust = dialog.findChild<QCheckBox *>(QStringLiteral("figureColorRobust"));
+    auto *label = dialog.findChild<QLineEdit *>(QStringLiteral("figureColorLabel"));
+    QVERIFY(low && high && robust && label);
+    low->setText(QStringLiteral("0.5"));
+    high->setText(QStringLiteral("0.1"));
+    QVERIFY2(dialog.problem().contains(QStringLiteral("is not below")), qPrintable(dialog.problem()));
+    high->setText(QStringLiteral("ten"));
+    QVERIFY2(dialog.problem().contains(QStringLiteral("auto or a number")), qPrintable(dialog.problem()));
+
+    high->setText(QStringLiteral("0.9"));
+    robust->setChecked(true);
+    label->setText(QStringLiteral("PE(t, j)"));
+    QVERIFY(dialog.problem().isEmpty());
+    QVERIFY(!view->applySettings(dialog.values()));
+    QCOMPARE(view->settings().value(QStringLiteral("colorLabel")).toString(), QStringLiteral("PE(t, j)"));
+    QVERIFY(!view->render(QSize(800, 600), 1).isNull());
+    QVERIFY(colourBars(view.get()).front()->dataRange() == QCPRange(0.5, 0.9));
+    // A view without a colour bar has no colour rows.
+    const ViewInfo *frequencies = findView(QStringLiteral("frequencies"));
+    FigureTitleDialog plain(frequencies->title, {}, frequencies->settings);
+    QVERIFY(!plain.hasColours());
+    QVERIFY(!plain.values().contains(QStringLiteral("colorMin")));
+}
+
+void TestFigureSettings::commandLineRefusals()
+{
+    // The flags of a figure exported to x.png (words apart by spaces); the parse's refusal, or empty.
+    const auto error = [](const char *words, const QStringList &more = {}) {
+        const QStringList args = QStringList{QStringLiteral("pe-explorer")} +
+                                 QString::fromLatin1(words).split(QLatin1Char(' ')) + more +
+                                 QStringList{QStringLiteral("--out"), QStringLiteral("x.png")};
+        return parseCommandLine(args).error;
+    };
+    QVERIFY(error("--export heatmap --vmin -0.5 --vmax 0.5 --robust --colorbar-label PE").isEmpty());
+    QVERIFY(error("--export heatmap --vmin auto").isEmpty());
+    QVERIFY(error("--export heatmap --vmin 1 --vmax 0").contains(QStringLiteral("--vmin 1 is not below --vmax 0")));
+    QVERIFY(error("--export heatmap --vmin 1e400").contains(QStringLiteral("--vmin:")));
+    QVERIFY(error("--export heatmap --vmax nan").contains(QStringLiteral("--vmax:")));
+    QVERIFY(error("--export heatmap --vmin", {QString()}).contains(QStringLiteral("empty")));
+    // A flag the exported view would ignore is refused, naming the views it applies to.
+    const QString ignored = error("--export frequencies --robust");
+    QVERIFY2(ignored.contains(QStringLiteral("--robust applies to the heatmap")) &&
+                 ignored.contains(QStringLiteral("not to frequencies")),
+             qPrintable(ignored));
+    QVERIFY(error("--export circles --robust").contains(QStringLiteral("not to circles")));
+    QVERIFY(error("--export circles --vmax 10").isEmpty());
+    QVERIFY(error("--export frequencies --legend best").isEmpty());
+    QVERIFY(error("--export heatmap --legend best").contains(QStringLiteral("not to heatmap")));
+    QVERIFY(error("--export frequencies --legend middle").contains(QStringLiteral("--legend")));
+    // --font: an installed family (fonts-dejavu-core comes with the program's packages), or refused.
+    QVERIFY(error("--export heatmap --font", {QStringLiteral("DejaVu Serif")}).isEmpty());
+    QVERIFY(error("--export heatmap --font", {QStringLiteral("No Such Family 42")})
+                .startsWith(QStringLiteral("--font: no font family 'No Such Family 42'")));
+    QVERIFY(error("--export-data frequencies --font", {QStringLiteral("DejaVu Serif")})
+                .contains(QStringLiteral("goes with")));
+}
+
+void TestFigureSettings::legendGoesWhereAsked()
+{
+    // Every view with a legend, every place: above or below every plot, inside the main plot at
+    // its corner, or hidden; never over the title.
+    int views = 0;
+    for (const ViewInfo &info : viewRegistry()) {
+        const ViewSetting *legendSetting = findSetting(info.settings, QStringLiteral("legend"));
+        if (!legendSetting)
+            continue;
+        ++views;
+        Parameters params;
+        pe::EncodingParams p;
+        p.scheme = pe::SchemeId::Rope;
+        p.rope.scaling = pe::RopeScaling::Yarn;
+        p.rope.factor = 4;
+        p.seqLen = 8192;
+        if (info.id != QLatin1String("frequencies"))
+            QVERIFY(!params.set(p));
+        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        for (const QString &where : legendSetting->choices) {
+            QVERIFY(!view->applySettings({{QStringLiteral("legend"), where}}));
+            QVERIFY(!view->render(QSize(900, 650), 1).isNull());
+            QCPLegend *legend = view->plot()->legend;
+            QVERIFY(legend);
+            const QString what = info.id + QLatin1Char(' ') + where;
+            if (where == QLatin1String("off")) {
+                QVERIFY2(!legend->visible(), qPrintable(what));
+                continue;
+            }
+            QVERIFY2(legend->visible(), qPrintable(what));
+            const QRect box = legend->outerRect();
+            const QRect main = view->plot()->axisRect()->rect();
+            int top = main.top(), bottom = main.bottom();
+            for (QCPAxisRect *r : view->plot()->axisRects()) {
+                top = std::min(top, r->rect().top());
+                bottom = std::max(bottom, r->rect().bottom());
+            }
+            if (where == QLatin1String("above"))
+                QVERIFY2(box.bottom() < top, qPrintable(what));
+            else if (where == QLatin1String("below"))
+                QVERIFY2(box.top() > bottom, qPrintable(what));
+            else if (where != QLatin1String("best")) {
+                QVERIFY2(main.contains(box), qPrintable(what));
+                const bool upper = where.startsWith(QLatin1String("upper")),
+                           left = where.endsWith(QLatin1String("left"));
+                const QString at = what + QStringLiteral(": box %1,%2 %3x%4 in %5,%6 %7x%8")
+                                              .arg(box.x())
+                                              .arg(box.y())
+                                              .arg(box.width())
+                                              .arg(box.height())
+                                              .arg(main.x())
+                                              .arg(main.y())
+                                              .arg(main.width())
+                                              .arg(main.height());
+                // In its corner: nearer the asked sides than the opposite ones, a line's gap at most.
+                const int gapTop = box.top() - main.top(), gapBottom = main.bottom() - box.bottom();
+                const int gapLeft = box.left() - main.left(), gapRight = main.right() - box.right();
+                const int line = QFontMetrics(legend->font()).height();
+                QVERIFY2(upper ? gapTop < gapBottom && gapTop <= line : gapBottom < gapTop && gapBottom <= line,
+                         qPrintable(at));
+                QVERIFY2(left ? gapLeft < gapRight && gapLeft <= line : gapRight < gapLeft && gapRight <= line,
+                         qPrintable(at));
+            } else {
+                QVERIFY2(main.contains(box), qPrintable(what));
+            }
+            for (QCPLayoutElement *e : view->plot()->plotLayout()->elements(false))
+                if (auto *title = qobject_cast<QCPTextElement *>(e); title && !title->text().isEmpty())
+                    QVERIFY2(!title->outerRect().intersects(box), qPrintable(what));
+        }
+    }
+    QCOMPARE(views, 4); // frequencies, scaling, rope-decay, precision
+}
+
+void TestFigureSettings::bestLegendCoversFewestPoints()
+{
+    // loc='best': the legend's box over no more of the curves' points than at any other corner.
+    Parameters params;
+    pe::EncodingParams p;
+    p.scheme = pe::SchemeId::Rope;
+    p.seqLen = 4096;
+    QVERIFY(!params.set(p));
+    std::unique_ptr<PlotView> view(createView(*findView(QStringLiteral("rope-decay")), &params, nullptr));
+    const auto covered = [&view] {
+        const QRect box = view->plot()->legend->outerRect();
+        std::int64_t n = 0;
+        for (int i = 0; i < view->plot()->graphCount(); ++i) {
+            QCPGraph *g = view->plot()->graph(i);
+            if (g->keyAxis()->axisRect() != view->plot()->axisRect())
+                continue;
+            for (const QCPGraphData &d : *g->data())
+                n += box.contains(QPoint(static_cast<int>(g->keyAxis()->coordToPixel(d.key)),
+                                         static_cast<int>(g->valueAxis()->coordToPixel(d.value))));
+        }
+        return n;
+    };
+    QVERIFY(!view->applySettings({{QStringLiteral("legend"), QStringLiteral("best")}}));
+    QVERIFY(!view->render(QSize(900, 650), 1).isNull());
+    const std::int64_t best = covered();
+    for (const char *corner : {"upper-left", "upper-right", "lower-left", "lower-right"}) {
+        QVERIFY(!view->applySettings({{QStringLiteral("legend"), QString::fromLatin1(corner)}}));
+        QVERIFY(!view->render(QSize(900, 650), 1).isNull());
+        QVERIFY2(best <= covered(), corner);
+    }
+}
+
+QTEST_MAIN(TestFigureSettings)
+#include "tst_figure_settings.moc"
