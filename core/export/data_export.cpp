@@ -95,7 +95,8 @@ std::uint64_t estimatedFileSize(const Table &table, DataFormat format)
     const auto rows = static_cast<std::uint64_t>(std::max<std::int64_t>(table.rows, 0));
     const auto cols = static_cast<std::uint64_t>(std::max(table.cols, 0));
     if (format == DataFormat::Npy)
-        return npyHeader({table.rows, table.cols}).size() + rows * cols * sizeof(double);
+        return npyHeader({table.rows, table.npyCols()}).size() +
+               rows * static_cast<std::uint64_t>(table.npyCols()) * sizeof(double);
     // The index grows with the row (positions, pairs), so its widest text is at one end.
     const std::uint64_t index =
         rows == 0 ? 0 : std::max(decimalChars(table.indexOf(0)), decimalChars(table.indexOf(table.rows - 1)));
@@ -142,12 +143,24 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
     constexpr std::int64_t kBlockRows = 256;
     std::vector<double> block(static_cast<std::size_t>(kBlockRows) * std::max(table.cols, 1));
     if (format == DataFormat::Npy) {
-        file.write(npyHeader({table.rows, table.cols}));
+        file.write(npyHeader({table.rows, table.npyCols()}));
         static_assert(sizeof(double) == 8);
+        // The index first, as the CSV's first column (a matrix has none).
+        std::vector<double> indexed(table.matrix ? 0 : static_cast<std::size_t>(kBlockRows) * table.npyCols());
         for (std::int64_t r0 = 0; r0 < table.rows; r0 += kBlockRows) {
             const std::int64_t n = std::min(kBlockRows, table.rows - r0);
             table.fill(r0, n, block.data());
-            if (!file.write(block.data(), static_cast<std::size_t>(n * table.cols) * sizeof(double)))
+            const double *rowsOut = block.data();
+            if (!table.matrix) {
+                const auto width = static_cast<std::size_t>(table.npyCols());
+                for (std::int64_t r = 0; r < n; ++r) {
+                    double *row = indexed.data() + static_cast<std::size_t>(r) * width;
+                    row[0] = static_cast<double>(table.indexOf(r0 + r));
+                    std::copy_n(block.data() + r * table.cols, table.cols, row + 1);
+                }
+                rowsOut = indexed.data();
+            }
+            if (!file.write(rowsOut, static_cast<std::size_t>(n * table.npyCols()) * sizeof(double)))
                 break;
             if (cancelled(r0 + n))
                 return false;
@@ -182,6 +195,7 @@ bool writeTable(const Table &table, const std::string &path, DataFormat format, 
 Table encodingTable(const Encoding &encoding, const NoiseParams &noise)
 {
     Table t;
+    t.matrix = true; // its NPY is the matrix (np.load, --table)
     const EncodingParams &p = encoding.params();
     t.indexHeader = "position";
     for (int j = 0; j < p.dModel; ++j)
@@ -264,6 +278,7 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
 {
     const EncodingParams &p = encoding.params();
     Table t;
+    t.matrix = true; // its NPY is the matrix (np.load, --table)
     t.indexHeader = "position";
     std::vector<std::int64_t> cols;
     for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
@@ -284,20 +299,24 @@ Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric m
     return t;
 }
 
-Table ropeDecayTable(const Encoding &rope)
+Table ropeDecayTable(const Encoding &rope, int samples, std::uint64_t seed)
 {
     // xPos: its score beside RoFormer's (the same θ, each pair's term times ζ_i^(k/γ)).
     const bool xpos = rope.params().xposScaleBase > 0;
     std::vector<std::string> columns{"score", "bound"};
     if (xpos)
         columns.emplace_back("xpos_score");
-    return lazyValuesTable("offset", std::move(columns), 0, rope.params().seqLen, [&rope, xpos] {
-        const RopeDecayCurves curves = ropeDecayCurves(rope, rope.params().seqLen, 0, 0);
+    if (samples > 0)
+        columns.insert(columns.end(), {"random_mean", "random_sd"});
+    return lazyValuesTable("offset", std::move(columns), 0, rope.params().seqLen, [&rope, xpos, samples, seed] {
+        const RopeDecayCurves curves = ropeDecayCurves(rope, rope.params().seqLen, samples, seed);
         std::vector<double> values;
         for (std::size_t k = 0; k < curves.score.size(); ++k) {
             values.insert(values.end(), {curves.score[k], curves.bound[k]});
             if (xpos)
                 values.push_back(curves.xpos[k]);
+            if (samples > 0)
+                values.insert(values.end(), {curves.mean[k], curves.sd[k]});
         }
         return values;
     });
@@ -399,6 +418,7 @@ Table attentionTable(const Encoding &encoding, const AttentionSettings &settings
 {
     const EncodingParams &p = encoding.params();
     Table t;
+    t.matrix = true; // its NPY is the matrix (np.load, --table)
     t.indexHeader = "position";
     for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
         t.columnHeaders.push_back(std::to_string(s));

@@ -26,12 +26,18 @@ std::optional<DataFormat> dataFormatForPath(const std::string &path);
 
 // A table produced a block of rows at a time, so any allowed size is written without holding it all.
 struct Table {
-    std::string indexHeader;                // CSV only: name of the first column
+    std::string indexHeader;                // CSV's first column (and the NPY's, unless a matrix)
     std::vector<std::string> columnHeaders; // CSV only
     std::int64_t rows = 0;
     int cols = 0;
-    std::function<std::int64_t(std::int64_t row)> indexOf;                            // CSV first column
+    std::function<std::int64_t(std::int64_t row)> indexOf;                            // the first column
     std::function<void(std::int64_t firstRow, std::int64_t count, double *out)> fill; // row-major
+    // A matrix whose rows are the window's positions (the encoding, the embeddings, the N x N
+    // distance and attention): its NPY is the matrix alone, so np.load gives it and --table reads
+    // it back. Every other NPY holds the CSV's columns in the CSV's order, the index first.
+    bool matrix = false;
+    // The NPY's columns: cols, and the index unless a matrix.
+    int npyCols() const { return cols + (matrix ? 0 : 1); }
 };
 
 // The file's size before it is written: exact for NPY; for CSV a bound, since the shortest
@@ -42,7 +48,8 @@ std::uint64_t estimatedFileSize(const Table &table, DataFormat format);
 std::optional<std::string> spaceProblem(const Table &table, const std::string &path, DataFormat format);
 
 // CSV: one header line, then the index and the values (shortest round-trip text).
-// NPY: version 1.0, '<f8', C order, shape (rows, cols); the index is not stored.
+// NPY: version 1.0, '<f8', C order, shape (rows, npyCols()): the CSV's columns, index first (a
+// matrix: its values alone).
 // Refuses, writing nothing, what spaceProblem() refuses.
 // progress, if given, is called after each block with the fraction written; returning false cancels
 // (error says so, and nothing is left behind).
@@ -66,8 +73,10 @@ Table frequencyTable(const Encoding &encoding);
 // "dimension,omega,wavelength,peak_share,resolved" (resolved 1 when at least two periods fit).
 Table spectrumTable(const Encoding &encoding);
 
-// RoFormer's decay of a RoPE encoding for offsets 0..seq_len-1: CSV "offset,score,bound".
-Table ropeDecayTable(const Encoding &rope);
+// RoFormer's decay of a RoPE encoding for offsets 0..seq_len-1: CSV "offset,score,bound" (xPos adds
+// "xpos_score"), and with `samples` seeded random (q, k) pairs their band, "random_mean,random_sd"
+// (ropeDecayCurves: the figure's band at every offset of the window).
+Table ropeDecayTable(const Encoding &rope, int samples = 0, std::uint64_t seed = 0);
 // ALiBi's slopes, head 1..heads: CSV "head,slope".
 Table slopesTable(int heads);
 // RoPE in a precision against float64, one row a position of the window (precision.h): CSV

@@ -332,7 +332,7 @@ void TestCommandLineExports::exportProjection()
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QFile f(npy);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.readAll().contains("'shape': (500, 2)"));
+    QVERIFY(f.readAll().contains("'shape': (500, 3)")); // position, x, y: the CSV's columns
     // Random start: --seed chooses it, the same seed the same numbers.
     QStringList firsts;
     for (const char *seed : {"5", "5", "6"}) {

@@ -1,3 +1,4 @@
+#include "analysis/attention.h"
 #include "command_line_support.h"
 #include "scheme_support.h"
 #include "state/view_registry.h"
@@ -119,8 +120,25 @@ void TestCommandLineSchemes::ropeDecay()
                            QStringLiteral("300"), QStringLiteral("--d-model"), QStringLiteral("64"),
                            QStringLiteral("--export-data"), QStringLiteral("rope-decay")},
                           &header);
-    QCOMPARE(header, QStringLiteral("offset,score,bound"));
+    QCOMPARE(header, QStringLiteral("offset,score,bound,random_mean,random_sd"));
     QCOMPARE(rows.size(), 300);
+    // The band of the figure's 32 seeded (q, k) pairs (--samples, --qk-seed 0) at every offset.
+    pe::EncodingParams p;
+    p.scheme = pe::SchemeId::Rope;
+    p.seqLen = 300;
+    p.dModel = 64;
+    const pe::RopeDecayCurves band = pe::ropeDecayCurves(pe::Encoding(p), 300, 32, 0);
+    for (int k : {0, 1, 150, 299}) {
+        QCOMPARE(rows[k][3], band.mean[static_cast<std::size_t>(k)]);
+        QCOMPARE(rows[k][4], band.sd[static_cast<std::size_t>(k)]);
+    }
+    const auto none =
+        csv({QStringLiteral("--scheme"), QStringLiteral("rope"), QStringLiteral("--seq-len"), QStringLiteral("300"),
+             QStringLiteral("--d-model"), QStringLiteral("64"), QStringLiteral("--samples"), QStringLiteral("none"),
+             QStringLiteral("--export-data"), QStringLiteral("rope-decay")},
+            &header);
+    QCOMPARE(header, QStringLiteral("offset,score,bound"));
+    QCOMPARE(none.size(), 300);
     QCOMPARE(rows[0][0], 0.0);
     QCOMPARE(rows[0][1], 64.0);                   // Σ 2·cos 0 over 32 pairs
     QVERIFY(std::abs(rows[0][2] - 16.5) < 1e-12); // (1/32)·Σ_j j
@@ -325,7 +343,7 @@ void TestCommandLineSchemes::xposFromTheCommandLine()
                      QStringLiteral("16"), QStringLiteral("--seq-len"), QStringLiteral("600"),
                      QStringLiteral("--export-data"), QStringLiteral("rope-decay")},
                     &header);
-    QCOMPARE(header, QStringLiteral("offset,score,bound,xpos_score"));
+    QCOMPARE(header, QStringLiteral("offset,score,bound,xpos_score,random_mean,random_sd"));
     QCOMPARE(rows.size(), 600);
     const auto xposAt = [](double gamma, int k) {
         double sum = 0;

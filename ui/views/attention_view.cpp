@@ -32,32 +32,6 @@ const QColor kRowColor(30, 90, 200);
 const QColor kOtherColor(230, 120, 20);
 const QColor kMarkColor(220, 30, 30);
 
-// The other of sinusoidal and RoPE, with the same window, d and base: the comparison row.
-std::optional<pe::EncodingParams> otherScheme(const pe::EncodingParams &p)
-{
-    if (p.scheme != pe::SchemeId::Sinusoidal && p.scheme != pe::SchemeId::Rope)
-        return std::nullopt;
-    pe::EncodingParams q = p;
-    q.scheme = p.scheme == pe::SchemeId::Rope ? pe::SchemeId::Sinusoidal : pe::SchemeId::Rope;
-    q.exponent = pe::Exponent::Pair;
-    if (pe::validate(q))
-        return std::nullopt;
-    return q;
-}
-
-// A model's other kind of layer, whose row the view draws beside the chosen one's: Gemma's local
-// layers beside its global ones and back, Llama 4's NoPE layers beside its RoPE ones and back.
-std::optional<pe::LayerKind> otherLayer(const pe::EncodingParams &p, pe::LayerKind shown)
-{
-    if (shown != pe::LayerKind::Global)
-        return pe::LayerKind::Global;
-    if (pe::hasLocalLayers(p))
-        return pe::LayerKind::Local;
-    if (pe::hasNopeLayers(p))
-        return pe::LayerKind::Nope;
-    return std::nullopt;
-}
-
 // One kind of layer in a few words: "a global layer: linear ×8 (θ/s), L = 32,768", "a local layer: base
 // 10000, no scaling, window 1,024", "a NoPE layer (Llama 4): no positions".
 QString layerText(const pe::EncodingParams &p, pe::LayerKind layer)
@@ -216,12 +190,12 @@ const pe::PositionalAttention &AttentionView::attention()
     } else {
         attention_ = std::make_unique<pe::PositionalAttention>(enc, s, attention_.get());
         compared_.reset();
-        if (const auto layer = otherLayer(enc.params(), s.layer)) {
+        if (const auto layer = otherLayerKind(enc.params(), s.layer)) {
             // A model's kinds of layer: the row of another kind beside this one's.
             pe::AttentionSettings other = s;
             other.layer = *layer;
             compared_ = std::make_unique<pe::PositionalAttention>(enc, other);
-        } else if (const auto other = otherScheme(parameters()->values());
+        } else if (const auto other = comparedScheme(parameters()->values());
                    compare && other && pe::PositionalAttention::offsetOnly(*other))
             compared_ = std::make_unique<pe::PositionalAttention>(pe::Encoding(*other), s);
     }
@@ -251,7 +225,7 @@ QString AttentionView::formula() const
         if (p.xposScaleBase > 0)
             text += tr(", pair i's term × ζᵢ^((t−s)/γ), γ = %1 (xPos)")
                         .arg(QString::fromStdString(pe::compactNumber(p.xposScaleBase)));
-        if (otherLayer(p, s.layer))
+        if (otherLayerKind(p, s.layer))
             text += QStringLiteral(", ") + layerText(p, s.layer);
         return text;
     }
@@ -346,7 +320,7 @@ void AttentionView::rebuild()
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
         plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
         plt->graph(1)->setVisible(true);
-        if (const auto layer = otherLayer(p, attentionSettings().layer))
+        if (const auto layer = otherLayerKind(p, attentionSettings().layer))
             compared = tr("orange: %1").arg(layerText(p, *layer));
         else
             compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")

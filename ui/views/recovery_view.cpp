@@ -1,5 +1,7 @@
 #include "views/recovery_view.h"
 
+#include "state/view_info/view_infos.h"
+
 #include "analysis/reduction.h"
 #include "figures/background_job.h"
 #include "figures/integer_ticker.h"
@@ -22,8 +24,7 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     debounce_->setInterval(60);
     connect(debounce_, &QTimer::timeout, this, &RecoveryView::launch);
     setObjectName(QStringLiteral("recoveryView"));
-    for (int i = 0; i <= 20; ++i)
-        sigmas_.push_back(0.1 * i);
+    sigmas_ = recoveryCurveSigmas(); // the recovery-sigma export's
     QCustomPlot *p = plot();
     title_ = addTitle();
     curveRect_ = new QCPAxisRect(p);
@@ -90,7 +91,7 @@ void RecoveryView::launch()
     const std::vector<double> sigmas = sigmas_;
     job_->start([this, enc, noise, sigmas](const std::atomic<bool> &cancel) -> std::function<void()> {
         pe::Recovery r = pe::recoverPositions(*enc, noise, &cancel);
-        std::vector<double> acc = pe::accuracyAgainstSigma(*enc, noise, sigmas, kCurveRows, &cancel);
+        std::vector<double> acc = pe::accuracyAgainstSigma(*enc, noise, sigmas, kRecoveryCurveRows, &cancel);
         return [this, r = std::move(r), acc = std::move(acc)]() mutable {
             recovery_ = std::move(r);
             accuracies_ = std::move(acc);
@@ -158,7 +159,8 @@ void RecoveryView::draw()
               << (noise.active()
                       ? tr("x = PE + %1·z, %2").arg(noise.sigma).arg(QString::fromStdString(pe::seedText(noise)))
                       : tr("pure encoding"))
-              << tr("right: accuracy against σ on %1 positions").arg(std::min<std::int64_t>(kCurveRows, p.seqLen));
+              << tr("right: accuracy against σ on %1 positions")
+                     .arg(std::min<std::int64_t>(kRecoveryCurveRows, p.seqLen));
         if (stride > 1)
             title << tr("(every position: the lowest and highest prediction of each %1 per pixel column)").arg(stride);
     }

@@ -29,8 +29,6 @@ class RecoveryView : public PlotView
     void finishWork() override;
     bool followsPosition() const override { return false; }
 
-    static constexpr std::int64_t kCurveRows = 300;
-
   protected:
     QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;

@@ -14,7 +14,9 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QFile>
 #include <QLineEdit>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -76,6 +78,7 @@ class TestFigureSettings : public QObject
     void commandLineRefusals();
     void legendGoesWhereAsked();
     void bestLegendCoversFewestPoints();
+    void everyFigureHasItsData();
 };
 
 void TestFigureSettings::percentileIsNumpys()
@@ -386,6 +389,116 @@ void TestFigureSettings::bestLegendCoversFewestPoints()
         QVERIFY(!view->render(QSize(900, 650), 1).isNull());
         QVERIFY2(best <= covered(), corner);
     }
+}
+
+namespace {
+
+// A data kind's table for a state, as --export-data computes it.
+pe::Table dataOf(const QString &kind, const pe::EncodingParams &p, const QJsonObject &settings = {},
+                 std::int64_t position = -1)
+{
+    const auto k = findDataKind(kind);
+    DataRequest r{std::make_shared<const pe::Encoding>(p),
+                  {},
+                  position < 0 ? p.startPos : position,
+                  completeSettings(k->view->settings, settings)};
+    if (k->data->problem) {
+        const QString why = k->data->problem(r);
+        if (!why.isEmpty())
+            qFatal("%s: %s", qPrintable(kind), qPrintable(why));
+    }
+    return k->data->make(r);
+}
+
+std::vector<double> valuesOf(const pe::Table &t)
+{
+    std::vector<double> v(static_cast<std::size_t>(t.rows * t.cols));
+    t.fill(0, t.rows, v.data());
+    return v;
+}
+
+} // namespace
+
+void TestFigureSettings::everyFigureHasItsData()
+{
+    // The numbers behind the figures a paper draws, and NPY files with the CSV's columns.
+    QTemporaryDir dir;
+    pe::EncodingParams sinusoidal;
+    sinusoidal.seqLen = 64;
+    sinusoidal.dModel = 16;
+    // NPY: the frequencies' index (the pair) first, as the CSV's; the encoding stays its matrix.
+    std::string error;
+    const std::string freq = dir.filePath(QStringLiteral("f.npy")).toStdString();
+    QVERIFY(pe::writeTable(dataOf(QStringLiteral("frequencies"), sinusoidal), freq, pe::DataFormat::Npy, error));
+    QFile f(QString::fromStdString(freq));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    const pe::Table frequencies = dataOf(QStringLiteral("frequencies"), sinusoidal);
+    QVERIFY(bytes.contains(QByteArray("'shape': (") + QByteArray::number(frequencies.rows) + ", " +
+                           QByteArray::number(frequencies.cols + 1) + ")"));
+    const auto *cells = reinterpret_cast<const double *>(bytes.constData() + bytes.indexOf('\n') + 1);
+    for (std::int64_t r = 0; r < frequencies.rows; ++r)
+        QCOMPARE(cells[r * (frequencies.cols + 1)], static_cast<double>(frequencies.indexOf(r)));
+    QCOMPARE(cells[1], valuesOf(frequencies)[0]);
+    const std::string enc = dir.filePath(QStringLiteral("e.npy")).toStdString();
+    QVERIFY(pe::writeTable(dataOf(QStringLiteral("encoding"), sinusoidal), enc, pe::DataFormat::Npy, error));
+    QFile e(QString::fromStdString(enc));
+    QVERIFY(e.open(QIODevice::ReadOnly));
+    QVERIFY(e.readAll().contains("'shape': (64, 16)"));
+
+    // The recovery figure's accuracy against σ: σ = 0 to 2, exact at 0 (seed 001's noise-free case).
+    const pe::Table sigma = dataOf(QStringLiteral("recovery-sigma"), sinusoidal);
+    QCOMPARE(sigma.rows, 21);
+    const std::vector<double> acc = valuesOf(sigma);
+    QCOMPARE(acc[0], 0.0);
+    QCOMPARE(acc[1], 1.0);
+    QVERIFY(std::abs(acc[40] - 2.0) < 1e-12);
+
+    // One attention row at 20,000 positions (above the 10,000 of the whole matrix), its weights
+    // summing to 1, with --compare's RoPE row beside it.
+    pe::EncodingParams wide = sinusoidal;
+    wide.seqLen = 20'000;
+    const pe::Table row =
+        dataOf(QStringLiteral("attention-row"), wide, {{QStringLiteral("attentionCompare"), true}}, 12'345);
+    QCOMPARE(row.rows, 20'000);
+    QCOMPARE(row.columnHeaders, (std::vector<std::string>{"weight", "weight_rope"}));
+    const std::vector<double> w = valuesOf(row);
+    double sum = 0, sumRope = 0;
+    for (std::int64_t s = 0; s < row.rows; ++s) {
+        sum += w[static_cast<std::size_t>(2 * s)];
+        sumRope += w[static_cast<std::size_t>(2 * s + 1)];
+    }
+    QVERIFY(std::abs(sum - 1) < 1e-9 && std::abs(sumRope - 1) < 1e-9);
+    std::vector<double> direct(20'000);
+    pe::PositionalAttention(pe::Encoding(wide), {}).row(12'345, 0, 20'000, direct.data());
+    QCOMPARE(w[2 * 12'345], direct[12'345]);
+
+    // RoPE's random q and k, as the attention and decay compute them.
+    pe::EncodingParams rope = sinusoidal;
+    rope.scheme = pe::SchemeId::Rope;
+    const pe::Table qk =
+        dataOf(QStringLiteral("qk"), rope,
+               {{QStringLiteral("attentionQk"), QStringLiteral("random")}, {QStringLiteral("attentionSeed"), 7}});
+    QCOMPARE(qk.rows, 16);
+    const std::vector<double> qkv = valuesOf(qk);
+    const std::vector<double> q = pe::queryKeyVector(pe::QueryKey::Random, 16, 7, 0);
+    const std::vector<double> k = pe::queryKeyVector(pe::QueryKey::Random, 16, 7, 1);
+    for (int j = 0; j < 16; ++j) {
+        QCOMPARE(qkv[static_cast<std::size_t>(2 * j)], q[static_cast<std::size_t>(j)]);
+        QCOMPARE(qkv[static_cast<std::size_t>(2 * j + 1)], k[static_cast<std::size_t>(j)]);
+    }
+
+    // The decay's random band at every offset (the figure's mean and ± 1 sd).
+    const pe::Table decay = dataOf(QStringLiteral("rope-decay"), rope);
+    QCOMPARE(decay.columnHeaders, (std::vector<std::string>{"score", "bound", "random_mean", "random_sd"}));
+
+    // The distance matrix's column at any N: cosine 1 at the position itself.
+    pe::EncodingParams longer = sinusoidal;
+    longer.seqLen = 30'000;
+    const pe::Table column =
+        dataOf(QStringLiteral("distance-column"), longer, {{QStringLiteral("metric"), QStringLiteral("cosine")}}, 777);
+    QCOMPARE(column.rows, 30'000);
+    QVERIFY(std::abs(valuesOf(column)[777] - 1) < 1e-12);
 }
 
 QTEST_MAIN(TestFigureSettings)

@@ -204,7 +204,8 @@ void TestMainWindowFiles::exportDataFromTheWindow()
     QTRY_VERIFY_WITH_TIMEOUT(w.currentView()->dataTable().has_value(), 20000);
     const QString proj = dir.filePath(QStringLiteral("proj.npy"));
     QVERIFY2(w.saveViewData(proj, &error), qPrintable(error));
-    QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 2}).size() + 128 * 2 * 8));
+    // position, x, y: the CSV's columns
+    QCOMPARE(QFileInfo(proj).size(), qint64(pe::npyHeader({128, 3}).size() + 128 * 3 * 8));
     w.showView(QStringLiteral("relative"));
     QVERIFY2(w.saveViewData(dir.filePath(QStringLiteral("relative.csv")), &error), qPrintable(error));
     const QStringList rel = QString::fromUtf8(testsupport::readFile(dir.filePath(QStringLiteral("relative.csv"))))

@@ -1,6 +1,7 @@
 #include "state/view_info/view_infos.h"
 
 #include "analysis/offset_waves.h"
+#include "encodings/scheme.h"
 
 PE_VIEW_TEXTS(AttentionView)
 
@@ -25,6 +26,78 @@ QString t5AttentionProblem(const pe::EncodingParams &p)
     return tr("T5's attention from positions is its learned bias of each bucket: give --bias-table FILE (a .npy of "
               "[buckets, heads], relative_attention_bias; File > Open T5 bias table), or see the buckets view.");
 }
+
+std::optional<pe::EncodingParams> comparedScheme(const pe::EncodingParams &p)
+{
+    if (p.scheme != pe::SchemeId::Sinusoidal && p.scheme != pe::SchemeId::Rope)
+        return std::nullopt;
+    pe::EncodingParams q = p;
+    q.scheme = p.scheme == pe::SchemeId::Rope ? pe::SchemeId::Sinusoidal : pe::SchemeId::Rope;
+    q.exponent = pe::Exponent::Pair;
+    if (pe::validate(q))
+        return std::nullopt;
+    return q;
+}
+
+std::optional<pe::LayerKind> otherLayerKind(const pe::EncodingParams &p, pe::LayerKind shown)
+{
+    if (shown != pe::LayerKind::Global)
+        return pe::LayerKind::Global;
+    if (pe::hasLocalLayers(p))
+        return pe::LayerKind::Local;
+    if (pe::hasNopeLayers(p))
+        return pe::LayerKind::Nope;
+    return std::nullopt;
+}
+
+namespace {
+
+// The attention view's row at the current position over the whole window, at any seq_len on the
+// offset path, with the row drawn beside it (the other kind of layer, or --compare's scheme):
+// CSV "position,weight[,weight_<other>]", the index the key s.
+pe::Table attentionRowTable(const DataRequest &r)
+{
+    const pe::AttentionSettings s = attentionSettingsFrom(r.settings);
+    const pe::EncodingParams &p = r.encoding->params();
+    std::vector<std::string> columns{"weight"};
+    std::optional<pe::EncodingParams> other;
+    std::optional<pe::LayerKind> otherLayer = otherLayerKind(p, s.layer);
+    if (otherLayer)
+        columns.push_back("weight_" + std::string(pe::layerKindName(*otherLayer)));
+    else if (r.settings.value(QStringLiteral("attentionCompare")).toBool()) {
+        other = comparedScheme(p);
+        if (other && pe::PositionalAttention::offsetOnly(*other))
+            columns.push_back("weight_" + std::string(pe::schemeName(other->scheme)));
+        else
+            other.reset();
+    }
+    return pe::lazyValuesTable("position", columns, p.startPos, p.seqLen,
+                               [encoding = r.encoding, s, other, otherLayer, t = r.position, cols = columns.size()] {
+                                   const std::int64_t n = encoding->params().seqLen,
+                                                      first = encoding->params().startPos;
+                                   std::vector<double> row(static_cast<std::size_t>(n)), beside;
+                                   pe::PositionalAttention(*encoding, s).row(t, first, n, row.data());
+                                   if (otherLayer) {
+                                       beside.resize(static_cast<std::size_t>(n));
+                                       pe::AttentionSettings os = s;
+                                       os.layer = *otherLayer;
+                                       pe::PositionalAttention(*encoding, os).row(t, first, n, beside.data());
+                                   } else if (other) {
+                                       beside.resize(static_cast<std::size_t>(n));
+                                       pe::PositionalAttention(pe::Encoding(*other), s).row(t, first, n, beside.data());
+                                   }
+                                   std::vector<double> values;
+                                   values.reserve(static_cast<std::size_t>(n) * cols);
+                                   for (std::size_t i = 0; i < row.size(); ++i) {
+                                       values.push_back(row[i]);
+                                       if (!beside.empty())
+                                           values.push_back(beside[i]);
+                                   }
+                                   return values;
+                               });
+}
+
+} // namespace
 
 ViewInfo attentionViewInfo()
 {
@@ -129,6 +202,27 @@ ViewInfo attentionViewInfo()
               return tooLarge(r);
           },
           [](const DataRequest &r) { return pe::attentionTable(*r.encoding, attentionSettingsFrom(r.settings)); }},
+         {QStringLiteral("attention-row"),
+          tr("the row of the current position (--position) over every key of the window, at any seq_len where the "
+             "scores depend on t − s alone, with the row drawn beside it (--compare, a model's other layers): "
+             "position, weight[, weight_OTHER]"),
+          tooLarge, attentionRowTable},
+         {QStringLiteral("qk"), tr("RoPE's query and key (--qk ones or random, --qk-seed): dimension, q, k"),
+          [](const DataRequest &r) {
+              return r.encoding->params().scheme == pe::SchemeId::Rope
+                         ? QString()
+                         : tr("q and k are RoPE's: give --scheme rope (the sinusoids add PE to the tokens).");
+          },
+          [](const DataRequest &r) {
+              const pe::AttentionSettings s = attentionSettingsFrom(r.settings);
+              const int d = r.encoding->params().dModel;
+              const std::vector<double> q = pe::queryKeyVector(s.qk, d, s.seed, 0),
+                                        k = pe::queryKeyVector(s.qk, d, s.seed, 1);
+              std::vector<double> values;
+              for (int j = 0; j < d; ++j)
+                  values.insert(values.end(), {q[static_cast<std::size_t>(j)], k[static_cast<std::size_t>(j)]});
+              return pe::valuesTable("dimension", {"q", "k"}, 0, std::move(values));
+          }},
          {QStringLiteral("temperature"), tr("Llama 4's NoPE temperature τ(t) at every position: position, temperature"),
           [](const DataRequest &r) {
               return pe::hasNopeLayers(r.encoding->params())

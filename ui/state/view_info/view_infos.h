@@ -66,6 +66,16 @@ ViewSetting pairChoiceSetting(const QString &key);
 pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
 // Why the attention view cannot draw T5 (without its learned table), or empty.
 QString t5AttentionProblem(const pe::EncodingParams &p);
+// The row the attention view draws beside the current one: a model's other kind of layer (Gemma's
+// local beside its global ones and back, Llama 4's NoPE beside its RoPE ones and back), else, with
+// --compare, the other of sinusoidal and RoPE at the same d and base (comparedScheme). The view and
+// the attention-row export take it from here.
+std::optional<pe::LayerKind> otherLayerKind(const pe::EncodingParams &p, pe::LayerKind shown);
+std::optional<pe::EncodingParams> comparedScheme(const pe::EncodingParams &p);
+// The recovery view's accuracy-against-σ curve: σ = 0, 0.1, ..., 2 on at most kRecoveryCurveRows
+// evenly spaced positions with the noise's z, the view's curve and the recovery-sigma export.
+inline constexpr std::int64_t kRecoveryCurveRows = 300;
+std::vector<double> recoveryCurveSigmas();
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
