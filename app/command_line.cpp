@@ -49,12 +49,13 @@ std::optional<QString> flagsProblem(QCommandLineParser &parser, const QStringLis
         if (parser.values(name).size() > 1 && !(setting && setting->repeatable))
             return QStringLiteral("--%1 is given more than once.").arg(name);
     }
-    // An empty value is never what was meant (--export "" drew the first view): refused for every
-    // option that takes one, but a setting's that an empty value turns off (--title '').
+    // An empty or blank value is never what was meant (--export "" drew the first view; --vmax ' '
+    // was read as auto): refused for every option that takes one, but a setting's that an empty
+    // value turns off (--title '').
     for (const QCommandLineOption &option : options()) {
         const QString name = option.names().constLast();
         const ViewSetting *setting = cli::settingOfFlag(name);
-        if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).isEmpty() &&
+        if (!option.valueName().isEmpty() && parser.isSet(name) && parser.value(name).trimmed().isEmpty() &&
             !(setting && !setting->emptyTurnsOff.isEmpty()))
             return QStringLiteral("--%1: the value is empty; give %2 (see --help).").arg(name, option.valueName());
     }

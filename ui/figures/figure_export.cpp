@@ -139,11 +139,19 @@ std::optional<QString> checkFigureOptions(const FigureOptions &o)
     // A family not installed would be drawn in a fallback without a word: refused (matplotlib only
     // warns, "findfont: Font family ... not found"). The font database needs the application: the
     // command line parses before it has one and asks again once it does.
-    if (!o.fontFamily.isEmpty() && QGuiApplication::instance() &&
-        !QFontDatabase::families().contains(o.fontFamily, Qt::CaseInsensitive))
-        return QObject::tr("no font family '%1' is installed (fc-list : family lists them; DejaVu Serif and "
-                           "DejaVu Sans come with the program's packages).")
-            .arg(o.fontFamily.left(80));
+    if (!o.fontFamily.isEmpty() && QGuiApplication::instance()) {
+        // Qt names a family two foundries make "C059 [urw]"; the family is asked for without it.
+        static const QRegularExpression foundry(QStringLiteral("\\s*\\[[^\\]]*\\]$"));
+        QStringList families;
+        for (const QString &f : QFontDatabase::families())
+            if (const QString name = QString(f).remove(foundry);
+                !name.startsWith(QLatin1Char('.')) && !families.contains(name, Qt::CaseInsensitive))
+                families << name;
+        if (!families.contains(o.fontFamily, Qt::CaseInsensitive))
+            return QObject::tr("Qt finds no font family '%1' it can draw; it has %2%3.")
+                .arg(o.fontFamily.left(80), families.mid(0, 40).join(QStringLiteral(", ")),
+                     families.size() > 40 ? QObject::tr(", …") : QString());
+    }
     const long w = std::lround(layout.width() * o.pixelRatio()), h = std::lround(layout.height() * o.pixelRatio());
     if (w > maxPixelSide || h > maxPixelSide)
         return o.isPhysical() ? QObject::tr("size times dpi must be at most %1 pixels on each side (got %2x%3).")

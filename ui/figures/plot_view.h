@@ -231,6 +231,9 @@ class PlotView : public QWidget
     // The legend where the legend setting asks (legendSetting), after each rebuild: the strip above
     // (placeLegendAbove's row), a row below the plots, or the main plot's inset at a corner.
     void placeLegend();
+    // A legend inside the plot that its plot does not hold (at the layout now) goes above; then
+    // laid out again. The figure's render asks at its final layout too.
+    void keepLegendInside();
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
     bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;

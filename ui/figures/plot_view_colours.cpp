@@ -56,21 +56,24 @@ void PlotView::applyColourLimits()
             const ColourRange r = limitedColourRange(bar.ownLow, bar.ownHigh, limits,
                                                      limits.robust ? drawnCells(plot_, scale) : std::vector<double>{});
             range = QCPRange(r.low, r.high);
-            // The view's own label may say what its own range is ("value (±6 = max |value|)"):
-            // once the range is another, that part goes.
-            const bool otherRange = range.lower != bar.ownLow || range.upper != bar.ownHigh;
-            if (otherRange && label.endsWith(QLatin1Char(')')) && label.contains(QStringLiteral(" (")))
-                label = label.left(label.lastIndexOf(QStringLiteral(" (")));
-            if (!limits.label.isEmpty())
-                label = limits.label;
-            QStringList notes;
-            if (limits.robust && !(limits.low && limits.high))
-                notes << tr("%1–%2th percentile").arg(kRobustLow).arg(kRobustHigh);
-            if (!r.note.isEmpty())
-                notes << r.note;
-            if (!notes.isEmpty())
-                label = label.isEmpty() ? notes.join(QStringLiteral("; "))
-                                        : tr("%1 (%2)").arg(label, notes.join(QStringLiteral("; ")));
+            if (!limits.label.isEmpty()) {
+                label = limits.label; // the label given is the label, word for word
+            } else {
+                // The view's own label may say what its own range is ("value (±6 = max |value|)"):
+                // once the range is another, that part goes; a short note says what the ends are.
+                const bool otherRange = range.lower != bar.ownLow || range.upper != bar.ownHigh;
+                if (otherRange && label.endsWith(QLatin1Char(')')) && label.contains(QStringLiteral(" (")))
+                    label = label.left(label.lastIndexOf(QStringLiteral(" (")));
+                QString note = r.note;
+                if (r.robustLow && r.robustHigh)
+                    note = tr("2–98th pct");
+                else if (r.robustLow)
+                    note = tr("low end 2nd pct");
+                else if (r.robustHigh)
+                    note = tr("high end 98th pct");
+                if (!note.isEmpty())
+                    label = label.isEmpty() ? note : tr("%1 (%2)").arg(label, note);
+            }
         }
         if (scale->dataRange() != range) {
             scale->setDataRange(range); // the colour maps drawn through it follow

@@ -207,20 +207,42 @@ void PlotView::placeLegend()
                 corner = c;
             }
         }
+        if (fewest > 0) { // every corner hides data: a paper's legend goes above instead
+            legend->setBorderPen(Qt::NoPen);
+            legend->setFillOrder(QCPLegend::foColumnsFirst);
+            content_->addElement(0, 0, legend);
+            wrapLegend();
+            return;
+        }
     } else {
         corner = (where.startsWith(QLatin1String("upper")) ? Qt::AlignTop : Qt::AlignBottom) |
                  (where.endsWith(QLatin1String("left")) ? Qt::AlignLeft : Qt::AlignRight);
     }
     inset->addElement(legend, corner);
-    // A legend larger than its plot would cover the axes and the plots beside it: it goes above.
     layOut();
+    keepLegendInside();
+}
+
+void PlotView::keepLegendInside()
+{
+    QCPLegend *legend = plot_->legend;
+    if (!legend || !content_)
+        return;
+    auto *inset = qobject_cast<QCPLayoutInset *>(legend->layout());
+    if (!inset)
+        return;
+    // A legend larger than its plot would cover the axes and the plots beside it: it goes above.
+    const QMargins pad = inset->margins();
     const QSize box = legend->minimumOuterSizeHint();
-    const QRect area = rect->rect();
-    if (box.width() + 2 * pad > area.width() || box.height() + 2 * pad > area.height()) {
-        inset->take(legend);
-        inset->simplify();
-        legend->setFillOrder(QCPLegend::foColumnsFirst);
-        content_->addElement(0, 0, legend);
-        wrapLegend();
-    }
+    const QRect area = plot_->axisRect()->rect();
+    if (box.width() + pad.left() + pad.right() <= area.width() &&
+        box.height() + pad.top() + pad.bottom() <= area.height())
+        return;
+    inset->take(legend);
+    inset->simplify();
+    legend->setBorderPen(Qt::NoPen);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    content_->addElement(0, 0, legend);
+    wrapLegend();
+    layOut();
 }

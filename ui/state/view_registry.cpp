@@ -87,12 +87,17 @@ namespace {
 std::optional<double> colourLimitOf(const QString &text, QString *error)
 {
     const QString t = text.trimmed();
+    if (t.isEmpty() && !text.isEmpty()) {
+        if (error)
+            *error = QObject::tr("a colour limit is auto or a number, not blanks.");
+        return std::nullopt;
+    }
     if (t.isEmpty() || t == QLatin1String("auto"))
         return std::nullopt;
     const auto v = pe::parseReal(t.toStdString());
     if (!v || !std::isfinite(*v) || std::abs(*v) > kMaxColourLimit) {
         if (error)
-            *error = QObject::tr("a colour limit is auto or a number from -1e300 to 1e300 (got '%1').").arg(t.left(40));
+            *error = QObject::tr("a colour limit is auto or a number from -1e100 to 1e100 (got '%1').").arg(t.left(40));
         return std::nullopt;
     }
     return v;
@@ -106,7 +111,7 @@ ViewSetting colourLimitSetting(const QString &key, const QString &flag, const QS
         colourLimitOf(text, &error);
         return error;
     };
-    s.allowed = QObject::tr("auto or a number from -1e300 to 1e300");
+    s.allowed = QObject::tr("auto or a number from -1e100 to 1e100");
     return s.option(flag, QStringLiteral("V"), help);
 }
 
@@ -163,6 +168,13 @@ QString colourLimitsProblem(const QJsonObject &settings)
                    "--vmin %1 is not below --vmax %2: the colour scale runs from its lowest to its highest value.")
             .arg(*l.low, 0, 'g', 17)
             .arg(*l.high, 0, 'g', 17);
+    // A colour bar spans at least kMinColourSpan (QCustomPlot draws no narrower range: it would keep
+    // the view's own without a word).
+    if (l.low && l.high && *l.high - *l.low < kMinColourSpan)
+        return QObject::tr("--vmin %1 and --vmax %2 are closer than %3: the colour scale cannot tell them apart.")
+            .arg(*l.low, 0, 'g', 17)
+            .arg(*l.high, 0, 'g', 17)
+            .arg(kMinColourSpan, 0, 'g', 3);
     return {};
 }
 
@@ -170,6 +182,7 @@ ColourRange limitedColourRange(double automaticLow, double automaticHigh, const 
                                std::vector<double> values)
 {
     double low = automaticLow, high = automaticHigh;
+    bool robust = false;
     if (limits.robust && (!limits.low || !limits.high) && !values.empty()) {
         std::vector<double> copy = values;
         const double pLow = pe::percentile(values, kRobustLow);
@@ -177,13 +190,16 @@ ColourRange limitedColourRange(double automaticLow, double automaticHigh, const 
         if (std::isfinite(pLow) && std::isfinite(pHigh) && pLow < pHigh) {
             low = pLow;
             high = pHigh;
+            robust = true;
         }
     }
-    ColourRange out{limits.low.value_or(low), limits.high.value_or(high), {}};
+    ColourRange out{
+        limits.low.value_or(low), limits.high.value_or(high), {}, robust && !limits.low, robust && !limits.high};
     if (out.low < out.high)
         return out;
     // One end given past the other's own value: the automatic span kept, and said.
-    const double span = std::max({automaticHigh - automaticLow, 1e-9 * std::abs(out.low), 1e-300});
+    const double span = std::max({automaticHigh - automaticLow, 1e-9 * std::abs(out.low), kMinColourSpan});
+    out.robustLow = out.robustHigh = false;
     if (limits.low) {
         out.high = out.low + span;
         out.note = QObject::tr("every value below %1").arg(out.low, 0, 'g', 6);

@@ -94,8 +94,10 @@ ViewSettings figureSettings();
 enum class ColourScale { None, Values, Positions };
 ViewSettings colourSettings(ColourScale kind);
 inline constexpr double kRobustLow = 2, kRobustHigh = 98;
-// The largest |limit|: a colour bar's span (high - low) stays finite.
-inline constexpr double kMaxColourLimit = 1e300;
+// The largest |limit| and the least span of given limits: QCustomPlot draws ranges of sizes from
+// 1e-280 to 1e250 and silently keeps the old one otherwise.
+inline constexpr double kMaxColourLimit = 1e100;
+inline constexpr double kMinColourSpan = 1e-100;
 struct ColourLimits {
     std::optional<double> low, high; // given; nothing: the view's own
     bool robust = false;
@@ -113,6 +115,7 @@ QString colourLimitsProblem(const QJsonObject &settings);
 struct ColourRange {
     double low = 0, high = 1;
     QString note;
+    bool robustLow = false, robustHigh = false; // the end is the values' percentile
 };
 ColourRange limitedColourRange(double automaticLow, double automaticHigh, const ColourLimits &limits,
                                std::vector<double> values = {});
