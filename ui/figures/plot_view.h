@@ -234,6 +234,8 @@ class PlotView : public QWidget
     // A legend inside the plot that its plot does not hold (at the layout now) goes above; then
     // laid out again. The figure's render asks at its final layout too.
     void keepLegendInside();
+    // The legend in the strip above the plots (placeLegendAbove's row), its items wrapped to the width.
+    void legendToStrip();
     // Shows the scheme's problem in place of the plot, or the plot; true when the plot is shown.
     bool showScheme();
     QString wrappedTitle(const QFont &font, const QStringList &parts) const;

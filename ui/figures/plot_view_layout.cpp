@@ -145,6 +145,11 @@ void PlotView::placeLegend()
     QCPAxisRect *rect = plot_->axisRect();
     QCPLayoutInset *inset = rect->insetLayout();
     QCPLayoutGrid *outer = plot_->plotLayout();
+    // The default on every rebuild (a slider step): already in the strip, nothing moves.
+    if (where == QLatin1String("above") && legend->layout() == content_) {
+        legend->setVisible(legend->itemCount() > 0);
+        return;
+    }
     // Back from off: into the layout first, where the type and colours reach it.
     if (!legend->layout() && where != QLatin1String("off")) {
         content_->addElement(0, 0, legend);
@@ -208,10 +213,7 @@ void PlotView::placeLegend()
             }
         }
         if (fewest > 0) { // every corner hides data: a paper's legend goes above instead
-            legend->setBorderPen(Qt::NoPen);
-            legend->setFillOrder(QCPLegend::foColumnsFirst);
-            content_->addElement(0, 0, legend);
-            wrapLegend();
+            legendToStrip();
             return;
         }
     } else {
@@ -240,9 +242,15 @@ void PlotView::keepLegendInside()
         return;
     inset->take(legend);
     inset->simplify();
+    legendToStrip();
+    layOut();
+}
+
+void PlotView::legendToStrip()
+{
+    QCPLegend *legend = plot_->legend;
     legend->setBorderPen(Qt::NoPen);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     content_->addElement(0, 0, legend);
     wrapLegend();
-    layOut();
 }

@@ -184,9 +184,9 @@ ColourRange limitedColourRange(double automaticLow, double automaticHigh, const 
     double low = automaticLow, high = automaticHigh;
     bool robust = false;
     if (limits.robust && (!limits.low || !limits.high) && !values.empty()) {
-        std::vector<double> copy = values;
+        // (percentile reorders the values; the next one does not depend on their order)
         const double pLow = pe::percentile(values, kRobustLow);
-        const double pHigh = pe::percentile(copy, kRobustHigh);
+        const double pHigh = pe::percentile(values, kRobustHigh);
         if (std::isfinite(pLow) && std::isfinite(pHigh) && pLow < pHigh) {
             low = pLow;
             high = pHigh;

@@ -136,10 +136,8 @@ QJsonObject FigureTitleDialog::values() const
 
 QString FigureTitleDialog::problem() const
 {
-    QString error;
-    if (hasMarkers_ && !parseMarkers(markers_->text(), &error))
-        return error;
-    // Every value as the command line checks it (a text by its setting's check), then the limits' order.
+    // Every value as the command line checks it (a text by its setting's check: the markers by
+    // parseMarkers), then the limits' order.
     const QJsonObject v = values();
     if (const auto why = checkSettings(declared_, v))
         return *why;

@@ -31,18 +31,15 @@ ViewInfo recoveryViewInfo()
               tooLarge,
               [](const DataRequest &r) {
                   const std::vector<double> sigmas = recoveryCurveSigmas();
-                  auto encoding = r.encoding;
-                  pe::Table t =
-                      pe::lazyValuesTable("row", {"sigma", "accuracy"}, 0, static_cast<std::int64_t>(sigmas.size()),
-                                          [encoding, noise = r.noise, sigmas] {
-                                              const std::vector<double> acc = pe::accuracyAgainstSigma(
-                                                  *encoding, noise, sigmas, kRecoveryCurveRows);
-                                              std::vector<double> values;
-                                              for (std::size_t i = 0; i < sigmas.size(); ++i)
-                                                  values.insert(values.end(), {sigmas[i], acc[i]});
-                                              return values;
-                                          });
-                  return t;
+                  return pe::lazyValuesTable("row", {"sigma", "accuracy"}, 0, static_cast<std::int64_t>(sigmas.size()),
+                                             [encoding = r.encoding, noise = r.noise, sigmas] {
+                                                 const std::vector<double> acc = pe::accuracyAgainstSigma(
+                                                     *encoding, noise, sigmas, kRecoveryCurveRows);
+                                                 std::vector<double> values;
+                                                 for (std::size_t i = 0; i < sigmas.size(); ++i)
+                                                     values.insert(values.end(), {sigmas[i], acc[i]});
+                                                 return values;
+                                             });
               }}},
             tooLarge};
 }
