@@ -2,7 +2,7 @@
 
 #include "encodings/encoding_params.h"
 #include "encodings/noise.h"
-#include "figures/figure_export.h"
+#include "figures/panel_figure.h"
 #include "state/session.h"
 #include "state/view_registry.h"
 
@@ -45,6 +45,8 @@ struct CommandLine {
     bool gif = false;      // --export-frames FILE.gif: one animated GIF
     int fps = 10;          // --fps
     FigureOptions figure;
+    QStringList panels; // --export VIEW,VIEW,...: the panels' views (view is the first); empty for one
+    PanelGrid grid;     // --panels (or --grid), --panel-labels
     FigureFormat allFormat = FigureFormat::Png; // --export all --format
     std::optional<Session> session;             // --session FILE or --preset NAME
     QString listFile;                           // --list-tensors FILE, --model-info FILE

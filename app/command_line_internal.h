@@ -52,6 +52,9 @@ std::optional<double> boundedFlag(const QCommandLineParser &parser, const QStrin
 QString schemeRefusal(const QString &flag, const pe::EncodingParams &p);
 // Why the view of an export cannot be drawn with these settings (ViewInfo::cannotDraw).
 std::optional<QString> drawProblem(const CommandLine &cmd);
+// --grid RxC with --export VIEW,VIEW,... that has no grid view among them: the panels' grid, not
+// the grid view's flag (the issue's own example, --export heatmap,frequencies --grid 1x2).
+bool gridMeansPanels(const QCommandLineParser &parser);
 // Why dir cannot be the folder an export writes into.
 std::optional<QString> folderProblem(const QString &dir);
 // The view setting a flag sets, or null for the command line's own flags.

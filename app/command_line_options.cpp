@@ -4,6 +4,7 @@
 #include "encodings/noise.h"
 #include "encodings/scheme_parameters.h"
 #include "figures/figure_export.h"
+#include "figures/panel_figure.h"
 #include "state/view_registry.h"
 
 #include <QCommandLineParser>
@@ -164,8 +165,18 @@ QList<QCommandLineOption> options()
         {QStringLiteral("export"),
          QStringLiteral("Write the figure of VIEW to --out (.png, .svg or .pdf) and exit: ") +
              viewIds().join(QStringLiteral(", ")) +
-             QStringLiteral("; all: every view into the folder --out, in --format."),
+             QStringLiteral("; all: every view into the folder --out, in --format; VIEW,VIEW,...: up to %1 views "
+                            "as the panels of one figure (--panels, --panel-labels), in one type, their plots "
+                            "aligned.")
+                 .arg(kMaxPanels),
          QStringLiteral("VIEW")},
+        {QStringLiteral("panels"),
+         QStringLiteral("The grid of --export VIEW,VIEW,...'s panels, ROWSxCOLUMNS, filled row by row (default one "
+                        "row). --grid RxC says the same when the grid view is not a panel."),
+         QStringLiteral("RxC")},
+        {QStringLiteral("panel-labels"),
+         QStringLiteral("The panels' labels: %1 (default (a)).").arg(panelLabelStyles().join(QStringLiteral(", "))),
+         QStringLiteral("STYLE")},
         {QStringLiteral("format"), QStringLiteral("The format of --export all: png, svg or pdf (default png)."),
          QStringLiteral("FORMAT")},
         {QStringLiteral("export-data"),

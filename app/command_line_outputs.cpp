@@ -212,6 +212,27 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
     if ((figure || data) && cmd.out.isEmpty())
         return QStringLiteral("--out FILE is required with --export and --export-data.");
     cmd.view = figure ? parser.value(QStringLiteral("export")) : parser.value(QStringLiteral("view"));
+    if (figure && cmd.view.contains(QLatin1Char(','))) {
+        // Several views, the panels of one figure: each a view, once.
+        for (const QString &part : cmd.view.split(QLatin1Char(','))) {
+            const QString id = part.trimmed();
+            if (!findView(id))
+                return QStringLiteral("--export: unknown view '%1' among the panels; views are %2.")
+                    .arg(id, viewIds().join(QStringLiteral(", ")));
+            if (cmd.panels.contains(id))
+                return QStringLiteral("--export: the view '%1' is named twice; a view is one panel.").arg(id);
+            cmd.panels << id;
+        }
+        if (cmd.panels.size() > kMaxPanels)
+            return QStringLiteral("--export: at most %1 panels in a figure (got %2).")
+                .arg(kMaxPanels)
+                .arg(cmd.panels.size());
+        cmd.view = cmd.panels.first();
+    }
+    for (const char *flag : {"panels", "panel-labels"})
+        if (parser.isSet(QLatin1String(flag)) && cmd.panels.isEmpty())
+            return QStringLiteral("--%1 goes with --export VIEW,VIEW,... (several views as panels).")
+                .arg(QLatin1String(flag));
     if (cmd.view.isEmpty())
         cmd.view = cmd.session ? cmd.session->view : viewIds().first();
     if (!findView(cmd.view) && !(figure && cmd.view == QStringLiteral("all")))
@@ -275,16 +296,17 @@ namespace {
 // A figure of one view (--export VIEW, --export-frames) drawn with a view's flag that view does
 // not declare would ignore it without a word (--robust on the frequencies): refused, naming the
 // views it applies to.
-std::optional<QString> flagsTheViewIgnores(const QCommandLineParser &parser, const QString &viewId)
+std::optional<QString> flagsTheViewIgnores(const QCommandLineParser &parser, const QStringList &viewIds,
+                                           const QString &exempt = {})
 {
-    const ViewInfo *view = findView(viewId);
-    if (!view)
-        return std::nullopt;
     for (const QString &name : parser.optionNames()) {
-        if (!cli::settingOfFlag(name))
+        if (!cli::settingOfFlag(name) || name == exempt)
             continue;
-        const bool declared = std::any_of(view->settings.begin(), view->settings.end(),
-                                          [&name](const ViewSetting &s) { return s.flag == name; });
+        const bool declared = std::any_of(viewIds.begin(), viewIds.end(), [&name](const QString &id) {
+            const ViewInfo *view = findView(id);
+            return view && std::any_of(view->settings.begin(), view->settings.end(),
+                                       [&name](const ViewSetting &s) { return s.flag == name; });
+        });
         if (declared)
             continue;
         QStringList views;
@@ -293,8 +315,36 @@ std::optional<QString> flagsTheViewIgnores(const QCommandLineParser &parser, con
                 if (s.flag == name && !views.contains(v.id))
                     views << v.id;
         return QStringLiteral("--%1 applies to the %2 view%3, not to %4.")
-            .arg(name, views.join(QStringLiteral(", ")), views.size() == 1 ? QString() : QStringLiteral("s"), viewId);
+            .arg(name, views.join(QStringLiteral(", ")), views.size() == 1 ? QString() : QStringLiteral("s"),
+                 viewIds.join(QStringLiteral(" or ")));
     }
+    return std::nullopt;
+}
+
+// --export VIEW,VIEW,...: each view drawn, their flags, the grid (--panels, or --grid when the grid
+// view is not a panel: the grid view's own flag otherwise) and the labels.
+std::optional<QString> readExportPanels(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    const bool gridAsPanels = cli::gridMeansPanels(parser);
+    if (auto problem = flagsTheViewIgnores(parser, cmd.panels, gridAsPanels ? QStringLiteral("grid") : QString()))
+        return problem;
+    const QString flag = gridAsPanels ? QStringLiteral("grid") : QStringLiteral("panels");
+    const QString grid = parser.isSet(flag) ? parser.value(flag) : QStringLiteral("1x%1").arg(cmd.panels.size());
+    if (auto problem = parsePanelGrid(grid, static_cast<int>(cmd.panels.size()), &cmd.grid))
+        return QStringLiteral("--%1: ").arg(flag) + *problem;
+    if (parser.isSet(QStringLiteral("panel-labels")))
+        if (auto problem = parsePanelLabels(parser.value(QStringLiteral("panel-labels")), &cmd.grid))
+            return QStringLiteral("--panel-labels: ") + *problem;
+    cmd.mode = CommandLine::Mode::ExportFigure;
+    const QString first = cmd.view;
+    for (const QString &id : cmd.panels) {
+        cmd.view = id;
+        if (auto problem = cli::drawProblem(cmd))
+            return QStringLiteral("--export %1: %2").arg(id, *problem);
+    }
+    cmd.view = first;
+    if (auto problem = checkFigurePath(cmd.out))
+        return QStringLiteral("--out: ") + *problem;
     return std::nullopt;
 }
 
@@ -307,15 +357,17 @@ std::optional<QString> cli::readExport(const QCommandLineParser &parser, Command
         return QStringLiteral("--format goes with --export all (one figure takes its format from --out).");
     if (exportsAll(asked, cmd))
         return readExportAll(parser, cmd);
+    if (asked.figure && !cmd.panels.isEmpty())
+        return readExportPanels(parser, cmd);
     if (asked.figure) {
-        if (auto problem = flagsTheViewIgnores(parser, cmd.view))
+        if (auto problem = flagsTheViewIgnores(parser, {cmd.view}))
             return problem;
         return readExportFigure(cmd);
     }
     if (asked.data)
         return readExportData(parser, cmd);
     if (asked.frames) {
-        if (auto problem = flagsTheViewIgnores(parser, cmd.view))
+        if (auto problem = flagsTheViewIgnores(parser, {cmd.view}))
             return problem;
         if (auto error = readFramesTarget(parser, cmd))
             return error;

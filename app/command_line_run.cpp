@@ -90,6 +90,28 @@ bool applyState(const CommandLine &cmd, Workspace &workspace, const QString &fro
     return true;
 }
 
+// --export VIEW,VIEW,...: the views as the panels of one figure.
+int exportPanelFigure(const CommandLine &cmd, WorkspaceViews &figures)
+{
+    std::vector<std::unique_ptr<PlotView>> owned;
+    std::vector<PlotView *> views;
+    for (const QString &id : cmd.panels) {
+        owned.push_back(figures.offscreenView(id));
+        views.push_back(owned.back().get());
+    }
+    QString error;
+    const FigureOptions fitted = fitPanels(views, cmd.figure, cmd.grid, &error);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (!exportPanels(views, cmd.out, fitted, cmd.grid, &error)) {
+        std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
+        return 2;
+    }
+    return 0;
+}
+
 // Frames for lecture videos: the view drawn offscreen, the position advancing by cmd.step.
 int exportFrames(const CommandLine &cmd, WorkspaceViews &figures)
 {
@@ -204,6 +226,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
                 std::fprintf(stderr, "pe-explorer: --export all: not drawn: %s\n", qPrintable(line));
             return 0;
         }
+        if (!cmd.panels.isEmpty())
+            return exportPanelFigure(cmd, figures);
         std::unique_ptr<PlotView> view = figures.offscreenView(cmd.view);
         QString error;
         const FigureOptions fitted = view->cannotDraw().isEmpty() ? fitFigure(view.get(), cmd.figure, &error)

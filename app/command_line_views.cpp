@@ -30,6 +30,14 @@ QString cli::schemeRefusal(const QString &flag, const pe::EncodingParams &p)
         .arg(flag, schemes.join(QStringLiteral(" or ")), schemes.first(), current);
 }
 
+bool cli::gridMeansPanels(const QCommandLineParser &parser)
+{
+    const QStringList panels = parser.value(QStringLiteral("export")).split(QLatin1Char(','));
+    return parser.isSet(QStringLiteral("grid")) && !parser.isSet(QStringLiteral("panels")) && panels.size() > 1 &&
+           !std::any_of(panels.begin(), panels.end(),
+                        [](const QString &id) { return id.trimmed() == QLatin1String("grid"); });
+}
+
 // Each flag checked as a session's value is, and kept for every view that declares it; refused
 // under a scheme none of them means it for.
 std::optional<QString> cli::readViewSettings(const QCommandLineParser &parser, CommandLine &cmd)
@@ -38,6 +46,8 @@ std::optional<QString> cli::readViewSettings(const QCommandLineParser &parser, C
         for (const ViewSetting &setting : view.settings) {
             if (setting.flag.isEmpty() || !parser.isSet(setting.flag))
                 continue;
+            if (setting.flag == QLatin1String("grid") && gridMeansPanels(parser))
+                continue; // the panels' grid (readExport)
             if (const QString why = schemeRefusal(setting.flag, cmd.params); !why.isEmpty())
                 return why;
             QString error;

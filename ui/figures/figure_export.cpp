@@ -57,6 +57,17 @@ QSize FigureOptions::layoutSize() const
     return {static_cast<int>(std::lround(physical.width() * k)), static_cast<int>(std::lround(physical.height() * k))};
 }
 
+QString layoutSizeText(const FigureOptions &options, QSize points)
+{
+    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0;
+    const bool inches = options.isPhysical() && options.unit == SizeUnit::Inch;
+    const double step = inches ? 0.1 : 1.0;
+    const auto up = [&](int p) {
+        return QString::number(std::ceil(std::max(p, 1) / perUnit / step - 1e-9) * step, 'f', inches ? 1 : 0);
+    };
+    return up(points.width()) + QLatin1Char('x') + up(points.height()) + unitName(options.unit);
+}
+
 QSizeF FigureOptions::pageSize() const
 {
     return isPhysical() ? physical * pointsPerUnit(unit) : QSizeF(size);
@@ -198,9 +209,9 @@ bool writeBytes(const QByteArray &bytes, const QString &path, QString *error)
     return true;
 }
 
-// The view drawn as vectors (the plot's own painting, not a picture of it) into a paint device,
+// A page drawn as vectors (the plots' own painting, not a picture of them) into a paint device,
 // the layout's points scaled by `scale` to the device's units.
-void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &options, QSizeF scale)
+void paintVectors(const FigurePage &page, QPaintDevice *device, QSizeF scale)
 {
     QCPPainter painter;
     painter.begin(device);
@@ -213,7 +224,7 @@ void paintVectors(PlotView *view, QPaintDevice *device, const FigureOptions &opt
     // JPEG, blurring cell edges.
     painter.setRenderHint(QPainter::LosslessImageRendering);
     painter.scale(scale.width(), scale.height());
-    view->renderTo(&painter, options.layoutSize(), options.pixelRatio());
+    page.vectors(&painter);
     painter.end();
 }
 
@@ -255,42 +266,28 @@ QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
     return pdf;
 }
 
-// A figure's type in points, and its family, for as long as it lives; then the type it found (the
-// window's, or an enclosing figure's: figureBytes draws a PNG through figureImage). The family is
-// the view's font's: every label, title and cell value is set in a font taken from it.
-class FigureType
-{
-  public:
-    FigureType(PlotView *view, double points, const QString &family)
-        : view_(view)
-        , before_(view->figureFontPoints())
-        , font_(view->font())
-        , setFamily_(!family.isEmpty())
-    {
-        view_->setFigureFontPoints(points);
-        if (setFamily_) {
-            QFont f = font_;
-            f.setFamily(family);
-            view_->setFont(f);
-        }
-    }
-    ~FigureType()
-    {
-        view_->setFigureFontPoints(before_);
-        if (setFamily_)
-            view_->setFont(font_);
-    }
-    FigureType(const FigureType &) = delete;
-    FigureType &operator=(const FigureType &) = delete;
-
-  private:
-    PlotView *view_;
-    double before_;
-    QFont font_;
-    bool setFamily_;
-};
-
 } // namespace
+
+FigureType::FigureType(PlotView *view, double points, const QString &family)
+    : view_(view)
+    , before_(view->figureFontPoints())
+    , font_(view->font())
+    , setFamily_(!family.isEmpty())
+{
+    view_->setFigureFontPoints(points);
+    if (setFamily_) {
+        QFont f = font_;
+        f.setFamily(family);
+        view_->setFont(f);
+    }
+}
+
+FigureType::~FigureType()
+{
+    view_->setFigureFontPoints(before_);
+    if (setFamily_)
+        view_->setFont(font_);
+}
 
 FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem)
 {
@@ -392,17 +389,26 @@ QImage figureImage(PlotView *view, const FigureOptions &options)
 
 QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options)
 {
+    const FigureType type(view, options.textPoints(), options.fontFamily);
+    FigurePage page;
+    page.vectors = [&](QCPPainter *painter) { view->renderTo(painter, options.layoutSize(), options.pixelRatio()); };
+    page.image = [&] { return figureImage(view, options); };
+    page.dpi = view->plot()->logicalDpiY();
+    return pageBytes(format, options, page);
+}
+
+QByteArray pageBytes(FigureFormat format, const FigureOptions &options, const FigurePage &page)
+{
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     const QSize layout = options.layoutSize();
-    const FigureType type(view, options.textPoints(), options.fontFamily);
     // Text is measured at the screen's logical dpi while the plot lays itself out: the vector
     // devices resolve point sizes at the same dpi, so what was measured is what is drawn.
-    const int dpi = view->plot()->logicalDpiY();
+    const int dpi = page.dpi;
     switch (format) {
     case FigureFormat::Png: {
-        const QImage image = figureImage(view, options);
+        const QImage image = page.image();
         if (image.isNull() || !image.save(&buffer, "PNG"))
             bytes.clear();
         break;
@@ -417,7 +423,7 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
         svg.setSize(layout);
         svg.setViewBox(QRect(QPoint(0, 0), layout));
         svg.setTitle(QStringLiteral("Positional Encoding Explorer"));
-        paintVectors(view, &svg, options, QSizeF(1, 1));
+        paintVectors(page, &svg, QSizeF(1, 1));
         buffer.write(withPhysicalSize(raw.data(), options));
         break;
     }
@@ -427,7 +433,7 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
         raw.open(QIODevice::WriteOnly);
         // The layout's whole points stretched onto the exact page (89 mm is 252.28 pt, laid out at
         // 252), in the writer's units of 1/dpi inch.
-        const QSizeF page = options.pageSize();
+        const QSizeF exact = options.pageSize();
         {
             QPdfWriter pdf(&raw);
             pdf.setResolution(dpi);
@@ -436,10 +442,10 @@ QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions 
             pdf.setTitle(QStringLiteral("Positional Encoding Explorer"));
             pdf.setCreator(QStringLiteral("Positional Encoding Explorer"));
             paintVectors(
-                view, &pdf, options,
-                QSizeF(dpi / 72.0 * page.width() / layout.width(), dpi / 72.0 * page.height() / layout.height()));
+                page, &pdf,
+                QSizeF(dpi / 72.0 * exact.width() / layout.width(), dpi / 72.0 * exact.height() / layout.height()));
         }
-        buffer.write(withExactMediaBox(raw.data(), layout, page));
+        buffer.write(withExactMediaBox(raw.data(), layout, exact));
         break;
     }
     }
@@ -475,18 +481,24 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
         return false;
     }
 
+    return writeFigure(
+        path, [&] { return figureBytes(view, *figureFormatForPath(path), options); }, error);
+}
+
+bool writeFigure(const QString &path, const std::function<QByteArray()> &bytes, QString *error)
+{
     // Find an unwritable path before the render, not after it.
     pe::AtomicFile probe(path.toStdString());
     if (std::string message; !probe.open(message)) {
         *error = QString::fromStdString(message);
         return false;
     }
-    const QByteArray bytes = figureBytes(view, *figureFormatForPath(path), options);
-    if (bytes.isEmpty()) {
+    const QByteArray drawn = bytes();
+    if (drawn.isEmpty()) {
         *error = QObject::tr("could not draw the figure.");
         return false;
     }
-    return writeBytes(bytes, path, error);
+    return writeBytes(drawn, path, error);
 }
 
 QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,

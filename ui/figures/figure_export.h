@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFont>
 #include <QSize>
 #include <QSizeF>
 #include <QString>
@@ -68,6 +69,8 @@ inline constexpr double maxFont = 72;
 QString unitName(SizeUnit unit);
 // Points per unit (1 for pixels).
 double pointsPerUnit(SizeUnit unit);
+// A layout's points in the options' unit, rounded up (to 0.1 in, a millimetre, a pixel): "7.1x2.6in".
+QString layoutSizeText(const FigureOptions &options, QSize points);
 // "3.5x2.5in", "89x64mm", "1200x800" (pixels, "px" optional) as FigureOptions' size; one sentence
 // when it is not a size.
 std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options);
@@ -104,6 +107,39 @@ QImage figureImage(PlotView *view, const FigureOptions &options);
 
 // The file's bytes for a view in a format; empty if drawing failed.
 QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options);
+
+// A figure's page, of one view or several (figures/panel_figure.h): drawn as vectors onto a
+// painter in the layout's points (SVG, PDF), or as the PNG's image; `dpi` is the logical dpi its
+// views measured their text at.
+class QCPPainter;
+struct FigurePage {
+    std::function<void(QCPPainter *)> vectors;
+    std::function<QImage()> image;
+    int dpi = 96;
+};
+// The file's bytes of a page in a format; empty if drawing failed.
+QByteArray pageBytes(FigureFormat format, const FigureOptions &options, const FigurePage &page);
+// Writes what `bytes` draws to the path atomically, the path tried before drawing; false with
+// error set if anything fails (nothing drawn is "could not draw the figure").
+bool writeFigure(const QString &path, const std::function<QByteArray()> &bytes, QString *error);
+
+// A figure's type in points, and its family, on a view for as long as it lives; then the type it
+// found (the window's, or an enclosing figure's: figureBytes draws a PNG through figureImage). The
+// family is the view's font's: every label, title and cell value is set in a font taken from it.
+class FigureType
+{
+  public:
+    FigureType(PlotView *view, double points, const QString &family);
+    ~FigureType();
+    FigureType(const FigureType &) = delete;
+    FigureType &operator=(const FigureType &) = delete;
+
+  private:
+    PlotView *view_;
+    double before_;
+    QFont font_;
+    bool setFamily_;
+};
 
 // The one export path of figures, for the window and the command line: renders the view offscreen
 // at the options' size in the format of the path's extension and writes the file atomically.

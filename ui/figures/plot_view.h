@@ -7,6 +7,7 @@
 #include <QFont>
 #include <QImage>
 #include <QJsonObject>
+#include <QMargins>
 #include <QPointer>
 #include <QStringList>
 #include <QWidget>
@@ -65,6 +66,20 @@ class PlotView : public QWidget
     // overlap. Lays the view out at size without drawing it.
     QSize figureNeeds(QSize size);
     static constexpr int kFigurePlotLines = 3;
+    // A panel of a figure of several views (figures/panel_figure.h), for the renders that follow:
+    // margins around the view's whole layout (its plots aligned with its neighbours'), and a label
+    // at the top-left corner ("(a)", in the axis titles' type, bold). None by default.
+    void setPanel(QMargins insets, const QString &label);
+    // Where the last render (or figureNeeds) put things, in the render's points: the plots (every
+    // axis rect's union), the texts above and around them (titles and legends, as their text runs,
+    // not their rows), and the panel's label.
+    struct FigureLayout {
+        QSize needs;
+        QRect plots;
+        std::vector<QRect> texts;
+        QRect label;
+    };
+    const FigureLayout &figureLayout() const { return figureLayout_; }
 
     // Recomputes now if visible; otherwise on the next show or render.
     void refresh();
@@ -242,6 +257,9 @@ class PlotView : public QWidget
     // setTitle() again for each title with its parts and unshrunk font, for the plots' layout now.
     void refitTitles();
     void applyPalette();
+    // figureLayout_ for the layout now; the panel's label as an item at the corner, which the
+    // caller removes after drawing (null without a label).
+    class QCPItemText *measureFigure();
     void renderWith(QSize size, double scale, const std::function<void()> &draw);
 
     struct TitleParts {
@@ -267,7 +285,9 @@ class PlotView : public QWidget
     QHBoxLayout *toolRow_;
     bool lecture_ = false;
     double figureFontPoints_ = 0;
-    QSize figureNeeds_{};             // what the last figure's layout needed (figureNeeds())
+    FigureLayout figureLayout_{}; // what the last figure's layout needed and where it put things
+    QMargins panelInsets_{};
+    QString panelLabel_{};
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;

@@ -36,7 +36,7 @@ QImage PlotView::render(QSize size, QSize pixels)
 QSize PlotView::figureNeeds(QSize size)
 {
     renderWith(size, 1.0, [] {});
-    return figureNeeds_;
+    return figureLayout_.needs;
 }
 
 void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
@@ -44,6 +44,47 @@ void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
     vectorOutput_ = true;
     renderWith(size, detail, [&] { plot_->toPainter(painter, size.width(), size.height()); });
     vectorOutput_ = false;
+}
+
+void PlotView::setPanel(QMargins insets, const QString &label)
+{
+    panelInsets_ = insets;
+    panelLabel_ = label;
+}
+
+QCPItemText *PlotView::measureFigure()
+{
+    FigureLayout &f = figureLayout_;
+    f = {};
+    f.needs = plot_->plotLayout()->minimumOuterSizeHint();
+    for (QCPAxisRect *rect : plot_->axisRects())
+        if (rect->visible() && rect->layout() && !rect->rect().isEmpty())
+            f.plots = f.plots.united(rect->rect());
+    // A title's row spans the figure; its text is what a neighbour must not touch.
+    for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
+        if (auto *t = qobject_cast<QCPTextElement *>(e); t && t->visible() && !t->text().isEmpty())
+            f.texts.push_back(QFontMetrics(t->font()).boundingRect(t->rect(), t->textFlags(), t->text()));
+        else if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible() && legend->itemCount() > 0)
+            f.texts.push_back(legend->rect());
+    }
+    if (panelLabel_.isEmpty())
+        return nullptr;
+    QFont font = plot_->xAxis ? plot_->xAxis->labelFont() : this->font();
+    font.setBold(true);
+    auto *label = new QCPItemText(plot_);
+    label->setClipToAxisRect(false);
+    label->setLayer(QStringLiteral("legend"));
+    label->position->setType(QCPItemPosition::ptAbsolute);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setPadding(QMargins());
+    label->setFont(font);
+    label->setColor(plot_->xAxis ? plot_->xAxis->labelColor() : palette().color(QPalette::WindowText));
+    label->setText(panelLabel_);
+    const QFontMetrics m(font);
+    const int pad = std::max(1, m.height() / 5);
+    label->position->setCoords(pad, pad);
+    f.label = QRect(pad, pad, m.horizontalAdvance(panelLabel_), m.height());
+    return label;
 }
 
 void PlotView::renderWith(QSize size, double scale, const std::function<void()> &draw)
@@ -140,8 +181,10 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
             axis->setLabel(m.elidedText(label, Qt::ElideRight, std::max(length, m.height())));
         }
     }
-    figureNeeds_ = plot_->plotLayout()->minimumOuterSizeHint();
+    QCPItemText *label = measureFigure();
     draw();
+    if (label)
+        plot_->removeItem(label);
     for (const auto &[rect, minimum] : minimums)
         if (rect)
             rect->setMinimumSize(minimum);

@@ -20,7 +20,8 @@ void PlotView::applyFonts()
     const auto px = [k](double v) { return std::max(1, static_cast<int>(std::lround(v * k))); };
     // A figure's edge keeps a gutter: text measured at the screen's dpi draws a little wider at a
     // figure's, and the colour bars' labels at the right edge were cut.
-    plot_->plotLayout()->setMargins(figureFontPoints_ > 0 ? QMargins(0, 0, px(6), 0) : QMargins());
+    // A panel's insets (setPanel) around it all.
+    plot_->plotLayout()->setMargins((figureFontPoints_ > 0 ? QMargins(0, 0, px(6), 0) : QMargins()) + panelInsets_);
     const auto spaceGrid = [&px](QCPLayoutGrid *grid) {
         if (grid->rowSpacing() > 0) { // (a grid set to none keeps none: the probe's legend row)
             grid->setRowSpacing(px(5));
