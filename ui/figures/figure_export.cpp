@@ -57,15 +57,27 @@ QSize FigureOptions::layoutSize() const
     return {static_cast<int>(std::lround(physical.width() * k)), static_cast<int>(std::lround(physical.height() * k))};
 }
 
+FigureOptions sizedAtLeast(const FigureOptions &options, QSize points)
+{
+    FigureOptions o = options;
+    if (!options.isPhysical()) {
+        o.size = points;
+        return o;
+    }
+    const double perUnit = pointsPerUnit(options.unit);
+    const double step = options.unit == SizeUnit::Inch ? 0.1 : 1.0;
+    const auto up = [&](int p) { return std::ceil(std::max(p, 1) / perUnit / step - 1e-9) * step; };
+    o.physical = QSizeF(up(points.width()), up(points.height()));
+    return o;
+}
+
 QString layoutSizeText(const FigureOptions &options, QSize points)
 {
-    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0;
-    const bool inches = options.isPhysical() && options.unit == SizeUnit::Inch;
-    const double step = inches ? 0.1 : 1.0;
-    const auto up = [&](int p) {
-        return QString::number(std::ceil(std::max(p, 1) / perUnit / step - 1e-9) * step, 'f', inches ? 1 : 0);
-    };
-    return up(points.width()) + QLatin1Char('x') + up(points.height()) + unitName(options.unit);
+    const FigureOptions o = sizedAtLeast(options, points);
+    const QSizeF size = o.isPhysical() ? o.physical : QSizeF(o.size);
+    const int decimals = o.unit == SizeUnit::Inch ? 1 : 0;
+    return QString::number(size.width(), 'f', decimals) + QLatin1Char('x') +
+           QString::number(size.height(), 'f', decimals) + unitName(o.unit);
 }
 
 QSizeF FigureOptions::pageSize() const

@@ -69,6 +69,8 @@ inline constexpr double maxFont = 72;
 QString unitName(SizeUnit unit);
 // Points per unit (1 for pixels).
 double pointsPerUnit(SizeUnit unit);
+// The options at the least size in their unit (0.1 in, a millimetre, a pixel) whose layout holds `points`.
+FigureOptions sizedAtLeast(const FigureOptions &options, QSize points);
 // A layout's points in the options' unit, rounded up (to 0.1 in, a millimetre, a pixel): "7.1x2.6in".
 QString layoutSizeText(const FigureOptions &options, QSize points);
 // "3.5x2.5in", "89x64mm", "1200x800" (pixels, "px" optional) as FigureOptions' size; one sentence

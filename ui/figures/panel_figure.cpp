@@ -39,8 +39,10 @@ std::optional<QString> parsePanelGrid(const QString &text, int panels, PanelGrid
             .arg(panels)
             .arg((panels + columns - 1) / columns)
             .arg(columns);
-    grid->rows = rows;
-    grid->columns = columns;
+    if (grid) {
+        grid->rows = rows;
+        grid->columns = columns;
+    }
     return std::nullopt;
 }
 
@@ -115,7 +117,6 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
 {
     const int n = static_cast<int>(views.size());
     std::vector<PanelPlacement> placed(static_cast<std::size_t>(n));
-    std::vector<std::vector<QRect>> texts(placed.size());
     std::vector<bool> labelLine(placed.size(), false);
     for (int k = 0; k < n; ++k)
         placed[k].cell = cellOf(k, grid, QSizeF(options.layoutSize()));
@@ -129,9 +130,9 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
         p.needs = f.needs;
         p.plots = f.plots.translated(at);
         p.label = f.label.isEmpty() ? QRect() : f.label.translated(at);
-        texts[k].clear();
+        p.texts.clear();
         for (const QRect &t : f.texts)
-            texts[k].push_back(t.translated(at));
+            p.texts.push_back(t.translated(at));
     };
     // A layout moved by its insets may change (a tick label wider at another range): measured
     // again until every edge holds, a few rounds at most.
@@ -150,7 +151,7 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
             const QRect clear = p.label.adjusted(-beside, -gap, beside, gap);
             const bool clash =
                 clear.bottom() + p.label.height() / 2 >= p.plots.top() ||
-                std::any_of(texts[k].begin(), texts[k].end(), [&clear](const QRect &t) { return t.intersects(clear); });
+                std::any_of(p.texts.begin(), p.texts.end(), [&clear](const QRect &t) { return t.intersects(clear); });
             if (clash) {
                 p.insets.setTop(p.insets.top() + p.label.bottom() - p.cell.top() + gap);
                 labelLine[k] = true;
@@ -198,8 +199,8 @@ FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOption
     if (!options.isPhysical() && options.fontPoints <= 0)
         return fitted; // the window's type, each panel laid out as the window lays out its size
     QSize most;
-    const auto fitsAt = [&](double points) {
-        FigureOptions o = options;
+    const auto fitsAt = [&](double points, const FigureOptions &at) {
+        FigureOptions o = at;
         o.fontPoints = points;
         most = QSize();
         bool all = true;
@@ -210,24 +211,32 @@ FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOption
         return all;
     };
     if (options.fontPoints > 0) {
-        if (fitsAt(options.fontPoints))
+        if (fitsAt(options.fontPoints, options))
             return fitted;
     } else {
         for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5)
-            if (fitsAt(points)) {
+            if (fitsAt(points, options)) {
                 fitted.fontPoints = points;
                 return fitted;
             }
     }
     const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
-    const QSize need(most.width() * grid.columns, most.height() * grid.rows);
-    *problem = QObject::tr("at %1 pt each of the %2x%3 panels needs %4, so the figure needs %5, more than %6: they "
-                           "would overlap. Give a larger size%7.")
+    // The size named is one the panels fit: their layouts change with their cells (a title's lines,
+    // a legend's rows, the insets that align them), so measured again at the size named until they fit.
+    FigureOptions named = options;
+    QSize larger = QSize(most.width() * grid.columns, most.height() * grid.rows).expandedTo(options.layoutSize());
+    for (int round = 0; round < 8; ++round) {
+        named = sizedAtLeast(options, larger);
+        if (fitsAt(type, named))
+            break;
+        larger = QSize(most.width() * grid.columns, most.height() * grid.rows).expandedTo(named.layoutSize());
+    }
+    *problem = QObject::tr("at %1 pt the %2x%3 panels, aligned, need %4, more than %5: they would overlap. Give a "
+                           "larger size%6.")
                    .arg(type)
                    .arg(grid.rows)
                    .arg(grid.columns)
-                   .arg(layoutSizeText(options, most), layoutSizeText(options, need),
-                        layoutSizeText(options, options.layoutSize()),
+                   .arg(layoutSizeText(options, named.layoutSize()), layoutSizeText(options, options.layoutSize()),
                         options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
     return fitted;
 }
@@ -257,6 +266,26 @@ QImage panelImage(const std::vector<PlotView *> &views, const FigureOptions &opt
     page.setDotsPerMeterX(dotsPerMetre);
     page.setDotsPerMeterY(dotsPerMetre);
     return page;
+}
+
+QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                    double pixelRatio, QString *note)
+{
+    QString problem;
+    FigureOptions o = fitPanels(views, options, grid, &problem);
+    if (!problem.isEmpty())
+        *note = problem;
+    else if (o.fontPoints != options.fontPoints)
+        *note = QObject::tr("Type %1 pt in every panel: the largest up to %2 pt at which every panel keeps its room.")
+                    .arg(o.fontPoints)
+                    .arg(kDefaultFigureFont);
+    else
+        note->clear();
+    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
+    o.size = o.layoutSize();
+    o.unit = SizeUnit::Pixel;
+    o.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
+    return panelImage(views, o, grid);
 }
 
 QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,

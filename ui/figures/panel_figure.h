@@ -25,7 +25,8 @@ inline constexpr int kMaxPanels = 12;
 // The labels a style gives the first panel: "(a)", "a", "(A)", "A", "a)", and "off" for none.
 QStringList panelLabelStyles();
 
-// "RxC" for `panels` views: room for them all, and no row left empty. One sentence when not.
+// "RxC" for `panels` views: room for them all, and no row left empty. One sentence when not; the
+// grid is set when given.
 std::optional<QString> parsePanelGrid(const QString &text, int panels, PanelGrid *grid);
 // A style of panelLabelStyles(). One sentence when not.
 std::optional<QString> parsePanelLabels(const QString &text, PanelGrid *grid);
@@ -34,11 +35,12 @@ QString panelLabel(const QString &style, int index);
 
 // Where a panel goes on the page, in the layout's points.
 struct PanelPlacement {
-    QRect cell;      // the panel's share of the page
-    QMargins insets; // around its view's layout inside the cell: its alignment and its label's line
-    QRect plots;     // its plots' union, on the page
-    QRect label;     // its label, on the page (empty without one)
-    QSize needs;     // what its layout needs, insets included; more than the cell and parts overlap
+    QRect cell;               // the panel's share of the page
+    QMargins insets;          // around its view's layout inside the cell: its alignment and its label's line
+    QRect plots;              // its plots' union, on the page
+    QRect label;              // its label, on the page (empty without one)
+    std::vector<QRect> texts; // its titles' and legends' text, on the page
+    QSize needs;              // what its layout needs, insets included; more than the cell and parts overlap
 };
 
 // The panels placed at the options' type (fitPanels'): in their cells, their plots aligned along
@@ -52,6 +54,11 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
 // none does, `problem` names the size the figure needs, and the caller refuses it.
 FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
                         QString *problem);
+
+// figurePreview for panels: fitted (the note says the type chosen, or the fit's problem) and drawn
+// at pixelRatio device pixels a point.
+QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                    double pixelRatio, QString *note);
 
 // The file's bytes of the panels in a format at fitted options; empty if drawing failed.
 QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,

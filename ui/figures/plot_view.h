@@ -187,6 +187,8 @@ class PlotView : public QWidget
     // Puts a marker line upright at x, or level at y.
     static void placeVertical(QCPItemStraightLine *line, double x);
     static void placeHorizontal(QCPItemStraightLine *line, double y);
+    // The plot's viewport less a panel's insets (setPanel): the room the view's layout has.
+    QRect layoutArea() const;
     // A bold title above the plot, in a row of its own.
     QCPTextElement *addTitle();
     // After addTitle(): the grid below the title, holding the axis rect at (0, 0); a colour scale

@@ -113,7 +113,7 @@ void PlotView::wrapLegend()
                 std::max(widest, metrics.horizontalAdvance(item->plottable()->name()) + legend->iconSize().width() +
                                      legend->iconTextPadding() + item->margins().left() + item->margins().right() +
                                      legend->columnSpacing() + metrics.height());
-    const int room = plot_->viewport().width() - legend->margins().left() - legend->margins().right();
+    const int room = layoutArea().width() - legend->margins().left() - legend->margins().right();
     // (a tenth to spare: small type measured at the screen's dpi draws wider in a figure)
     legend->setWrap(std::clamp(static_cast<int>(room / (1.1 * widest)), 1, std::max(1, legend->itemCount())));
     legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the wrap applies to the items there already

@@ -46,6 +46,11 @@ void PlotView::renderTo(QCPPainter *painter, QSize size, double detail)
     vectorOutput_ = false;
 }
 
+QRect PlotView::layoutArea() const
+{
+    return plot_->viewport().marginsRemoved(panelInsets_);
+}
+
 void PlotView::setPanel(QMargins insets, const QString &label)
 {
     panelInsets_ = insets;
@@ -167,7 +172,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
             // Centred on its plot, a title may pass the plot's ends, not the figure's nor into a
             // legend strip above the plots (placeLegendAbove), whose ground covers it.
             const QRect r = axis->axisRect()->rect();
-            QRect figure = plot_->viewport();
+            QRect figure = layoutArea();
             if (const QCPLegend *strip = plot_->legend;
                 strip && strip->visible() && strip->layout() == content_ && strip->outerRect().bottom() < r.top())
                 figure.setTop(strip->outerRect().bottom());

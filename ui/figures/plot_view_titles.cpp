@@ -51,9 +51,9 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     // the first and last lines of a five-line title at its edges). The first part (what the figure
     // is) and the last (views end with what they reduced: "every 2nd position") stay longest.
     QFont font = title->font();
-    double room = 0.2 * plot_->viewport().height();
+    double room = 0.2 * layoutArea().height();
     if (figureFontPoints_ > 0 && content_) // in a figure, what the plots leave at most
-        room = std::min(room, plot_->viewport().height() - content_->minimumOuterSizeHint().height() - 4.0);
+        room = std::min(room, layoutArea().height() - content_->minimumOuterSizeHint().height() - 4.0);
     const double smallest = std::min(font.pointSizeF(), fontSize(9));
     const auto fits = [&](const QStringList &p) {
         const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
@@ -71,7 +71,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     QString text = wrappedTitle(font, parts);
     // A line that gives way ends in the ellipsis, words dropped until both fit the line's room (a
     // full line with " …" added ran past both edges of a centred title).
-    const auto cut = [&font, room = plot_->viewport().width() - 20, &more](QString line) {
+    const auto cut = [&font, room = layoutArea().width() - 20, &more](QString line) {
         const QFontMetrics metrics(font);
         while (metrics.horizontalAdvance(line + more) > room && line.lastIndexOf(QLatin1Char(' ')) > 0)
             line.truncate(line.lastIndexOf(QLatin1Char(' ')));
@@ -117,7 +117,7 @@ void PlotView::refitTitles()
 QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) const
 {
     const QFontMetrics metrics(font);
-    const int room = plot_->viewport().width() - 20;
+    const int room = layoutArea().width() - 20;
     const QString line = parts.join(QStringLiteral("  ·  "));
     if (metrics.horizontalAdvance(line) <= room)
         return line;

@@ -228,7 +228,7 @@ void PairCircleView::rebuild()
     // tick numbers and axis names that would run into each other.
     const int gridCols = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown)))));
     const int gridRows = std::max(1, (shown + gridCols - 1) / gridCols);
-    const QRect viewport = plot()->viewport();
+    const QRect viewport = layoutArea();
     const double cellSide = std::min(0.85 * viewport.width() / gridCols, 0.8 * viewport.height() / gridRows);
     const bool compact = cellSide < 170 * fontScale();
     compact_ = compact;

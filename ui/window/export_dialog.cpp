@@ -1,5 +1,6 @@
 #include "window/export_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -9,11 +10,13 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPixmap>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +37,12 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     : QDialog(parent)
     , preview_(std::move(preview))
     , view_(new QComboBox(this))
+    , panels_(new QCheckBox(tr("Several views as the panels of one figure"), this))
+    , panelViews_(new QListWidget(this))
+    , rows_(new QSpinBox(this))
+    , columns_(new QSpinBox(this))
+    , labels_(new QComboBox(this))
+    , panelBox_(new QWidget(this))
     , unit_(new QComboBox(this))
     , width_(new QDoubleSpinBox(this))
     , height_(new QDoubleSpinBox(this))
@@ -50,6 +59,40 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
     view_->setObjectName(QStringLiteral("exportView"));
     view_->addItems(viewTitles);
     view_->setCurrentIndex(currentView);
+    // Panels: the views ticked, in the list's order (dragged to reorder), in rows x columns.
+    panels_->setObjectName(QStringLiteral("exportPanels"));
+    panels_->setToolTip(tr("One figure of the views ticked below, in one type, their plots aligned along rows and "
+                           "columns, as --export VIEW,VIEW --panels RxC draws it"));
+    panelViews_->setObjectName(QStringLiteral("exportPanelViews"));
+    panelViews_->setDragDropMode(QAbstractItemView::InternalMove);
+    panelViews_->setToolTip(tr("Tick the views; drag them into the order of the panels (row by row)"));
+    for (int i = 0; i < viewTitles.size(); ++i) {
+        auto *item = new QListWidgetItem(viewTitles[i], panelViews_);
+        item->setData(Qt::UserRole, i);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(i == currentView ? Qt::Checked : Qt::Unchecked);
+    }
+    panelViews_->setMaximumHeight(panelViews_->sizeHintForRow(0) * 6 + 4);
+    for (QSpinBox *side : {rows_, columns_}) {
+        side->setRange(1, kMaxPanels);
+        side->setValue(1);
+    }
+    rows_->setObjectName(QStringLiteral("exportRows"));
+    columns_->setObjectName(QStringLiteral("exportColumns"));
+    labels_->setObjectName(QStringLiteral("exportPanelLabels"));
+    labels_->addItems(panelLabelStyles());
+    auto *gridRow = new QHBoxLayout;
+    gridRow->addWidget(rows_);
+    gridRow->addWidget(new QLabel(tr("rows ×"), this));
+    gridRow->addWidget(columns_);
+    gridRow->addWidget(new QLabel(tr("columns; labels"), this));
+    gridRow->addWidget(labels_);
+    gridRow->addStretch(1);
+    auto *panelLayout = new QVBoxLayout(panelBox_);
+    panelLayout->setContentsMargins(0, 0, 0, 0);
+    panelLayout->addWidget(panelViews_);
+    panelLayout->addLayout(gridRow);
+    panelBox_->hide();
     unit_->setObjectName(QStringLiteral("exportUnit"));
     unit_->addItems({tr("pixels"), tr("inches"), tr("millimetres"), tr("centimetres")});
     unit_->setToolTip(tr("Pixels keep the window's layout; a physical size is laid out in points, as a journal "
@@ -117,9 +160,21 @@ ExportDialog::ExportDialog(const QStringList &viewTitles, int currentView, QSize
         connect(box, &QDoubleSpinBox::valueChanged, this, &ExportDialog::update);
     connect(dpi_, &QSpinBox::valueChanged, this, &ExportDialog::update);
     connect(view_, &QComboBox::currentIndexChanged, this, &ExportDialog::update);
+    connect(panels_, &QCheckBox::toggled, this, [this](bool on) {
+        panelBox_->setVisible(on);
+        view_->setEnabled(!on);
+        panelsChanged();
+    });
+    connect(panelViews_, &QListWidget::itemChanged, this, &ExportDialog::panelsChanged);
+    connect(panelViews_->model(), &QAbstractItemModel::rowsMoved, this, &ExportDialog::update);
+    for (QSpinBox *side : {rows_, columns_})
+        connect(side, &QSpinBox::valueChanged, this, &ExportDialog::update);
+    connect(labels_, &QComboBox::currentIndexChanged, this, &ExportDialog::update);
 
     auto *form = new QFormLayout(this);
     form->addRow(tr("View:"), view_);
+    form->addRow(panels_);
+    form->addRow(panelBox_);
     form->addRow(tr("Size:"), sizeRow);
     form->addRow(tr("Scale:"), scale_);
     form->addRow(tr("Resolution (dpi):"), dpi_);
@@ -176,10 +231,60 @@ FigureOptions ExportDialog::options() const
     return o;
 }
 
+void ExportDialog::panelsChanged()
+{
+    // A grid for the views ticked: one row of them, up to three a row.
+    const int n = static_cast<int>(panelViews().size());
+    if (n > 0 && parsePanelGrid(QStringLiteral("%1x%2").arg(rows_->value()).arg(columns_->value()), n, nullptr)) {
+        const int columns = std::min(n, 3);
+        const QSignalBlocker quietR(rows_), quietC(columns_);
+        columns_->setValue(columns);
+        rows_->setValue((n + columns - 1) / columns);
+    }
+    update();
+}
+
+QList<int> ExportDialog::panelViews() const
+{
+    QList<int> views;
+    if (!panels_->isChecked())
+        return views;
+    for (int row = 0; row < panelViews_->count(); ++row)
+        if (const QListWidgetItem *item = panelViews_->item(row); item->checkState() == Qt::Checked)
+            views << item->data(Qt::UserRole).toInt();
+    return views;
+}
+
+PanelGrid ExportDialog::grid() const
+{
+    PanelGrid g;
+    g.rows = rows_->value();
+    g.columns = columns_->value();
+    g.labels = labels_->currentText();
+    return g;
+}
+
+std::optional<QString> ExportDialog::panelsProblem() const
+{
+    if (!panels_->isChecked())
+        return std::nullopt;
+    const int n = static_cast<int>(panelViews().size());
+    if (n < 2)
+        return tr("Tick two views at least for a figure of panels.");
+    PanelGrid g;
+    if (auto problem = parsePanelGrid(QStringLiteral("%1x%2").arg(rows_->value()).arg(columns_->value()), n, &g))
+        return tr("The grid: %1").arg(*problem);
+    return std::nullopt;
+}
+
 void ExportDialog::update()
 {
     const FigureOptions o = options();
     if (const auto problem = checkFigureOptions(o)) {
+        pixels_->setText(*problem);
+        return;
+    }
+    if (const auto problem = panelsProblem()) {
         pixels_->setText(*problem);
         return;
     }
@@ -204,13 +309,15 @@ void ExportDialog::drawPreview()
 {
     // The figure laid out as it will be, drawn to fit the preview at its own proportions.
     const FigureOptions o = options();
-    if (checkFigureOptions(o))
+    if (checkFigureOptions(o) || panelsProblem())
         return;
     const QSize room = picture_->contentsRect().size();
     const QSize layout = o.layoutSize();
     const double fit = std::min(double(room.width()) / layout.width(), double(room.height()) / layout.height());
     QString note;
-    const QImage image = preview_(viewIndex(), o, fit * devicePixelRatioF(), &note);
+    const QList<int> panels = panelViews();
+    const QImage image =
+        preview_(panels.isEmpty() ? QList<int>{viewIndex()} : panels, grid(), o, fit * devicePixelRatioF(), &note);
     note_->setText(note);
     note_->setVisible(!note.isEmpty());
     if (image.isNull()) {
@@ -234,6 +341,11 @@ QString ExportDialog::path() const
 
 void ExportDialog::accept()
 {
+    if (const auto problem = panelsProblem()) {
+        note_->setText(*problem);
+        note_->show();
+        return;
+    }
     QSettings settings;
     settings.beginGroup(QStringLiteral("export"));
     settings.setValue(QStringLiteral("unit"), unit_->currentIndex());

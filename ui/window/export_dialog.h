@@ -1,20 +1,23 @@
 #pragma once
 
-#include "figures/figure_export.h"
+#include "figures/panel_figure.h"
 
 #include <QDialog>
 #include <QImage>
 
 #include <functional>
 
+class QCheckBox;
 class QComboBox;
+class QListWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTimer;
 
-// File > Export figure: which view, its size in pixels or in a unit (in, mm, cm) with the dpi,
+// File > Export figure: which view (or several, ticked and ordered, as the panels of one figure in
+// a grid of rows and columns, labelled (a), (b)...), its size in pixels or in a unit (in, mm, cm) with the dpi,
 // the type's size in points, and the file, with a preview of the figure as it will be laid out.
 // The choices are remembered (QSettings) for the next export. Writing happens on accept through
 // exportFigure(); a failure is shown and the dialog stays open.
@@ -23,13 +26,20 @@ class ExportDialog : public QDialog
     Q_OBJECT
 
   public:
-    // `preview` draws a view (by index) with the dialog's options at pixelRatio device pixels a
-    // point (figurePreview), and says what the dialog notes under the size; empty: no preview.
-    using Preview = std::function<QImage(int view, const FigureOptions &options, double pixelRatio, QString *note)>;
+    // `preview` draws the views (by index: one, or the panels in the grid) with the dialog's options
+    // at pixelRatio device pixels a point (figurePreview, panelPreview), and says what the dialog
+    // notes under the size; empty: no preview.
+    using Preview = std::function<QImage(const QList<int> &views, const PanelGrid &grid, const FigureOptions &options,
+                                         double pixelRatio, QString *note)>;
     ExportDialog(const QStringList &viewTitles, int currentView, QSize currentSize, Preview preview = {},
                  QWidget *parent = nullptr);
 
     int viewIndex() const;
+    // The panels' views in their order (empty: one view, viewIndex()), and their grid and labels.
+    QList<int> panelViews() const;
+    PanelGrid grid() const;
+    // What is wrong with the panels chosen (too few views, a grid that does not hold them), or nothing.
+    std::optional<QString> panelsProblem() const;
     FigureOptions options() const;
     QString path() const;
 
@@ -40,9 +50,16 @@ class ExportDialog : public QDialog
     void unitChanged();
     void update();
     void drawPreview();
+    void panelsChanged();
 
     Preview preview_;
     QComboBox *view_;
+    QCheckBox *panels_;       // several views as panels
+    QListWidget *panelViews_; // checkable, dragged into order
+    QSpinBox *rows_;
+    QSpinBox *columns_;
+    QComboBox *labels_;
+    QWidget *panelBox_;
     QComboBox *unit_;
     QDoubleSpinBox *width_;
     QDoubleSpinBox *height_;

@@ -7,6 +7,7 @@
 
 #include "export/data_export.h"
 #include "figures/figure_export.h"
+#include "figures/panel_figure.h"
 #include "figures/plot_view.h"
 #include "figures/workspace_views.h"
 #include "state/parameters.h"
@@ -33,19 +34,45 @@ void MainWindow::exportFigure()
     QStringList titles;
     for (const ViewInfo &info : viewRegistry())
         titles << info.title;
-    // The preview draws the window's own view of that tab, as the export will.
-    const auto preview = [this](int index, const FigureOptions &options, double ratio, QString *note) {
-        PlotView *view = views_[static_cast<std::size_t>(index)].second;
-        return view->cannotDraw().isEmpty() ? figurePreview(view, options, ratio, note) : QImage();
+    const auto viewsOf = [this](const QList<int> &indices) {
+        std::vector<PlotView *> views;
+        for (int i : indices)
+            views.push_back(views_[static_cast<std::size_t>(i)].second);
+        return views;
+    };
+    const auto cannotDraw = [](const std::vector<PlotView *> &views) {
+        for (PlotView *view : views)
+            if (const QString why = view->cannotDraw(); !why.isEmpty())
+                return why;
+        return QString();
+    };
+    // The preview draws the window's own views of those tabs, as the export will.
+    const auto preview = [&](const QList<int> &indices, const PanelGrid &grid, const FigureOptions &options,
+                             double ratio, QString *note) {
+        const std::vector<PlotView *> views = viewsOf(indices);
+        if (!cannotDraw(views).isEmpty())
+            return QImage();
+        return views.size() == 1 ? figurePreview(views.front(), options, ratio, note)
+                                 : panelPreview(views, options, grid, ratio, note);
     };
     ExportDialog dialog(titles, tabs_->currentIndex(), currentView()->plot()->size(), preview, this);
     while (dialog.exec() == QDialog::Accepted) {
         QString error;
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        PlotView *view = views_[static_cast<std::size_t>(dialog.viewIndex())].second;
-        const FigureOptions fitted =
-            view->cannotDraw().isEmpty() ? fitFigure(view, dialog.options(), &error) : dialog.options();
-        const bool ok = error.isEmpty() && ::exportFigure(view, dialog.path(), fitted, &error);
+        const QList<int> panels = dialog.panelViews();
+        const std::vector<PlotView *> views = viewsOf(panels.isEmpty() ? QList<int>{dialog.viewIndex()} : panels);
+        bool ok = false;
+        if (views.size() == 1) {
+            PlotView *view = views.front();
+            const FigureOptions fitted =
+                view->cannotDraw().isEmpty() ? fitFigure(view, dialog.options(), &error) : dialog.options();
+            ok = error.isEmpty() && ::exportFigure(view, dialog.path(), fitted, &error);
+        } else {
+            const FigureOptions fitted = cannotDraw(views).isEmpty()
+                                             ? fitPanels(views, dialog.options(), dialog.grid(), &error)
+                                             : dialog.options(); // exportPanels says why
+            ok = error.isEmpty() && exportPanels(views, dialog.path(), fitted, dialog.grid(), &error);
+        }
         QApplication::restoreOverrideCursor();
         if (ok) {
             statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 5000);

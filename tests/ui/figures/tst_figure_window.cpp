@@ -11,16 +11,21 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 class TestFigureWindow : public QObject
 {
@@ -28,6 +33,7 @@ class TestFigureWindow : public QObject
 
   private slots:
     void exportDialogPhysicalSizes();
+    void exportPanelsFromTheWindow();
     void figureTitleAndMarkersFromTheWindow();
     void exportAnimationFromTheWindow();
     void columnFiguresKeepTheirPlotsApart();
@@ -41,7 +47,8 @@ void TestFigureWindow::exportDialogPhysicalSizes()
     PlotView *view = w.currentView();
     int previews = 0;
     QSize previewed;
-    const auto preview = [&](int, const FigureOptions &o, double ratio, QString *note) {
+    const auto preview = [&](const QList<int> &, const PanelGrid &, const FigureOptions &o, double ratio,
+                             QString *note) {
         ++previews;
         previewed = o.layoutSize();
         return figurePreview(view, o, ratio, note);
@@ -79,6 +86,67 @@ void TestFigureWindow::exportDialogPhysicalSizes()
     QCOMPARE(o.physical, QSizeF(3.5, 2.5));
     QCOMPARE(o.dpi, 600);
     QCOMPARE(o.fontPoints, 9.0);
+    QSettings().remove(QStringLiteral("export"));
+}
+
+void TestFigureWindow::exportPanelsFromTheWindow()
+{
+    // File > Export figure with two views ticked: a grid that cannot hold them is said and the
+    // dialog stays; one row of two is previewed at the page's proportions and written as one PDF
+    // page of 7 x 2.5 in.
+    QSettings().remove(QStringLiteral("export"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("panels.pdf"));
+    Parameters p;
+    MainWindow w(&p);
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.showView(QStringLiteral("heatmap"));
+    bool checked = false;
+    QTimer::singleShot(0, [&] {
+        auto *dialog = qobject_cast<ExportDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        dialog->findChild<QCheckBox *>(QStringLiteral("exportPanels"))->setChecked(true);
+        auto *list = dialog->findChild<QListWidget *>(QStringLiteral("exportPanelViews"));
+        QVERIFY(list->isVisible());
+        QCOMPARE(dialog->panelViews(), QList<int>{0}); // the current view, ticked
+        QVERIFY(dialog->panelsProblem()->contains(QStringLiteral("two views")));
+        for (int row = 0; row < list->count(); ++row)
+            if (list->item(row)->text() == findView(QStringLiteral("frequencies"))->title)
+                list->item(row)->setCheckState(Qt::Checked);
+        QCOMPARE(dialog->panelViews().size(), 2);
+        QCOMPARE(dialog->grid().rows, 1); // set for the views ticked
+        QCOMPARE(dialog->grid().columns, 2);
+        dialog->findChild<QComboBox *>(QStringLiteral("exportUnit"))->setCurrentIndex(1);
+        dialog->findChild<QDoubleSpinBox *>(QStringLiteral("exportWidth"))->setValue(7);
+        dialog->findChild<QDoubleSpinBox *>(QStringLiteral("exportHeight"))->setValue(2.5);
+        dialog->findChild<QLineEdit *>()->setText(path);
+        auto *rows = dialog->findChild<QSpinBox *>(QStringLiteral("exportRows"));
+        rows->setValue(3);
+        QVERIFY(dialog->panelsProblem());
+        dialog->accept(); // refused: the dialog stays
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("exportNote"))->text().contains(QStringLiteral("grid")));
+        rows->setValue(1);
+        QVERIFY(!dialog->panelsProblem());
+        auto *picture = dialog->findChild<QLabel *>(QStringLiteral("exportPreview"));
+        QTRY_VERIFY_WITH_TIMEOUT(!picture->pixmap().isNull(), 10000);
+        const QSize shown = picture->pixmap().deviceIndependentSize().toSize();
+        QVERIFY2(std::abs(shown.width() * 2.5 / 7 - shown.height()) <= 2,
+                 qPrintable(QStringLiteral("%1x%2").arg(shown.width()).arg(shown.height())));
+        checked = true;
+        if (qEnvironmentVariableIsSet("PE_KEEP_FIGURES"))
+            dialog->grab().save(QStringLiteral("/tmp/export-panels-dialog.png"));
+        dialog->accept();
+    });
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text().remove(QLatin1Char('&')).startsWith(QStringLiteral("Export figure")))
+            a->trigger();
+    QVERIFY(checked);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("/MediaBox [0 0 504.000000 180.000000]"));
     QSettings().remove(QStringLiteral("export"));
 }
 
