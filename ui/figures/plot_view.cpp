@@ -147,6 +147,7 @@ void PlotView::rebuildFigure()
 {
     rebuild();
     applyColourLimits();
+    alignColourBars();
     placeLegend();
 }
 

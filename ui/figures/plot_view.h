@@ -66,6 +66,10 @@ class PlotView : public QWidget
     // overlap. Lays the view out at size without drawing it.
     QSize figureNeeds(QSize size);
     static constexpr int kFigurePlotLines = 3;
+    // The lines of tick type each plot of this view keeps in a figure, wide and tall: twice
+    // kFigurePlotLines by kFigurePlotLines; stacked maps that share their x axis (the inputs) keep
+    // fewer lines tall, square plots without tick labels (the compact circles) as many wide as tall.
+    virtual QSize figurePlotLines() const { return {2 * kFigurePlotLines, kFigurePlotLines}; }
     // A panel of a figure of several views (figures/panel_figure.h), for the renders that follow:
     // margins around the view's whole layout (its plots aligned with its neighbours'), and a label
     // at the top-left corner ("(a)", in the axis titles' type, bold). None by default.
@@ -239,6 +243,9 @@ class PlotView : public QWidget
     // takes room. Each bar's own range and label are kept (colourBars_), so a view that sets them
     // once, or only when they change, gets them back when the limits are cleared.
     void applyColourLimits();
+    // Each colour bar level with the plot beside it in its grid row (their top and bottom margins
+    // grouped), unless the view grouped either already.
+    void alignColourBars();
     struct ColourBar {
         double ownLow = 0, ownHigh = 0, appliedLow = 0, appliedHigh = 0;
         bool applied = false;

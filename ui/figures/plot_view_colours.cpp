@@ -93,3 +93,38 @@ void PlotView::applyColourLimits()
     if (changed)
         plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void PlotView::alignColourBars()
+{
+    // A colour bar beside a plot in a grid row runs from the plot's top to its bottom, not over the
+    // row's titles and tick labels (the inputs' bars stood a line above and below their maps): their
+    // top and bottom margins grouped, once. A bar a view grouped itself is left as it is.
+    for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {
+        auto *scale = qobject_cast<QCPColorScale *>(e);
+        if (!scale)
+            continue;
+        // A group's margin is the largest its members keep, and a bar keeps its last one: a figure
+        // after the screen's larger type kept the screen's margins. From none again.
+        if (!scale->marginGroups().isEmpty())
+            scale->setMargins(QMargins());
+        auto *grid = qobject_cast<QCPLayoutGrid *>(scale->layout());
+        if (!grid || scale->marginGroup(QCP::msTop) || scale->marginGroup(QCP::msBottom))
+            continue;
+        for (int row = 0; row < grid->rowCount(); ++row) {
+            bool here = false;
+            QCPAxisRect *beside = nullptr;
+            for (int column = 0; column < grid->columnCount(); ++column) {
+                QCPLayoutElement *cell = grid->element(row, column);
+                here = here || cell == scale;
+                if (auto *rect = qobject_cast<QCPAxisRect *>(cell); rect && !beside)
+                    beside = rect;
+            }
+            if (!here || !beside || beside->marginGroup(QCP::msTop) || beside->marginGroup(QCP::msBottom))
+                continue;
+            auto *group = new QCPMarginGroup(plot_);
+            beside->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+            scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+            scale->setMargins(QMargins());
+        }
+    }
+}

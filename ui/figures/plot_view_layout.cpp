@@ -106,16 +106,30 @@ void PlotView::wrapLegend()
     QCPLegend *legend = plot_->legend;
     // Measured from the names in the legend's font (an item's own size hint lags a font change).
     const QFontMetrics metrics(legend->font());
-    int widest = 1;
+    std::vector<int> widths;
     for (int i = 0; i < legend->itemCount(); ++i)
         if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
-            widest =
-                std::max(widest, metrics.horizontalAdvance(item->plottable()->name()) + legend->iconSize().width() +
-                                     legend->iconTextPadding() + item->margins().left() + item->margins().right() +
-                                     legend->columnSpacing() + metrics.height());
+            widths.push_back(metrics.horizontalAdvance(item->plottable()->name()) + legend->iconSize().width() +
+                             legend->iconTextPadding() + item->margins().left() + item->margins().right() +
+                             legend->columnSpacing() + metrics.height() / 2);
     const int room = layoutArea().width() - legend->margins().left() - legend->margins().right();
-    // (a tenth to spare: small type measured at the screen's dpi draws wider in a figure)
-    legend->setWrap(std::clamp(static_cast<int>(room / (1.1 * widest)), 1, std::max(1, legend->itemCount())));
+    // The most items a row whose columns (each as wide as its widest item) fit the room, with a
+    // tenth to spare (small type measured at the screen's dpi draws wider in a figure).
+    int wrap = 1;
+    for (int columns = static_cast<int>(widths.size()); columns > 1; --columns) {
+        int total = 0;
+        for (int c = 0; c < columns; ++c) {
+            int widest = 0;
+            for (std::size_t i = static_cast<std::size_t>(c); i < widths.size(); i += static_cast<std::size_t>(columns))
+                widest = std::max(widest, widths[i]);
+            total += widest;
+        }
+        if (1.1 * total <= room) {
+            wrap = columns;
+            break;
+        }
+    }
+    legend->setWrap(std::max(1, wrap));
     legend->setFillOrder(QCPLegend::foColumnsFirst, true); // the wrap applies to the items there already
 }
 

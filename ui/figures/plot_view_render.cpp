@@ -111,7 +111,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
                 continue;
             const int line = QFontMetrics(rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();
             minimums.emplace_back(rect, rect->minimumSize());
-            rect->setMinimumSize(kFigurePlotLines * 2 * line, kFigurePlotLines * line); // not QCP's 50 x 50
+            rect->setMinimumSize(figurePlotLines() * line); // not QCP's 50 x 50
         }
     };
     keepRoom();

@@ -31,7 +31,11 @@ void PlotView::applyFonts()
     spaceGrid(plot_->plotLayout());
     // Every axis rect the plot has, in its layout or not: a panel a view shows later (the attention
     // view's NoPE temperature) is then in the current style too.
-    for (QCPAxisRect *rect : plot_->findChildren<QCPAxisRect *>())
+    for (QCPAxisRect *rect : plot_->findChildren<QCPAxisRect *>()) {
+        // QCustomPlot's least margin of 15 px a side (room for a corner's tick label) in
+        // proportion too: at 7 pt it was a line and a half under each of the inputs' stacked maps.
+        if (!rect->inherits("QCPColorScaleAxisRectPrivate")) // a colour bar's own, which has none
+            rect->setMinimumMargins(QMargins(px(15), px(15), px(15), px(15)));
         for (QCPAxis *axis : rect->axes()) {
             axis->setTickLabelFont(tick);
             axis->setLabelFont(label);
@@ -51,6 +55,7 @@ void PlotView::applyFonts()
                 }
             }
         }
+    }
     // Legends are reached through the layout: a view that replaces the default axis rect (the
     // circles) deletes the legend plot_->legend pointed to, and QCustomPlot sets it to null.
     for (QCPLayoutElement *e : plot_->plotLayout()->elements(true)) {

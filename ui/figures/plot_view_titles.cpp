@@ -53,11 +53,14 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     QFont font = title->font();
     double room = 0.2 * layoutArea().height();
     if (figureFontPoints_ > 0 && content_) // in a figure, what the plots leave at most
-        room = std::min(room, layoutArea().height() - content_->minimumOuterSizeHint().height() - 4.0);
+        // (less the title's margins and the row spacing above the plots)
+        room = std::min(room, layoutArea().height() - content_->minimumOuterSizeHint().height() - 4.0 -
+                                  plot_->plotLayout()->rowSpacing());
     const double smallest = std::min(font.pointSizeF(), fontSize(9));
+    // Measured as the title measures itself (its text's bounding box, a little taller than the
+    // lines' spacing: a two-line title took 24 pt of 20).
     const auto fits = [&](const QStringList &p) {
-        const int lines = wrappedTitle(font, p).count(QLatin1Char('\n')) + 1;
-        return lines * QFontMetrics(font).lineSpacing() <= room;
+        return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip, wrappedTitle(font, p)).height() <= room;
     };
     while (!fits(parts) && font.pointSizeF() > 0 && font.pointSizeF() * 0.88 >= smallest)
         font.setPointSizeF(font.pointSizeF() * 0.88);
@@ -77,7 +80,8 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
             line.truncate(line.lastIndexOf(QLatin1Char(' ')));
         return line + more;
     };
-    const int lineCount = std::max(1, static_cast<int>(room / QFontMetrics(font).lineSpacing()));
+    const int lineCount =
+        std::max(1, static_cast<int>((room - QFontMetrics(font).descent()) / QFontMetrics(font).lineSpacing()));
     if (text.count(QLatin1Char('\n')) + 1 > lineCount) {
         // Lines give way too: the head's last lines, then the last part's (what was reduced).
         QStringList head =

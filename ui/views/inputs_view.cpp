@@ -39,6 +39,8 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
         rect->axis(QCPAxis::atTop)->setLabel(names[k]);
         if (k == 1) // one axis title for the three stacked panels: three would run into each other
             y->setLabel(tr("dimension j"));
+        // One x axis for the three (matplotlib's sharex): numbers and title under the last.
+        x->setTickLabels(k == 2);
         if (k == 2)
             x->setLabel(tr("position t"));
         maps_[k] = new VectorColorMap(x, y);

@@ -18,6 +18,9 @@ class InputsView : public PlotView
 
   public:
     explicit InputsView(Parameters *parameters, QWidget *parent = nullptr);
+    // Three maps stacked on one x axis: two lines of type each, so the three fit a 3.5 x 2.5 in
+    // column at 7 pt.
+    QSize figurePlotLines() const override { return {2 * kFigurePlotLines, 2}; }
 
   protected:
     QList<QCPAxis *> positionAxes() const override;

@@ -265,6 +265,12 @@ void PairCircleView::rebuild()
             rect->axis(side)->setTickLabels(!compact);
             rect->axis(side)->setSubTicks(!compact);
         }
+        // Without tick labels no corner label needs QCustomPlot's least margin (15 px a side,
+        // PlotView's in proportion to the type): a compact circle keeps a few points.
+        if (compact) {
+            const int m = std::max(1, static_cast<int>(std::lround(3 * fontScale())));
+            rect->setMinimumMargins(QMargins(m, m, m, m));
+        }
     }
     QStringList title{
         enc.hasFrequencies()

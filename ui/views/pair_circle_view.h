@@ -28,6 +28,12 @@ class PairCircleView : public PlotView
   public:
     explicit PairCircleView(Parameters *parameters, QWidget *parent = nullptr);
 
+    // Compact circles (no tick labels) are square plots; the full ones keep the default.
+    QSize figurePlotLines() const override
+    {
+        return compact_ ? QSize(kFigurePlotLines, kFigurePlotLines) : PlotView::figurePlotLines();
+    }
+
     void setShownPairs(int pairs);
     void setPairChoice(const pe::PairChoice &choice);
     int shownPairs() const { return static_cast<int>(dots_.size()); }

@@ -46,12 +46,13 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     PowerTicker::install(p->yAxis); // every tick a power of ten, 10⁴ not 10000
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
-    p->xAxis->setLabel(tr("pair i"));
+    // One x axis for both plots (matplotlib's sharex): the pairs' numbers and title under the ratio.
+    p->xAxis->setTickLabels(false);
     QCPGraph *unscaled = p->addGraph();
-    unscaled->setName(tr("unscaled θᵢ = base^(−2i/d)"));
+    // Short names, two to a row at 3.5 in (the formula is the axis title's and the manual's).
+    unscaled->setName(tr("unscaled θᵢ"));
     unscaled->setPen(QPen(kUnscaled, 1.5, Qt::DashLine));
-    const QStringList names{tr("kept: extrapolates past L"), tr("interpolated: θᵢ/s"), tr("blended"),
-                            tr("beyond θᵢ/s")};
+    const QStringList names{tr("kept: extrapolates"), tr("interpolated: θᵢ/s"), tr("blended"), tr("beyond θᵢ/s")};
     for (int r = 0; r < kRegimes; ++r) {
         QCPGraph *g = p->addGraph();
         g->setName(names[r]);
@@ -74,7 +75,6 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     extendedLabel_ = new QCPItemText(p);
     for (QCPItemText *label : {contextLabel_, extendedLabel_}) {
         label->setClipToAxisRect(true);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         label->position->setTypeY(QCPItemPosition::ptPlotCoords);
     }
@@ -120,7 +120,11 @@ void ScalingView::rebuild()
         }
     plt->graph(0)->setData(x, y, true);
     std::array<int, kRegimes> counts{};
-    const double dot = std::clamp(600.0 / std::max(1, enc.pairCount()), 2.5, 7.0) * lineScale();
+    // Dots apart at the plot's width: no wider than 0.8 of a pair's room (at 3.5 in, 64 pairs of
+    // 4 pt dots ran into one band).
+    const double room = 0.8 * plt->axisRect()->width() / std::max(1, enc.pairCount());
+    const double dot =
+        std::max(2.0, std::min(std::clamp(600.0 / std::max(1, enc.pairCount()), 2.5, 7.0) * lineScale(), room));
     for (int k = 0; k < kRegimes; ++k) {
         QVector<double> xs, ys, ratio;
         for (int i = 0; i < enc.pairCount(); ++i)
@@ -152,6 +156,10 @@ void ScalingView::rebuild()
     placeHorizontal(extendedLine_, markSL);
     extendedLine_->setVisible(scaled && r.factor > 1);
     extendedLabel_->setVisible(extendedLine_->visible());
+    // The upper line's label above it, the lower one's below: at a small size the two lines are a
+    // line of type apart and their labels ran into each other.
+    contextLabel_->setPositionAlignment(Qt::AlignRight | (markL >= markSL ? Qt::AlignBottom : Qt::AlignTop));
+    extendedLabel_->setPositionAlignment(Qt::AlignRight | (markSL > markL ? Qt::AlignBottom : Qt::AlignTop));
     contextLabel_->position->setCoords(0.99, markL);
     contextLabel_->setText(wavelength ? tr("L = %1").arg(r.originalContext)
                                       : tr("2π/L, L = %1").arg(r.originalContext));

@@ -240,7 +240,8 @@ void TestFigureWindow::columnFiguresKeepTheirPlotsApart()
             std::vector<std::pair<QString, QRect>> parts;
             for (QCPAxisRect *rect : view->plot()->axisRects()) {
                 const int line = QFontMetrics(rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();
-                QVERIFY2(rect->height() >= PlotView::kFigurePlotLines * line - 1,
+                QVERIFY2(rect->height() >= view->figurePlotLines().height() * line - 1 &&
+                             rect->width() >= view->figurePlotLines().width() * line - 1,
                          qPrintable(where + QStringLiteral(": a plot %1 units tall").arg(rect->height())));
                 parts.emplace_back(QStringLiteral("a plot"), rect->rect());
             }

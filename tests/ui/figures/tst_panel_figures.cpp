@@ -2,6 +2,7 @@
 // for all (measured in the PDF's own text operators), labels clear of every text, the window's
 // dialog and the command line's refusals.
 #include "command_line.h"
+#include "command_line_support.h"
 #include "figures/panel_figure.h"
 #include "figures/plot_view.h"
 #include "figures/view_factory.h"
@@ -154,6 +155,7 @@ class TestPanelFigures : public QObject
     void labelsClearOfEveryText();
     void oneTypeMeasuredInThePdf();
     void singleFigureTypeMeasuredInThePdf();
+    void stackedViewsFitAColumnAtSevenPoints();
     void allFormatsDrawTheSamePage();
     void tooSmallIsRefusedWithTheSizeNeeded();
     void commandLine();
@@ -345,6 +347,35 @@ void TestPanelFigures::singleFigureTypeMeasuredInThePdf()
         measured << id;
     }
     QCOMPARE(measured.size(), 5);
+}
+
+void TestPanelFigures::stackedViewsFitAColumnAtSevenPoints()
+{
+    // The column: the circles, the inputs and the scaling view of Llama 3.1, YaRN x4 and
+    // NTK at 3.5 x 2.5 in in 7 pt, drawn (not refused), their tick labels 7 pt in the PDF. What
+    // made room: the stacked plots share their x axis, compact circles are square, the margins and
+    // titles are measured in the figure's type.
+    QTemporaryDir dir;
+    const QStringList cases{QStringLiteral("seed000-circles circles"), QStringLiteral("seed001-inputs inputs"),
+                            QStringLiteral("llama3.1-rope scaling"), QStringLiteral("yarn-x4 scaling"),
+                            QStringLiteral("dynamic-ntk scaling")};
+    for (const QString &c : cases) {
+        const QStringList preset = c.split(QLatin1Char(' '));
+        const QString out = dir.filePath(preset[0] + QStringLiteral(".pdf"));
+        const Run r = run({QStringLiteral("--preset"), preset[0], QStringLiteral("--export"), preset[1],
+                           QStringLiteral("--size"), QStringLiteral("3.5x2.5in"), QStringLiteral("--font-size"),
+                           QStringLiteral("7"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code == 0, qPrintable(c + QStringLiteral(": ") + r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        // Tick labels at 7 pt (the circles' nine plot titles, at the axis titles' 10/9, outnumber
+        // their colour bar's ticks), nothing below the cell values' 7/9 nor above the title's 11/9.
+        const std::vector<double> sizes = pdfTextSizes(f.readAll());
+        QVERIFY2(std::any_of(sizes.begin(), sizes.end(), [](double s) { return std::abs(s - 7) < 0.01; }),
+                 qPrintable(c));
+        for (double s : sizes)
+            QVERIFY2(s >= 7 * 7 / 9.0 - 0.01 && s <= 7 * 11 / 9.0 + 0.5, qPrintable(c + QString::number(s)));
+    }
 }
 
 void TestPanelFigures::allFormatsDrawTheSamePage()
