@@ -139,6 +139,13 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
         band->setVisible(false);
     }
     p->legend->setVisible(false);
+    // --compare's key in the row's plot, not only in the title (--title '' took it away).
+    rowLegend_ = new QCPLegend;
+    rowRect_->insetLayout()->addElement(rowLegend_, Qt::AlignTop | Qt::AlignRight);
+    rowLegend_->setLayer(QStringLiteral("legend"));
+    rowLegend_->addItem(new QCPPlottableLegendItem(rowLegend_, row));
+    rowLegend_->addItem(new QCPPlottableLegendItem(rowLegend_, other));
+    rowLegend_->setVisible(false);
 }
 
 AttentionView::~AttentionView() = default;
@@ -249,8 +256,13 @@ void AttentionView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
-    // The NoPE temperature's panel in or out before the heatmap's cells are counted from its height.
-    if (showTemperaturePanel(pe::hasNopeLayers(p)))
+    // The NoPE temperature's panel in or out, and the row beside the matrix or under it, before the
+    // heatmap's cells are counted from its height. Beside when the figure is over twice as wide
+    // as tall (the temperature's third panel stays stacked).
+    const QRect area = layoutArea();
+    const bool nope = pe::hasNopeLayers(p);
+    const bool moved = placeRowBeside(!nope && area.width() >= 2 * area.height());
+    if (showTemperaturePanel(nope) || moved)
         layOut();
     // The controls that mean something for this scheme (the command line refuses the others).
     const bool rope = p.scheme == pe::SchemeId::Rope;
@@ -312,7 +324,6 @@ void AttentionView::rebuild()
     setEnvelope(plt->graph(0), curve, static_cast<double>(p.startPos));
     plt->graph(0)->setPen(curvePen(kRowColor, 1.8, static_cast<std::int64_t>(curve.low.size())));
     const auto best = std::max_element(row.begin(), row.end()) - row.begin();
-    QString compared;
     plt->graph(1)->data()->clear();
     plt->graph(1)->setVisible(false);
     if (compared_) {
@@ -320,12 +331,18 @@ void AttentionView::rebuild()
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
         plt->graph(1)->setPen(curvePen(kOtherColor, 1.8, static_cast<std::int64_t>(otherCurve.low.size())));
         plt->graph(1)->setVisible(true);
-        if (const auto layer = otherLayerKind(p, attentionSettings().layer))
-            compared = tr("orange: %1").arg(layerText(p, *layer));
-        else
-            compared = p.scheme == pe::SchemeId::Sinusoidal ? tr("orange: RoPE, same d and base")
-                                                            : tr("orange: sinusoidal, same d and base");
+        if (const auto layer = otherLayerKind(p, attentionSettings().layer)) {
+            plt->graph(0)->setName(layerText(p, attentionSettings().layer));
+            plt->graph(1)->setName(layerText(p, *layer));
+        } else {
+            const bool sinusoidal = p.scheme == pe::SchemeId::Sinusoidal;
+            plt->graph(0)->setName(sinusoidal ? tr("sinusoidal") : tr("RoPE"));
+            plt->graph(1)->setName(sinusoidal ? tr("RoPE, same d and base") : tr("sinusoidal, same d and base"));
+        }
     }
+    // The key inside the row's plot while there are two rows (its type and ground as every
+    // legend's, PlotView::applyFonts and applyPalette), not in the title.
+    rowLegend_->setVisible(compared_ != nullptr);
     placeVertical(columnLine_, static_cast<double>(t));
     const QString temperature = placeTemperature();
     // Grey where row t's keys are masked: before its window, after t.
@@ -366,8 +383,6 @@ void AttentionView::rebuild()
                  .arg(p.startPos + best);
     if (curve.stride > 1)
         title << tr("row: lowest to highest of each %1 keys per pixel column").arg(curve.stride);
-    if (!compared.isEmpty())
-        title << compared;
     if (!temperature.isEmpty())
         title << temperature;
     setTitle(title_, title);
@@ -377,6 +392,29 @@ void AttentionView::rebuild()
 QList<QCPAxis *> AttentionView::positionAxes() const
 {
     return {rowRect_->axis(QCPAxis::atBottom)};
+}
+
+bool AttentionView::placeRowBeside(bool beside)
+{
+    if (beside == content()->hasElement(0, 2))
+        return false;
+    content()->take(rowRect_);
+    content()->simplify(); // the emptied row or column goes
+    if (beside) {
+        content()->addElement(0, 2, rowRect_);
+        content()->setRowStretchFactors({1.0});
+        content()->setColumnStretchFactors({1.0, 1.0, 1.2});
+        rowRect_->setMarginGroup(QCP::msLeft, nullptr);
+        // Level with the matrix and its colour bar.
+        rowRect_->setMarginGroup(QCP::msTop | QCP::msBottom, plot()->axisRect()->marginGroup(QCP::msTop));
+    } else {
+        content()->addElement(1, 0, rowRect_);
+        content()->setRowStretchFactors({2.0, 1.0});
+        content()->setColumnStretchFactors({1.0, 1.0});
+        rowRect_->setMarginGroup(QCP::msTop | QCP::msBottom, nullptr);
+        rowRect_->setMarginGroup(QCP::msLeft, leftMargins_);
+    }
+    return true;
 }
 
 bool AttentionView::showTemperaturePanel(bool shown)

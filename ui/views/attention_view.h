@@ -50,6 +50,9 @@ class AttentionView : public PlotView
     QString placeTemperature();
     // The temperature's panel into the layout or out of it; true when that changed the layout.
     bool showTemperaturePanel(bool shown);
+    // The row's plot beside the matrix (a wide, short figure: 7 x 2.5 in gave the matrix half an
+    // inch under it) or under it; true when it moved.
+    bool placeRowBeside(bool beside);
 
     QComboBox *qkChoice_;
     QCheckBox *causalBox_;
@@ -60,6 +63,7 @@ class AttentionView : public PlotView
     QCPTextElement *title_;
     std::unique_ptr<PositionMatrix> matrix_;
     QCPAxisRect *rowRect_;
+    class QCPLegend *rowLegend_; // the compared rows' key, inside the row's plot
     QCPItemStraightLine *rowLine_;
     QCPItemStraightLine *columnLine_;
     QCPMarginGroup *leftMargins_; // the panels' left margins, aligned
