@@ -2,6 +2,8 @@
 // view draws, after its rebuild set the bar's own range and label.
 #include "figures/plot_view.h"
 
+#include "figures/math_text.h"
+
 #include "state/view_registry.h"
 #include "state/view_state.h"
 
@@ -57,7 +59,7 @@ void PlotView::applyColourLimits()
                                                      limits.robust ? drawnCells(plot_, scale) : std::vector<double>{});
             range = QCPRange(r.low, r.high);
             if (!limits.label.isEmpty()) {
-                label = limits.label; // the label given is the label, word for word
+                label = mathText(limits.label); // the label given is the label, word for word (its math set)
             } else {
                 // The view's own label may say what its own range is ("value (±6 = max |value|)"):
                 // once the range is another, that part goes; a short note says what the ends are.

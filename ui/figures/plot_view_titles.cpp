@@ -1,6 +1,8 @@
 // PlotView's titles: the title row, fitting a title's parts to its room, and count texts.
 #include "figures/plot_view.h"
 
+#include "figures/math_text.h"
+
 #include "state/view_state.h"
 
 #include <algorithm>
@@ -45,7 +47,7 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     title->setMinimumSize(0, 0);
     title->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
     if (const QString own = state_ ? state_->text(QStringLiteral("title")) : QString(); !own.isEmpty())
-        parts = QStringList{own};
+        parts = QStringList{mathText(own)}; // $\omega_i$ as ωᵢ
     // A title never takes more than about a fifth of the figure: its type shrinks first, never
     // below the tick labels' size; then parts give way, an ellipsis saying so (a 3.5 in figure cut
     // the first and last lines of a five-line title at its edges). The first part (what the figure

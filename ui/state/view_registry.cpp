@@ -75,7 +75,8 @@ ViewSettings figureSettings()
     ViewSetting title{QStringLiteral("title"), ViewSetting::Kind::Text, QString()};
     title.flag = QStringLiteral("title");
     title.valueName = QStringLiteral("TEXT");
-    title.help = QObject::tr("The figure's title in place of the view's own; --title '' hides it");
+    title.help = QObject::tr("The figure's title in place of the view's own; --title '' hides it. Math between "
+                             "dollars as matplotlib writes it: '$\\omega_i = 10^{-4}$' is set ωᵢ = 10⁻⁴");
     title.emptyTurnsOff = QStringLiteral("showTitle");
     ViewSetting shown{QStringLiteral("showTitle"), ViewSetting::Kind::Bool, true};
     return {title, shown};
@@ -135,7 +136,7 @@ ViewSettings colourSettings(ColourScale kind)
                         "--vmax are not given), said in the colour bar: a few outliers no longer grey out the rest")));
     out.push_back(ViewSetting{QStringLiteral("colorLabel"), ViewSetting::Kind::Text, QString()}.option(
         QStringLiteral("colorbar-label"), QStringLiteral("TEXT"),
-        QObject::tr("The colour bar's label in place of the view's own")));
+        QObject::tr("The colour bar's label in place of the view's own ($\\alpha_{ij}$ math as in --title)")));
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "command_line.h"
 #include "encodings/position_table.h"
 #include "export/data_export.h"
+#include "figures/math_text.h"
 #include "figures/plot_view.h"
 #include "figures/view_factory.h"
 #include "state/parameters.h"
@@ -79,6 +80,7 @@ class TestFigureSettings : public QObject
     void legendGoesWhereAsked();
     void bestLegendCoversFewestPoints();
     void everyFigureHasItsData();
+    void mathInLabels();
 };
 
 void TestFigureSettings::percentileIsNumpys()
@@ -509,6 +511,32 @@ void TestFigureSettings::everyFigureHasItsData()
     QCOMPARE(column.rows, 30'000);
     QCOMPARE(column.columnHeaders, std::vector<std::string>{"cosine"});
     QVERIFY(std::abs(valuesOf(column)[777] - 1) < 1e-12);
+}
+
+void TestFigureSettings::mathInLabels()
+{
+    // matplotlib's mathtext between dollars: Greek, symbols, sub- and superscripts in Unicode's
+    // small forms; a script Unicode cannot set stays written out; outside dollars nothing changes.
+    QCOMPARE(mathText(QStringLiteral("$\\omega_i = 10^{-4}$")), QStringLiteral("ωᵢ = 10⁻⁴"));
+    QCOMPARE(mathText(QStringLiteral("$\\theta_{2i}$ and $\\Theta^2$")), QStringLiteral("θ₂ᵢ and Θ²"));
+    QCOMPARE(mathText(QStringLiteral("$x_{q}$")), QStringLiteral("x_{q}")); // no subscript q
+    QCOMPARE(mathText(QStringLiteral("$e^{\\beta t}$")), QStringLiteral("eᵝᵗ"));
+    QCOMPARE(mathText(QStringLiteral("$\\alpha \\cdot \\sqrt{d}$")), QStringLiteral("α · √d"));
+    QCOMPARE(mathText(QStringLiteral("file_name_2 costs $5")), QStringLiteral("file_name_2 costs $5"));
+    QCOMPARE(mathText(QStringLiteral("\\$x_1\\$")), QStringLiteral("$x_1$"));
+    QCOMPARE(mathText(QStringLiteral("$\\unknown_1$")), QStringLiteral("\\unknown₁"));
+    QCOMPARE(mathText(QStringLiteral("$a_$")), QStringLiteral("a_"));
+    QCOMPARE(mathText(QString()), QString());
+    // On a figure: the title and the colour bar's label set, the settings kept as typed.
+    Parameters params;
+    QVERIFY(!params.set(paramsFor(QStringLiteral("heatmap"))));
+    std::unique_ptr<PlotView> view(createView(*findView(QStringLiteral("heatmap")), &params, nullptr));
+    QVERIFY(!view->applySettings({{QStringLiteral("title"), QStringLiteral("PE at $\\omega_i$")},
+                                  {QStringLiteral("colorLabel"), QStringLiteral("$\\sin(t\\omega_i)$")}}));
+    QVERIFY(!view->render(QSize(700, 500), 1).isNull());
+    QCOMPARE(view->plot()->findChild<QCPTextElement *>()->text(), QStringLiteral("PE at ωᵢ"));
+    QCOMPARE(colourBars(view.get()).front()->axis()->label(), QStringLiteral("sin(tωᵢ)"));
+    QCOMPARE(view->settings().value(QStringLiteral("title")).toString(), QStringLiteral("PE at $\\omega_i$"));
 }
 
 QTEST_MAIN(TestFigureSettings)
