@@ -527,6 +527,7 @@ void TestFigureSettings::mathInLabels()
     QCOMPARE(mathText(QStringLiteral("$\\unknown_1$")), QStringLiteral("\\unknown₁"));
     QCOMPARE(mathText(QStringLiteral("$a_$")), QStringLiteral("a_"));
     QCOMPARE(mathText(QString()), QString());
+    QCOMPARE(mathText(QStringLiteral("$\\mathrm{PE}_{t}$")), QStringLiteral("PEₜ"));
     // On a figure: the title and the colour bar's label set, the settings kept as typed.
     Parameters params;
     QVERIFY(!params.set(paramsFor(QStringLiteral("heatmap"))));
