@@ -12,9 +12,10 @@ packages=(
 )
 
 # scripts/test.sh --tests: numpy and scikit-learn for the tests that compare with them (t-SNE's
-# quality against scikit-learn 1.2 on the same table, tests/bench/tsne_quality.py).
+# quality against scikit-learn 1.2 on the same table, tests/bench/tsne_quality.py), and matplotlib for
+# the figures drawn beside the app's from its own data (tests/support/matplotlib_figures.py).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(python3-numpy python3-sklearn)
+  packages+=(python3-numpy python3-sklearn python3-matplotlib)
 fi
 # scripts/test.sh --sanitizers: clang 14 with its sanitizer and libFuzzer runtimes, and clang-format 14.
 if [ "${1:-}" = "--sanitizers" ]; then
