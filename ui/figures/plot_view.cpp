@@ -3,6 +3,7 @@
 
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "state/view_state.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -149,6 +150,25 @@ void PlotView::rebuildFigure()
     applyColourLimits();
     alignColourBars();
     placeLegend();
+    applyAspect();
+}
+
+void PlotView::applyAspect()
+{
+    if (!info_ || !findSetting(info_->settings, QStringLiteral("aspect")) ||
+        state_->choice(QStringLiteral("aspect")) != QLatin1String("equal"))
+        return;
+    for (QCPAxisRect *rect : aspectRects()) {
+        QCPAxis *x = rect->axis(QCPAxis::atBottom), *y = rect->axis(QCPAxis::atLeft);
+        if (rect->width() <= 0 || rect->height() <= 0 || x->range().size() <= 0 || y->range().size() <= 0)
+            continue;
+        // Pixels a unit on each axis: the axis with more widens its range (never narrows one).
+        const double px = rect->width() / x->range().size(), py = rect->height() / y->range().size();
+        if (px > py)
+            x->setScaleRatio(y, 1.0);
+        else if (py > px)
+            y->setScaleRatio(x, 1.0);
+    }
 }
 
 bool PlotView::showScheme()

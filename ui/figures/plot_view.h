@@ -162,6 +162,9 @@ class PlotView : public QWidget
     // The axes whose coordinate is a position (t or s): the figure's markers (markerSetting) are
     // drawn across them. A view that declares markerSetting() returns its position axes.
     virtual QList<QCPAxis *> positionAxes() const { return {}; }
+    // The plots whose x and y units the aspect setting (aspectSetting) makes equal; a view that
+    // declares it returns them, and sets their ranges afresh on each rebuild.
+    virtual QList<QCPAxisRect *> aspectRects() const { return {}; }
     // Called when only the current position moved; the default recomputes everything.
     virtual void positionMoved() { rebuild(); }
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
@@ -246,6 +249,9 @@ class PlotView : public QWidget
     // Each colour bar level with the plot beside it in its grid row (their top and bottom margins
     // grouped), unless the view grouped either already.
     void alignColourBars();
+    // --aspect equal on aspectRects(): the axis with fewer pixels a unit keeps its range, the
+    // other's widens about its centre, at the layout now.
+    void applyAspect();
     struct ColourBar {
         double ownLow = 0, ownHigh = 0, appliedLow = 0, appliedHigh = 0;
         bool applied = false;

@@ -163,6 +163,7 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     refitTitles();
     layOut();
     keepLegendInside(); // at the figure's own layout: the plots may have shrunk under their type
+    applyAspect();      // for the plots' final sizes
     // An axis title that would be cut ends in "…" in a figure ("ω_i (radians per position)" beside
     // a short plot at 3.5 in lost its end under the legend); the view's own after.
     std::vector<std::pair<QCPAxis *, QString>> labels;

@@ -44,7 +44,7 @@ void PlotView::bindSettings(const ViewInfo &info)
             e->setMaxLength(kMaxSettingText);
         }
     }
-    QStringList figureKeys{markerSetting().key, legendSetting().key};
+    QStringList figureKeys{markerSetting().key, legendSetting().key, aspectSetting({}).key};
     for (const ViewSetting &f : figureSettings())
         figureKeys << f.key;
     for (const ViewSetting &f : colourSettings(ColourScale::Values))
@@ -136,6 +136,7 @@ void PlotView::stateChanged(const QJsonObject &, const QJsonObject &, const QStr
     for (const ViewSetting &s : colourSettings(ColourScale::Values))
         own.removeAll(s.key);
     own.removeAll(legendSetting().key);
+    own.removeAll(aspectSetting({}).key);
     if (!own.isEmpty())
         settingsChanged(own);
     if (own.size() != keys.size())

@@ -28,14 +28,19 @@ QString biasGroup()
 
 enum class Markers { None, OnPositions };
 enum class Legend { None, Placed };
+// A view whose axes share their units (aspectSetting) and its default.
+enum class Aspect { None, Auto, Equal };
 
 // An entry with what every view has after its own settings: the figure's markers for a view with
 // position axes (PlotView::positionAxes), the legend's place for a view with a legend, the colour scale's limits for a
 // view with a colour bar (PlotView applies them to every colour bar it draws), the figure's title, and the scheme
 // check.
 ViewInfo in(ViewInfo info, const QString &group, Markers markers = Markers::None,
-            ColourScale colours = ColourScale::None, Legend legend = Legend::None)
+            ColourScale colours = ColourScale::None, Legend legend = Legend::None, Aspect aspect = Aspect::None)
 {
+    if (aspect != Aspect::None)
+        info.settings.push_back(
+            aspectSetting(aspect == Aspect::Equal ? QStringLiteral("equal") : QStringLiteral("auto")));
     if (markers == Markers::OnPositions)
         info.settings.push_back(markerSetting());
     if (legend == Legend::Placed)
@@ -66,14 +71,14 @@ const std::vector<ViewInfo> &viewRegistry()
         in(heatmapViewInfo(), encodingGroup(), OnPositions, Values),
         in(frequencyViewInfo(), encodingGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(clockGridViewInfo(), encodingGroup()),
-        in(pairCircleViewInfo(), encodingGroup(), Markers::None, Positions),
+        in(pairCircleViewInfo(), encodingGroup(), Markers::None, Positions, Legend::None, Aspect::Equal),
         in(similarityViewInfo(), readingGroup(), OnPositions),
         in(recoveryViewInfo(), readingGroup(), OnPositions),
         in(distanceViewInfo(), readingGroup(), OnPositions, Values),
         in(relativeViewInfo(), readingGroup()),
         in(probeViewInfo(), readingGroup()),
         in(inputsViewInfo(), encodingGroup(), OnPositions, Values),
-        in(projectionViewInfo(), projectionGroup(), Markers::None, Positions),
+        in(projectionViewInfo(), projectionGroup(), Markers::None, Positions, Legend::None, Aspect::Auto),
         in(scalingViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(ropeDecayViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(precisionViewInfo(), ropeGroup(), OnPositions, ColourScale::None, Legend::Placed),

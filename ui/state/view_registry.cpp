@@ -151,6 +151,16 @@ ViewSetting legendSetting()
                                 "corner (best: the corner over the fewest data points), or off"));
 }
 
+ViewSetting aspectSetting(const QString &defaultValue)
+{
+    ViewSetting s{QStringLiteral("aspect"), ViewSetting::Kind::Choice, defaultValue};
+    s.choices = {QStringLiteral("equal"), QStringLiteral("auto")};
+    return s.option(QStringLiteral("aspect"), QStringLiteral("equal|auto"),
+                    QObject::tr("equal: a unit as long on both axes (circles are round; the shorter range is "
+                                "widened, nothing is cut); auto: each axis fills its side (default %1)")
+                        .arg(defaultValue));
+}
+
 ColourLimits colourLimits(const QJsonObject &settings)
 {
     ColourLimits out;

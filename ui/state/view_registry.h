@@ -125,6 +125,12 @@ ColourRange limitedColourRange(double automaticLow, double automaticHigh, const 
 // data points (best, as matplotlib's loc='best'), or off.
 ViewSetting legendSetting();
 
+// The plots' units, declared by the views whose x and y are the same kind of number (the circles'
+// sin and cos, a projection's coordinates): equal (a unit as long on both axes: circles round, as
+// matplotlib's set_aspect('equal'), the shorter range widened) or auto (each axis fills its side).
+// --aspect. The view's default is given.
+ViewSetting aspectSetting(const QString &defaultValue);
+
 // The figure's markers, declared by the views with a position axis (PlotView::positionAxes): a
 // red dashed line at each position listed ("50, 100"), as the articles mark theirs. --marker T,
 // repeatable. At most kMaxMarkers.

@@ -53,6 +53,7 @@ class PairCircleView : public PlotView
     static constexpr std::int64_t kMaxDots = 1024;
 
   protected:
+    QList<QCPAxisRect *> aspectRects() const override { return {rects_.begin(), rects_.end()}; }
     void rebuild() override;
     void positionMoved() override;
 

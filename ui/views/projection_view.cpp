@@ -378,3 +378,8 @@ void ProjectionView::updateControls()
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
     runButton_->setEnabled(tsne && problem_.isEmpty());
 }
+
+QList<QCPAxisRect *> ProjectionView::aspectRects() const
+{
+    return {plot()->axisRect()};
+}

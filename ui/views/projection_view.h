@@ -61,6 +61,7 @@ class ProjectionView : public PlotView
     std::int64_t positionAt(QPointF pixel) const;
 
   protected:
+    QList<QCPAxisRect *> aspectRects() const override;
     void changeEvent(QEvent *event) override;
     void rebuild() override;
     void positionMoved() override;

@@ -81,6 +81,7 @@ class TestFigureSettings : public QObject
     void bestLegendCoversFewestPoints();
     void everyFigureHasItsData();
     void mathInLabels();
+    void aspectEqualKeepsUnits();
 };
 
 void TestFigureSettings::percentileIsNumpys()
@@ -538,6 +539,37 @@ void TestFigureSettings::mathInLabels()
     QCOMPARE(view->plot()->findChild<QCPTextElement *>()->text(), QStringLiteral("PE at ωᵢ"));
     QCOMPARE(colourBars(view.get()).front()->axis()->label(), QStringLiteral("sin(tωᵢ)"));
     QCOMPARE(view->settings().value(QStringLiteral("title")).toString(), QStringLiteral("PE at $\\omega_i$"));
+}
+
+void TestFigureSettings::aspectEqualKeepsUnits()
+{
+    // --aspect equal: on every plot of the circles (their default) and the projection, a unit is as
+    // many pixels on x as on y, and no range narrowed below the view's own (nothing cut); auto
+    // gives each axis its own side.
+    for (const QString &id : {QStringLiteral("circles"), QStringLiteral("projection")}) {
+        Parameters params;
+        QVERIFY(!params.set(paramsFor(id)));
+        std::unique_ptr<PlotView> view(createView(*findView(id), &params, nullptr));
+        view->setCompleteFigures(true);
+        QCOMPARE(view->settings().value(QStringLiteral("aspect")).toString(),
+                 id == QLatin1String("circles") ? QStringLiteral("equal") : QStringLiteral("auto"));
+        QVERIFY(!view->applySettings({{QStringLiteral("aspect"), QStringLiteral("auto")}}));
+        QVERIFY(!view->render(QSize(900, 400), 1).isNull());
+        std::vector<std::pair<QCPRange, QCPRange>> own;
+        for (QCPAxisRect *r : view->plot()->axisRects())
+            own.emplace_back(r->axis(QCPAxis::atBottom)->range(), r->axis(QCPAxis::atLeft)->range());
+        QVERIFY(!view->applySettings({{QStringLiteral("aspect"), QStringLiteral("equal")}}));
+        QVERIFY(!view->render(QSize(900, 400), 1).isNull());
+        const QList<QCPAxisRect *> rects = view->plot()->axisRects();
+        QCOMPARE(std::size_t(rects.size()), own.size());
+        for (int k = 0; k < rects.size(); ++k) {
+            const QCPRange x = rects[k]->axis(QCPAxis::atBottom)->range(), y = rects[k]->axis(QCPAxis::atLeft)->range();
+            const double px = rects[k]->width() / x.size(), py = rects[k]->height() / y.size();
+            QVERIFY2(std::abs(px - py) <= 1e-6 * px, qPrintable(id + QStringLiteral(" %1 vs %2").arg(px).arg(py)));
+            QVERIFY(x.lower <= own[k].first.lower + 1e-9 && x.upper >= own[k].first.upper - 1e-9);
+            QVERIFY(y.lower <= own[k].second.lower + 1e-9 && y.upper >= own[k].second.upper - 1e-9);
+        }
+    }
 }
 
 QTEST_MAIN(TestFigureSettings)
