@@ -205,11 +205,13 @@ QList<QCommandLineOption> options()
              .arg(figurelimits::maxDpi),
          QStringLiteral("N")},
         {QStringLiteral("font-size"),
-         QStringLiteral("Tick labels in points, %1 to %2, axis labels and titles in proportion (default %3 for a "
-                        "physical size; a pixel size keeps the window's type).")
+         QStringLiteral("Tick labels in points, %1 to %2, axis labels and titles in proportion (default for a "
+                        "physical size: the largest from %3 down to %4 pt, in half points, at which every plot "
+                        "keeps its room; a pixel size keeps the window's type).")
              .arg(figurelimits::minFont)
              .arg(figurelimits::maxFont)
-             .arg(kDefaultFigureFont),
+             .arg(kDefaultFigureFont)
+             .arg(kSmallestFittedFont),
          QStringLiteral("PT")},
         {QStringLiteral("font"),
          QStringLiteral("The figure's font family, any installed one (DejaVu Serif for a paper set in serif; "

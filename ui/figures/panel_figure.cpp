@@ -77,7 +77,7 @@ class AsPanel
     {
         view_->setPanel(insets, label);
     }
-    ~AsPanel() { view_->setPanel({}, {}); }
+    ~AsPanel() { view_->setPanel({}, {}, false); }
     AsPanel(const AsPanel &) = delete;
     AsPanel &operator=(const AsPanel &) = delete;
 

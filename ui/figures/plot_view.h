@@ -73,7 +73,9 @@ class PlotView : public QWidget
     // A panel of a figure of several views (figures/panel_figure.h), for the renders that follow:
     // margins around the view's whole layout (its plots aligned with its neighbours'), and a label
     // at the top-left corner ("(a)", in the axis titles' type, bold). None by default.
-    void setPanel(QMargins insets, const QString &label);
+    // In a panel the title keeps the figure's title type (one type across the panels): its parts
+    // give way instead of its size. `on` false: not a panel again.
+    void setPanel(QMargins insets, const QString &label, bool on = true);
     // Where the last render (or figureNeeds) put things, in the render's points: the plots (every
     // axis rect's union), the texts above and around them (titles and legends, as their text runs,
     // not their rows), and the panel's label.
@@ -303,6 +305,7 @@ class PlotView : public QWidget
     FigureLayout figureLayout_{}; // what the last figure's layout needed and where it put things
     QMargins panelInsets_{};
     QString panelLabel_{};
+    bool panel_ = false;
     std::int64_t drawnPosition_ = -1; // the position the plot shows
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;

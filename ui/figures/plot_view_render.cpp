@@ -51,10 +51,11 @@ QRect PlotView::layoutArea() const
     return plot_->viewport().marginsRemoved(panelInsets_);
 }
 
-void PlotView::setPanel(QMargins insets, const QString &label)
+void PlotView::setPanel(QMargins insets, const QString &label, bool on)
 {
     panelInsets_ = insets;
     panelLabel_ = label;
+    panel_ = on;
 }
 
 QCPItemText *PlotView::measureFigure()
@@ -170,10 +171,12 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     if (figureFontPoints_ > 0) {
         for (QCPAxis *axis : allAxes()) {
             const QString label = axis->label();
-            // Centred on its plot, a title may pass the plot's ends, not the figure's nor into a
-            // legend strip above the plots (placeLegendAbove), whose ground covers it.
+            // Centred on its plot, a title may pass the plot's ends into its own margins, not the
+            // figure's nor into a neighbouring plot's (the attention matrix's "query position t"
+            // ran into its row's "weight in row t = 0") nor into a legend strip above the plots
+            // (placeLegendAbove), whose ground covers it.
             const QRect r = axis->axisRect()->rect();
-            QRect figure = layoutArea();
+            QRect figure = layoutArea().intersected(axis->axisRect()->outerRect());
             if (const QCPLegend *strip = plot_->legend;
                 strip && strip->visible() && strip->layout() == content_ && strip->outerRect().bottom() < r.top())
                 figure.setTop(strip->outerRect().bottom());

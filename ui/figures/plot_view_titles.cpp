@@ -58,7 +58,8 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
         // (less the title's margins and the row spacing above the plots)
         room = std::min(room, layoutArea().height() - content_->minimumOuterSizeHint().height() - 4.0 -
                                   plot_->plotLayout()->rowSpacing());
-    const double smallest = std::min(font.pointSizeF(), fontSize(9));
+    // (in a panel not at all: every panel's title in one type)
+    const double smallest = panel_ ? font.pointSizeF() : std::min(font.pointSizeF(), fontSize(9));
     // Measured as the title measures itself (its text's bounding box, a little taller than the
     // lines' spacing: a two-line title took 24 pt of 20).
     const auto fits = [&](const QStringList &p) {

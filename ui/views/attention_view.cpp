@@ -326,6 +326,7 @@ void AttentionView::rebuild()
     const auto best = std::max_element(row.begin(), row.end()) - row.begin();
     plt->graph(1)->data()->clear();
     plt->graph(1)->setVisible(false);
+    QString compared; // the key as a line of the title, where the legend has no room
     if (compared_) {
         const pe::CurveEnvelope otherCurve = pe::curveEnvelope(rowOf(*compared_), buckets);
         setEnvelope(plt->graph(1), otherCurve, static_cast<double>(p.startPos));
@@ -334,15 +335,20 @@ void AttentionView::rebuild()
         if (const auto layer = otherLayerKind(p, attentionSettings().layer)) {
             plt->graph(0)->setName(layerText(p, attentionSettings().layer));
             plt->graph(1)->setName(layerText(p, *layer));
+            compared = tr("orange: %1").arg(layerText(p, *layer));
         } else {
             const bool sinusoidal = p.scheme == pe::SchemeId::Sinusoidal;
             plt->graph(0)->setName(sinusoidal ? tr("sinusoidal") : tr("RoPE"));
             plt->graph(1)->setName(sinusoidal ? tr("RoPE, same d and base") : tr("sinusoidal, same d and base"));
+            compared = tr("orange: %1").arg(plt->graph(1)->name());
         }
     }
     // The key inside the row's plot while there are two rows (its type and ground as every
     // legend's, PlotView::applyFonts and applyPalette), not in the title.
-    rowLegend_->setVisible(compared_ != nullptr);
+    // A key that would cover much of a small row's plot (3.5 x 2.5 in) goes back into the title.
+    const QSize key = rowLegend_->minimumOuterSizeHint();
+    const bool keyFits = key.width() <= rowRect_->width() / 2 && key.height() <= rowRect_->height() / 2;
+    rowLegend_->setVisible(compared_ != nullptr && keyFits);
     placeVertical(columnLine_, static_cast<double>(t));
     const QString temperature = placeTemperature();
     // Grey where row t's keys are masked: before its window, after t.
@@ -383,6 +389,8 @@ void AttentionView::rebuild()
                  .arg(p.startPos + best);
     if (curve.stride > 1)
         title << tr("row: lowest to highest of each %1 keys per pixel column").arg(curve.stride);
+    if (!compared.isEmpty() && !rowLegend_->visible())
+        title << compared;
     if (!temperature.isEmpty())
         title << temperature;
     setTitle(title_, title);
