@@ -150,6 +150,16 @@ void PlotView::applyPalette()
             legend->setBrush(ground);
             legend->setTextColor(fg);
             legend->setBorderPen(recolor(legend->borderPen(), grid));
+            // Room under each item's text for its descenders: an item clips to its own rectangle,
+            // and text measured at the screen's dpi draws a little taller in a figure ("random q,
+            // k" lost the foot of its q at 300 dpi). From the top margin, so it never grows.
+            const int descent = QFontMetrics(legend->font()).descent();
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (QCPAbstractLegendItem *item = legend->item(i)) {
+                    QMargins m = item->margins();
+                    m.setBottom(m.top() + (figureFontPoints_ > 0 ? (descent + 1) / 2 : 0));
+                    item->setMargins(m);
+                }
         }
     }
 }

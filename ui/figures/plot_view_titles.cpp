@@ -53,7 +53,9 @@ void PlotView::setTitle(QCPTextElement *title, const QStringList &viewParts) con
     // the first and last lines of a five-line title at its edges). The first part (what the figure
     // is) and the last (views end with what they reduced: "every 2nd position") stay longest.
     QFont font = title->font();
-    double room = 0.2 * layoutArea().height();
+    // In a figure of given type, a seventh (at 3.5 x 2.5 in, two lines: the scaling and decay views'
+    // titles and legends took 40% of the column's figure, matplotlib's a tenth).
+    double room = (figureFontPoints_ > 0 ? 1 / 7.0 : 0.2) * layoutArea().height();
     if (figureFontPoints_ > 0 && content_) // in a figure, what the plots leave at most
         // (less the title's margins and the row spacing above the plots)
         room = std::min(room, layoutArea().height() - content_->minimumOuterSizeHint().height() - 4.0 -
