@@ -321,6 +321,23 @@ std::optional<QString> flagsTheViewIgnores(const QCommandLineParser &parser, con
     return std::nullopt;
 }
 
+// The flags that shape only a figure (its title, markers, legend, aspect and colour limits) with
+// --export-data, which writes numbers: refused, not ignored.
+std::optional<QString> figureFlagsWithData(const QCommandLineParser &parser)
+{
+    QStringList figureOnly{markerSetting().flag, legendSetting().flag, aspectSetting({}).flag};
+    for (const ViewSetting &s : figureSettings())
+        figureOnly << s.flag;
+    for (const ViewSetting &s : colourSettings(ColourScale::Values))
+        figureOnly << s.flag;
+    for (const QString &flag : figureOnly)
+        if (!flag.isEmpty() && parser.isSet(flag))
+            return QStringLiteral("--%1 shapes a figure; it goes with --export or --export-frames, not with "
+                                  "--export-data (which writes the numbers alone).")
+                .arg(flag);
+    return std::nullopt;
+}
+
 // --export VIEW,VIEW,...: each view drawn, their flags, the grid (--panels, or --grid when the grid
 // view is not a panel: the grid view's own flag otherwise) and the labels.
 std::optional<QString> readExportPanels(const QCommandLineParser &parser, CommandLine &cmd)
@@ -364,8 +381,11 @@ std::optional<QString> cli::readExport(const QCommandLineParser &parser, Command
             return problem;
         return readExportFigure(cmd);
     }
-    if (asked.data)
+    if (asked.data) {
+        if (auto problem = figureFlagsWithData(parser))
+            return problem;
         return readExportData(parser, cmd);
+    }
     if (asked.frames) {
         if (auto problem = flagsTheViewIgnores(parser, {cmd.view}))
             return problem;

@@ -296,6 +296,13 @@ void TestFigureSettings::commandLineRefusals()
                 .startsWith(QStringLiteral("--font: Qt finds no font family 'No Such Family 42'")));
     QVERIFY(error("--export-data frequencies --font", {QStringLiteral("DejaVu Serif")})
                 .contains(QStringLiteral("goes with")));
+    // A figure's own flags with a data export are refused, not ignored.
+    for (const char *flags : {"--export-data encoding --robust", "--export-data encoding --vmin 0",
+                              "--export-data frequencies --legend best", "--export-data encoding --marker 5",
+                              "--export-data projection --aspect equal", "--export-data encoding --colorbar-label x"})
+        QVERIFY2(error(flags).contains(QStringLiteral("shapes a figure")), flags);
+    QVERIFY(error("--export-data encoding --title", {QStringLiteral("T")}).contains(QStringLiteral("--title shapes")));
+    QVERIFY(!error("--export-data distance --metric cosine").contains(QStringLiteral("shapes a figure")));
 }
 
 void TestFigureSettings::legendGoesWhereAsked()
