@@ -50,8 +50,9 @@ std::optional<double> boundedFlag(const QCommandLineParser &parser, const QStrin
                                   double hi, QString *error);
 // Why a view flag means nothing under p's scheme; empty when a view declaring it takes the scheme.
 QString schemeRefusal(const QString &flag, const pe::EncodingParams &p);
-// Why the view of an export cannot be drawn with these settings (ViewInfo::cannotDraw).
-std::optional<QString> drawProblem(const CommandLine &cmd);
+// Why a view of an export (the command's view by default, or a panel's) cannot be drawn with these
+// settings (ViewInfo::cannotDraw).
+std::optional<QString> drawProblem(const CommandLine &cmd, const QString &viewId = {});
 // --grid RxC with --export VIEW,VIEW,... that has no grid view among them: the panels' grid, not
 // the grid view's flag (the issue's own example, --export heatmap,frequencies --grid 1x2).
 bool gridMeansPanels(const QCommandLineParser &parser);

@@ -32,9 +32,9 @@ std::optional<double> cli::boundedFlag(const QCommandLineParser &parser, const Q
     return v;
 }
 
-std::optional<QString> cli::drawProblem(const CommandLine &cmd)
+std::optional<QString> cli::drawProblem(const CommandLine &cmd, const QString &viewId)
 {
-    const ViewInfo *view = findView(cmd.view);
+    const ViewInfo *view = findView(viewId.isEmpty() ? cmd.view : viewId);
     if (!view->cannotDraw)
         return std::nullopt;
     const QString why = view->cannotDraw(dataRequest(cmd, *view));
@@ -353,13 +353,9 @@ std::optional<QString> readExportPanels(const QCommandLineParser &parser, Comman
         if (auto problem = parsePanelLabels(parser.value(QStringLiteral("panel-labels")), &cmd.grid))
             return QStringLiteral("--panel-labels: ") + *problem;
     cmd.mode = CommandLine::Mode::ExportFigure;
-    const QString first = cmd.view;
-    for (const QString &id : cmd.panels) {
-        cmd.view = id;
-        if (auto problem = cli::drawProblem(cmd))
+    for (const QString &id : cmd.panels)
+        if (auto problem = cli::drawProblem(cmd, id))
             return QStringLiteral("--export %1: %2").arg(id, *problem);
-    }
-    cmd.view = first;
     if (auto problem = checkFigurePath(cmd.out))
         return QStringLiteral("--out: ") + *problem;
     return std::nullopt;

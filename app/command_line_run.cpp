@@ -100,12 +100,13 @@ int exportPanelFigure(const CommandLine &cmd, WorkspaceViews &figures)
         views.push_back(owned.back().get());
     }
     QString error;
-    const FigureOptions fitted = fitPanels(views, cmd.figure, cmd.grid, &error);
+    std::vector<PanelPlacement> placed; // measured once, while the type is fitted
+    const FigureOptions fitted = fitPanels(views, cmd.figure, cmd.grid, &error, &placed);
     if (!error.isEmpty()) {
         std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(error));
         return 2;
     }
-    if (!exportPanels(views, cmd.out, fitted, cmd.grid, &error)) {
+    if (!exportPanels(views, cmd.out, fitted, cmd.grid, &error, placed)) {
         std::fprintf(stderr, "pe-explorer: --out: %s\n", qPrintable(error));
         return 2;
     }

@@ -61,6 +61,23 @@ def figure_png(name, args, size):
     return png
 
 
+def made_by_app(name, state, kind, view, size, columns, extra=()):
+    """One state's data (--export-data KIND, to NAME.csv) and figure (--export VIEW at SIZE): the
+    figure's path and the table's columns."""
+    path = os.path.join(OUT, f"{name}.csv")
+    app(*state, "--export-data", kind, "--out", path)
+    return figure_png(name, [*state, "--export", view, *extra], size), table(path, columns)
+
+
+def heatmap(fig, ax, values, label, xlabel, ylabel, extend="neither", **limits):
+    """A matrix as imshow draws it (a cell a value), with its colour bar and axis titles; `extend`
+    marks a bar whose limits clip values."""
+    image = ax.imshow(values, aspect="auto", interpolation="nearest", **limits)
+    fig.colorbar(image, ax=ax, label=label, extend=extend)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
 def side_by_side(name, app_png, fig):
     mine = os.path.join(OUT, f"matplotlib-{name}.png")
     fig.savefig(mine, dpi=DPI)
@@ -80,10 +97,8 @@ REGIMES = [("kept: extrapolates", "C0"), ("interpolated: θᵢ/s", "C1"), ("blen
 
 
 def scaling(name, preset, context, factor):
-    data = os.path.join(OUT, f"{name}.csv")
-    app("--preset", preset, "--export-data", "frequencies", "--out", data)
-    png = figure_png(name, ["--preset", preset, "--export", "scaling"], "3.5x2.5in")
-    t = table(data, ["pair", "wavelength", "wavelength_unscaled", "ratio", "regime"])
+    png, t = made_by_app(name, ["--preset", preset], "frequencies", "scaling", "3.5x2.5in",
+                         ["pair", "wavelength", "wavelength_unscaled", "ratio", "regime"])
     if not t:
         return
     fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(3.5, 2.5), height_ratios=[2, 1],
@@ -117,10 +132,7 @@ def attention():
     if not rows["rope"]:
         return
     fig, (left, right) = plt.subplots(1, 2, figsize=(7, 2.5), layout="constrained")
-    image = left.imshow(matrix(path), cmap="viridis", aspect="auto")
-    fig.colorbar(image, ax=left, label="attention weight")
-    left.set_xlabel("key position s")
-    left.set_ylabel("query position t")
+    heatmap(fig, left, matrix(path), "attention weight", "key position s", "query position t", cmap="viridis")
     r = rows["rope"]
     right.plot(r["position"], r["weight"], label="RoPE")
     right.plot(r["position"], r["weight_sinusoidal"], label="sinusoidal, same d and base")
@@ -132,10 +144,8 @@ def attention():
 
 
 def rope_decay():
-    path = os.path.join(OUT, "rope-decay.csv")
-    app("--scheme", "rope", "--export-data", "rope-decay", "--out", path)
-    png = figure_png("rope-decay", ["--scheme", "rope", "--export", "rope-decay"], "3.5x2.5in")
-    t = table(path, ["offset", "score", "bound", "random_mean", "random_sd"])
+    png, t = made_by_app("rope-decay", ["--scheme", "rope"], "rope-decay", "rope-decay", "3.5x2.5in",
+                         ["offset", "score", "bound", "random_mean", "random_sd"])
     if not t:
         return
     fig, ax = plt.subplots(figsize=(3.5, 2.5), layout="constrained")
@@ -165,19 +175,14 @@ def learned_table():
     m = matrix(path)
     low, high = np.percentile(m, [2, 98])
     fig, ax = plt.subplots(figsize=(3.5, 2.5), layout="constrained")
-    image = ax.imshow(m, cmap="coolwarm", vmin=low, vmax=high, aspect="auto", interpolation="nearest")
-    fig.colorbar(image, ax=ax, label="value (2–98th pct)", extend="both")
-    ax.set_xlabel("dimension j")
-    ax.set_ylabel("position t")
+    heatmap(fig, ax, m, "value (2–98th pct)", "dimension j", "position t", extend="both", cmap="coolwarm",
+            vmin=low, vmax=high)
     fig.suptitle("A learned table, robust limits")
     side_by_side("table-robust", png, fig)
 
 
 def clocks():
-    path = os.path.join(OUT, "clocks.csv")
-    app("--preset", "seed002-clocks", "--export-data", "angles", "--out", path)
-    png = figure_png("clocks", ["--preset", "seed002-clocks", "--export", "clocks"], "3.5x3.5in")
-    t = table(path, ["position", "pair0"])
+    png, t = made_by_app("clocks", ["--preset", "seed002-clocks"], "angles", "clocks", "3.5x3.5in", ["position", "pair0"])
     if not t:
         return
     pairs = [k for k in t if k.startswith("pair")]
@@ -211,10 +216,7 @@ def two_panels():
     png = figure_png("heatmap-frequencies", ["--export", "heatmap,frequencies", "--panels", "1x2",
                                              "--legend", "upper-right"], "7x2.5in")
     fig, (left, right) = plt.subplots(1, 2, figsize=(7, 2.5), layout="constrained")
-    image = left.imshow(matrix(encoding), cmap="coolwarm", vmin=-1, vmax=1, aspect="auto", interpolation="nearest")
-    fig.colorbar(image, ax=left, label="value")
-    left.set_xlabel("dimension j")
-    left.set_ylabel("position t")
+    heatmap(fig, left, matrix(encoding), "value", "dimension j", "position t", cmap="coolwarm", vmin=-1, vmax=1)
     left.set_title("(a)", loc="left", fontweight="bold")
     for base, t in bases.items():
         if t:

@@ -71,15 +71,6 @@ FigureOptions sizedAtLeast(const FigureOptions &options, QSize points)
     return o;
 }
 
-QString layoutSizeText(const FigureOptions &options, QSize points)
-{
-    const FigureOptions o = sizedAtLeast(options, points);
-    const QSizeF size = o.isPhysical() ? o.physical : QSizeF(o.size);
-    const int decimals = o.unit == SizeUnit::Inch ? 1 : 0;
-    return QString::number(size.width(), 'f', decimals) + QLatin1Char('x') +
-           QString::number(size.height(), 'f', decimals) + unitName(o.unit);
-}
-
 QSizeF FigureOptions::pageSize() const
 {
     return isPhysical() ? physical * pointsPerUnit(unit) : QSizeF(size);
@@ -301,87 +292,88 @@ FigureType::~FigureType()
         view_->setFont(font_);
 }
 
-FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem)
+FigureOptions fitType(const FigureOptions &options,
+                      const std::function<FigureNeed(double, const FigureOptions &)> &need, const QString &what,
+                      QString *problem)
 {
     problem->clear();
     FigureOptions fitted = options;
     if (!options.isPhysical() && options.fontPoints <= 0)
         return fitted; // the window's type, laid out as the window lays it out
-    const QSize layout = options.layoutSize();
-    const auto needsAt = [&](double points, QSize size) {
-        const FigureType type(view, points, options.fontFamily);
-        return view->figureNeeds(size);
-    };
-    const auto needs = [&](double points) { return needsAt(points, layout); };
-    const auto fits = [](QSize need, QSize size) {
-        return need.width() <= size.width() && need.height() <= size.height();
-    };
-    QSize need;
+    FigureNeed n;
     if (options.fontPoints > 0) {
-        need = needs(options.fontPoints);
-        if (fits(need, layout))
+        n = need(options.fontPoints, options);
+        if (n.fits)
             return fitted;
     } else {
         for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5) {
-            need = needs(points);
-            if (fits(need, layout)) {
+            n = need(points, options);
+            if (n.fits) {
                 fitted.fontPoints = points;
                 return fitted;
             }
         }
     }
     const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
-    // The need in the size's unit, rounded up: the layout's points (a pixel size's pixels).
-    const double perUnit = options.isPhysical() ? pointsPerUnit(options.unit) : 1.0;
-    const double step = options.isPhysical() && options.unit == SizeUnit::Inch ? 0.1 : 1.0;
-    const auto up = [&](int points) { return std::ceil(std::max(points, 1) / perUnit / step - 1e-9) * step; };
-    const auto text = [&](double v) { return QString::number(v, 'f', options.unit == SizeUnit::Inch ? 1 : 0); };
-    // The size named is one the view fits: a layout changes with its size (a title's room, a
-    // legend's rows), so the need is measured again at the size named until it fits there (llama3's
-    // scaling view asked for 2.7 in at 2.5 and for 2.8 at 2.7).
+    // The size named is one the layout fits: a layout changes with its size (a title's room, a
+    // legend's rows, the insets that align panels), so the need is measured again at the size named
+    // until it fits there (llama3's scaling view asked for 2.7 in at 2.5 and for 2.8 at 2.7).
     FigureOptions named = options;
-    QSize larger = need.expandedTo(layout);
+    QSize larger = n.size.expandedTo(options.layoutSize());
     for (int round = 0; round < 8; ++round) {
-        const double w = up(larger.width()), h = up(larger.height());
-        if (options.isPhysical())
-            named.physical = QSizeF(w, h);
-        else
-            named.size = QSize(static_cast<int>(w), static_cast<int>(h));
-        const QSize at = named.layoutSize();
-        const QSize again = needsAt(type, at);
-        if (fits(again, at))
+        named = sizedAtLeast(options, larger);
+        const FigureNeed again = need(type, named);
+        if (again.fits)
             break;
-        larger = again.expandedTo(at);
+        larger = again.size.expandedTo(named.layoutSize());
     }
     const QSizeF asked = options.isPhysical() ? options.physical : QSizeF(options.size);
     const QSizeF given = options.isPhysical() ? named.physical : QSizeF(named.size);
-    *problem =
-        QObject::tr(
-            "at %1 pt the view's plots need %2x%3%4, more than %5x%6%4: they would overlap. Give a larger size%7.")
-            .arg(type)
-            .arg(text(given.width()), text(given.height()), unitName(options.unit), QString::number(asked.width()),
-                 QString::number(asked.height()),
-                 options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
+    const auto text = [&](double v) { return QString::number(v, 'f', options.unit == SizeUnit::Inch ? 1 : 0); };
+    *problem = QObject::tr("at %1 pt %2 need %3x%4%5, more than %6x%7%5: they would overlap. Give a larger size%8.")
+                   .arg(type)
+                   .arg(what, text(given.width()), text(given.height()), unitName(options.unit),
+                        QString::number(asked.width()), QString::number(asked.height()),
+                        options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
+    return fitted;
+}
+
+FigureOptions fitFigure(PlotView *view, const FigureOptions &options, QString *problem)
+{
+    return fitType(
+        options,
+        [view, &options](double points, const FigureOptions &at) {
+            const FigureType type(view, points, options.fontFamily);
+            const QSize need = view->figureNeeds(at.layoutSize());
+            return FigureNeed{figureFits(need, at.layoutSize()), need};
+        },
+        QObject::tr("the view's plots"), problem);
+}
+
+FigureOptions previewOptions(const FigureOptions &asked, FigureOptions fitted, const QString &problem,
+                             double pixelRatio, const QString &typeNote, QString *note)
+{
+    if (!problem.isEmpty())
+        *note = problem;
+    else if (fitted.fontPoints != asked.fontPoints)
+        *note = typeNote.arg(fitted.fontPoints).arg(kDefaultFigureFont);
+    else
+        note->clear();
+    fitted.fontPoints = fitted.textPoints(); // the type of the physical size, at the preview's scale
+    fitted.size = fitted.layoutSize();
+    fitted.unit = SizeUnit::Pixel;
+    fitted.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
     return fitted;
 }
 
 QImage figurePreview(PlotView *view, const FigureOptions &options, double pixelRatio, QString *note)
 {
     QString problem;
-    FigureOptions o = fitFigure(view, options, &problem);
-    if (!problem.isEmpty())
-        *note = problem;
-    else if (o.fontPoints != options.fontPoints)
-        *note = QObject::tr("Type %1 pt: the largest up to %2 pt at which every plot keeps its room.")
-                    .arg(o.fontPoints)
-                    .arg(kDefaultFigureFont);
-    else
-        note->clear();
-    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
-    o.size = o.layoutSize();
-    o.unit = SizeUnit::Pixel;
-    o.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
-    return figureImage(view, o);
+    const FigureOptions fitted = fitFigure(view, options, &problem);
+    return figureImage(view, previewOptions(options, fitted, problem, pixelRatio,
+                                            QObject::tr("Type %1 pt: the largest up to %2 pt at which every "
+                                                        "plot keeps its room."),
+                                            note));
 }
 
 QImage figureImage(PlotView *view, const FigureOptions &options)

@@ -71,8 +71,6 @@ QString unitName(SizeUnit unit);
 double pointsPerUnit(SizeUnit unit);
 // The options at the least size in their unit (0.1 in, a millimetre, a pixel) whose layout holds `points`.
 FigureOptions sizedAtLeast(const FigureOptions &options, QSize points);
-// A layout's points in the options' unit, rounded up (to 0.1 in, a millimetre, a pixel): "7.1x2.6in".
-QString layoutSizeText(const FigureOptions &options, QSize points);
 // "3.5x2.5in", "89x64mm", "1200x800" (pixels, "px" optional) as FigureOptions' size; one sentence
 // when it is not a size.
 std::optional<QString> parseFigureSize(const QString &text, FigureOptions *options);
@@ -92,6 +90,31 @@ class QImage;
 
 // Writes an image as PNG, atomically; false with error set if anything fails.
 bool writePng(const QImage &image, const QString &path, QString *error);
+
+// A layout needing `need` fits `room` (larger, its parts would overlap).
+inline bool figureFits(QSize need, QSize room)
+{
+    return need.width() <= room.width() && need.height() <= room.height();
+}
+
+// What a figure's layout needs at a type and size: whether it fits, and the size it needs.
+struct FigureNeed {
+    bool fits = false;
+    QSize size;
+};
+// The fitting of one view (fitFigure) and of panels (fitPanels): the type given, or the largest
+// from kDefaultFigureFont down to kSmallestFittedFont, in half points, at which `need` fits; a pixel
+// size without a type is drawn as it is. When none fits, `problem` says "at T pt <what> need
+// <a size that fits>, more than <the size asked>", measured again at the size named until it fits.
+FigureOptions fitType(const FigureOptions &options,
+                      const std::function<FigureNeed(double, const FigureOptions &)> &need, const QString &what,
+                      QString *problem);
+
+// A preview's options for fitted ones: `note` gets the fit's problem, or `typeNote` (%1 the type
+// chosen, %2 kDefaultFigureFont) when the type was automatic; then the layout in pixels at
+// pixelRatio device pixels a point (figurePreview, panelPreview).
+FigureOptions previewOptions(const FigureOptions &asked, FigureOptions fitted, const QString &problem,
+                             double pixelRatio, const QString &typeNote, QString *note);
 
 // The options a view is drawn with at their size. A physical size without --font-size gets the
 // largest type from kDefaultFigureFont down to kSmallestFittedFont at which every plot of the view

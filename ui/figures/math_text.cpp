@@ -105,6 +105,16 @@ std::optional<QString> scripted(const QString &body, bool sub)
     return out;
 }
 
+// Where the command starting with the backslash at `at` ends: after its letters (\omega), or
+// after one character that is not a letter (\, \{).
+qsizetype commandEnd(const QString &math, qsizetype at)
+{
+    qsizetype end = at + 1;
+    while (end < math.size() && math.at(end).isLetter())
+        ++end;
+    return end == at + 1 && end < math.size() ? end + 1 : end;
+}
+
 // One math span's text (between the dollars), converted.
 QString convert(const QString &math)
 {
@@ -114,11 +124,7 @@ QString convert(const QString &math)
     while (i < n) {
         const QChar c = math.at(i);
         if (c == QLatin1Char('\\')) {
-            qsizetype j = i + 1;
-            while (j < n && math.at(j).isLetter())
-                ++j;
-            if (j == i + 1 && j < n) // \, \{ \} \ : one character
-                ++j;
+            const qsizetype j = commandEnd(math, i);
             const QString name = math.mid(i + 1, j - i - 1);
             const auto found = symbols().constFind(name);
             out += found != symbols().constEnd() ? *found : math.mid(i, j - i);
@@ -137,9 +143,7 @@ QString convert(const QString &math)
                 body = convert(math.mid(j + 1, close - j - 1)); // Greek inside: \beta
                 j = close + 1;
             } else if (math.at(j) == QLatin1Char('\\')) {
-                qsizetype k = j + 1;
-                while (k < n && math.at(k).isLetter())
-                    ++k;
+                const qsizetype k = commandEnd(math, j);
                 body = convert(math.mid(j, k - j));
                 j = k;
             } else {

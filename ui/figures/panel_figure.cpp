@@ -105,9 +105,12 @@ QRect cellOf(int k, const PanelGrid &grid, QSizeF size)
                  QPoint(at(c + 1, grid.columns, size.width()) - 1, at(r + 1, grid.rows, size.height()) - 1));
 }
 
-bool fits(QSize need, QSize room)
+// The placements fitPanels measured, or measured now when it had none (a pixel size in the
+// window's type) or they are not these views'.
+std::vector<PanelPlacement> placementsFor(const std::vector<PlotView *> &views, const FigureOptions &options,
+                                          const PanelGrid &grid, const std::vector<PanelPlacement> &placed)
 {
-    return need.width() <= room.width() && need.height() <= room.height();
+    return placed.size() == views.size() ? placed : placePanels(views, options, grid);
 }
 
 } // namespace
@@ -192,58 +195,38 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
 }
 
 FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
-                        QString *problem)
+                        QString *problem, std::vector<PanelPlacement> *placed)
 {
-    problem->clear();
-    FigureOptions fitted = options;
-    if (!options.isPhysical() && options.fontPoints <= 0)
-        return fitted; // the window's type, each panel laid out as the window lays out its size
-    QSize most;
-    const auto fitsAt = [&](double points, const FigureOptions &at) {
-        FigureOptions o = at;
-        o.fontPoints = points;
-        most = QSize();
-        bool all = true;
-        for (const PanelPlacement &p : placePanels(views, o, grid)) {
-            most = most.expandedTo(p.needs);
-            all = all && fits(p.needs, p.cell.size());
-        }
-        return all;
-    };
-    if (options.fontPoints > 0) {
-        if (fitsAt(options.fontPoints, options))
-            return fitted;
-    } else {
-        for (double points = kDefaultFigureFont; points >= kSmallestFittedFont; points -= 0.5)
-            if (fitsAt(points, options)) {
-                fitted.fontPoints = points;
-                return fitted;
+    std::vector<PanelPlacement> last;
+    const FigureOptions fitted = fitType(
+        options,
+        [&](double points, const FigureOptions &at) {
+            FigureOptions o = at;
+            o.fontPoints = points;
+            last = placePanels(views, o, grid);
+            // Each panel in its cell; what the page needs, named in the grid's whole cells.
+            FigureNeed n{true, {}};
+            QSize most;
+            for (const PanelPlacement &p : last) {
+                most = most.expandedTo(p.needs);
+                n.fits = n.fits && figureFits(p.needs, p.cell.size());
             }
-    }
-    const double type = options.fontPoints > 0 ? options.fontPoints : kSmallestFittedFont;
-    // The size named is one the panels fit: their layouts change with their cells (a title's lines,
-    // a legend's rows, the insets that align them), so measured again at the size named until they fit.
-    FigureOptions named = options;
-    QSize larger = QSize(most.width() * grid.columns, most.height() * grid.rows).expandedTo(options.layoutSize());
-    for (int round = 0; round < 8; ++round) {
-        named = sizedAtLeast(options, larger);
-        if (fitsAt(type, named))
-            break;
-        larger = QSize(most.width() * grid.columns, most.height() * grid.rows).expandedTo(named.layoutSize());
-    }
-    *problem = QObject::tr("at %1 pt the %2x%3 panels, aligned, need %4, more than %5: they would overlap. Give a "
-                           "larger size%6.")
-                   .arg(type)
-                   .arg(grid.rows)
-                   .arg(grid.columns)
-                   .arg(layoutSizeText(options, named.layoutSize()), layoutSizeText(options, options.layoutSize()),
-                        options.fontPoints > kSmallestFittedFont ? QObject::tr(" or a smaller type") : QString());
+            n.size = QSize(most.width() * grid.columns, most.height() * grid.rows);
+            return n;
+        },
+        QObject::tr("the %1x%2 panels, aligned,").arg(grid.rows).arg(grid.columns), problem);
+    // The placements measured last are the fitted type's when it fits (fitType's last measure).
+    if (placed)
+        *placed = problem->isEmpty() && (options.isPhysical() || options.fontPoints > 0)
+                      ? std::move(last)
+                      : std::vector<PanelPlacement>{};
     return fitted;
 }
 
-QImage panelImage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid)
+QImage panelImage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                  const std::vector<PanelPlacement> &measured)
 {
-    const std::vector<PanelPlacement> placed = placePanels(views, options, grid);
+    const std::vector<PanelPlacement> placed = placementsFor(views, options, grid, measured);
     const QSize layout = options.layoutSize(), pixels = options.pixelSize();
     QImage page(pixels, QImage::Format_ARGB32_Premultiplied);
     page.fill(Qt::transparent);
@@ -272,31 +255,25 @@ QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &o
                     double pixelRatio, QString *note)
 {
     QString problem;
-    FigureOptions o = fitPanels(views, options, grid, &problem);
-    if (!problem.isEmpty())
-        *note = problem;
-    else if (o.fontPoints != options.fontPoints)
-        *note = QObject::tr("Type %1 pt in every panel: the largest up to %2 pt at which every panel keeps its room.")
-                    .arg(o.fontPoints)
-                    .arg(kDefaultFigureFont);
-    else
-        note->clear();
-    o.fontPoints = o.textPoints(); // the type of the physical size, at the preview's scale
-    o.size = o.layoutSize();
-    o.unit = SizeUnit::Pixel;
-    o.scale = std::clamp(pixelRatio, figurelimits::minScale, figurelimits::maxScale);
-    return panelImage(views, o, grid);
+    std::vector<PanelPlacement> placed;
+    const FigureOptions fitted = fitPanels(views, options, grid, &problem, &placed);
+    return panelImage(views,
+                      previewOptions(options, fitted, problem, pixelRatio,
+                                     QObject::tr("Type %1 pt in every panel: the largest up to %2 pt at which every "
+                                                 "panel keeps its room."),
+                                     note),
+                      grid, placed);
 }
 
 QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,
-                      const PanelGrid &grid)
+                      const PanelGrid &grid, const std::vector<PanelPlacement> &measured)
 {
     if (views.empty())
         return {};
     FigurePage page;
-    page.image = [&] { return panelImage(views, options, grid); };
+    page.image = [&] { return panelImage(views, options, grid, measured); };
     page.vectors = [&](QCPPainter *painter) {
-        const std::vector<PanelPlacement> placed = placePanels(views, options, grid);
+        const std::vector<PanelPlacement> placed = placementsFor(views, options, grid, measured);
         const FigureTypes type(views, options);
         for (std::size_t k = 0; k < views.size(); ++k) {
             const AsPanel panel(views[k], placed[k].insets, panelLabel(grid.labels, static_cast<int>(k)));
@@ -311,7 +288,7 @@ QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format,
 }
 
 bool exportPanels(const std::vector<PlotView *> &views, const QString &path, const FigureOptions &options,
-                  const PanelGrid &grid, QString *error)
+                  const PanelGrid &grid, QString *error, const std::vector<PanelPlacement> &placed)
 {
     std::optional<QString> problem = checkFigureOptions(options);
     if (!problem)
@@ -329,5 +306,5 @@ bool exportPanels(const std::vector<PlotView *> &views, const QString &path, con
         return false;
     }
     return writeFigure(
-        path, [&] { return panelBytes(views, *figureFormatForPath(path), options, grid); }, error);
+        path, [&] { return panelBytes(views, *figureFormatForPath(path), options, grid, placed); }, error);
 }

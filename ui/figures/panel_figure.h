@@ -52,8 +52,11 @@ std::vector<PanelPlacement> placePanels(const std::vector<PlotView *> &views, co
 // One type for every panel: the one given, or (a physical size) the largest from
 // kDefaultFigureFont down to kSmallestFittedFont at which every panel, placed, fits its cell. When
 // none does, `problem` names the size the figure needs, and the caller refuses it.
+// `placed`, when given, gets the placements at the type chosen (empty when none was measured: a
+// pixel size in the window's type, or no type fits), for the drawing below to take instead of
+// placing the panels again.
 FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
-                        QString *problem);
+                        QString *problem, std::vector<PanelPlacement> *placed = nullptr);
 
 // figurePreview for panels: fitted (the note says the type chosen, or the fit's problem) and drawn
 // at pixelRatio device pixels a point.
@@ -61,12 +64,14 @@ QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &o
                     double pixelRatio, QString *note);
 
 // The file's bytes of the panels in a format at fitted options; empty if drawing failed.
+// `placed`: fitPanels' placements for these options; empty, they are measured here.
 QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,
-                      const PanelGrid &grid);
+                      const PanelGrid &grid, const std::vector<PanelPlacement> &placed = {});
 // The PNG's image of the panels (its pixels, with the dpi set).
-QImage panelImage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid);
+QImage panelImage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                  const std::vector<PanelPlacement> &placed = {});
 
 // exportFigure for several views: each must draw, the options are fitPanels', the file written
 // atomically. False with error set if anything fails.
 bool exportPanels(const std::vector<PlotView *> &views, const QString &path, const FigureOptions &options,
-                  const PanelGrid &grid, QString *error);
+                  const PanelGrid &grid, QString *error, const std::vector<PanelPlacement> &placed = {});

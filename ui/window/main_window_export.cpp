@@ -68,10 +68,11 @@ void MainWindow::exportFigure()
                 view->cannotDraw().isEmpty() ? fitFigure(view, dialog.options(), &error) : dialog.options();
             ok = error.isEmpty() && ::exportFigure(view, dialog.path(), fitted, &error);
         } else {
+            std::vector<PanelPlacement> placed; // measured once, while the type is fitted
             const FigureOptions fitted = cannotDraw(views).isEmpty()
-                                             ? fitPanels(views, dialog.options(), dialog.grid(), &error)
+                                             ? fitPanels(views, dialog.options(), dialog.grid(), &error, &placed)
                                              : dialog.options(); // exportPanels says why
-            ok = error.isEmpty() && exportPanels(views, dialog.path(), fitted, dialog.grid(), &error);
+            ok = error.isEmpty() && exportPanels(views, dialog.path(), fitted, dialog.grid(), &error, placed);
         }
         QApplication::restoreOverrideCursor();
         if (ok) {
