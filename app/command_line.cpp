@@ -62,7 +62,8 @@ std::optional<QString> flagsProblem(QCommandLineParser &parser, const QStringLis
     return std::nullopt;
 }
 
-// --help, --version, --list-presets, --list-tensors and --model-info: the mode, and nothing else is read.
+// --help, --version, --list-presets, --list-lectures, --list-tensors and --model-info: the mode, and nothing else is
+// read.
 bool readInformation(const QCommandLineParser &parser, CommandLine &cmd)
 {
     for (auto [flag, mode] : {std::pair{QStringLiteral("list-tensors"), CommandLine::Mode::ListTensors},
@@ -74,7 +75,8 @@ bool readInformation(const QCommandLineParser &parser, CommandLine &cmd)
         }
     for (auto [flag, mode] : {std::pair{QStringLiteral("help"), CommandLine::Mode::Help},
                               std::pair{QStringLiteral("version"), CommandLine::Mode::Version},
-                              std::pair{QStringLiteral("list-presets"), CommandLine::Mode::ListPresets}})
+                              std::pair{QStringLiteral("list-presets"), CommandLine::Mode::ListPresets},
+                              std::pair{QStringLiteral("list-lectures"), CommandLine::Mode::ListLectures}})
         if (parser.isSet(flag)) {
             cmd.mode = mode;
             return true;
@@ -105,9 +107,10 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     }
     // A session or preset gives the parameters, the position and the noise; flags given with it
     // change what they name ("yarn-x4, but x8": --preset yarn-x4 --factor 8), checked as always.
-    for (const cli::Stage stage : {cli::readSource, cli::readScheme, cli::readFrequencies, cli::readSchemeParameters,
-                                   cli::readPosition, cli::readNoise, cli::readViewSettings, cli::carryIntoSession,
-                                   cli::readOutputs, cli::readFigureOptions, cli::readExport})
+    for (const cli::Stage stage :
+         {cli::readLecture, cli::readTheme, cli::readSource, cli::readScheme, cli::readFrequencies,
+          cli::readSchemeParameters, cli::readPosition, cli::readNoise, cli::readViewSettings, cli::carryIntoSession,
+          cli::readOutputs, cli::readFigureOptions, cli::readExport})
         if (auto error = stage(parser, cmd))
             return fail(*error);
     // A plain launch (no parameters, no session, no export) brings the window back as it was closed.

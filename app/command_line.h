@@ -3,6 +3,8 @@
 #include "encodings/encoding_params.h"
 #include "encodings/noise.h"
 #include "figures/panel_figure.h"
+#include "figures/theme.h"
+#include "state/lecture.h"
 #include "state/session.h"
 #include "state/view_registry.h"
 
@@ -22,9 +24,11 @@ struct CommandLine {
         ExportFigure,
         ExportData,
         ExportFrames,
+        ExportLecture,
         Help,
         Version,
         ListPresets,
+        ListLectures,
         ListTensors,
         ModelInfo
     };
@@ -51,6 +55,9 @@ struct CommandLine {
     std::optional<Session> session;             // --session FILE or --preset NAME
     QString listFile;                           // --list-tensors FILE, --model-info FILE
     bool restoreLast = false;                   // a plain launch: the window comes back as it was closed
+    std::optional<Lecture> lectureFile;         // --lecture-file NAME|FILE
+    int lectureStep = 0;                        // --lecture-step, from 0
+    std::optional<Theme> theme;                 // --theme
 };
 
 struct ParsedCommandLine {

@@ -19,6 +19,11 @@ namespace cli {
 // nothing. Each relies on what the stages before it read.
 using Stage = std::optional<QString> (*)(const QCommandLineParser &parser, CommandLine &cmd);
 
+// A lecture (command_line_lecture.cpp): --lecture-file and --lecture-step give the state of a step
+// (no state flag may change it), --export-lecture needs one; --theme for every output.
+std::optional<QString> readLecture(const QCommandLineParser &parser, CommandLine &cmd);
+std::optional<QString> readTheme(const QCommandLineParser &parser, CommandLine &cmd);
+
 // The state (command_line_state.cpp): a session or preset (--session, --preset), then the flags
 // that change it: --table, --scheme and the sizes; --base, --layout, --exponent; the scheme's own
 // parameters, then pe::validate; --position or --reference; --noise, --seed, --rng.

@@ -177,7 +177,8 @@ QList<QCommandLineOption> options()
         {QStringLiteral("panel-labels"),
          QStringLiteral("The panels' labels: %1 (default (a)).").arg(panelLabelStyles().join(QStringLiteral(", "))),
          QStringLiteral("STYLE")},
-        {QStringLiteral("format"), QStringLiteral("The format of --export all: png, svg or pdf (default png)."),
+        {QStringLiteral("format"),
+         QStringLiteral("The format of --export all and --export-lecture FOLDER: png, svg or pdf (default png)."),
          QStringLiteral("FORMAT")},
         {QStringLiteral("export-data"),
          QStringLiteral("Write KIND to --out (.csv or .npy) and exit: ") + dataKindsText(QStringLiteral(", ")) +
@@ -243,6 +244,23 @@ QList<QCommandLineOption> options()
          QStringLiteral("RNG")},
         {QStringLiteral("lecture"),
          QStringLiteral("Start in lecture mode: full screen, large type, keyboard only (Esc leaves).")},
+        {QStringLiteral("lecture-file"),
+         QStringLiteral("Give a lecture in lecture mode: a built-in one by name (see --list-lectures) or a .pelecture "
+                        "file; PageDown, Space and arrows go from step to step."),
+         QStringLiteral("NAME|FILE")},
+        {QStringLiteral("lecture-step"), QStringLiteral("The step --lecture-file starts at, from 1 (default 1)."),
+         QStringLiteral("N")},
+        {QStringLiteral("export-lecture"),
+         QStringLiteral("Draw every step of --lecture-file and exit: FILE.pdf, a handout (a page a step: its title, "
+                        "figure and caption); a folder, step-01.png ... for slides (--format png, svg or pdf; "
+                        "--size, default 1920x1080 with tick labels at 2% of the height)."),
+         QStringLiteral("FILE.pdf|DIR")},
+        {QStringLiteral("list-lectures"),
+         QStringLiteral("List the built-in lectures' names, titles and steps, and exit.")},
+        {QStringLiteral("theme"),
+         QStringLiteral("The window's and the figures' theme: system, light, dark or projector (default: the "
+                        "window's last; figures: the system's; a handout: light)."),
+         QStringLiteral("NAME")},
         {QStringLiteral("export-frames"),
          QStringLiteral("Draw --view for --frames positions while the position advances, and exit: FILE.gif writes "
                         "one animated GIF (looping, --fps), a folder DIR numbered PNGs."),

@@ -5,6 +5,7 @@
 #include "encodings/scheme.h"
 #include "export/data_export.h"
 #include "figures/gif_writer.h"
+#include "figures/lecture_export.h"
 #include "state/view_registry.h"
 
 #include <QCommandLineParser>
@@ -63,13 +64,14 @@ namespace {
 
 // The outputs asked for: at most one once readOutputs has passed.
 struct Outputs {
-    bool figure, data, shot, frames;
+    bool figure, data, shot, frames, lecture;
 };
 
 Outputs outputsOf(const QCommandLineParser &parser)
 {
     return {parser.isSet(QStringLiteral("export")), parser.isSet(QStringLiteral("export-data")),
-            parser.isSet(QStringLiteral("screenshot")), parser.isSet(QStringLiteral("export-frames"))};
+            parser.isSet(QStringLiteral("screenshot")), parser.isSet(QStringLiteral("export-frames")),
+            parser.isSet(QStringLiteral("export-lecture"))};
 }
 
 bool exportsAll(const Outputs &asked, const CommandLine &cmd)
@@ -190,13 +192,14 @@ std::optional<QString> readScreenshot(const QCommandLineParser &parser, CommandL
 // Which output, the flags that go with it alone, --out and the view it draws.
 std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, CommandLine &cmd)
 {
-    const auto [figure, data, shot, frames] = outputsOf(parser);
-    if (int(figure) + int(data) + int(shot) + int(frames) > 1)
-        return QStringLiteral(
-            "--export, --export-data, --export-frames and --screenshot exclude each other; give one.");
+    const auto [figure, data, shot, frames, lecture] = outputsOf(parser);
+    if (int(figure) + int(data) + int(shot) + int(frames) + int(lecture) > 1)
+        return QStringLiteral("--export, --export-data, --export-frames, --export-lecture and --screenshot exclude "
+                              "each other; give one.");
     for (const char *flag : {"size", "scale", "dpi", "font-size", "font"})
-        if (parser.isSet(QLatin1String(flag)) && !figure && !frames)
-            return QStringLiteral("--%1 goes with --export or --export-frames.").arg(QLatin1String(flag));
+        if (parser.isSet(QLatin1String(flag)) && !figure && !frames && !lecture)
+            return QStringLiteral("--%1 goes with --export, --export-frames or --export-lecture.")
+                .arg(QLatin1String(flag));
     if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step")) ||
          parser.isSet(QStringLiteral("fps"))) &&
         !frames)
@@ -205,9 +208,10 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
         return QStringLiteral("--out goes with --export or --export-data.");
     if (parser.isSet(QStringLiteral("view")) && (figure || data))
         return QStringLiteral("--view chooses the window's view or the frames' view; --export names its own.");
-    if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames))
+    if (parser.isSet(QStringLiteral("lecture")) && (figure || data || frames || lecture))
         return QStringLiteral("--lecture goes with the window or --screenshot.");
-    cmd.lecture = parser.isSet(QStringLiteral("lecture"));
+    // A lecture file is given in lecture mode; --export-lecture draws it instead.
+    cmd.lecture = parser.isSet(QStringLiteral("lecture")) || (cmd.lectureFile && !lecture);
     cmd.out = parser.value(QStringLiteral("out"));
     if ((figure || data) && cmd.out.isEmpty())
         return QStringLiteral("--out FILE is required with --export and --export-data.");
@@ -245,7 +249,7 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
 // --size, --scale, --dpi, --font-size and --font of a figure or the frames, held together by checkFigureOptions.
 std::optional<QString> cli::readFigureOptions(const QCommandLineParser &parser, CommandLine &cmd)
 {
-    if (const Outputs asked = outputsOf(parser); !asked.figure && !asked.frames)
+    if (const Outputs asked = outputsOf(parser); !asked.figure && !asked.frames && !asked.lecture)
         return std::nullopt;
     if (parser.isSet(QStringLiteral("size")))
         if (auto problem = parseFigureSize(parser.value(QStringLiteral("size")), &cmd.figure))
@@ -361,13 +365,58 @@ std::optional<QString> readExportPanels(const QCommandLineParser &parser, Comman
     return std::nullopt;
 }
 
+// --export-lecture FILE.pdf (a handout) or FOLDER (numbered slides in --format), each step's
+// figure at --size, else a handout's 9 x 5 in or a slide's 1920 x 1080 with type at 2% of its height.
+std::optional<QString> readExportLecture(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    cmd.mode = CommandLine::Mode::ExportLecture;
+    cmd.out = parser.value(QStringLiteral("export-lecture"));
+    const bool handout = QFileInfo(cmd.out).suffix().toLower() == QLatin1String("pdf");
+    if (handout) {
+        const QFileInfo info(cmd.out);
+        if (info.isDir())
+            return QStringLiteral("--export-lecture: '%1' is a folder; a handout is one .pdf file.").arg(cmd.out);
+        if (!info.absoluteDir().exists())
+            return QStringLiteral("--export-lecture: the folder of '%1' does not exist.").arg(cmd.out);
+        if (parser.isSet(QStringLiteral("format")))
+            return QStringLiteral("--format goes with --export-lecture FOLDER; a handout is a PDF.");
+    } else if (auto problem = cli::folderProblem(cmd.out)) {
+        return QStringLiteral("--export-lecture: ") + *problem +
+               QStringLiteral(" It writes one .pdf handout or a folder of a file a step.");
+    }
+    if (parser.isSet(QStringLiteral("format"))) {
+        const auto f = figureFormatForPath(QStringLiteral("x.") + parser.value(QStringLiteral("format")));
+        if (!f)
+            return QStringLiteral("--format: '%1' is not a figure format; use png, svg or pdf.")
+                .arg(parser.value(QStringLiteral("format")));
+        cmd.allFormat = *f;
+    }
+    if (!parser.isSet(QStringLiteral("size"))) {
+        if (handout) {
+            cmd.figure.unit = SizeUnit::Inch;
+            cmd.figure.physical = QSizeF(kHandoutFigureWidthInches, kHandoutFigureHeightInches);
+            cmd.figure.size = cmd.figure.layoutSize();
+        } else {
+            cmd.figure.size = QSize(kSlideWidth, kSlideHeight);
+        }
+    }
+    if (!handout && !cmd.figure.isPhysical() && !parser.isSet(QStringLiteral("font-size")))
+        cmd.figure.fontPoints = std::max(figurelimits::minFont, cmd.figure.size.height() * kSlideTickFraction);
+    if (auto problem = checkFigureOptions(cmd.figure))
+        return QStringLiteral("--size: ") + *problem;
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<QString> cli::readExport(const QCommandLineParser &parser, CommandLine &cmd)
 {
     const Outputs asked = outputsOf(parser);
+    if (asked.lecture)
+        return readExportLecture(parser, cmd);
     if (parser.isSet(QStringLiteral("format")) && !exportsAll(asked, cmd))
-        return QStringLiteral("--format goes with --export all (one figure takes its format from --out).");
+        return QStringLiteral("--format goes with --export all or --export-lecture FOLDER (one figure takes its "
+                              "format from --out).");
     if (exportsAll(asked, cmd))
         return readExportAll(parser, cmd);
     if (asked.figure && !cmd.panels.isEmpty())

@@ -1,5 +1,7 @@
 #include "command_line.h"
 
+#include "figures/lecture_export.h"
+
 #include "encodings/position_table.h"
 #include "encodings/scheme.h"
 #include "encodings/scheme_parameters.h"
@@ -178,7 +180,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         }
         return 0;
     }
-    const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
+    const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames ||
+                           cmd.mode == CommandLine::Mode::ExportLecture;
     if (offscreen) {
         // A figure export needs no display: draw offscreen unless the caller chose a platform.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -197,6 +200,16 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/pe-explorer.svg")));
     QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
+    if (cmd.mode == CommandLine::Mode::ExportLecture) {
+        const QString error = exportLecture(*cmd.lectureFile, {cmd.out, cmd.allFormat, cmd.figure, cmd.theme});
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "pe-explorer: --export-lecture: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    if (cmd.theme && offscreen)
+        applyTheme(*cmd.theme);
     Parameters parameters;
     parameters.setState(cmd.params, cmd.noise); // checked together by the parser
     parameters.setPosition(cmd.position);
@@ -253,6 +266,15 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     // A screenshot shows finished figures (a projection run to its end), as exports do.
     for (const QString &id : viewIds())
         window.view(id)->setCompleteFigures(cmd.mode == CommandLine::Mode::Screenshot);
+    if (cmd.theme)
+        window.setTheme(*cmd.theme, false); // for this run: the window's saved theme stays
+    if (cmd.lectureFile) {
+        QString error;
+        if (!window.openLecture(*cmd.lectureFile, cmd.lectureStep, &error)) {
+            std::fprintf(stderr, "pe-explorer: --lecture-file: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     if (cmd.lecture)
         window.setLectureMode(true);
     if (cmd.mode == CommandLine::Mode::Screenshot) {

@@ -1,5 +1,6 @@
 #include "command_line.h"
 #include "formats/atomic_file.h"
+#include "state/lecture.h"
 #include "state/session.h"
 #include "support/allocator.h"
 #include "support/float_product.h"
@@ -34,6 +35,11 @@ int main(int argc, char **argv)
             }
             std::printf("  %-28s %s\n", qPrintable(preset.name), qPrintable(preset.title));
         }
+        return 0;
+    case CommandLine::Mode::ListLectures:
+        for (const Lecture &lecture : builtInLectures())
+            std::printf("%-20s %s (%zu steps)\n  %s\n", qPrintable(lecture.name), qPrintable(lecture.title),
+                        lecture.steps.size(), qPrintable(lecture.description));
         return 0;
     case CommandLine::Mode::ListTensors:
         return listTensors(parsed.command.listFile);

@@ -218,14 +218,7 @@ void paintVectors(const FigurePage &page, QPaintDevice *device, QSizeF scale)
 {
     QCPPainter painter;
     painter.begin(device);
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    // Pens in the layout's points, as the PNG draws them (a hairline is one point, not one device
-    // unit of the PDF's resolution).
-    painter.setMode(QCPPainter::pmNonCosmetic);
-    // Heatmaps and point clouds embedded as bitmaps stay exact: Qt's PDF writer would store them as
-    // JPEG, blurring cell edges.
-    painter.setRenderHint(QPainter::LosslessImageRendering);
+    setVectorModes(&painter);
     painter.scale(scale.width(), scale.height());
     page.vectors(&painter);
     painter.end();
@@ -391,14 +384,33 @@ QImage figureImage(PlotView *view, const FigureOptions &options)
     return image;
 }
 
+FigurePage viewPage(PlotView *view, const FigureOptions &options)
+{
+    FigurePage page;
+    page.vectors = [view, options](QCPPainter *painter) {
+        const FigureType type(view, options.textPoints(), options.fontFamily);
+        view->renderTo(painter, options.layoutSize(), options.pixelRatio());
+    };
+    page.image = [view, options] { return figureImage(view, options); };
+    page.dpi = view->plot()->logicalDpiY();
+    return page;
+}
+
 QByteArray figureBytes(PlotView *view, FigureFormat format, const FigureOptions &options)
 {
-    const FigureType type(view, options.textPoints(), options.fontFamily);
-    FigurePage page;
-    page.vectors = [&](QCPPainter *painter) { view->renderTo(painter, options.layoutSize(), options.pixelRatio()); };
-    page.image = [&] { return figureImage(view, options); };
-    page.dpi = view->plot()->logicalDpiY();
-    return pageBytes(format, options, page);
+    return pageBytes(format, options, viewPage(view, options));
+}
+
+void setVectorModes(QCPPainter *painter)
+{
+    painter->setMode(QCPPainter::pmVectorized);
+    painter->setMode(QCPPainter::pmNoCaching);
+    // Pens in the layout's points, as the PNG draws them (a hairline is one point, not one device
+    // unit of the PDF's resolution).
+    painter->setMode(QCPPainter::pmNonCosmetic);
+    // Heatmaps and point clouds embedded as bitmaps stay exact: Qt's PDF writer would store them as
+    // JPEG, blurring cell edges.
+    painter->setRenderHint(QPainter::LosslessImageRendering);
 }
 
 QByteArray pageBytes(FigureFormat format, const FigureOptions &options, const FigurePage &page)

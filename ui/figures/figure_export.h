@@ -142,6 +142,10 @@ struct FigurePage {
     std::function<QImage()> image;
     int dpi = 96;
 };
+// A view's page at the options' size and type (figureBytes'; the type set for each drawing).
+FigurePage viewPage(PlotView *view, const FigureOptions &options);
+// A painter drawing vectors as figures do (no caching, pens in points, bitmaps lossless).
+void setVectorModes(QCPPainter *painter);
 // The file's bytes of a page in a format; empty if drawing failed.
 QByteArray pageBytes(FigureFormat format, const FigureOptions &options, const FigurePage &page);
 // Writes what `bytes` draws to the path atomically, the path tried before drawing; false with

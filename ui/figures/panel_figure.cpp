@@ -265,14 +265,12 @@ QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &o
                       grid, placed);
 }
 
-QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,
-                      const PanelGrid &grid, const std::vector<PanelPlacement> &measured)
+FigurePage panelPage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                     const std::vector<PanelPlacement> &measured)
 {
-    if (views.empty())
-        return {};
     FigurePage page;
-    page.image = [&] { return panelImage(views, options, grid, measured); };
-    page.vectors = [&](QCPPainter *painter) {
+    page.image = [=] { return panelImage(views, options, grid, measured); };
+    page.vectors = [=](QCPPainter *painter) {
         const std::vector<PanelPlacement> placed = placementsFor(views, options, grid, measured);
         const FigureTypes type(views, options);
         for (std::size_t k = 0; k < views.size(); ++k) {
@@ -284,7 +282,15 @@ QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format,
         }
     };
     page.dpi = views.front()->plot()->logicalDpiY();
-    return pageBytes(format, options, page);
+    return page;
+}
+
+QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,
+                      const PanelGrid &grid, const std::vector<PanelPlacement> &measured)
+{
+    if (views.empty())
+        return {};
+    return pageBytes(format, options, panelPage(views, options, grid, measured));
 }
 
 bool exportPanels(const std::vector<PlotView *> &views, const QString &path, const FigureOptions &options,

@@ -63,6 +63,9 @@ FigureOptions fitPanels(const std::vector<PlotView *> &views, const FigureOption
 QImage panelPreview(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
                     double pixelRatio, QString *note);
 
+// The panels' page at fitted options (panelBytes'); `views` not empty.
+FigurePage panelPage(const std::vector<PlotView *> &views, const FigureOptions &options, const PanelGrid &grid,
+                     const std::vector<PanelPlacement> &placed = {});
 // The file's bytes of the panels in a format at fitted options; empty if drawing failed.
 // `placed`: fitPanels' placements for these options; empty, they are measured here.
 QByteArray panelBytes(const std::vector<PlotView *> &views, FigureFormat format, const FigureOptions &options,

@@ -1,5 +1,7 @@
 #include "figures/theme.h"
 
+#include "state/lecture.h"
+
 #include <QApplication>
 #include <QCoreApplication>
 #include <QSettings>
@@ -84,4 +86,10 @@ Theme savedTheme()
 void saveTheme(Theme theme)
 {
     QSettings().setValue(QStringLiteral("theme"), static_cast<int>(theme));
+}
+
+std::optional<Theme> themeNamed(const QString &name)
+{
+    const auto i = themeNames().indexOf(name);
+    return i < 0 ? std::nullopt : std::optional<Theme>(kThemes[i]);
 }

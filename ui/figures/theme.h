@@ -3,11 +3,17 @@
 #include <QPalette>
 #include <QString>
 
+#include <optional>
+
 // The window's colour themes: the desktop's own, light, dark, and a high-contrast projector theme
 // (white paper, black ink, and plots with thick dark lines: what survives a washed-out beamer).
 // Saved by number in QSettings "theme", in this order.
 enum class Theme { System, Light, Dark, Projector };
 inline constexpr Theme kThemes[] = {Theme::System, Theme::Light, Theme::Dark, Theme::Projector};
+
+// A theme by its name (state/lecture.h's themeNames: "system", "light", "dark", "projector"), or
+// nothing for another name.
+std::optional<Theme> themeNamed(const QString &name);
 
 // The View > Theme menu's text, with its mnemonic.
 QString themeMenuText(Theme theme);

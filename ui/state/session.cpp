@@ -5,6 +5,7 @@
 #include "encodings/position_table.h"
 #include "formats/atomic_file.h"
 #include "models/model_config.h"
+#include "state/json_reader.h"
 #include "state/view_registry.h"
 
 #include "formats/file_kind.h"
@@ -15,70 +16,6 @@
 #include <QJsonDocument>
 
 #include <cmath>
-
-namespace {
-
-constexpr auto kFormat = "positional-encoding-explorer-session";
-
-// Reading typed fields, each refusal naming the field.
-struct Reader {
-    QString *error;
-
-    bool fail(const QString &message) const
-    {
-        if (error)
-            *error = message;
-        return false;
-    }
-
-    bool object(const QJsonObject &o, const char *key, QJsonObject &out) const
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (!v.isObject())
-            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
-                                        : QStringLiteral("'%1' must be an object.").arg(QLatin1String(key)));
-        out = v.toObject();
-        return true;
-    }
-
-    bool integer(const QJsonObject &o, const char *key, std::int64_t &out, bool required = true) const
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (v.isUndefined() && !required)
-            return true;
-        // JSON numbers are doubles: whole numbers up to 2^53 are exact, which covers every limit.
-        const double d = v.toDouble(std::nan(""));
-        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || std::abs(d) > 9007199254740992.0)
-            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
-                                        : QStringLiteral("'%1' must be a whole number.").arg(QLatin1String(key)));
-        out = static_cast<std::int64_t>(d);
-        return true;
-    }
-
-    bool number(const QJsonObject &o, const char *key, double &out) const
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (!v.isDouble() || !std::isfinite(v.toDouble()))
-            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
-                                        : QStringLiteral("'%1' must be a number.").arg(QLatin1String(key)));
-        out = v.toDouble();
-        return true;
-    }
-
-    bool string(const QJsonObject &o, const char *key, QString &out, bool required = true) const
-    {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (v.isUndefined() && !required)
-            return true;
-        if (!v.isString())
-            return fail(v.isUndefined() ? QStringLiteral("the field '%1' is missing.").arg(QLatin1String(key))
-                                        : QStringLiteral("'%1' must be a string.").arg(QLatin1String(key)));
-        out = v.toString();
-        return true;
-    }
-};
-
-} // namespace
 
 namespace {
 
@@ -107,12 +44,12 @@ namespace {
 
 std::optional<Session> readSession(const QJsonObject &json, QString *error)
 {
-    const Reader r{error};
+    const JsonReader r{error};
     QString format;
     std::int64_t version = 0;
     if (!r.string(json, "format", format))
         return std::nullopt;
-    if (format != QLatin1String(kFormat)) {
+    if (format != QLatin1String(kSessionFormat)) {
         r.fail(QStringLiteral("this is not a session file (format '%1').").arg(format.left(60)));
         return std::nullopt;
     }
@@ -402,7 +339,7 @@ QJsonObject sessionToJson(const Session &s)
     for (auto it = s.views.begin(); it != s.views.end(); ++it)
         views.insert(it.key(), it.value());
     QJsonObject json{
-        {QStringLiteral("format"), QLatin1String(kFormat)},
+        {QStringLiteral("format"), QLatin1String(kSessionFormat)},
         {QStringLiteral("version"), kSessionVersion},
         {QStringLiteral("parameters"), params},
         {QStringLiteral("position"), static_cast<double>(s.position)},
@@ -515,7 +452,7 @@ const std::vector<Session> &presets()
             if (o.contains(QStringLiteral("model")))
                 o = presetFromModel(o);
             // Presets leave out what they share with every session file.
-            o.insert(QStringLiteral("format"), QLatin1String(kFormat));
+            o.insert(QStringLiteral("format"), QLatin1String(kSessionFormat));
             o.insert(QStringLiteral("version"), kSessionVersion);
             if (auto s = sessionFromJson(o, &error))
                 out.push_back(*s);

@@ -28,6 +28,7 @@ struct Session {
 };
 
 inline constexpr int kSessionVersion = 1;
+inline constexpr auto kSessionFormat = "positional-encoding-explorer-session";
 
 // Text with control characters and line breaks turned into spaces: what quotes user input in a
 // one-line message.

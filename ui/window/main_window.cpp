@@ -16,6 +16,7 @@
 #include "state/view_registry.h"
 #include "state/workspace.h"
 #include "window/control_panel.h"
+#include "window/lecture_player.h"
 
 #include <qcustomplot.h>
 
@@ -50,6 +51,7 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     , tabs_(new QTabWidget(stage_))
     , navigator_(new ViewNavigator(this))
     , hint_(new QLabel(this))
+    , player_(new LecturePlayer(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Positional Encoding Explorer"));
@@ -63,6 +65,7 @@ MainWindow::MainWindow(Parameters *parameters, QWidget *parent)
     addPositionKeys();
     addLectureKeys();
     addPlaybackMenu(); // after addPositionKeys: it lists the keys' actions
+    addLectureMenu();
     addHelpMenu();
     addStatusFormula();
     resize(1280, 800);
@@ -99,6 +102,7 @@ void MainWindow::buildViews()
     row->addWidget(navigator_);
     row->addWidget(stage_, 1);
     centralLayout->addLayout(row, 1);
+    centralLayout->addWidget(player_->captionBar()); // a lecture's caption, under the figure
     centralLayout->addWidget(hint_);
     setCentralWidget(central);
     navigator_->setCurrent(0);
@@ -171,11 +175,12 @@ void MainWindow::addStatusFormula()
     showFormula();
 }
 
-void MainWindow::setTheme(Theme theme)
+void MainWindow::setTheme(Theme theme, bool remember)
 {
     theme_ = theme;
     applyTheme(theme);
-    saveTheme(theme);
+    if (remember)
+        saveTheme(theme);
     if (!themeActions_.empty())
         themeActions_[static_cast<std::size_t>(theme)]->setChecked(true);
 }

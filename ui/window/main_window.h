@@ -22,6 +22,8 @@ class QSplitter;
 class QTabWidget;
 class ViewNavigator;
 class HelpBrowser;
+class LecturePlayer;
+struct Lecture;
 
 // Controls in a dock on the left, the registry's views as tabs in the middle, the formula of the
 // current variant in the status bar. Views are created from viewRegistry(), so a new view needs
@@ -79,7 +81,8 @@ class MainWindow : public QMainWindow
                         QStringList *skipped = nullptr);
 
     // Light or dark, for the window and the plots; System keeps the desktop's palette (the default).
-    void setTheme(Theme theme);
+    // Remembered for the next start unless `remember` is false (a lecture step's theme).
+    void setTheme(Theme theme, bool remember = true);
     Theme theme() const { return theme_; }
 
     // Shows the window, waits for its first complete paint and saves it as PNG.
@@ -92,6 +95,12 @@ class MainWindow : public QMainWindow
     // In lecture mode: show a second view beside the main one (T), or hide it.
     void setSecondView(const QString &id);
     PlotView *secondView() const { return second_; }
+
+    // Lectures (state/lecture.h): opened in lecture mode at `step` (0-based), given with a clicker's
+    // keys (window/lecture_player.h); false with the reason, nothing changed, when the step's state
+    // is refused.
+    bool openLecture(const Lecture &lecture, int step, QString *error);
+    LecturePlayer *lecturePlayer() const { return player_; }
 
   protected:
     void closeEvent(QCloseEvent *event) override;
@@ -109,6 +118,7 @@ class MainWindow : public QMainWindow
     QDockWidget *addValuesDock(); // the values table in a dock below, hidden until asked for
     void addViewMenu(QDockWidget *valuesDock);
     void addPlaybackMenu(); // the position keys (addPositionKeys) and Export animation
+    void addLectureMenu();  // open a lecture file or a built-in one, close it
     void addHelpMenu();
     void addStatusFormula(); // the sizes and formula of the current variant, kept current
     // The digit key of the i-th view: 1 to 9, then 0 for the tenth, as on the keyboard's top row.
@@ -167,6 +177,7 @@ class MainWindow : public QMainWindow
     HelpBrowser *help_ = nullptr; // made when first asked for
     PlotView *second_ = nullptr;
     QLabel *hint_;
+    LecturePlayer *player_;
     QString previousView_;
     int currentIndex_ = 0;
     std::vector<std::pair<QString, PlotView *>> views_;

@@ -1,19 +1,25 @@
-// MainWindow's lecture mode: full screen, large type, keyboard only, its keys, its second view and its key help.
+// MainWindow's lecture mode: full screen, large type, keyboard only, its keys, its second view, its key
+// help, and the Lecture menu (lectures given through window/lecture_player.h).
 #include "window/main_window.h"
 
 #include "encodings/scheme.h"
 
 #include "figures/plot_view.h"
 #include "figures/view_factory.h"
+#include "state/lecture.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
+#include "window/lecture_player.h"
 #include "window/view_navigator.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabBar>
@@ -132,20 +138,31 @@ void MainWindow::setLectureMode(bool on)
         v->setLectureMode(on);
     if (second_)
         second_->setLectureMode(on);
+    player_->lectureModeChanged(on);
     currentView()->setFocus();
     if (on)
         showLectureHint();
+}
+
+bool MainWindow::openLecture(const Lecture &lecture, int step, QString *error)
+{
+    return player_->start(lecture, step, error);
 }
 
 void MainWindow::showLectureHint()
 {
     // +/− only where there is a base to change (not a table's, ALiBi's or T5's).
     const bool base = pe::notApplicable(parameters_->values(), pe::Field::Base).empty();
+    // A lecture's steps take the clicker's keys (window/lecture_player.h).
     const QString keys =
-        tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play") + (base ? tr("  ·  +/− base") : QString()) +
-        tr("  ·  1–9, 0 views  ·  [ ] previous, next view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  "
-           "Esc leave")
-            .arg(views_.size());
+        player_->isOpen()
+            ? tr("→ Space PgDn next step  ·  ← B PgUp previous  ·  number Enter: go to step  ·  C caption  ·  "
+                 ", . position  ·  R again") +
+                  (base ? tr("  ·  +/− base") : QString()) + tr("  ·  [ ] views  ·  T two views  ·  Esc leave")
+            : tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play") + (base ? tr("  ·  +/− base") : QString()) +
+                  tr("  ·  1–9, 0 views  ·  [ ] previous, next view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  "
+                     "Esc leave")
+                      .arg(views_.size());
     hint_->setText(keys);
     QFont f = font();
     f.setPointSizeF(14 * PlotView::kLectureFontScale / 1.8);
@@ -162,4 +179,42 @@ void MainWindow::showLectureHint()
         hint_->setText(QString());
         hint_->setStyleSheet(QStringLiteral("background: transparent; padding: 10px;"));
     });
+}
+
+void MainWindow::addLectureMenu()
+{
+    QMenu *menu = menuBar()->addMenu(tr("Lec&ture"));
+    auto open = [this](const std::optional<Lecture> &lecture, const QString &error) {
+        QString why = error;
+        if (lecture && openLecture(*lecture, 0, &why))
+            return;
+        QMessageBox::warning(this, tr("Open lecture"), tr("The lecture was not opened: %1").arg(why));
+    };
+    QAction *file = menu->addAction(tr("&Open lecture file…"), this, [this, open] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open lecture"), QString(),
+                                                          tr("Lectures (*.pelecture);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const std::optional<Lecture> lecture = readLectureFile(path, &error);
+        open(lecture, error);
+    });
+    file->setObjectName(QStringLiteral("openLectureAction"));
+    file->setToolTip(tr("A .pelecture file: its steps in lecture mode (--lecture-file FILE)"));
+    QMenu *builtIn = menu->addMenu(tr("&Built-in lectures"));
+    for (const Lecture &lecture : builtInLectures()) {
+        QAction *a = builtIn->addAction(tr("%1 (%2 steps)").arg(lecture.title).arg(lecture.steps.size()), this,
+                                        [lecture, open] { open(lecture, QString()); });
+        a->setToolTip(lecture.description + QStringLiteral(" (--lecture-file ") + lecture.name + QLatin1Char(')'));
+    }
+    menu->addSeparator();
+    QAction *resume = menu->addAction(tr("&Resume lecture"), this, [this] { setLectureMode(true); });
+    resume->setShortcut(QKeySequence(Qt::Key_F5));
+    resume->setToolTip(tr("Lecture mode at the step the lecture was left at"));
+    QAction *close = menu->addAction(tr("&Close lecture"), this, [this] { player_->close(); });
+    connect(menu, &QMenu::aboutToShow, this, [this, resume, close] {
+        resume->setEnabled(player_->isOpen());
+        close->setEnabled(player_->isOpen());
+    });
+    addAction(resume); // F5 with the menu bar hidden too
 }
