@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test headless through CTest; then the same suite
 # built with AddressSanitizer and UndefinedBehaviorSanitizer (clang 14), a bounded libFuzzer run of
-# the session loader, the command line, the table readers (.npy, safetensors, GGUF) and the model
+# the session and lecture loaders, the command line, the table readers (.npy, safetensors, GGUF) and the model
 # configs (config.json, GGUF metadata), a clang-format check, and ThreadSanitizer
 # on the tests of worker threads.
 #   scripts/test.sh            everything (CI runs this)
@@ -39,7 +39,7 @@ ctest --preset asan -j 2
 step "fuzzing (${PE_FUZZ_SECONDS:-30} s per target)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for target in session arguments table safetensors gguf model; do
+for target in session lecture arguments table safetensors gguf model; do
   mkdir -p "$work/$target"
   # New inputs go to the scratch folder; the repository's corpus is only read. A crash leaves its
   # input in $work and fails here: copy it into tests/fuzz/corpus/$target as a regression.

@@ -27,6 +27,7 @@ class TestCommandLine : public QObject
   private slots:
     void parsesParameters();
     void refusals_data();
+    void lectureFlags();
     void refusals();
     void badInputExitsTwoAndWritesNothing_data();
     void badInputExitsTwoAndWritesNothing();
@@ -353,6 +354,72 @@ void TestCommandLine::refusals_data()
     QTest::newRow("noisy projection too big")
         << "--seq-len 100000 --d-model 512 --noise 0.5 --export-data projection --out p.csv"
         << "exact neighbour search";
+    // Lectures: every step is a whole state; the flags that go with one.
+    QTest::newRow("lecture unknown") << "--lecture-file clocks"
+                                     << "no built-in lecture or file 'clocks'";
+    QTest::newRow("lecture with a parameter") << "--lecture-file alibi --base 100"
+                                              << "--lecture-file: every step gives its own state";
+    QTest::newRow("lecture with a preset") << "--lecture-file alibi --preset seed000-heatmap"
+                                           << "--lecture-file: every step gives its own state";
+    QTest::newRow("lecture with a view flag") << "--lecture-file alibi --metric cosine"
+                                              << "--metric would change one step alone";
+    QTest::newRow("lecture with --view") << "--lecture-file alibi --view clocks"
+                                         << "--view would change one step";
+    QTest::newRow("lecture with --export") << "--lecture-file alibi --export heatmap --out h.png"
+                                           << "not --export";
+    QTest::newRow("lecture step 0")
+        << "--lecture-file alibi --lecture-step 0"
+        << "--lecture-step: '0' is not a step of the lecture; give a whole number from 1 to 5.";
+    QTest::newRow("lecture step past the end") << "--lecture-file alibi --lecture-step 6"
+                                               << "from 1 to 5";
+    QTest::newRow("lecture step alone") << "--lecture-step 2"
+                                        << "--lecture-step goes with --lecture-file";
+    QTest::newRow("export lecture alone") << "--export-lecture h.pdf"
+                                          << "--export-lecture goes with --lecture-file";
+    QTest::newRow("export lecture and lecture mode") << "--lecture-file alibi --export-lecture h.pdf --lecture"
+                                                     << "--lecture goes with the window or --screenshot.";
+    QTest::newRow("export lecture to a file not a pdf") << "--lecture-file alibi --export-lecture h.png"
+                                                        << "its name ends in .png like a file";
+    QTest::newRow("export lecture format with a pdf") << "--lecture-file alibi --export-lecture h.pdf --format svg"
+                                                      << "--format goes with --export-lecture FOLDER";
+    QTest::newRow("export lecture bad format") << "--lecture-file alibi --export-lecture slides --format gif"
+                                               << "--format: 'gif' is not a figure format";
+    QTest::newRow("lecture file missing") << "--lecture-file /nonexistent/x.pelecture"
+                                          << "--lecture-file: ";
+    QTest::newRow("theme") << "--theme sepia"
+                           << "--theme: 'sepia' is not a theme; use system, light, dark, projector.";
+    QTest::newRow("theme with data") << "--theme dark --export-data encoding --out e.csv"
+                                     << "--export-data writes numbers alone";
+}
+
+// --lecture-file: the step's state is the command's; lecture mode unless --export-lecture.
+void TestCommandLine::lectureFlags()
+{
+    const auto r = parseCommandLine(argv(QStringLiteral("--lecture-file rope-long-context --lecture-step 4")));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.command.mode, CommandLine::Mode::Window);
+    QVERIFY(r.command.lecture);
+    QCOMPARE(r.command.lectureStep, 3);
+    const Session &step = findBuiltInLecture(QStringLiteral("rope-long-context"))->steps[3].state;
+    QVERIFY(r.command.params == step.params);
+    QCOMPARE(r.command.position, step.position);
+    QCOMPARE(r.command.view, step.view);
+    QVERIFY(!r.command.restoreLast);
+    const auto handout =
+        parseCommandLine(argv(QStringLiteral("--lecture-file alibi --export-lecture h.pdf --theme dark")));
+    QVERIFY2(handout.error.isEmpty(), qPrintable(handout.error));
+    QCOMPARE(handout.command.mode, CommandLine::Mode::ExportLecture);
+    QVERIFY(!handout.command.lecture);
+    QCOMPARE(handout.command.theme, std::optional<Theme>(Theme::Dark));
+    QCOMPARE(handout.command.figure.physical, QSizeF(9, 5)); // a handout's figure by default
+    const auto slides =
+        parseCommandLine(argv(QStringLiteral("--lecture-file alibi --export-lecture slides --format svg")));
+    QVERIFY2(slides.error.isEmpty(), qPrintable(slides.error));
+    QCOMPARE(slides.command.figure.size, QSize(1920, 1080));
+    QCOMPARE(slides.command.figure.fontPoints, 1080 * 0.02); // tick labels at 2% of the height
+    QCOMPARE(slides.command.allFormat, FigureFormat::Svg);
+    const auto list = parseCommandLine(argv(QStringLiteral("--list-lectures")));
+    QCOMPARE(list.command.mode, CommandLine::Mode::ListLectures);
 }
 
 void TestCommandLine::refusals()

@@ -4,6 +4,7 @@
 #include "export/data_export.h"
 #include "projections/projection.h"
 #include "scheme_support.h"
+#include "state/lecture.h"
 #include "state/view_registry.h"
 #include "test_support.h"
 
@@ -11,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QImageReader>
 #include <QProcess>
 #include <QRegularExpression>
@@ -49,6 +51,7 @@ class TestCommandLineExports : public QObject
     void interruptedExportLeavesNothing();
     void positionTable();
     void figureThatCannotBeComputedIsRefused();
+    void exportLecture();
 
   private:
     QTemporaryDir dir_;
@@ -565,6 +568,45 @@ void TestCommandLineExports::figureThatCannotBeComputedIsRefused()
     QVERIFY2(data.err.startsWith(dataPrefix), qPrintable(data.err));
     QCOMPARE(figure.err.mid(figurePrefix.size()), data.err.mid(dataPrefix.size()));
     QVERIFY(figure.err.contains(QStringLiteral("33,554,432")));
+}
+
+// --export-lecture: a handout of a page a step, or a folder of a file a step; a lecture whose step
+// cannot be drawn writes nothing.
+void TestCommandLineExports::exportLecture()
+{
+    const QString pdf = dir_.filePath(QStringLiteral("alibi.pdf"));
+    Run r = run({QStringLiteral("--lecture-file"), QStringLiteral("alibi"), QStringLiteral("--export-lecture"), pdf});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(bytes.startsWith("%PDF"));
+    QCOMPARE(QString::fromLatin1(bytes).count(QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)"))), 5);
+    const QString slides = dir_.filePath(QStringLiteral("slides"));
+    r = run({QStringLiteral("--lecture-file"), QStringLiteral("rope-long-context"), QStringLiteral("--export-lecture"),
+             slides, QStringLiteral("--size"), QStringLiteral("960x540")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QStringList files = QDir(slides).entryList(QDir::Files);
+    QCOMPARE(files.size(), static_cast<int>(findBuiltInLecture(QStringLiteral("rope-long-context"))->steps.size()));
+    QCOMPARE(files.first(), QStringLiteral("step-01.png"));
+    QCOMPARE(QImage(QDir(slides).filePath(files.first())).size(), QSize(960, 540));
+    // A step whose figure cannot be drawn (t-SNE's perplexity above its positions): named, nothing written.
+    const QString lecture = dir_.filePath(QStringLiteral("bad.pelecture"));
+    QFile bad(lecture);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"format": "positional-encoding-explorer-lecture", "version": 1, "title": "Bad",
+      "steps": [{"title": "fine", "preset": "seed000-heatmap"},
+                {"title": "too few", "preset": "seed002-table", "state": {"view": "projection"}}]})");
+    bad.close();
+    const QString out = dir_.filePath(QStringLiteral("bad-slides"));
+    r = run({QStringLiteral("--lecture-file"), lecture, QStringLiteral("--export-lecture"), out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("step 2 (too few): projection: ")), qPrintable(r.err));
+    QVERIFY(QDir(out).entryList(QDir::Files).isEmpty());
+    r = run({QStringLiteral("--lecture-file"), lecture, QStringLiteral("--export-lecture"),
+             dir_.filePath(QStringLiteral("bad.pdf"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("bad.pdf"))));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLineExports)

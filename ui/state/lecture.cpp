@@ -371,14 +371,29 @@ double animatedBetween(double from, double to, double u)
     return from + (to - from) * u;
 }
 
-Session stateAfterAction(const LectureStep &step)
+namespace {
+
+Session actionAt(const LectureStep &step, bool end)
 {
     Session s = step.state;
-    if (step.action.kind == LectureAction::Kind::Play)
-        s.position = static_cast<std::int64_t>(step.action.to);
-    else if (step.action.kind == LectureAction::Kind::Animate)
-        setAnimated(step.action.parameter, step.action.to, s.params, s.noise); // checked when read
+    const LectureAction &a = step.action;
+    if (a.kind == LectureAction::Kind::Play)
+        s.position = static_cast<std::int64_t>(end ? a.to : a.from);
+    else if (a.kind == LectureAction::Kind::Animate)
+        setAnimated(a.parameter, end ? a.to : a.from, s.params, s.noise); // both ends checked when read
     return s;
+}
+
+} // namespace
+
+Session stateAfterAction(const LectureStep &step)
+{
+    return actionAt(step, true);
+}
+
+Session stateBeforeAction(const LectureStep &step)
+{
+    return actionAt(step, false);
 }
 
 std::optional<Lecture> lectureFromJson(const QJsonObject &json, QString *error)

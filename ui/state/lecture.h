@@ -79,6 +79,8 @@ double animatedBetween(double from, double to, double u);
 // The step's state as its action leaves it (the position at the play's end, the parameter at its
 // last value): what a handout or slide shows of it.
 Session stateAfterAction(const LectureStep &step);
+// And where it starts: what the window shows on entering the step.
+Session stateBeforeAction(const LectureStep &step);
 
 // Strict reading, as sessions are read: unknown keys, wrong types and values the validators refuse
 // are refused with one line naming the step ("step 3 (Why sine and cosine): ...") and the key.

@@ -90,9 +90,12 @@ bool LecturePlayer::goTo(int index, QString *error)
     }
     const LectureStep &step = lecture_.steps[static_cast<std::size_t>(index)];
     endMotion();
+    // The numbers move to where the step's action starts (the base at its first value), not to
+    // the state's own only for the action to jump away from them.
+    const Session entry = stateBeforeAction(step);
     Session start;
-    const std::optional<Motion> transition = transitionTo(step.state, &start);
-    if (!window_->applySession(transition ? start : step.state, error))
+    const std::optional<Motion> transition = transitionTo(entry, &start);
+    if (!window_->applySession(transition ? start : entry, error))
         return false;
     step_ = index;
     typed_.clear();
@@ -193,8 +196,9 @@ void LecturePlayer::runAction()
 void LecturePlayer::startMotion(const Motion &motion)
 {
     motion_ = motion;
-    if (!motion_.parameters.isEmpty()) {
-        window_->workspace()->history()->beginGesture(); // one undo step, however many frames
+    if (!motion_.parameters.isEmpty() && !gesture_) {
+        // One undo step, however many frames: the move into a step and its action together.
+        window_->workspace()->history()->beginGesture();
         gesture_ = true;
     }
     applyMotion(0);
@@ -207,7 +211,7 @@ void LecturePlayer::tick()
     const double u = motion_.seconds > 0 ? clock_.nsecsElapsed() * 1e-9 / motion_.seconds : 1.0;
     applyMotion(std::min(u, 1.0));
     if (u >= 1.0)
-        finishMotion();
+        completeStage(); // a transition's action starts now
 }
 
 void LecturePlayer::applyMotion(double u)
@@ -227,23 +231,30 @@ void LecturePlayer::applyMotion(double u)
         p->setPosition(std::llround(motion_.positionFrom + (motion_.positionTo - motion_.positionFrom) * u));
 }
 
-void LecturePlayer::finishMotion()
+void LecturePlayer::completeStage()
 {
-    if (!timer_.isActive())
-        return;
     applyMotion(1.0);
     const bool thenAction = motion_.thenAction;
-    endMotion();
+    endMotion(thenAction);
     if (thenAction)
         runAction();
+    if (!timer_.isActive())
+        endMotion(); // nothing follows: the gesture closes
 }
 
-void LecturePlayer::endMotion()
+void LecturePlayer::finishMotion()
+{
+    while (timer_.isActive())
+        completeStage();
+}
+
+void LecturePlayer::endMotion(bool keepGesture)
 {
     timer_.stop();
-    if (gesture_)
+    if (gesture_ && !keepGesture) {
         window_->workspace()->history()->endGesture();
-    gesture_ = false;
+        gesture_ = false;
+    }
     motion_ = Motion();
 }
 

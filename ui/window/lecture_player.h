@@ -61,7 +61,7 @@ class LecturePlayer : public QObject
 
     // A transition or action moving the state.
     bool isMoving() const { return timer_.isActive(); }
-    // Ends the motion at once, at its last value (and starts the action a transition leads to).
+    // Ends what moves at once, at its last values: the move into a step and the action after it.
     void finishMotion();
     // Half a second from one step's numbers to the next's.
     static constexpr double kTransitionSeconds = 0.5;
@@ -85,8 +85,11 @@ class LecturePlayer : public QObject
     };
     void startMotion(const Motion &motion);
     void tick();
+    // The motion at its end; the action a transition leads to starts.
+    void completeStage();
     void applyMotion(double u);
-    void endMotion();
+    // Stops what moves; the undo gesture stays open for the action a transition leads to.
+    void endMotion(bool keepGesture = false);
     void runAction();
     // The motion from the window's state to `target`'s numbers, when only numbers of one view
     // differ; the target with the window's numbers in `start`.
