@@ -6,6 +6,7 @@
 #include "figures/workspace_views.h"
 #include "state/lecture.h"
 #include "state/parameters.h"
+#include "state/view_registry.h"
 #include "state/workspace.h"
 
 #include <qcustomplot.h>
@@ -29,62 +30,30 @@ constexpr double kTitlePoints = 15;   // the step's title
 constexpr double kCaptionPoints = 11; // its caption
 constexpr int kGap = 10;
 
-// One step drawn: its views, made in the export's workspace after the step's state was applied,
-// and the options fitted to them.
-struct StepFigure {
-    std::vector<std::unique_ptr<PlotView>> views;
-    FigureOptions fitted;
-    std::vector<PanelPlacement> placed; // two views side by side
-
-    std::vector<PlotView *> raw() const
-    {
-        std::vector<PlotView *> out;
-        for (const auto &v : views)
-            out.push_back(v.get());
-        return out;
-    }
-    FigurePage page() const
-    {
-        return views.size() == 1 ? viewPage(views.front().get(), fitted)
-                                 : panelPage(raw(), fitted, PanelGrid{1, 2, QStringLiteral("off")}, placed);
-    }
-};
-
 QString stepName(const Lecture &lecture, int k)
 {
     return QObject::tr("step %1 (%2)").arg(k + 1).arg(lecture.steps[static_cast<std::size_t>(k)].title.left(40));
 }
 
-// Applies step k's state to the workspace and draws its views at the options; one sentence naming
-// what stops it.
-QString prepareStep(const Lecture &lecture, int k, Workspace &workspace, WorkspaceViews &figures,
-                    const LectureExport &options, StepFigure *figure)
+// A handout is printed light; slides take the theme the step is shown in.
+void applyStepTheme(const Lecture &lecture, int k, const LectureExport &options)
 {
+    if (options.theme)
+        return;
     const LectureStep &step = lecture.steps[static_cast<std::size_t>(k)];
-    QString error;
-    figure->views.clear();
-    if (!workspace.applySession(stateAfterAction(step), &error))
-        return stepName(lecture, k) + QStringLiteral(": ") + error;
-    if (!options.theme) {
-        // A handout is printed light; slides take the theme the step is shown in.
-        const bool handout = options.out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive);
-        const QString name = step.theme.isEmpty() ? lecture.theme : step.theme;
-        applyTheme(handout ? Theme::Light : themeNamed(name).value_or(Theme::Light));
-    }
-    for (const QString &id : {step.state.view, step.beside})
-        if (!id.isEmpty()) {
-            figure->views.push_back(figures.offscreenView(id));
-            if (const QString why = figure->views.back()->cannotDraw(); !why.isEmpty())
-                return QStringLiteral("%1: %2: %3").arg(stepName(lecture, k), id, why);
-        }
-    QString problem;
-    figure->fitted = figure->views.size() == 1
-                         ? fitFigure(figure->views.front().get(), options.figure, &problem)
-                         : fitPanels(figure->raw(), options.figure, PanelGrid{1, 2, QStringLiteral("off")}, &problem,
-                                     &figure->placed);
-    if (!problem.isEmpty())
-        return QStringLiteral("%1: %2").arg(stepName(lecture, k), problem);
-    return {};
+    const bool handout = options.out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive);
+    const QString name = step.theme.isEmpty() ? lecture.theme : step.theme;
+    applyTheme(handout ? Theme::Light : themeNamed(name).value_or(Theme::Light));
+}
+
+// Step k of the lecture as the export draws it (its theme, its state as its action leaves it);
+// one sentence naming the step and what stops it.
+QString prepareStep(const Lecture &lecture, int k, const LectureExport &options, StepFigure *figure)
+{
+    applyStepTheme(lecture, k, options);
+    const LectureStep &step = lecture.steps[static_cast<std::size_t>(k)];
+    const QString why = figure->prepare(step, stateAfterAction(step), options.figure);
+    return why.isEmpty() ? why : stepName(lecture, k) + QStringLiteral(": ") + why;
 }
 
 QFont pointFont(double points, bool bold = false)
@@ -108,6 +77,68 @@ std::unique_ptr<QTextDocument> captionDocument(const QString &caption, int width
 
 } // namespace
 
+StepFigure::StepFigure()
+    : parameters_(std::make_unique<Parameters>())
+    , workspace_(std::make_unique<Workspace>(parameters_.get()))
+    , figures_(std::make_unique<WorkspaceViews>(workspace_.get()))
+{
+}
+
+StepFigure::~StepFigure() = default;
+
+std::vector<PlotView *> StepFigure::views() const
+{
+    std::vector<PlotView *> out;
+    for (const auto &v : views_)
+        out.push_back(v.get());
+    return out;
+}
+
+QString StepFigure::prepare(const LectureStep &step, const Session &state, const FigureOptions &options)
+{
+    QString error;
+    views_.clear();
+    placed_.clear();
+    if (!workspace_->applySession(state, &error))
+        return error;
+    for (const QString &id : {step.state.view, step.beside})
+        if (!id.isEmpty())
+            views_.push_back(figures_->offscreenView(id));
+    for (const auto &v : views_)
+        if (const QString why = v->cannotDraw(); !why.isEmpty()) {
+            const QString id = v->info().id;
+            views_.clear();
+            return QStringLiteral("%1: %2").arg(id, why);
+        }
+    QString problem;
+    fitted_ = views_.size() == 1
+                  ? fitFigure(views_.front().get(), options, &problem)
+                  : fitPanels(views(), options, PanelGrid{1, 2, QStringLiteral("off")}, &problem, &placed_);
+    if (!problem.isEmpty())
+        fitted_ = options; // drawn as asked if the caller wants it anyway (a thumbnail)
+    return problem;
+}
+
+FigurePage StepFigure::page() const
+{
+    return views_.size() == 1 ? viewPage(views_.front().get(), fitted_)
+                              : panelPage(views(), fitted_, PanelGrid{1, 2, QStringLiteral("off")}, placed_);
+}
+
+QImage StepFigure::thumbnail(const LectureStep &step, QSize size)
+{
+    // Laid out at twice the size (a table's cell values, a grid of clocks need the room) and
+    // scaled down: the whole figure, as a slide would show it.
+    FigureOptions options;
+    options.size = size * 2;
+    options.fontPoints = std::max(figurelimits::minFont, options.size.height() * 0.025);
+    prepare(step, stateBeforeAction(step), options); // a crowded thumbnail is still drawn
+    if (views_.empty())
+        return {};
+    const QImage image = page().image();
+    return image.isNull() ? image : image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+}
+
 QString captionHtml(const QString &caption)
 {
     return mathText(caption);
@@ -119,13 +150,10 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
     const bool handout = options.out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive);
     if (options.theme)
         applyTheme(*options.theme);
-    Parameters parameters;
-    Workspace workspace(&parameters);
-    WorkspaceViews figures(&workspace);
     StepFigure figure;
     // Every step first: nothing is written when one of them cannot be drawn.
     for (int k = 0; k < n; ++k)
-        if (const QString why = prepareStep(lecture, k, workspace, figures, options, &figure); !why.isEmpty())
+        if (const QString why = prepareStep(lecture, k, options, &figure); !why.isEmpty())
             return why;
     if (!handout) {
         if (!QDir().mkpath(options.out))
@@ -138,13 +166,13 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
         for (int k = 0; k < n; ++k) {
             if (progress && !progress(k))
                 return QObject::tr("cancelled");
-            QString why = prepareStep(lecture, k, workspace, figures, options, &figure);
+            QString why = prepareStep(lecture, k, options, &figure);
             const QString path =
                 QDir(options.out)
                     .filePath(QStringLiteral("step-%1.%2").arg(k + 1, digits, 10, QLatin1Char('0')).arg(ext));
             if (why.isEmpty() &&
                 !writeFigure(
-                    path, [&] { return pageBytes(options.folderFormat, figure.fitted, figure.page()); }, &why))
+                    path, [&] { return pageBytes(options.folderFormat, figure.fitted(), figure.page()); }, &why))
                 why = stepName(lecture, k) + QStringLiteral(": ") + why;
             if (!why.isEmpty()) {
                 for (const QString &done : written) // no half an export left behind
@@ -156,7 +184,7 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
         return {};
     }
     // A handout: every page the size of the largest step's (figure, title and caption).
-    const QSize figureSize = figure.fitted.layoutSize();
+    const QSize figureSize = figure.fitted().layoutSize();
     int captionHeight = 0;
     for (const LectureStep &step : lecture.steps)
         captionHeight =
@@ -168,7 +196,7 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
     {
         QBuffer raw(&bytes);
         raw.open(QIODevice::WriteOnly);
-        const int dpi = figure.views.front()->plot()->logicalDpiY();
+        const int dpi = figure.views().front()->plot()->logicalDpiY();
         QPdfWriter pdf(&raw);
         pdf.setResolution(dpi);
         pdf.setPageSize(QPageSize(QSizeF(page), QPageSize::Point, QString(), QPageSize::ExactMatch));
@@ -183,7 +211,7 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
         for (int k = 0; k < n; ++k) {
             if (progress && !progress(k))
                 return QObject::tr("cancelled");
-            if (const QString why = prepareStep(lecture, k, workspace, figures, options, &figure); !why.isEmpty())
+            if (const QString why = prepareStep(lecture, k, options, &figure); !why.isEmpty())
                 return why;
             if (k > 0)
                 pdf.newPage();
@@ -198,7 +226,7 @@ QString exportLecture(const Lecture &lecture, const LectureExport &options, cons
             painter.drawText(QRect(kMargin, header.bottom() + 1, figureSize.width(), qCeil(kTitlePoints * 1.5)),
                              Qt::AlignLeft | Qt::AlignTop, step.title);
             painter.save();
-            painter.translate(kMargin + (figureSize.width() - figure.fitted.layoutSize().width()) / 2,
+            painter.translate(kMargin + (figureSize.width() - figure.fitted().layoutSize().width()) / 2,
                               kMargin + headerHeight + kGap);
             figure.page().vectors(&painter);
             painter.restore();

@@ -3,12 +3,54 @@
 #include "figures/figure_export.h"
 #include "figures/theme.h"
 
+#include "figures/panel_figure.h"
+
+#include <QImage>
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <optional>
+#include <vector>
 
 struct Lecture;
+struct LectureStep;
+struct Session;
+class Parameters;
+class PlotView;
+class Workspace;
+class WorkspaceViews;
+
+// One step's figure drawn offscreen from a state, in a workspace of its own (the window's is left
+// as it is): the export's pages, the overview's and the presenter's thumbnails.
+class StepFigure
+{
+  public:
+    StepFigure();
+    ~StepFigure();
+    StepFigure(const StepFigure &) = delete;
+    StepFigure &operator=(const StepFigure &) = delete;
+
+    // Applies `state` and makes the step's views (its own, and the one beside it), fitted to the
+    // options. One sentence when the state is refused or a view cannot draw (no views then), or
+    // when the figure does not fit the size (drawn as asked all the same).
+    QString prepare(const LectureStep &step, const Session &state, const FigureOptions &options);
+    std::vector<PlotView *> views() const;
+    const FigureOptions &fitted() const { return fitted_; }
+    // The prepared figure's page: one view, or two side by side.
+    FigurePage page() const;
+    // The step as it begins in `size` pixels: laid out at twice the size with type at 2.5% of its
+    // height, then scaled down; null when it cannot draw.
+    QImage thumbnail(const LectureStep &step, QSize size);
+
+  private:
+    std::unique_ptr<Parameters> parameters_;
+    std::unique_ptr<Workspace> workspace_;
+    std::unique_ptr<WorkspaceViews> figures_;
+    std::vector<std::unique_ptr<PlotView>> views_; // made after the workspace's views, gone before
+    FigureOptions fitted_;
+    std::vector<PanelPlacement> placed_;
+};
 
 // A lecture's steps on paper or as slides (--export-lecture):
 // - FILE.pdf, a handout: a page a step, its number and title above the figure (the step's view, or

@@ -8,9 +8,12 @@
 #include "state/playback.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
+#include "window/lecture_overview.h"
+#include "window/lecture_presenter.h"
 #include "window/main_window.h"
 
 #include <QApplication>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -50,6 +53,15 @@ LecturePlayer::~LecturePlayer()
 
 bool LecturePlayer::start(const Lecture &lecture, int step, QString *error)
 {
+    if (!load(lecture, step, error))
+        return false;
+    window_->setLectureMode(true);
+    showCaption();
+    return true;
+}
+
+bool LecturePlayer::load(const Lecture &lecture, int step, QString *error)
+{
     if (lecture.steps.empty() || step < 0 || step >= static_cast<int>(lecture.steps.size())) {
         if (error)
             *error = tr("the lecture has no step %1.").arg(step + 1);
@@ -64,10 +76,25 @@ bool LecturePlayer::start(const Lecture &lecture, int step, QString *error)
         open_ = wasOpen;
         return false;
     }
+    qApp->removeEventFilter(this); // once
     qApp->installEventFilter(this);
-    window_->setLectureMode(true);
-    showCaption();
+    emit lectureChanged();
     return true;
+}
+
+void LecturePlayer::setLecture(const Lecture &lecture, int step)
+{
+    if (lecture.steps.empty()) {
+        close();
+        return;
+    }
+    if (!open_)
+        qApp->installEventFilter(this);
+    lecture_ = lecture;
+    open_ = true;
+    step_ = std::clamp(step, 0, static_cast<int>(lecture_.steps.size()) - 1);
+    showCaption();
+    emit lectureChanged();
 }
 
 void LecturePlayer::close()
@@ -79,6 +106,11 @@ void LecturePlayer::close()
     typed_.clear();
     qApp->removeEventFilter(this);
     bar_->hide();
+    if (overview_)
+        overview_->hide();
+    if (presenter_)
+        presenter_->hide();
+    emit lectureChanged();
 }
 
 bool LecturePlayer::goTo(int index, QString *error)
@@ -122,6 +154,39 @@ void LecturePlayer::next()
 void LecturePlayer::previous()
 {
     goTo(std::max(step_ - 1, 0));
+}
+
+void LecturePlayer::showOverview()
+{
+    if (!open_)
+        return;
+    if (!overview_) {
+        overview_ = new LectureOverview(window_->centralWidget());
+        connect(overview_, &LectureOverview::chosen, this, [this](int index) {
+            if (index >= 0)
+                goTo(index);
+            window_->currentView()->setFocus(); // the clicker's keys again
+        });
+    }
+    overview_->showFor(lecture_, step_);
+}
+
+void LecturePlayer::showPresenter()
+{
+    if (!open_)
+        return;
+    if (!presenter_) {
+        presenter_ = new LecturePresenter(this, window_);
+        // On a second screen, the one the audience's window is not on.
+        for (QScreen *screen : QGuiApplication::screens())
+            if (screen != window_->screen()) {
+                presenter_->move(screen->availableGeometry().topLeft());
+                break;
+            }
+    }
+    presenter_->update();
+    presenter_->show();
+    presenter_->raise();
 }
 
 void LecturePlayer::lectureModeChanged(bool on)
@@ -286,7 +351,11 @@ void LecturePlayer::updateCounter()
 bool LecturePlayer::eventFilter(QObject *watched, QEvent *event)
 {
     if ((event->type() != QEvent::KeyPress && event->type() != QEvent::ShortcutOverride) || !open_ ||
-        !window_->lectureMode() || !watched->isWidgetType() || static_cast<QWidget *>(watched)->window() != window_)
+        !window_->lectureMode() || !watched->isWidgetType())
+        return false;
+    // The audience's window and the presenter's; the overview, while it shows, keeps its own keys.
+    const QWidget *window = static_cast<QWidget *>(watched)->window();
+    if ((window != window_ && window != presenter_) || (overview_ && overview_->isVisible()))
         return false;
     const auto *key = static_cast<QKeyEvent *>(event);
     const std::function<void()> act = keyAction(key->key(), key->modifiers() & ~Qt::KeypadModifier);
@@ -355,6 +424,8 @@ std::function<void()> LecturePlayer::keyAction(int key, Qt::KeyboardModifiers mo
         };
     case Qt::Key_C:
         return [this] { setCaptionVisible(!captionOn_); };
+    case Qt::Key_O:
+        return [this] { showOverview(); };
     default:
         return {};
     }

@@ -9,6 +9,8 @@
 #include <functional>
 #include <optional>
 
+class LectureOverview;
+class LecturePresenter;
 class MainWindow;
 class QLabel;
 class QWidget;
@@ -26,6 +28,7 @@ class QWidget;
 //   jump      digits then Enter (Esc forgets the digits); Home and End: the first and last step
 //   position  , and . step it; Shift+Space plays or pauses; R runs the step's action again
 //   caption   C hides or shows it
+//   overview  O shows every step as a thumbnail (window/lecture_overview.h)
 // The lecture mode's own keys (+/-, [ ], T, Ctrl+Z, Esc to leave) work as before.
 class LecturePlayer : public QObject
 {
@@ -41,6 +44,11 @@ class LecturePlayer : public QObject
     // Opens the lecture in lecture mode at `step` (0-based); false with the step's reason when its
     // state cannot be applied (a table file gone since), nothing changed.
     bool start(const Lecture &lecture, int step, QString *error);
+    // Opens the lecture at `step` without entering lecture mode (the editor's; F5 gives it).
+    bool load(const Lecture &lecture, int step, QString *error);
+    // An edited lecture in place of the open one, `step` chosen (clamped to its steps); the
+    // window's state is left as it is.
+    void setLecture(const Lecture &lecture, int step);
     // Ends the lecture: its keys and caption go, the window stays as the last step left it.
     void close();
     bool isOpen() const { return open_; }
@@ -57,6 +65,14 @@ class LecturePlayer : public QObject
     void lectureModeChanged(bool on);
 
     void setCaptionVisible(bool on);
+
+    // O: every step as a thumbnail over the figure; Enter goes to the one chosen.
+    void showOverview();
+    LectureOverview *overview() const { return overview_; }
+    // Lecture > Presenter view: this step's caption and notes, the next one's thumbnail and the
+    // time, in a window of its own (on the other screen when there are two).
+    void showPresenter();
+    LecturePresenter *presenter() const { return presenter_; }
     bool captionVisible() const { return captionOn_; }
 
     // A transition or action moving the state.
@@ -68,6 +84,8 @@ class LecturePlayer : public QObject
 
   signals:
     void stepChanged(int index);
+    // Opened, edited or closed.
+    void lectureChanged();
 
   protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -112,4 +130,6 @@ class LecturePlayer : public QObject
     QElapsedTimer clock_;
     Motion motion_;
     bool gesture_ = false;
+    LectureOverview *overview_ = nullptr;   // made when first asked for
+    LecturePresenter *presenter_ = nullptr; // made when first asked for
 };

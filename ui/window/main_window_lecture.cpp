@@ -10,6 +10,7 @@
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
+#include "window/lecture_editor.h"
 #include "window/lecture_player.h"
 #include "window/view_navigator.h"
 
@@ -156,8 +157,8 @@ void MainWindow::showLectureHint()
     // A lecture's steps take the clicker's keys (window/lecture_player.h).
     const QString keys =
         player_->isOpen()
-            ? tr("→ Space PgDn next step  ·  ← B PgUp previous  ·  number Enter: go to step  ·  C caption  ·  "
-                 ", . position  ·  R again") +
+            ? tr("→ Space PgDn next step  ·  ← B PgUp previous  ·  number Enter: go to step  ·  O all steps  ·  "
+                 "C caption  ·  , . position  ·  R again") +
                   (base ? tr("  ·  +/− base") : QString()) + tr("  ·  [ ] views  ·  T two views  ·  Esc leave")
             : tr("←/→ step  ·  PgUp/PgDn ten  ·  Space play") + (base ? tr("  ·  +/− base") : QString()) +
                   tr("  ·  1–9, 0 views  ·  [ ] previous, next view (all %1)  ·  T two views  ·  Ctrl+Z undo  ·  "
@@ -184,12 +185,37 @@ void MainWindow::showLectureHint()
 void MainWindow::addLectureMenu()
 {
     QMenu *menu = menuBar()->addMenu(tr("Lec&ture"));
-    auto open = [this](const std::optional<Lecture> &lecture, const QString &error) {
-        QString why = error;
-        if (lecture && openLecture(*lecture, 0, &why))
-            return;
-        QMessageBox::warning(this, tr("Open lecture"), tr("The lecture was not opened: %1").arg(why));
+    auto *editorDock = new QDockWidget(tr("Lecture"), this);
+    editorDock->setObjectName(QStringLiteral("lectureDock"));
+    auto *editor = new LectureEditor(this, player_);
+    editorDock->setWidget(editor);
+    // Beside the parameters, as a tab: the figure keeps its width while a lecture is written.
+    addDockWidget(Qt::LeftDockWidgetArea, editorDock);
+    tabifyDockWidget(dock_, editorDock);
+    editorDock->hide();
+    const auto showEditor = [editorDock] {
+        editorDock->show();
+        editorDock->raise(); // its tab in front
     };
+    connect(player_, &LecturePlayer::lectureChanged, editor, &LectureEditor::refresh);
+    auto report = [this](const QString &what, const QString &why) {
+        QMessageBox::warning(this, what, tr("%1: %2").arg(what, why));
+    };
+    auto open = [this, report, editor](const std::optional<Lecture> &lecture, const QString &error,
+                                       const QString &path) {
+        QString why = error;
+        if (lecture && openLecture(*lecture, 0, &why)) {
+            editor->setPath(path);
+            return;
+        }
+        report(tr("The lecture was not opened"), why);
+    };
+    QAction *newLecture = menu->addAction(tr("&New lecture"), this, [editor, showEditor] {
+        editor->newLecture();
+        showEditor();
+    });
+    newLecture->setToolTip(
+        tr("A lecture whose first step is what the window shows now; add more in the Lecture panel"));
     QAction *file = menu->addAction(tr("&Open lecture file…"), this, [this, open] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open lecture"), QString(),
                                                           tr("Lectures (*.pelecture);;All files (*)"));
@@ -197,24 +223,47 @@ void MainWindow::addLectureMenu()
             return;
         QString error;
         const std::optional<Lecture> lecture = readLectureFile(path, &error);
-        open(lecture, error);
+        open(lecture, error, path);
     });
     file->setObjectName(QStringLiteral("openLectureAction"));
     file->setToolTip(tr("A .pelecture file: its steps in lecture mode (--lecture-file FILE)"));
     QMenu *builtIn = menu->addMenu(tr("&Built-in lectures"));
     for (const Lecture &lecture : builtInLectures()) {
         QAction *a = builtIn->addAction(tr("%1 (%2 steps)").arg(lecture.title).arg(lecture.steps.size()), this,
-                                        [lecture, open] { open(lecture, QString()); });
+                                        [lecture, open] { open(lecture, QString(), QString()); });
         a->setToolTip(lecture.description + QStringLiteral(" (--lecture-file ") + lecture.name + QLatin1Char(')'));
     }
-    menu->addSeparator();
-    QAction *resume = menu->addAction(tr("&Resume lecture"), this, [this] { setLectureMode(true); });
-    resume->setShortcut(QKeySequence(Qt::Key_F5));
-    resume->setToolTip(tr("Lecture mode at the step the lecture was left at"));
-    QAction *close = menu->addAction(tr("&Close lecture"), this, [this] { player_->close(); });
-    connect(menu, &QMenu::aboutToShow, this, [this, resume, close] {
-        resume->setEnabled(player_->isOpen());
-        close->setEnabled(player_->isOpen());
+    QAction *save = menu->addAction(tr("&Save lecture as…"), this, [this, editor, report] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save lecture"), editor->path(), tr("Lectures (*.pelecture)"));
+        QString error;
+        if (!path.isEmpty() &&
+            !editor->save(path.endsWith(QLatin1String(".pelecture")) ? path : path + QStringLiteral(".pelecture"),
+                          &error))
+            report(tr("The lecture was not saved"), error);
     });
-    addAction(resume); // F5 with the menu bar hidden too
+    menu->addSeparator();
+    QAction *add = menu->addAction(tr("&Add this state as a step"), this, [editor, showEditor] {
+        editor->addCurrentState();
+        showEditor();
+    });
+    add->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    QAction *edit = editorDock->toggleViewAction();
+    edit->setText(tr("&Edit lecture (steps, captions, notes)"));
+    menu->addAction(edit);
+    menu->addSeparator();
+    QAction *presenter = menu->addAction(tr("&Presenter view"), this, [this] { player_->showPresenter(); });
+    presenter->setObjectName(QStringLiteral("presenterAction"));
+    presenter->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    presenter->setToolTip(tr("This step's caption and notes, the next step and the time, in a window of its own"));
+    QAction *resume = menu->addAction(tr("&Give the lecture"), this, [this] { setLectureMode(true); });
+    resume->setShortcut(QKeySequence(Qt::Key_F5));
+    resume->setToolTip(tr("Lecture mode at the step chosen"));
+    QAction *close = menu->addAction(tr("&Close lecture"), this, [this] { player_->close(); });
+    connect(menu, &QMenu::aboutToShow, this, [this, resume, close, presenter, save] {
+        for (QAction *a : {resume, close, presenter, save})
+            a->setEnabled(player_->isOpen());
+    });
+    addAction(resume); // F5 and Ctrl+Shift+P with the menu bar hidden too
+    addAction(presenter);
 }

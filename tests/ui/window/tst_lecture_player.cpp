@@ -7,14 +7,22 @@
 #include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
+#include "window/lecture_editor.h"
+#include "window/lecture_overview.h"
 #include "window/lecture_player.h"
+#include "window/lecture_presenter.h"
 #include "window/main_window.h"
 
 #include <QApplication>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QUndoStack>
 
 namespace {
@@ -23,6 +31,13 @@ void press(MainWindow &w, int key, Qt::KeyboardModifiers modifiers = Qt::NoModif
 {
     QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : w.currentView();
     QTest::keyClick(target, static_cast<Qt::Key>(key), modifiers);
+}
+
+// PE_LECTURE_SHOTS=FOLDER keeps what a test showed, to be looked at.
+void keep(QWidget *widget, const QString &name)
+{
+    if (const QString folder = qEnvironmentVariable("PE_LECTURE_SHOTS"); !folder.isEmpty())
+        widget->grab().save(folder + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
 QString captionText(const MainWindow &w)
@@ -277,6 +292,131 @@ class TestLecturePlayer : public QObject
                 }
             }
         }
+    }
+
+    // O: every step as a thumbnail; arrows and Enter go to one, Esc closes it and stays in lecture mode.
+    void overviewOfEveryStep()
+    {
+        Parameters p;
+        MainWindow w(&p);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const Lecture &lecture = *findBuiltInLecture(QStringLiteral("alibi"));
+        QString error;
+        QVERIFY(w.openLecture(lecture, 0, &error));
+        press(w, Qt::Key_O);
+        LectureOverview *overview = w.lecturePlayer()->overview();
+        QVERIFY(overview && overview->isVisible());
+        QCOMPARE(overview->count(), static_cast<int>(lecture.steps.size()));
+        QTRY_COMPARE_WITH_TIMEOUT(overview->pending(), 0, 60000);
+        for (int k = 0; k < overview->count(); ++k)
+            QVERIFY(!overview->item(k)->icon().isNull());
+        keep(&w, QStringLiteral("overview"));
+        QTest::keyClick(overview, Qt::Key_Right);
+        QTest::keyClick(overview, Qt::Key_Right);
+        QTest::keyClick(overview, Qt::Key_Return);
+        QVERIFY(!overview->isVisible());
+        QCOMPARE(w.lecturePlayer()->step(), 2);
+        press(w, Qt::Key_O);
+        QVERIFY(overview->isVisible());
+        QTest::keyClick(overview, Qt::Key_Escape);
+        QVERIFY(!overview->isVisible());
+        QVERIFY(w.lectureMode());
+        QCOMPARE(w.lecturePlayer()->step(), 2);
+    }
+
+    // The presenter view: this step's number, caption and notes, the next one's title and
+    // thumbnail; the clicker's keys work there too.
+    void presenterView()
+    {
+        Parameters p;
+        MainWindow w(&p);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const Lecture &lecture = *findBuiltInLecture(QStringLiteral("clock-intuition"));
+        QString error;
+        QVERIFY(w.openLecture(lecture, 0, &error));
+        w.lecturePlayer()->showPresenter();
+        LecturePresenter *presenter = w.lecturePlayer()->presenter();
+        QVERIFY(presenter && presenter->isVisible());
+        QVERIFY(QTest::qWaitForWindowExposed(presenter));
+        auto label = [presenter](const char *name) { return presenter->findChild<QLabel *>(QLatin1String(name)); };
+        QVERIFY(label("presenterStep")->text().startsWith(QStringLiteral("1 / 14")));
+        QCOMPARE(presenter->findChild<QTextBrowser *>(QStringLiteral("presenterNotes"))->toPlainText(),
+                 lecture.steps[0].notes);
+        QCOMPARE(label("presenterNextTitle")->text(), QStringLiteral("Next: 2 · ") + lecture.steps[1].title);
+        QTRY_VERIFY_WITH_TIMEOUT(!label("presenterNextImage")->pixmap().isNull(), 30000);
+        QVERIFY(label("presenterClock")->text().contains(QLatin1Char(':')));
+        keep(presenter, QStringLiteral("presenter"));
+        QTest::keyClick(presenter, Qt::Key_PageDown);
+        QCOMPARE(w.lecturePlayer()->step(), 1);
+        QVERIFY(label("presenterStep")->text().startsWith(QStringLiteral("2 / 14")));
+        QVERIFY(label("presenterCaption")->text().contains(QStringLiteral("Article 2")));
+        w.lecturePlayer()->close();
+        QVERIFY(!presenter->isVisible());
+    }
+
+    // Writing a lecture: new, add, duplicate, move, delete, typed captions, each an undo step; saved
+    // and read back the same.
+    void authoring()
+    {
+        Parameters p;
+        MainWindow w(&p);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *editor = w.findChild<LectureEditor *>();
+        QVERIFY(editor);
+        QUndoStack *undo = w.undoStack();
+        QString error;
+        QVERIFY(w.applySession(*findPreset(QStringLiteral("seed002-clocks")), &error));
+        editor->newLecture();
+        LecturePlayer *player = w.lecturePlayer();
+        QVERIFY(player->isOpen());
+        QVERIFY(!w.lectureMode());
+        QCOMPARE(player->lecture().steps.size(), std::size_t(1));
+        QCOMPARE(player->lecture().steps[0].state.view, QStringLiteral("clocks"));
+        QVERIFY(w.applySession(*findPreset(QStringLiteral("seed000-heatmap")), &error));
+        editor->addCurrentState();
+        QCOMPARE(player->lecture().steps.size(), std::size_t(2));
+        QCOMPARE(player->step(), 1);
+        QCOMPARE(player->lecture().steps[1].state.view, QStringLiteral("heatmap"));
+        editor->duplicateStep();
+        QCOMPARE(player->lecture().steps.size(), std::size_t(3));
+        editor->moveStep(-1);
+        QCOMPARE(player->step(), 1);
+        editor->deleteStep();
+        QCOMPARE(player->lecture().steps.size(), std::size_t(2));
+        // Typing into the caption is one step however many keys.
+        auto *caption = editor->findChild<QPlainTextEdit *>(QStringLiteral("stepCaption"));
+        caption->setFocus();
+        const int before = undo->index();
+        QTest::keyClicks(caption, QStringLiteral("The $\\omega_i$ clocks"));
+        QCOMPARE(player->lecture().steps[static_cast<std::size_t>(player->step())].caption,
+                 QStringLiteral("The $\\omega_i$ clocks"));
+        QCOMPARE(undo->index() - before, 1);
+        undo->undo();
+        QVERIFY(player->lecture().steps[static_cast<std::size_t>(player->step())].caption.isEmpty());
+        undo->redo();
+        // Undo reaches back through the structure too: the deleted step returns.
+        undo->undo();
+        undo->undo();
+        QCOMPARE(player->lecture().steps.size(), std::size_t(3));
+        undo->redo();
+        undo->redo();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("mine.pelecture"));
+        QVERIFY2(editor->save(path, &error), qPrintable(error));
+        const auto read = readLectureFile(path, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(lectureToJson(*read), lectureToJson(player->lecture()));
+        w.findChild<QWidget *>(QStringLiteral("lectureDock"))->show();
+        w.findChild<QWidget *>(QStringLiteral("lectureDock"))->raise();
+        keep(&w, QStringLiteral("editor"));
+        // Choosing a step in the list shows it.
+        auto *list = editor->findChild<QListWidget *>(QStringLiteral("lectureSteps"));
+        list->setCurrentRow(0);
+        QCOMPARE(player->step(), 0);
+        QCOMPARE(w.currentView()->info().id, QStringLiteral("clocks"));
     }
 };
 
