@@ -46,7 +46,7 @@ struct CommandLine {
     QString out;           // --out, the --screenshot file or the --export-frames folder
     int frames = 0;        // --frames
     std::int64_t step = 1; // --step
-    bool gif = false;      // --export-frames FILE.gif: one animated GIF
+    bool animation = false; // --export-frames FILE.gif|mp4|webm: one file (a GIF or a video)
     int fps = 10;          // --fps
     FigureOptions figure;
     QStringList panels; // --export VIEW,VIEW,...: the panels' views (view is the first); empty for one

@@ -263,9 +263,11 @@ QList<QCommandLineOption> options()
          QStringLiteral("NAME")},
         {QStringLiteral("export-frames"),
          QStringLiteral("Draw --view for --frames positions while the position advances, and exit: FILE.gif writes "
-                        "one animated GIF (looping, --fps), a folder DIR numbered PNGs."),
-         QStringLiteral("DIR|FILE.gif")},
-        {QStringLiteral("fps"), QStringLiteral("Frames a second of --export-frames FILE.gif, 1 to 50 (default 10)."),
+                        "one animated GIF (looping, --fps), FILE.mp4 an H.264 video and FILE.webm a VP9 one (up to "
+                        "3840x2160), a folder DIR numbered PNGs."),
+         QStringLiteral("DIR|FILE.gif|FILE.mp4|FILE.webm")},
+        {QStringLiteral("fps"),
+         QStringLiteral("Frames a second of --export-frames FILE.gif (1 to 50) or a video (1 to 60); default 10."),
          QStringLiteral("N")},
         {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to %1.").arg(kMaxFrames), QStringLiteral("N")},
         {QStringLiteral("step"),

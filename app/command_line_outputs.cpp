@@ -6,6 +6,7 @@
 #include "export/data_export.h"
 #include "figures/gif_writer.h"
 #include "figures/lecture_export.h"
+#include "figures/video_writer.h"
 #include "state/view_registry.h"
 
 #include <QCommandLineParser>
@@ -120,23 +121,33 @@ std::optional<QString> readExportData(const QCommandLineParser &parser, CommandL
     return std::nullopt;
 }
 
-// Where --export-frames writes: FILE.gif, one animated GIF; anything else, a folder of numbered PNGs.
+// Where --export-frames writes: FILE.gif, one animated GIF; FILE.mp4 or FILE.webm, a video (H.264,
+// VP9); anything else, a folder of numbered PNGs.
 std::optional<QString> readFramesTarget(const QCommandLineParser &parser, CommandLine &cmd)
 {
     cmd.mode = CommandLine::Mode::ExportFrames;
     cmd.out = parser.value(QStringLiteral("export-frames"));
     if (auto problem = cli::drawProblem(cmd))
         return QStringLiteral("--view %1: %2").arg(cmd.view, *problem);
-    cmd.gif = QFileInfo(cmd.out).suffix().toLower() == QLatin1String("gif");
-    if (cmd.gif) {
+    cmd.animation = QFileInfo(cmd.out).suffix().toLower() == QLatin1String("gif") || VideoWriter::codecForPath(cmd.out);
+    if (cmd.animation) {
         const QFileInfo info(cmd.out);
         if (info.isDir())
-            return QStringLiteral("--export-frames: '%1' is a folder; a GIF is a file.").arg(cmd.out);
+            return QStringLiteral("--export-frames: '%1' is a folder; a GIF or a video is a file.").arg(cmd.out);
         if (!info.absoluteDir().exists())
             return QStringLiteral("--export-frames: the folder of '%1' does not exist.").arg(cmd.out);
     } else if (auto problem = cli::folderProblem(cmd.out)) {
         return QStringLiteral("--export-frames: ") + *problem +
-               QStringLiteral(" It writes one .gif file or a folder of PNG frames.");
+               QStringLiteral(" It writes one .gif, .mp4 or .webm file, or a folder of PNG frames.");
+    }
+    if (VideoWriter::codecForPath(cmd.out)) {
+        const QSize pixels = cmd.figure.pixelSize();
+        if (pixels.width() > VideoWriter::kMaxWidth || pixels.height() > VideoWriter::kMaxHeight)
+            return QStringLiteral("--size: a video is at most %1 x %2 pixels (got %3 x %4).")
+                .arg(VideoWriter::kMaxWidth)
+                .arg(VideoWriter::kMaxHeight)
+                .arg(pixels.width())
+                .arg(pixels.height());
     }
     return std::nullopt;
 }
@@ -145,12 +156,16 @@ std::optional<QString> readFramesTarget(const QCommandLineParser &parser, Comman
 std::optional<QString> readFramesCount(const QCommandLineParser &parser, CommandLine &cmd)
 {
     if (parser.isSet(QStringLiteral("fps"))) {
-        if (!cmd.gif)
-            return QStringLiteral("--fps goes with --export-frames FILE.gif (PNG frames have no timing).");
+        if (!cmd.animation)
+            return QStringLiteral("--fps goes with --export-frames FILE.gif, FILE.mp4 or FILE.webm (PNG frames have "
+                                  "no timing).");
+        // GIF delays are whole hundredths of a second: 50 at most; a video takes 60.
+        const int most = VideoWriter::codecForPath(cmd.out) ? VideoWriter::kMaxFps : GifWriter::kMaxFps;
         const auto fps = pe::parseInteger(parser.value(QStringLiteral("fps")).toStdString());
-        if (!fps || *fps < 1 || *fps > GifWriter::kMaxFps)
-            return QStringLiteral("--fps: must be a whole number of frames a second from 1 to %1 (got '%2').")
-                .arg(GifWriter::kMaxFps)
+        if (!fps || *fps < 1 || *fps > most)
+            return QStringLiteral("--fps: must be a whole number of frames a second from 1 to %1 for a %2 (got '%3').")
+                .arg(most)
+                .arg(VideoWriter::codecForPath(cmd.out) ? QStringLiteral("video") : QStringLiteral("GIF"))
                 .arg(parser.value(QStringLiteral("fps")));
         cmd.fps = static_cast<int>(*fps);
     }

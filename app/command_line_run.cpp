@@ -121,8 +121,8 @@ int exportFrames(const CommandLine &cmd, WorkspaceViews &figures)
     Parameters &parameters = *figures.workspace()->parameters();
     // Parsing refused a view that cannot draw these settings (ViewInfo::cannotDraw).
     std::unique_ptr<PlotView> view = figures.offscreenView(cmd.view);
-    if (cmd.gif) {
-        // One GIF, built in memory a frame at a time, then written atomically.
+    if (cmd.animation) {
+        // One GIF or video, built in memory a frame at a time, then written atomically.
         QString problem;
         const FigureOptions o = fitFigure(view.get(), cmd.figure, &problem); // once, at the first frame
         if (!problem.isEmpty()) {

@@ -20,4 +20,19 @@ void returnLargeBlocksToTheSystem()
 #endif
 }
 
+ReuseLargeBlocks::ReuseLargeBlocks()
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+    // 32 MiB is the most glibc takes on 64 bits (DEFAULT_MMAP_THRESHOLD_MAX; above it mallopt
+    // refuses and nothing changes).
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+ReuseLargeBlocks::~ReuseLargeBlocks()
+{
+    returnLargeBlocksToTheSystem();
+}
+
 } // namespace pe

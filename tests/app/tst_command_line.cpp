@@ -386,6 +386,12 @@ void TestCommandLine::refusals_data()
                                                << "--format: 'gif' is not a figure format";
     QTest::newRow("lecture file missing") << "--lecture-file /nonexistent/x.pelecture"
                                           << "--lecture-file: ";
+    QTest::newRow("video fps") << "--export-frames v.mp4 --frames 10 --fps 61"
+                               << "--fps: must be a whole number of frames a second from 1 to 60 for a video";
+    QTest::newRow("gif fps") << "--export-frames v.gif --frames 10 --fps 55"
+                             << "from 1 to 50 for a GIF";
+    QTest::newRow("video too large") << "--export-frames v.webm --frames 10 --size 4000x2000"
+                                     << "--size: a video is at most 3840 x 2160 pixels (got 4000 x 2000).";
     QTest::newRow("theme") << "--theme sepia"
                            << "--theme: 'sepia' is not a theme; use system, light, dark, projector.";
     QTest::newRow("theme with data") << "--theme dark --export-data encoding --out e.csv"

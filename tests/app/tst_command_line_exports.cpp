@@ -52,6 +52,7 @@ class TestCommandLineExports : public QObject
     void positionTable();
     void figureThatCannotBeComputedIsRefused();
     void exportLecture();
+    void exportVideo();
 
   private:
     QTemporaryDir dir_;
@@ -607,6 +608,28 @@ void TestCommandLineExports::exportLecture()
              dir_.filePath(QStringLiteral("bad.pdf"))});
     QCOMPARE(r.code, 2);
     QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("bad.pdf"))));
+}
+
+// --export-frames FILE.mp4 and FILE.webm: a video file (its container's signature), written whole.
+void TestCommandLineExports::exportVideo()
+{
+    for (const QString &name : {QStringLiteral("clocks.mp4"), QStringLiteral("clocks.webm")}) {
+        const QString path = dir_.filePath(name);
+        const Run r =
+            run({QStringLiteral("--preset"), QStringLiteral("seed002-clocks"), QStringLiteral("--view"),
+                 QStringLiteral("clocks"), QStringLiteral("--export-frames"), path, QStringLiteral("--frames"),
+                 QStringLiteral("5"), QStringLiteral("--fps"), QStringLiteral("60"), QStringLiteral("--size"),
+                 QStringLiteral("1920x1080"), QStringLiteral("--font-size"), QStringLiteral("22")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err)); // the encoders' statistics stay quiet
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(64);
+        if (name.endsWith(QLatin1String(".mp4")))
+            QCOMPARE(head.mid(4, 4), QByteArray("ftyp"));
+        else
+            QCOMPARE(head.left(4), QByteArray("\x1a\x45\xdf\xa3")); // EBML, Matroska's and WebM's
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCommandLineExports)

@@ -1,6 +1,7 @@
 #include "figures/figure_export.h"
 
 #include "figures/gif_writer.h"
+#include "figures/video_writer.h"
 #include "figures/plot_view.h"
 #include "formats/atomic_file.h"
 #include "state/parameters.h"
@@ -520,8 +521,13 @@ bool writeFigure(const QString &path, const std::function<QByteArray()> &bytes, 
 QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
                        std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress)
 {
-    GifWriter gif(options.pixelSize(), fps); // in memory a frame at a time, then one atomic write
+    // Built in memory a frame at a time (the GIF by giflib, the video by FFmpeg), then one atomic write.
+    const std::optional<VideoWriter::Codec> codec = VideoWriter::codecForPath(path);
+    GifWriter gif(options.pixelSize(), std::min(fps, GifWriter::kMaxFps));
+    VideoWriter video;
     QString error;
+    if (codec && !video.open(*codec, options.pixelSize(), fps, &error))
+        return error;
     for (int k = 0; k < frames; ++k) {
         if (progress && !progress(k))
             return QObject::tr("cancelled; nothing was written.");
@@ -530,10 +536,10 @@ QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptio
         const QImage frame = figureImage(view, options);
         if (frame.isNull())
             return QObject::tr("frame %1: could not draw it.").arg(k);
-        if (!gif.addFrame(frame, &error))
+        if (!(codec ? video.addFrame(frame, &error) : gif.addFrame(frame, &error)))
             return QObject::tr("frame %1: %2").arg(k).arg(error);
     }
-    const QByteArray bytes = gif.finish(&error);
+    const QByteArray bytes = codec ? video.finish(&error) : gif.finish(&error);
     if (bytes.isEmpty())
         return error;
     std::string message;

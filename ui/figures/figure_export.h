@@ -175,9 +175,10 @@ class FigureType
 // False, with error set, if anything fails. The options are fitFigure's, its problem refused first.
 bool exportFigure(PlotView *view, const QString &path, const FigureOptions &options, QString *error);
 
-// The one animation loop, for Playback > Export animation and --export-frames FILE.gif: the view's
-// figure at `frames` positions `step` apart from the current one (it moves `parameters`, which the
-// view draws), as one GIF at `fps`, written atomically. `progress(k)` before frame k may cancel.
+// The one animation loop, for Playback > Export animation and --export-frames FILE.gif|mp4|webm:
+// the view's figure at `frames` positions `step` apart from the current one (it moves `parameters`,
+// which the view draws), as one GIF, or an H.264 MP4 or VP9 WebM (figures/video_writer.h), at
+// `fps`, written atomically. `progress(k)` before frame k may cancel.
 // Empty when written; otherwise one sentence, and nothing was written.
 QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
                        std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress = {});

@@ -1,16 +1,20 @@
-// AnimationDialog: Playback > Export animation's choices, the frames, their step, speed and size, and the GIF file.
+// AnimationDialog: Playback > Export animation's choices, the frames, their step, speed, format, size and
+// type, and the file.
 #pragma once
 
 #include <QDialog>
 
 #include <cstdint>
 
+class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QSpinBox;
 
 // The defaults come from the view shown: as many frames as positions are left in the window (1 to
 // 100), one position apart, 10 a second, the plot's size on screen, <view id>.gif in the current
-// folder. Browse… picks the file; the window checks problem() after Save and writes the GIF.
+// folder (the format: GIF, MP4 or WebM). Browse… picks the file; the window checks problem() after
+// Save and writes the animation.
 class AnimationDialog : public QDialog
 {
     Q_OBJECT
@@ -24,8 +28,14 @@ class AnimationDialog : public QDialog
     int fps() const;
     QSize imageSize() const; // of each frame, in pixels
     QString path() const;
-    // Why the file cannot be written as chosen (its name must end in .gif), or empty.
+    // The tick labels' points, or 0 for the view's own (--font-size).
+    double fontPoints() const;
+    // "gif", "mp4" or "webm": the format chosen (the file's ending follows).
+    void setFormat(const QString &ending);
+    // Why the file cannot be written as chosen (its ending is not the format's, a GIF too large), or empty.
     QString problem() const;
+    // GIFs are built in memory with a palette a frame: at most this many pixels a side.
+    static constexpr int kMaxGifSide = 2000;
 
   private:
     void browse();
@@ -33,7 +43,9 @@ class AnimationDialog : public QDialog
     QSpinBox *frames_;
     QSpinBox *step_;
     QSpinBox *fps_;
+    QComboBox *format_;
     QSpinBox *width_;
     QSpinBox *height_;
+    QDoubleSpinBox *font_;
     QLineEdit *path_;
 };

@@ -149,10 +149,11 @@ class MainWindow : public QMainWindow
     void exportAnimation();
 
   public:
-    // The GIF of the current view over `frames` positions from the current one, `step` apart;
-    // false with error set on failure or when `cancelled` returns true (nothing is written then).
+    // The GIF or video (by the path's ending) of the current view over `frames` positions from the
+    // current one, `step` apart, its type at `fontPoints` (0: the view's own); false with error set on
+    // failure or when `progress` returns false (nothing is written then).
     bool writeAnimation(const QString &path, QSize size, int frames, std::int64_t step, int fps, QString *error,
-                        const std::function<bool(int)> &progress = {});
+                        const std::function<bool(int)> &progress = {}, double fontPoints = 0);
 
   private:
     // Writes a table on a worker thread with a progress dialog and Cancel; false with the reason.

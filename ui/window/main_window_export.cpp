@@ -229,7 +229,7 @@ bool MainWindow::writeTableWithProgress(const QString &path, const pe::Table &ta
 }
 
 bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std::int64_t step, int fps, QString *error,
-                                const std::function<bool(int)> &progress)
+                                const std::function<bool(int)> &progress, double fontPoints)
 {
     PlotView *shown = currentView();
     if (const QString why = shown->cannotDraw(); !why.isEmpty()) {
@@ -249,6 +249,7 @@ bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std
     view->applySettings(shown->settings());
     FigureOptions options;
     options.size = size;
+    options.fontPoints = fontPoints;
     if (const auto problem = checkFigureOptions(options)) {
         *error = *problem;
         return false;
@@ -271,11 +272,13 @@ void MainWindow::exportAnimation()
         progress.setWindowModality(Qt::WindowModal);
         progress.setMinimumDuration(300);
         QString error;
-        const bool ok = writeAnimation(dialog.path(), dialog.imageSize(), dialog.frames(), dialog.step(), dialog.fps(),
-                                       &error, [&](int k) {
-                                           progress.setValue(k);
-                                           return !progress.wasCanceled();
-                                       });
+        const bool ok = writeAnimation(
+            dialog.path(), dialog.imageSize(), dialog.frames(), dialog.step(), dialog.fps(), &error,
+            [&](int k) {
+                progress.setValue(k);
+                return !progress.wasCanceled();
+            },
+            dialog.fontPoints());
         progress.setValue(dialog.frames());
         if (ok) {
             statusBar()->showMessage(tr("Saved %1 (%2 frames)").arg(dialog.path()).arg(dialog.frames()), 5000);
