@@ -42,12 +42,12 @@ struct CommandLine {
     // The views' own settings given as flags (--metric, --pairs, --perplexity, ...): view id ->
     // its settings, checked against the registry; applied after a session's.
     QMap<QString, QJsonObject> viewSettings;
-    QString dataKind;      // --export-data
-    QString out;           // --out, the --screenshot file or the --export-frames folder
-    int frames = 0;        // --frames
-    std::int64_t step = 1; // --step
+    QString dataKind;       // --export-data
+    QString out;            // --out, the --screenshot file or the --export-frames folder
+    int frames = 0;         // --frames
+    std::int64_t step = 1;  // --step
     bool animation = false; // --export-frames FILE.gif|mp4|webm: one file (a GIF or a video)
-    int fps = 10;          // --fps
+    int fps = 10;           // --fps
     FigureOptions figure;
     QStringList panels; // --export VIEW,VIEW,...: the panels' views (view is the first); empty for one
     PanelGrid grid;     // --panels (or --grid), --panel-labels

@@ -1,8 +1,8 @@
 #include "figures/figure_export.h"
 
 #include "figures/gif_writer.h"
-#include "figures/video_writer.h"
 #include "figures/plot_view.h"
+#include "figures/video_writer.h"
 #include "formats/atomic_file.h"
 #include "state/parameters.h"
 
