@@ -88,6 +88,15 @@ void PlotView::setLectureMode(bool on)
     refresh();
 }
 
+void PlotView::setLectureZoom(double zoom)
+{
+    lectureZoom_ = std::clamp(zoom, kMinLectureZoom, kMaxLectureZoom);
+    if (lecture_) {
+        applyFonts();
+        refresh();
+    }
+}
+
 void PlotView::refresh()
 {
     dirty_ = true;

@@ -140,6 +140,16 @@ class PlotView : public QWidget
     void setLectureMode(bool on);
     bool lectureMode() const { return lecture_; }
     static constexpr double kLectureFontScale = 2.4;
+    // Lecture type scales with the screen: tick labels at least this share of its height, at any
+    // resolution and device pixel ratio (3840 x 2160 at ratio 1 would get 1080 lines' 29 px).
+    static constexpr double kLectureTickShare = 0.02;
+    // Ctrl+= and Ctrl+- in lecture mode: the type times this, from kMinLectureZoom to kMaxLectureZoom.
+    void setLectureZoom(double zoom);
+    double lectureZoom() const { return lectureZoom_; }
+    static constexpr double kMinLectureZoom = 0.5;
+    static constexpr double kMaxLectureZoom = 2.5;
+    // The lecture type's scale on a screen `height` logical pixels tall at `dpi`, times `zoom`.
+    static double lectureFontScale(int height, double dpi, double zoom);
 
   signals:
     // After every recomputation; the window's tests and the benchmark wait on it.
@@ -301,6 +311,7 @@ class PlotView : public QWidget
     QWidget *toolArea_;
     QHBoxLayout *toolRow_;
     bool lecture_ = false;
+    double lectureZoom_ = 1.0;
     double figureFontPoints_ = 0;
     FigureLayout figureLayout_{}; // what the last figure's layout needed and where it put things
     QMargins panelInsets_{};

@@ -3,6 +3,8 @@
 
 #include "figures/theme.h"
 
+#include <QScreen>
+
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
@@ -92,6 +94,13 @@ QPen PlotView::curvePen(const QColor &color, double width, std::int64_t points) 
     return pen;
 }
 
+double PlotView::lectureFontScale(int height, double dpi, double zoom)
+{
+    // Tick labels are 9 pt times the scale, 9·dpi/72 logical pixels at scale 1.
+    const double tickPixels = 9.0 * dpi / 72.0;
+    return std::max(kLectureFontScale, kLectureTickShare * height / tickPixels) * zoom;
+}
+
 double PlotView::fontScale() const
 {
     // A figure in points: 9 pt becomes the asked size, in the layout's units (the screen's logical
@@ -99,7 +108,7 @@ double PlotView::fontScale() const
     if (figureFontPoints_ > 0)
         return figureFontPoints_ / 9.0 * 72.0 / plot_->logicalDpiY();
     if (lecture_)
-        return kLectureFontScale;
+        return lectureFontScale(screen() ? screen()->geometry().height() : 1080, plot_->logicalDpiY(), lectureZoom_);
     const QRect v = plot_->viewport();
     return std::clamp(std::min(v.width() / 900.0, v.height() / 600.0), 0.72, 1.0);
 }

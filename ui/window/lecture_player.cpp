@@ -331,9 +331,11 @@ void LecturePlayer::showCaption()
         return;
     const LectureStep &step = lecture_.steps[static_cast<std::size_t>(step_)];
     caption_->setText(captionOn_ ? mathText(step.caption) : QString());
-    // Large enough for the back row: a thirty-fifth of the screen's height (31 px at 1080 lines).
+    // Large enough for the back row: a thirty-fifth of the screen's height (31 px at 1080 lines),
+    // times the lecture's zoom (Ctrl+= and Ctrl+-).
     const QScreen *screen = window_->screen();
-    const int pixels = std::max(18, screen ? screen->geometry().height() / 35 : 24);
+    const int pixels =
+        std::max(18, qRound((screen ? screen->geometry().height() : 840) / 35.0 * window_->lectureZoom()));
     QFont f = window_->font();
     f.setPixelSize(pixels);
     caption_->setFont(f);

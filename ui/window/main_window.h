@@ -95,6 +95,9 @@ class MainWindow : public QMainWindow
     // In lecture mode: show a second view beside the main one (T), or hide it.
     void setSecondView(const QString &id);
     PlotView *secondView() const { return second_; }
+    // Ctrl+= and Ctrl+- in lecture mode: every view's type (and the caption's) times this.
+    void setLectureZoom(double zoom);
+    double lectureZoom() const { return lectureZoom_; }
 
     // Lectures (state/lecture.h): opened in lecture mode at `step` (0-based), given with a clicker's
     // keys (window/lecture_player.h); false with the reason, nothing changed, when the step's state
@@ -179,6 +182,7 @@ class MainWindow : public QMainWindow
     PlotView *second_ = nullptr;
     QLabel *hint_;
     LecturePlayer *player_;
+    double lectureZoom_ = 1.0;
     QString previousView_;
     int currentIndex_ = 0;
     std::vector<std::pair<QString, PlotView *>> views_;

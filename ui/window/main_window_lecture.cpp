@@ -21,6 +21,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabBar>
@@ -66,6 +67,10 @@ void MainWindow::addLectureKeys()
         tabs_->setCurrentIndex(((tabs_->currentIndex() + by) % n + n) % n);
         tabs_->currentWidget()->setFocus();
     };
+    // The type, larger or smaller, for the room and the screen (Ctrl+= as browsers have it).
+    add(QKeySequence(Qt::CTRL | Qt::Key_Equal), [this] { setLectureZoom(lectureZoom_ * 1.15); });
+    add(QKeySequence(Qt::CTRL | Qt::Key_Plus), [this] { setLectureZoom(lectureZoom_ * 1.15); });
+    add(QKeySequence(Qt::CTRL | Qt::Key_Minus), [this] { setLectureZoom(lectureZoom_ / 1.15); });
     add(QKeySequence(Qt::Key_BracketRight), [stepView] { stepView(1); });
     add(QKeySequence(Qt::Key_BracketLeft), [stepView] { stepView(-1); });
     add(QKeySequence(Qt::Key_T), [this] {
@@ -92,6 +97,7 @@ void MainWindow::setSecondView(const QString &id)
     second_->setObjectName(QStringLiteral("secondView"));
     // The view beside shows what its tab shows: the workspace's settings for it, not the defaults.
     second_->applySettings(workspace_->viewSettings(id));
+    second_->setLectureZoom(lectureZoom_);
     second_->setLectureMode(lectureMode());
     second_->setMinimumSize(160, 120);
     stage_->addWidget(second_);
@@ -121,6 +127,9 @@ void MainWindow::setLectureMode(bool on)
         navigator_->hide();
         setCursor(Qt::BlankCursor); // keyboard only: no pointer over the figure
         showFullScreen();
+        // The whole screen also where no window manager does full screen (Xvfb, a kiosk session).
+        if (screen())
+            setGeometry(screen()->geometry());
     } else {
         lecture_.active = false;
         setSecondView(QString());
@@ -145,6 +154,16 @@ void MainWindow::setLectureMode(bool on)
         showLectureHint();
 }
 
+void MainWindow::setLectureZoom(double zoom)
+{
+    lectureZoom_ = std::clamp(zoom, PlotView::kMinLectureZoom, PlotView::kMaxLectureZoom);
+    for (const auto &[id, v] : views_)
+        v->setLectureZoom(lectureZoom_);
+    if (second_)
+        second_->setLectureZoom(lectureZoom_);
+    player_->lectureModeChanged(lectureMode()); // the caption's type follows
+}
+
 bool MainWindow::openLecture(const Lecture &lecture, int step, QString *error)
 {
     return player_->start(lecture, step, error);
@@ -165,8 +184,10 @@ void MainWindow::showLectureHint()
                      "Esc leave")
                       .arg(views_.size());
     hint_->setText(keys);
+    // As the caption: a share of the screen's height, not a point size (a 4K screen at ratio 1
+    // has twice 1080's pixels).
     QFont f = font();
-    f.setPointSizeF(14 * PlotView::kLectureFontScale / 1.8);
+    f.setPixelSize(std::max(14, (screen() ? screen()->geometry().height() : 1080) / 43));
     hint_->setFont(f);
     hint_->setMinimumHeight(0);
     hint_->setStyleSheet(

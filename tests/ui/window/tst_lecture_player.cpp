@@ -14,16 +14,19 @@
 #include "window/main_window.h"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QUndoStack>
+#include <qcustomplot.h>
 
 namespace {
 
@@ -417,6 +420,36 @@ class TestLecturePlayer : public QObject
         list->setCurrentRow(0);
         QCOMPARE(player->step(), 0);
         QCOMPARE(w.currentView()->info().id, QStringLiteral("clocks"));
+    }
+
+    // Lecture type: tick labels at least 2% of the screen's height on any screen, 2.4 times the
+    // window's at least; Ctrl+= and Ctrl+- enlarge and shrink it, the caption too, within limits.
+    void typeScalesWithTheScreen()
+    {
+        QCOMPARE(PlotView::lectureFontScale(1080, 96, 1.0), PlotView::kLectureFontScale);
+        QCOMPARE(PlotView::lectureFontScale(2160, 96, 1.0), 0.02 * 2160 / 12.0); // 43.2 px at 96 dpi
+        QCOMPARE(PlotView::lectureFontScale(2160, 96, 1.5), 1.5 * 0.02 * 2160 / 12.0);
+        Parameters p;
+        MainWindow w(&p);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setLectureMode(true);
+        const int screen = w.screen()->geometry().height();
+        for (const ViewInfo &info : viewRegistry()) {
+            w.showView(info.id);
+            QApplication::processEvents();
+            const int pixels = QFontInfo(w.currentView()->plot()->xAxis->tickLabelFont()).pixelSize();
+            QVERIFY2(pixels >= 0.02 * screen, qPrintable(info.id + QStringLiteral(": %1 px").arg(pixels)));
+        }
+        w.showView(QStringLiteral("heatmap"));
+        const int before = QFontInfo(w.currentView()->plot()->xAxis->tickLabelFont()).pixelSize();
+        QTest::keyClick(w.currentView(), Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(w.lectureZoom() > 1.0);
+        QVERIFY(QFontInfo(w.currentView()->plot()->xAxis->tickLabelFont()).pixelSize() > before);
+        for (int k = 0; k < 20; ++k)
+            QTest::keyClick(w.currentView(), Qt::Key_Minus, Qt::ControlModifier);
+        QCOMPARE(w.lectureZoom(), PlotView::kMinLectureZoom);
+        QVERIFY(QFontInfo(w.currentView()->plot()->xAxis->tickLabelFont()).pixelSize() < before);
     }
 };
 
