@@ -57,6 +57,8 @@ struct CommandLine {
     bool restoreLast = false;                   // a plain launch: the window comes back as it was closed
     std::optional<Lecture> lectureFile;         // --lecture-file NAME|FILE
     int lectureStep = 0;                        // --lecture-step, from 0
+    bool withVideo = false;                     // --export-lecture --with-video
+    bool withNotes = false;                     // --export-lecture FILE.pdf --with-notes
     std::optional<Theme> theme;                 // --theme
 };
 

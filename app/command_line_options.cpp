@@ -255,6 +255,12 @@ QList<QCommandLineOption> options()
                         "figure and caption); a folder, step-01.png ... for slides (--format png, svg or pdf; "
                         "--size, default 1920x1080 with tick labels at 2% of the height)."),
          QStringLiteral("FILE.pdf|DIR")},
+        {QStringLiteral("with-video"),
+         QStringLiteral("With --export-lecture: each step's action as an H.264 video too, step-03.mp4 in the "
+                        "folder or FILE-step-03.mp4 beside the handout (--fps, default 30).")},
+        {QStringLiteral("with-notes"),
+         QStringLiteral("With --export-lecture FILE.pdf: each step's speaker notes under its caption (a "
+                        "speaker's copy).")},
         {QStringLiteral("list-lectures"),
          QStringLiteral("List the built-in lectures' names, titles and steps, and exit.")},
         {QStringLiteral("theme"),

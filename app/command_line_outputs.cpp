@@ -215,10 +215,13 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
         if (parser.isSet(QLatin1String(flag)) && !figure && !frames && !lecture)
             return QStringLiteral("--%1 goes with --export, --export-frames or --export-lecture.")
                 .arg(QLatin1String(flag));
-    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step")) ||
-         parser.isSet(QStringLiteral("fps"))) &&
-        !frames)
-        return QStringLiteral("--frames, --step and --fps go with --export-frames.");
+    if ((parser.isSet(QStringLiteral("frames")) || parser.isSet(QStringLiteral("step"))) && !frames)
+        return QStringLiteral("--frames and --step go with --export-frames.");
+    if (parser.isSet(QStringLiteral("fps")) && !frames && !lecture)
+        return QStringLiteral("--fps goes with --export-frames or --export-lecture --with-video.");
+    for (const char *flag : {"with-video", "with-notes"})
+        if (parser.isSet(QLatin1String(flag)) && !lecture)
+            return QStringLiteral("--%1 goes with --export-lecture.").arg(QLatin1String(flag));
     if (parser.isSet(QStringLiteral("out")) && !figure && !data)
         return QStringLiteral("--out goes with --export or --export-data.");
     if (parser.isSet(QStringLiteral("view")) && (figure || data))
@@ -397,7 +400,7 @@ std::optional<QString> readExportLecture(const QCommandLineParser &parser, Comma
             return QStringLiteral("--format goes with --export-lecture FOLDER; a handout is a PDF.");
     } else if (auto problem = cli::folderProblem(cmd.out)) {
         return QStringLiteral("--export-lecture: ") + *problem +
-               QStringLiteral(" It writes one .pdf handout or a folder of a file a step.");
+               QStringLiteral(" It writes one .pdf handout, or a folder with a file for each step.");
     }
     if (parser.isSet(QStringLiteral("format"))) {
         const auto f = figureFormatForPath(QStringLiteral("x.") + parser.value(QStringLiteral("format")));
@@ -414,6 +417,23 @@ std::optional<QString> readExportLecture(const QCommandLineParser &parser, Comma
         } else {
             cmd.figure.size = QSize(kSlideWidth, kSlideHeight);
         }
+    }
+    cmd.withVideo = parser.isSet(QStringLiteral("with-video"));
+    cmd.withNotes = parser.isSet(QStringLiteral("with-notes"));
+    if (cmd.withNotes && !handout)
+        return QStringLiteral("--with-notes goes with --export-lecture FILE.pdf (slides show the caption; the "
+                              "notes are the speaker's).");
+    cmd.fps = 30;
+    if (parser.isSet(QStringLiteral("fps"))) {
+        const auto fps = pe::parseInteger(parser.value(QStringLiteral("fps")).toStdString());
+        if (!cmd.withVideo)
+            return QStringLiteral("--fps goes with --export-lecture --with-video (the steps' videos).");
+        if (!fps || *fps < 1 || *fps > VideoWriter::kMaxFps)
+            return QStringLiteral("--fps: must be a whole number of frames a second from 1 to %1 for a video (got "
+                                  "'%2').")
+                .arg(VideoWriter::kMaxFps)
+                .arg(parser.value(QStringLiteral("fps")));
+        cmd.fps = static_cast<int>(*fps);
     }
     if (!handout && !cmd.figure.isPhysical() && !parser.isSet(QStringLiteral("font-size")))
         cmd.figure.fontPoints = std::max(figurelimits::minFont, cmd.figure.size.height() * kSlideTickFraction);

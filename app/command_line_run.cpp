@@ -14,6 +14,7 @@
 #include "state/session.h"
 #include "state/view_registry.h"
 #include "state/workspace.h"
+#include "window/lecture_player.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -201,7 +202,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("pe-explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PE_VERSION));
     if (cmd.mode == CommandLine::Mode::ExportLecture) {
-        const QString error = exportLecture(*cmd.lectureFile, {cmd.out, cmd.allFormat, cmd.figure, cmd.theme});
+        const QString error = exportLecture(
+            *cmd.lectureFile, {cmd.out, cmd.allFormat, cmd.figure, cmd.theme, cmd.withVideo, cmd.fps, cmd.withNotes});
         if (!error.isEmpty()) {
             std::fprintf(stderr, "pe-explorer: --export-lecture: %s\n", qPrintable(error));
             return 2;
@@ -274,6 +276,10 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
             std::fprintf(stderr, "pe-explorer: --lecture-file: %s\n", qPrintable(error));
             return 2;
         }
+        // A screenshot shows the step as its action leaves it, as the handout does: not whichever
+        // frame the first paint happened to catch.
+        if (cmd.mode == CommandLine::Mode::Screenshot)
+            window.lecturePlayer()->finishMotion();
     }
     if (cmd.lecture)
         window.setLectureMode(true);

@@ -392,6 +392,14 @@ void TestCommandLine::refusals_data()
                              << "from 1 to 50 for a GIF";
     QTest::newRow("video too large") << "--export-frames v.webm --frames 10 --size 4000x2000"
                                      << "--size: a video is at most 3840 x 2160 pixels (got 4000 x 2000).";
+    QTest::newRow("with-video alone") << "--with-video"
+                                      << "--with-video goes with --export-lecture.";
+    QTest::newRow("with-notes on slides") << "--lecture-file alibi --export-lecture slides --with-notes"
+                                          << "--with-notes goes with --export-lecture FILE.pdf";
+    QTest::newRow("fps without video") << "--lecture-file alibi --export-lecture slides --fps 30"
+                                       << "--fps goes with --export-lecture --with-video";
+    QTest::newRow("fps alone") << "--fps 30"
+                               << "--fps goes with --export-frames or --export-lecture --with-video.";
     QTest::newRow("theme") << "--theme sepia"
                            << "--theme: 'sepia' is not a theme; use system, light, dark, projector.";
     QTest::newRow("theme with data") << "--theme dark --export-data encoding --out e.csv"

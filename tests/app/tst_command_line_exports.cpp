@@ -591,6 +591,37 @@ void TestCommandLineExports::exportLecture()
     QCOMPARE(files.size(), static_cast<int>(findBuiltInLecture(QStringLiteral("rope-long-context"))->steps.size()));
     QCOMPARE(files.first(), QStringLiteral("step-01.png"));
     QCOMPARE(QImage(QDir(slides).filePath(files.first())).size(), QSize(960, 540));
+    // Again with a shorter lecture, its actions as videos: the longer one's slides go, other files stay.
+    QFile other(QDir(slides).filePath(QStringLiteral("mine.txt")));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.close();
+    r = run({QStringLiteral("--lecture-file"), QStringLiteral("clock-intuition"), QStringLiteral("--export-lecture"),
+             slides, QStringLiteral("--size"), QStringLiteral("640x360"), QStringLiteral("--with-video"),
+             QStringLiteral("--fps"), QStringLiteral("10")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Lecture &clocks = *findBuiltInLecture(QStringLiteral("clock-intuition"));
+    QStringList expected{QStringLiteral("mine.txt")};
+    for (std::size_t k = 0; k < clocks.steps.size(); ++k) {
+        expected << QStringLiteral("step-%1.png").arg(k + 1, 2, 10, QLatin1Char('0'));
+        if (clocks.steps[k].action.kind != LectureAction::Kind::None)
+            expected << QStringLiteral("step-%1.mp4").arg(k + 1, 2, 10, QLatin1Char('0'));
+    }
+    expected.sort();
+    QCOMPARE(QDir(slides).entryList(QDir::Files, QDir::Name), expected);
+    // A speaker's handout: the notes are on the page.
+    const QString notes = dir_.filePath(QStringLiteral("notes.pdf"));
+    r = run({QStringLiteral("--lecture-file"), QStringLiteral("alibi"), QStringLiteral("--export-lecture"), notes,
+             QStringLiteral("--with-notes")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo(notes).size() > QFileInfo(pdf).size());
+    // A file where the folder should be is named.
+    QFile in(dir_.filePath(QStringLiteral("afile")));
+    QVERIFY(in.open(QIODevice::WriteOnly));
+    in.close();
+    r = run({QStringLiteral("--lecture-file"), QStringLiteral("alibi"), QStringLiteral("--export-lecture"),
+             dir_.filePath(QStringLiteral("afile/slides"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("is a file")), qPrintable(r.err));
     // A step whose figure cannot be drawn (t-SNE's perplexity above its positions): named, nothing written.
     const QString lecture = dir_.filePath(QStringLiteral("bad.pelecture"));
     QFile bad(lecture);

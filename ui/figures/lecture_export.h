@@ -39,6 +39,9 @@ class StepFigure
     const FigureOptions &fitted() const { return fitted_; }
     // The prepared figure's page: one view, or two side by side.
     FigurePage page() const;
+    // The step's action as an H.264 video at the options' size and `fps`, from its first frame to
+    // its last, written atomically to `path`; empty when written, else one sentence.
+    QString video(const LectureStep &step, const FigureOptions &options, int fps, const QString &path);
     // The step as it begins in `size` pixels: laid out at twice the size with type at 2.5% of its
     // height, then scaled down; null when it cannot draw.
     QImage thumbnail(const LectureStep &step, QSize size);
@@ -55,7 +58,8 @@ class StepFigure
 // A lecture's steps on paper or as slides (--export-lecture):
 // - FILE.pdf, a handout: a page a step, its number and title above the figure (the step's view, or
 //   its two views side by side) and its caption below, every page one size;
-// - a folder: step-01.png, step-02.png, ... (or .svg, .pdf) at the options' size, for slides.
+// - a folder: step-01.png, step-02.png, ... (or .svg, .pdf) at the options' size, for slides, the
+//   step's caption under its figure; files of an earlier export named so and not written now go.
 // Every step is drawn from its own state as its action leaves it (stateAfterAction), in a workspace
 // of its own; `theme` (--theme) draws them
 // all in one theme, else a folder takes each step's theme and a handout is printed light. Every
@@ -73,6 +77,9 @@ struct LectureExport {
     FigureFormat folderFormat = FigureFormat::Png;
     FigureOptions figure; // each step's figure
     std::optional<Theme> theme;
+    bool withVideo = false; // --with-video: each step's action as step-NN.mp4 (beside a handout: FILE-step-NN.mp4)
+    int fps = 30;
+    bool withNotes = false; // --with-notes: a handout prints each step's notes under its caption
 };
 // Empty when written; otherwise one sentence (naming the step) and nothing was written.
 // `progress(k)` before step k may cancel (then the reason is "cancelled").

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -371,29 +372,38 @@ double animatedBetween(double from, double to, double u)
     return from + (to - from) * u;
 }
 
-namespace {
-
-Session actionAt(const LectureStep &step, bool end)
+Session stateDuringAction(const LectureStep &step, double u)
 {
     Session s = step.state;
     const LectureAction &a = step.action;
     if (a.kind == LectureAction::Kind::Play)
-        s.position = static_cast<std::int64_t>(end ? a.to : a.from);
-    else if (a.kind == LectureAction::Kind::Animate)
-        setAnimated(a.parameter, end ? a.to : a.from, s.params, s.noise); // both ends checked when read
+        s.position = std::llround(a.from + (a.to - a.from) * std::clamp(u, 0.0, 1.0));
+    else if (a.kind == LectureAction::Kind::Animate) // both ends checked when read, so all between
+        setAnimated(a.parameter, animatedBetween(a.from, a.to, std::clamp(u, 0.0, 1.0)), s.params, s.noise);
     return s;
 }
 
-} // namespace
+double actionSeconds(const LectureAction &action)
+{
+    switch (action.kind) {
+    case LectureAction::Kind::Play:
+        return std::abs(action.to - action.from) / action.speed;
+    case LectureAction::Kind::Animate:
+        return action.seconds;
+    case LectureAction::Kind::None:
+        break;
+    }
+    return 0;
+}
 
 Session stateAfterAction(const LectureStep &step)
 {
-    return actionAt(step, true);
+    return stateDuringAction(step, 1.0);
 }
 
 Session stateBeforeAction(const LectureStep &step)
 {
-    return actionAt(step, false);
+    return stateDuringAction(step, 0.0);
 }
 
 std::optional<Lecture> lectureFromJson(const QJsonObject &json, QString *error)

@@ -81,6 +81,11 @@ double animatedBetween(double from, double to, double u);
 Session stateAfterAction(const LectureStep &step);
 // And where it starts: what the window shows on entering the step.
 Session stateBeforeAction(const LectureStep &step);
+// A fraction u (0 to 1) of the way through its action: the position played (whole positions) or
+// the parameter moved (animatedBetween). The player's frames and a video's.
+Session stateDuringAction(const LectureStep &step, double u);
+// How long the action runs: a play's positions at its speed, an animation's seconds; 0 for none.
+double actionSeconds(const LectureAction &action);
 
 // Strict reading, as sessions are read: unknown keys, wrong types and values the validators refuse
 // are refused with one line naming the step ("step 3 (Why sine and cosine): ...") and the key.

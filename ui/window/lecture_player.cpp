@@ -246,15 +246,14 @@ void LecturePlayer::runAction()
         m.position = true;
         m.positionFrom = a.from;
         m.positionTo = a.to;
-        m.seconds = std::abs(a.to - a.from) / a.speed;
         break;
     case LectureAction::Kind::Animate:
         m.parameters << a.parameter;
         m.from.push_back(a.from);
         m.to.push_back(a.to);
-        m.seconds = a.seconds;
         break;
     }
+    m.seconds = actionSeconds(a);
     startMotion(m);
 }
 
@@ -330,7 +329,10 @@ void LecturePlayer::showCaption()
     if (!show)
         return;
     const LectureStep &step = lecture_.steps[static_cast<std::size_t>(step_)];
-    caption_->setText(captionOn_ ? mathText(step.caption) : QString());
+    // The step's title first, in bold: the class sees what this step is about.
+    caption_->setText(captionOn_
+                          ? QStringLiteral("<b>%1.</b> %2").arg(step.title.toHtmlEscaped(), mathText(step.caption))
+                          : QString());
     // Large enough for the back row: a thirty-fifth of the screen's height (31 px at 1080 lines),
     // times the lecture's zoom (Ctrl+= and Ctrl+-).
     const QScreen *screen = window_->screen();
@@ -339,7 +341,7 @@ void LecturePlayer::showCaption()
     QFont f = window_->font();
     f.setPixelSize(pixels);
     caption_->setFont(f);
-    f.setPixelSize(std::max(12, pixels * 3 / 5));
+    f.setPixelSize(std::max(12, pixels * 4 / 5));
     counter_->setFont(f);
     updateCounter();
 }
