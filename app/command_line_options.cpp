@@ -261,6 +261,9 @@ QList<QCommandLineOption> options()
         {QStringLiteral("with-notes"),
          QStringLiteral("With --export-lecture FILE.pdf: each step's speaker notes under its caption (a "
                         "speaker's copy).")},
+        {QStringLiteral("transparent"),
+         QStringLiteral("Draw figures without their background rectangle: PNG, SVG and PDF from --export, "
+                        "--export-frames DIR and --export-lecture FOLDER (for slides of any colour).")},
         {QStringLiteral("list-lectures"),
          QStringLiteral("List the built-in lectures' names, titles and steps, and exit.")},
         {QStringLiteral("theme"),

@@ -219,6 +219,17 @@ std::optional<QString> cli::readOutputs(const QCommandLineParser &parser, Comman
         return QStringLiteral("--frames and --step go with --export-frames.");
     if (parser.isSet(QStringLiteral("fps")) && !frames && !lecture)
         return QStringLiteral("--fps goes with --export-frames or --export-lecture --with-video.");
+    // A figure's background goes: in files that can hold nothing there (not a GIF, a video, a handout).
+    if (parser.isSet(QStringLiteral("transparent"))) {
+        const QString framesOut = parser.value(QStringLiteral("export-frames")).toLower();
+        const bool animation = framesOut.endsWith(QLatin1String(".gif")) || framesOut.endsWith(QLatin1String(".mp4")) ||
+                               framesOut.endsWith(QLatin1String(".webm"));
+        if (!figure && !(frames && !animation) &&
+            !(lecture &&
+              !parser.value(QStringLiteral("export-lecture")).endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)))
+            return QStringLiteral("--transparent goes with --export, --export-frames DIR or --export-lecture FOLDER "
+                                  "(a GIF, a video and a printed handout have a background).");
+    }
     for (const char *flag : {"with-video", "with-notes"})
         if (parser.isSet(QLatin1String(flag)) && !lecture)
             return QStringLiteral("--%1 goes with --export-lecture.").arg(QLatin1String(flag));
@@ -299,6 +310,7 @@ std::optional<QString> cli::readFigureOptions(const QCommandLineParser &parser, 
             return error;
         cmd.figure.fontPoints = *v;
     }
+    cmd.figure.transparent = parser.isSet(QStringLiteral("transparent"));
     cmd.figure.fontFamily = parser.value(QStringLiteral("font")).trimmed();
     if (parser.isSet(QStringLiteral("font")) && cmd.figure.fontFamily.isEmpty())
         return QStringLiteral("--font: the value is empty; give a font family (fc-list : family lists them).");

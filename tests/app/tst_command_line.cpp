@@ -400,6 +400,13 @@ void TestCommandLine::refusals_data()
                                        << "--fps goes with --export-lecture --with-video";
     QTest::newRow("fps alone") << "--fps 30"
                                << "--fps goes with --export-frames or --export-lecture --with-video.";
+    QTest::newRow("transparent gif")
+        << "--export-frames f.gif --frames 3 --transparent"
+        << "--transparent goes with --export, --export-frames DIR or --export-lecture FOLDER";
+    QTest::newRow("transparent handout") << "--lecture-file alibi --export-lecture h.pdf --transparent"
+                                         << "--transparent goes with";
+    QTest::newRow("transparent window") << "--transparent"
+                                        << "--transparent goes with";
     QTest::newRow("theme") << "--theme sepia"
                            << "--theme: 'sepia' is not a theme; use system, light, dark, projector.";
     QTest::newRow("theme with data") << "--theme dark --export-data encoding --out e.csv"

@@ -53,6 +53,7 @@ class TestCommandLineExports : public QObject
     void figureThatCannotBeComputedIsRefused();
     void exportLecture();
     void exportVideo();
+    void exportTransparent();
 
   private:
     QTemporaryDir dir_;
@@ -660,6 +661,30 @@ void TestCommandLineExports::exportVideo()
             QCOMPARE(head.mid(4, 4), QByteArray("ftyp"));
         else
             QCOMPARE(head.left(4), QByteArray("\x1a\x45\xdf\xa3")); // EBML, Matroska's and WebM's
+    }
+}
+
+// --transparent: no background rectangle; the plot's own marks stay opaque. The same figure
+// without it has an opaque corner and SVG background.
+void TestCommandLineExports::exportTransparent()
+{
+    for (const bool transparent : {true, false}) {
+        const QString png = dir_.filePath(transparent ? QStringLiteral("t.png") : QStringLiteral("o.png"));
+        const QString svg = dir_.filePath(transparent ? QStringLiteral("t.svg") : QStringLiteral("o.svg"));
+        for (const QString &out : {png, svg}) {
+            QStringList args{QStringLiteral("--export"), QStringLiteral("heatmap"), QStringLiteral("--out"), out,
+                             QStringLiteral("--theme"),  QStringLiteral("light")};
+            if (transparent)
+                args << QStringLiteral("--transparent");
+            const Run r = run(args);
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        const QImage image(png);
+        QCOMPARE(qAlpha(image.pixel(2, 2)), transparent ? 0 : 255);
+        QCOMPARE(qAlpha(image.pixel(image.width() / 2, image.height() / 2)), 255); // a heatmap cell
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().contains("fill=\"#ffffff\""), !transparent);
     }
 }
 

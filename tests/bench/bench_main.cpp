@@ -6,6 +6,7 @@
 //   build/tests/pe-bench --projection-window      t-SNE of 1,000,000 x 64 in the window alone
 //   build/tests/pe-bench --recovery               recovery only
 //   build/tests/pe-bench [--quick] --views a,b    the interaction table of those views alone
+//   build/tests/pe-bench [--quick] --lecture 3840x2160 [--dpr 2]   lecture mode on that screen
 //   build/tests/pe-bench [--quick] --no-interaction   everything but the interaction table
 //   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
 #include "analysis/recovery.h"
@@ -441,6 +442,20 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    // pe-bench [--quick] --lecture WxH [--dpr R]: lecture mode on an offscreen screen of that size.
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--lecture") {
+            int w = 0, h = 0;
+            double dpr = 1;
+            std::sscanf(argv[i + 1], "%dx%d", &w, &h);
+            for (int j = 1; j + 1 < argc; ++j)
+                if (std::string(argv[j]) == "--dpr")
+                    dpr = std::atof(argv[j + 1]);
+            bench::useOffscreenScreen(QSize(w, h), dpr);
+            QApplication app(argc, argv);
+            bench::lectureBenchmarks(quick);
+            return 0;
+        }
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     // pe-bench [--quick] --views a,b: the interaction table of those views alone, then exit.

@@ -6,6 +6,7 @@
 #include <vector>
 
 class QString;
+class QSize;
 
 // What pe-bench's main (bench_main.cpp) and its t-SNE and PCA benchmarks (bench_projection.cpp) share.
 namespace bench {
@@ -26,5 +27,10 @@ inline double median(std::vector<double> v)
 // t-SNE and PCA, and scikit-learn's t-SNE for comparison unless quick (bench_projection.cpp).
 // explorer: the pe-explorer binary, timed as a whole process beside the in-process figures.
 void projectionBenchmarks(bool quick, const QString &explorer);
+
+// pe-bench --lecture WxH [--dpr R] (bench_lecture.cpp): the offscreen screen, set before the
+// application is made, then lecture mode's step, playback and animation timings on it.
+void useOffscreenScreen(QSize size, double dpr);
+void lectureBenchmarks(bool quick);
 
 } // namespace bench

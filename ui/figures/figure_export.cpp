@@ -265,13 +265,15 @@ QByteArray withExactMediaBox(QByteArray pdf, QSize layout, QSizeF page)
 
 } // namespace
 
-FigureType::FigureType(PlotView *view, double points, const QString &family)
+FigureType::FigureType(PlotView *view, double points, const QString &family, bool transparent)
     : view_(view)
     , before_(view->figureFontPoints())
+    , transparentBefore_(view->figureTransparent())
     , font_(view->font())
     , setFamily_(!family.isEmpty())
 {
     view_->setFigureFontPoints(points);
+    view_->setFigureTransparent(transparent || transparentBefore_);
     if (setFamily_) {
         QFont f = font_;
         f.setFamily(family);
@@ -282,6 +284,7 @@ FigureType::FigureType(PlotView *view, double points, const QString &family)
 FigureType::~FigureType()
 {
     view_->setFigureFontPoints(before_);
+    view_->setFigureTransparent(transparentBefore_);
     if (setFamily_)
         view_->setFont(font_);
 }
@@ -375,7 +378,7 @@ QImage figureImage(PlotView *view, const FigureOptions &options)
     const QSize layout = options.layoutSize();
     QImage image;
     {
-        const FigureType type(view, options.textPoints(), options.fontFamily);
+        const FigureType type(view, options.textPoints(), options.fontFamily, options.transparent);
         image = options.isPhysical() ? view->render(layout, options.pixelSize())
                                      : view->render(layout, options.pixelRatio());
     }
@@ -389,7 +392,7 @@ FigurePage viewPage(PlotView *view, const FigureOptions &options)
 {
     FigurePage page;
     page.vectors = [view, options](QCPPainter *painter) {
-        const FigureType type(view, options.textPoints(), options.fontFamily);
+        const FigureType type(view, options.textPoints(), options.fontFamily, options.transparent);
         view->renderTo(painter, options.layoutSize(), options.pixelRatio());
     };
     page.image = [view, options] { return figureImage(view, options); };

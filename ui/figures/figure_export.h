@@ -33,6 +33,9 @@ struct FigureOptions {
     double fontPoints = 0;
     // The type's family (--font: "DejaVu Serif" for a paper set in serif); empty: the view's own.
     QString fontFamily{};
+    // No background rectangle (--transparent): a PNG's pixels outside the plots' marks stay clear,
+    // an SVG or PDF page draws none.
+    bool transparent = false;
 
     bool isPhysical() const { return unit != SizeUnit::Pixel; }
     // The size the plot is laid out at, in points.
@@ -158,7 +161,7 @@ bool writeFigure(const QString &path, const std::function<QByteArray()> &bytes, 
 class FigureType
 {
   public:
-    FigureType(PlotView *view, double points, const QString &family);
+    FigureType(PlotView *view, double points, const QString &family, bool transparent = false);
     ~FigureType();
     FigureType(const FigureType &) = delete;
     FigureType &operator=(const FigureType &) = delete;
@@ -166,6 +169,7 @@ class FigureType
   private:
     PlotView *view_;
     double before_;
+    bool transparentBefore_;
     QFont font_;
     bool setFamily_;
 };

@@ -250,9 +250,11 @@ FigurePage captionedPage(const StepFigure &figure, const SlideCaption &caption, 
     const FigurePage inner = figure.page();
     const QSize size = slide.layoutSize();
     const int top = figure.fitted().layoutSize().height();
-    const QColor background = QApplication::palette().color(QPalette::Base);
+    const QColor background =
+        slide.transparent ? QColor(Qt::transparent) : QApplication::palette().color(QPalette::Base);
     const auto drawCaption = [&caption, size, top, background](QPainter *p) {
-        p->fillRect(QRect(0, top, size.width(), size.height() - top), background);
+        if (background.alpha() > 0)
+            p->fillRect(QRect(0, top, size.width(), size.height() - top), background);
         p->save();
         p->translate(caption.margin, top + caption.margin / 2);
         caption.doc->drawContents(p);
@@ -267,7 +269,7 @@ FigurePage captionedPage(const StepFigure &figure, const SlideCaption &caption, 
     page.image = [inner, drawCaption, slide] {
         const QImage figureImage = inner.image();
         QImage image(slide.pixelSize(), QImage::Format_ARGB32_Premultiplied);
-        image.fill(QApplication::palette().color(QPalette::Base));
+        image.fill(slide.transparent ? QColor(Qt::transparent) : QApplication::palette().color(QPalette::Base));
         image.setDotsPerMeterX(figureImage.dotsPerMeterX());
         image.setDotsPerMeterY(figureImage.dotsPerMeterY());
         QPainter p(&image);

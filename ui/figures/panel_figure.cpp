@@ -91,7 +91,8 @@ struct FigureTypes {
     FigureTypes(const std::vector<PlotView *> &views, const FigureOptions &options)
     {
         for (PlotView *view : views)
-            types.push_back(std::make_unique<FigureType>(view, options.textPoints(), options.fontFamily));
+            types.push_back(
+                std::make_unique<FigureType>(view, options.textPoints(), options.fontFamily, options.transparent));
     }
 };
 

@@ -60,6 +60,9 @@ class PlotView : public QWidget
     // `points`, axis labels, legends and titles in the same proportions as on screen (10 and 11 to
     // 9). 0, the default: the view's own sizes.
     void setFigureFontPoints(double points) { figureFontPoints_ = points; }
+    // A figure drawn without its background rectangle (--transparent).
+    void setFigureTransparent(bool on) { figureTransparent_ = on; }
+    bool figureTransparent() const { return figureTransparent_; }
     double figureFontPoints() const { return figureFontPoints_; }
     // The least size the figure's layout takes at `size` in its figure type (every plot keeping
     // kFigurePlotLines lines of tick type tall, twice that wide): larger than size, parts would
@@ -313,6 +316,7 @@ class PlotView : public QWidget
     bool lecture_ = false;
     double lectureZoom_ = 1.0;
     double figureFontPoints_ = 0;
+    bool figureTransparent_ = false;
     FigureLayout figureLayout_{}; // what the last figure's layout needed and where it put things
     QMargins panelInsets_{};
     QString panelLabel_{};

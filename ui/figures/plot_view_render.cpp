@@ -12,6 +12,8 @@
 
 QImage PlotView::render(QSize size, double scale)
 {
+    if (figureTransparent_) // QCustomPlot's pixmap starts from the background's colour: start from none
+        return render(size, QSize(qRound(size.width() * scale), qRound(size.height() * scale)));
     QImage image;
     renderWith(size, scale, [&] { image = plot_->toPixmap(size.width(), size.height(), scale).toImage(); });
     return image;
@@ -191,7 +193,12 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
         }
     }
     QCPItemText *label = measureFigure();
+    // --transparent: no background rectangle; the plots, legends and colour bars as they are.
+    const QBrush background = plot_->background();
+    if (figureTransparent_)
+        plot_->setBackground(QBrush(Qt::transparent));
     draw();
+    plot_->setBackground(background);
     if (label)
         plot_->removeItem(label);
     for (const auto &[rect, minimum] : minimums)
