@@ -21,9 +21,9 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QFontInfo>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFontInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QScreen>

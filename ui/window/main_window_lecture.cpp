@@ -126,10 +126,11 @@ void MainWindow::setLectureMode(bool on)
         statusBar()->hide();
         navigator_->hide();
         setCursor(Qt::BlankCursor); // keyboard only: no pointer over the figure
-        showFullScreen();
-        // The whole screen also where no window manager does full screen (Xvfb, a kiosk session).
+        // The whole screen also where no window manager does full screen (Xvfb, a kiosk session):
+        // the screen's geometry first, then the full-screen state a window manager acts on.
         if (screen())
             setGeometry(screen()->geometry());
+        showFullScreen();
     } else {
         lecture_.active = false;
         setSecondView(QString());

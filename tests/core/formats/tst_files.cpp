@@ -193,13 +193,14 @@ class TestFiles : public QObject
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("target");
-        QTest::newRow("--export-frames clocks.mp4")
+        // (.mp4 and .webm are videos now: figures/video_writer.h.)
+        QTest::newRow("--export-frames clocks.avi")
             << QStringList{QStringLiteral("--view"), QStringLiteral("clocks"), QStringLiteral("--frames"),
                            QStringLiteral("2"), QStringLiteral("--export-frames")}
-            << "clocks.mp4";
-        QTest::newRow("--export-frames x.webm")
+            << "clocks.avi";
+        QTest::newRow("--export-frames x.mov")
             << QStringList{QStringLiteral("--frames"), QStringLiteral("2"), QStringLiteral("--export-frames")}
-            << "x.webm";
+            << "x.mov";
         QTest::newRow("--export all --out x.png")
             << QStringList{QStringLiteral("--export"), QStringLiteral("all"), QStringLiteral("--out")} << "x.png";
         QTest::newRow("--export all --out x.zip")
