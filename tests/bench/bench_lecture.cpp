@@ -32,13 +32,7 @@
 
 namespace {
 
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
+using bench::percentile;
 
 // Replots of the current view, painted: the time from `change` to the paint.
 std::vector<double> timedChanges(MainWindow &window, int steps, const std::function<void(int)> &change)

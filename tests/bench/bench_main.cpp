@@ -51,18 +51,11 @@ using testsupport::params;
 #include <vector>
 
 using bench::median;
+using bench::percentile;
 using bench::projectionBenchmarks;
 using bench::seconds;
 
 namespace {
-
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return std::nan("");
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
 
 // Fill the whole window 256 rows at a time into one reused buffer: how exports and views use it.
 double streamedNsPerElement(std::int64_t n, int d, int repeats)

@@ -5,7 +5,6 @@
 #include "figures/plot_view.h"
 #include "figures/video_writer.h"
 #include "figures/workspace_views.h"
-#include "formats/atomic_file.h"
 #include "state/lecture.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
@@ -216,14 +215,13 @@ QString StepFigure::video(const LectureStep &step, const FigureOptions &options,
         if (!video.addFrame(page().image(), &error))
             return QObject::tr("frame %1: %2").arg(k).arg(error);
     }
-    const QByteArray bytes = video.finish(&error);
+    QString finishing;
+    const QByteArray bytes = video.finish(&finishing);
     if (bytes.isEmpty())
-        return error;
-    std::string message;
-    if (!pe::writeFileAtomically(path.toStdString(),
-                                 std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message))
-        return QString::fromStdString(message);
-    return {};
+        return finishing;
+    writeFigure(
+        path, [&bytes] { return bytes; }, &error);
+    return error;
 }
 
 QString captionHtml(const QString &caption)

@@ -2,8 +2,7 @@
 
 #include "encodings/scheme.h"
 #include "encodings/scheme_parameters.h"
-#include "formats/atomic_file.h"
-#include "formats/file_kind.h"
+#include "state/json_file.h"
 #include "state/json_reader.h"
 #include "state/playback.h"
 #include "state/view_registry.h"
@@ -12,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -416,23 +414,8 @@ std::optional<Lecture> lectureFromJson(const QJsonObject &json, QString *error)
 
 std::optional<Lecture> parseLecture(const QByteArray &bytes, QString *error)
 {
-    if (bytes.size() > kMaxLectureBytes) {
-        if (error)
-            *error = QStringLiteral("the file is %1 bytes; lecture files are at most 4 MB.").arg(bytes.size());
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        if (error)
-            *error = parseError.error != QJsonParseError::NoError
-                         ? QStringLiteral("not valid JSON (%1 at byte %2).")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : QStringLiteral("the file holds JSON but not an object.");
-        return std::nullopt;
-    }
-    return lectureFromJson(doc.object(), error);
+    const auto json = jsonObjectOf(bytes, kMaxLectureBytes, QStringLiteral("lecture"), error);
+    return json ? lectureFromJson(*json, error) : std::nullopt;
 }
 
 QJsonObject lectureToJson(const Lecture &lecture)
@@ -480,38 +463,13 @@ QJsonObject lectureToJson(const Lecture &lecture)
 
 std::optional<Lecture> readLectureFile(const QString &path, QString *error)
 {
-    if (const auto why = pe::notAReadableFile(path.toStdString())) {
-        if (error)
-            *error = QString::fromStdString(*why) + QLatin1Char('.');
-        return std::nullopt;
-    }
-    if (QFileInfo(path).size() > kMaxLectureBytes) {
-        if (error)
-            *error = QStringLiteral("'%1' is %2 bytes; lecture files are at most 4 MB.")
-                         .arg(path)
-                         .arg(QFileInfo(path).size());
-        return std::nullopt;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read '%1': %2.").arg(path, f.errorString());
-        return std::nullopt;
-    }
-    return parseLecture(f.read(kMaxLectureBytes + 1), error);
+    const auto bytes = readJsonFileBytes(path, kMaxLectureBytes, QStringLiteral("lecture"), error);
+    return bytes ? parseLecture(*bytes, error) : std::nullopt;
 }
 
 bool writeLectureFile(const QString &path, const Lecture &lecture, QString *error)
 {
-    std::string message;
-    const QByteArray bytes = QJsonDocument(lectureToJson(lecture)).toJson(QJsonDocument::Indented);
-    if (!pe::writeFileAtomically(
-            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
-        if (error)
-            *error = QString::fromStdString(message);
-        return false;
-    }
-    return true;
+    return writeJsonFile(path, lectureToJson(lecture), error);
 }
 
 const std::vector<Lecture> &builtInLectures()

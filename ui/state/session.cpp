@@ -3,12 +3,10 @@
 #include "encodings/scheme_parameters.h"
 
 #include "encodings/position_table.h"
-#include "formats/atomic_file.h"
 #include "models/model_config.h"
+#include "state/json_file.h"
 #include "state/json_reader.h"
 #include "state/view_registry.h"
-
-#include "formats/file_kind.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -279,23 +277,8 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
 
 std::optional<Session> parseSession(const QByteArray &bytes, QString *error)
 {
-    if (bytes.size() > kMaxSessionBytes) {
-        if (error)
-            *error = QStringLiteral("the file is %1 bytes; session files are at most 1 MB.").arg(bytes.size());
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        if (error)
-            *error = parseError.error != QJsonParseError::NoError
-                         ? QStringLiteral("not valid JSON (%1 at byte %2).")
-                               .arg(parseError.errorString())
-                               .arg(parseError.offset)
-                         : QStringLiteral("the file holds JSON but not an object.");
-        return std::nullopt;
-    }
-    return sessionFromJson(doc.object(), error);
+    const auto json = jsonObjectOf(bytes, kMaxSessionBytes, QStringLiteral("session"), error);
+    return json ? sessionFromJson(*json, error) : std::nullopt;
 }
 
 QJsonObject sessionToJson(const Session &s)
@@ -361,37 +344,13 @@ QJsonObject sessionToJson(const Session &s)
 
 std::optional<Session> readSessionFile(const QString &path, QString *error)
 {
-    if (const auto why = pe::notAReadableFile(path.toStdString())) {
-        if (error)
-            *error = QString::fromStdString(*why) + QLatin1Char('.');
-        return std::nullopt;
-    }
-    const QFileInfo info(path);
-    if (info.size() > kMaxSessionBytes) {
-        if (error)
-            *error = QStringLiteral("'%1' is %2 bytes; session files are at most 1 MB.").arg(path).arg(info.size());
-        return std::nullopt;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read '%1': %2.").arg(path, f.errorString());
-        return std::nullopt;
-    }
-    return parseSession(f.read(kMaxSessionBytes + 1), error);
+    const auto bytes = readJsonFileBytes(path, kMaxSessionBytes, QStringLiteral("session"), error);
+    return bytes ? parseSession(*bytes, error) : std::nullopt;
 }
 
 bool writeSessionFile(const QString &path, const Session &session, QString *error)
 {
-    std::string message;
-    const QByteArray bytes = QJsonDocument(sessionToJson(session)).toJson(QJsonDocument::Indented);
-    if (!pe::writeFileAtomically(
-            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), message)) {
-        if (error)
-            *error = QString::fromStdString(message);
-        return false;
-    }
-    return true;
+    return writeJsonFile(path, sessionToJson(session), error);
 }
 
 std::shared_ptr<const pe::ModelConfig> openModelFile(const QString &path, QString *error)
