@@ -110,7 +110,7 @@ ParsedCommandLine parseCommandLine(const QStringList &args)
     for (const cli::Stage stage :
          {cli::readLecture, cli::readTheme, cli::readSource, cli::readScheme, cli::readFrequencies,
           cli::readSchemeParameters, cli::readPosition, cli::readNoise, cli::readViewSettings, cli::carryIntoSession,
-          cli::readOutputs, cli::readFigureOptions, cli::readExport})
+          cli::readOutputs, cli::readFigureOptions, cli::readExport, cli::readRealPositions})
         if (auto error = stage(parser, cmd))
             return fail(*error);
     // A plain launch (no parameters, no session, no export) brings the window back as it was closed.

@@ -35,7 +35,8 @@ struct CommandLine {
 
     Mode mode = Mode::Window;
     pe::EncodingParams params;
-    std::int64_t position = 0; // --position, default start_pos
+    std::int64_t position = 0; // --position, default start_pos: its whole part
+    double fraction = 0;       // --position 2.25's part past it, for a view that draws real t
     QString view;              // --export, else --view (default: the first view)
     bool lecture = false;      // --lecture
     pe::NoiseParams noise;     // --noise, --seed
@@ -45,7 +46,7 @@ struct CommandLine {
     QString dataKind;       // --export-data
     QString out;            // --out, the --screenshot file or the --export-frames folder
     int frames = 0;         // --frames
-    std::int64_t step = 1;  // --step
+    double step = 1;        // --step: whole, or a fraction for a view that draws real t
     bool animation = false; // --export-frames FILE.gif|mp4|webm: one file (a GIF or a video)
     int fps = 10;           // --fps
     FigureOptions figure;

@@ -45,6 +45,8 @@ std::optional<QString> carryIntoSession(const QCommandLineParser &parser, Comman
 std::optional<QString> readOutputs(const QCommandLineParser &parser, CommandLine &cmd);
 std::optional<QString> readFigureOptions(const QCommandLineParser &parser, CommandLine &cmd);
 std::optional<QString> readExport(const QCommandLineParser &parser, CommandLine &cmd);
+// A --position or --step between whole ones, for views that draw any real t of a state that has them.
+std::optional<QString> readRealPositions(const QCommandLineParser &parser, CommandLine &cmd);
 
 // The helpers.
 // A whole number for a parameter's flag into target, left as it is when the flag is not given.

@@ -219,7 +219,8 @@ QList<QCommandLineOption> options()
                         "default the window's)."),
          QStringLiteral("FAMILY")},
         {QStringLiteral("position"),
-         QStringLiteral("Current position marked in every view, inside the window (default start_pos)."),
+         QStringLiteral("Current position marked in every view, inside the window (default start_pos); 2.25 "
+                        "between whole ones for the clocks, circles, heatmap and attention."),
          QStringLiteral("T")},
         {QStringLiteral("view"),
          QStringLiteral("View shown first in the window, or drawn by --export-frames (default heatmap)."),
@@ -280,7 +281,9 @@ QList<QCommandLineOption> options()
          QStringLiteral("N")},
         {QStringLiteral("frames"), QStringLiteral("Number of frames, 1 to %1.").arg(kMaxFrames), QStringLiteral("N")},
         {QStringLiteral("step"),
-         QStringLiteral("Positions advanced per frame, 1 to %1 (default 1); past the window's end it slides along.")
+         QStringLiteral("Positions advanced per frame, 0.001 to %1 (default 1); a fraction (0.25) for the clocks, "
+                        "circles, heatmap and attention of the sinusoids, RoPE and ALiBi; past the window's end it "
+                        "slides along.")
              .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen))),
          QStringLiteral("K")},
         {QStringLiteral("screenshot"), QStringLiteral("Open the window, save its first complete paint as PNG, exit."),

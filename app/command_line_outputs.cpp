@@ -14,6 +14,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <cmath>
+
 std::optional<double> cli::boundedFlag(const QCommandLineParser &parser, const QString &name, bool whole, double lo,
                                        double hi, QString *error)
 {
@@ -152,6 +154,9 @@ std::optional<QString> readFramesTarget(const QCommandLineParser &parser, Comman
     return std::nullopt;
 }
 
+// --step's least: a thousandth of a position a frame (a slow hand's sweep, frame by frame).
+constexpr double kMinStep = 0.001;
+
 // --fps, --frames and --step, and the last frame inside the scheme's positions.
 std::optional<QString> readFramesCount(const QCommandLineParser &parser, CommandLine &cmd)
 {
@@ -178,17 +183,20 @@ std::optional<QString> readFramesCount(const QCommandLineParser &parser, Command
             .arg(parser.value(QStringLiteral("frames")));
     cmd.frames = static_cast<int>(*n);
     if (parser.isSet(QStringLiteral("step"))) {
-        const auto k = pe::parseInteger(parser.value(QStringLiteral("step")).toStdString());
-        if (!k || *k < 1 || *k > pe::limits::maxSeqLen)
-            return QStringLiteral("--step: must be a whole number of positions from 1 to %1 (got '%2').")
-                .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen)),
-                     parser.value(QStringLiteral("step")));
+        // A fraction (0.25) where the view draws any real t: readRealPositions asks it.
+        const auto k = pe::parseReal(parser.value(QStringLiteral("step")).toStdString());
+        if (!k || !(*k >= kMinStep) || *k > static_cast<double>(pe::limits::maxSeqLen))
+            return QStringLiteral("--step: must be a number of positions from %1 to %2 (got '%3').")
+                .arg(kMinStep)
+                .arg(QString::fromStdString(pe::withThousands(pe::limits::maxSeqLen)))
+                .arg(parser.value(QStringLiteral("step")));
         cmd.step = *k;
     }
     // Against the scheme's last position: a table's last row, not the sinusoids' limit.
-    if (cmd.position + (cmd.frames - 1) * cmd.step > pe::positionEnd(cmd.params) - 1)
+    const double last = static_cast<double>(cmd.position) + cmd.fraction + (cmd.frames - 1) * cmd.step;
+    if (last > static_cast<double>(pe::positionEnd(cmd.params) - 1))
         return QStringLiteral("--frames: the last frame's position %1 would pass the last allowed position %2.")
-            .arg(cmd.position + (cmd.frames - 1) * cmd.step)
+            .arg(QString::fromStdString(pe::positionText(last)))
             .arg(QString::fromStdString(pe::withThousands(pe::positionEnd(cmd.params) - 1)));
     return std::nullopt;
 }
@@ -487,5 +495,33 @@ std::optional<QString> cli::readExport(const QCommandLineParser &parser, Command
     }
     if (asked.shot)
         return readScreenshot(parser, cmd);
+    return std::nullopt;
+}
+
+std::optional<QString> cli::readRealPositions(const QCommandLineParser &parser, CommandLine &cmd)
+{
+    const bool fractionalStep = cmd.step != std::floor(cmd.step);
+    if (cmd.fraction == 0 && !fractionalStep)
+        return std::nullopt;
+    const QString flag = cmd.fraction != 0 ? QStringLiteral("position") : QStringLiteral("step");
+    const QString given =
+        cmd.fraction != 0 && !parser.isSet(QStringLiteral("position"))
+            ? QStringLiteral("%1 (the session's)")
+                  .arg(QString::fromStdString(pe::positionText(static_cast<double>(cmd.position) + cmd.fraction)))
+            : parser.value(flag);
+    if (cmd.mode == CommandLine::Mode::ExportData)
+        return QStringLiteral("--%1 %2: a data export is a table at whole positions; give a whole one.")
+            .arg(flag, given);
+    // Every view the command draws: the panels, every view for --export all, else the one.
+    QStringList views = cmd.panels.isEmpty() ? QStringList{cmd.view} : cmd.panels;
+    if (cmd.view == QStringLiteral("all"))
+        views = viewIds();
+    else if (cmd.view.isEmpty())
+        views = {viewIds().first()};
+    for (const QString &id : views)
+        if (const ViewInfo *info = findView(id))
+            if (const QString why = info->realPositionProblem(cmd.params, cmd.noise); !why.isEmpty())
+                return QStringLiteral("--%1 %2: positions between whole ones are not drawn here: %3.")
+                    .arg(flag, given, why);
     return std::nullopt;
 }

@@ -147,9 +147,10 @@ int exportFrames(const CommandLine &cmd, WorkspaceViews &figures)
         std::fprintf(stderr, "pe-explorer: --size: %s\n", qPrintable(problem));
         return 2;
     }
+    const double first = parameters.realPosition();
     for (int k = 0; k < cmd.frames; ++k) {
-        if (k > 0)
-            parameters.stepPosition(cmd.step);
+        if (k > 0) // frame k at first + k·step exactly, as writeAnimation's
+            parameters.stepRealPosition(first + k * cmd.step - parameters.realPosition());
         const QString path = QDir(cmd.out).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0')));
         QString error;
         if (!exportFigure(view.get(), path, fitted, &error)) {
@@ -215,6 +216,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
     Parameters parameters;
     parameters.setState(cmd.params, cmd.noise); // checked together by the parser
     parameters.setPosition(cmd.position);
+    if (cmd.fraction > 0) // checked against the view by the parser
+        parameters.setRealPosition(static_cast<double>(cmd.position) + cmd.fraction);
 
     const bool exporting = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames;
     if (exporting && !cmd.figure.fontFamily.isEmpty())

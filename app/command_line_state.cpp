@@ -9,6 +9,7 @@
 
 #include <QCommandLineParser>
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <tuple>
@@ -236,18 +237,35 @@ std::optional<QString> cli::readPosition(const QCommandLineParser &parser, Comma
         const QString text = parser.value(positionFlag);
         const auto v = pe::parseInteger(text.toStdString());
         t = v.value_or(-1);
+        // --position 2.25: a real position inside the window (readRealPositions asks the view).
+        const auto real = v ? std::nullopt : pe::parseReal(text.toStdString());
+        if (real && positionFlag == QStringLiteral("position") && std::isfinite(*real) &&
+            *real >= static_cast<double>(p.startPos) && *real <= static_cast<double>(p.startPos + p.seqLen - 1)) {
+            cmd.position = static_cast<std::int64_t>(std::floor(*real));
+            cmd.fraction = *real - std::floor(*real);
+            return std::nullopt;
+        }
         if (!v || pe::validatePosition(p, t))
             return QStringLiteral("--%1: must be %2 (got '%3').")
-                .arg(positionFlag, QString::fromStdString(pe::positionAllowedText(p)), text);
+                .arg(positionFlag,
+                     positionFlag == QStringLiteral("position")
+                         ? QStringLiteral("a number inside the window, from %1 to %2 (a fraction where the view "
+                                          "draws any real t)")
+                               .arg(QString::fromStdString(pe::withThousands(p.startPos)),
+                                    QString::fromStdString(pe::withThousands(p.startPos + p.seqLen - 1)))
+                         : QString::fromStdString(pe::positionAllowedText(p)),
+                     text);
         cmd.position = t;
     } else if (cmd.session) {
         // The file's position, which the flags' window must still hold.
-        cmd.position = cmd.session->position;
+        const double t = cmd.session->position;
+        cmd.position = static_cast<std::int64_t>(std::floor(t));
+        cmd.fraction = t - std::floor(t);
         if (pe::validatePosition(p, cmd.position))
             return QStringLiteral("--position: the %1's position %2 is outside the window given, %3; give "
                                   "--position.")
                 .arg(parser.isSet(QStringLiteral("session")) ? QStringLiteral("session") : QStringLiteral("preset"))
-                .arg(cmd.position)
+                .arg(QString::fromStdString(pe::positionText(t)))
                 .arg(QString::fromStdString(pe::positionAllowedText(p)));
     } else {
         cmd.position = p.startPos;

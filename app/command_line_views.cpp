@@ -75,7 +75,7 @@ std::optional<QString> cli::carryIntoSession(const QCommandLineParser &, Command
     if (cmd.session) { // with what the flags changed
         cmd.session->params = cmd.params;
         cmd.session->noise = cmd.noise;
-        cmd.session->position = cmd.position;
+        cmd.session->position = static_cast<double>(cmd.position) + cmd.fraction;
     }
     return std::nullopt;
 }

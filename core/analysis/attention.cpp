@@ -252,6 +252,15 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
     f_.assign(static_cast<std::size_t>(2 * n_ - 1), 0.0);
     const auto at = [this](std::int64_t k) -> double & { return f_[static_cast<std::size_t>(k + n_ - 1)]; };
     const bool nope = settings.layer == LayerKind::Nope && hasNopeLayers(p);
+    const auto keepWaves = [this](const OffsetWaveRequest &r, double scale) {
+        realScores_ = RealScores::Waves;
+        realTheta_ = r.theta;
+        realA_ = r.a;
+        realB_ = r.b;
+        realScale_ = scale;
+    };
+    if (nope)
+        realScores_ = RealScores::Zero;
     // A NoPE layer's scores stay 0: no position enters them.
     if (!nope)
         switch (p.scheme) {
@@ -259,6 +268,8 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
             const double slope = alibiSlopes(p.heads)[static_cast<std::size_t>(p.head - 1)];
             for (std::int64_t k = -(n_ - 1); k < n_; ++k)
                 at(k) = -slope * static_cast<double>(k < 0 ? -k : k);
+            realScores_ = RealScores::Alibi;
+            slope_ = slope;
             break;
         }
         case SchemeId::Rope: {
@@ -289,6 +300,7 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
                 at(m) = factor * (even - odd); // Re[(c + ib)(cos + i sin)] at k = m
                 at(-m) = factor * (even + odd);
             }
+            keepWaves(r, factor);
             break;
         }
         case SchemeId::Sinusoidal: {
@@ -299,6 +311,8 @@ PositionalAttention::PositionalAttention(const Encoding &global, const Attention
             const OffsetWaveSums sums = offsetWaveSums(r, 0, 1, n_);
             for (std::int64_t m = 0; m < n_; ++m)
                 at(m) = at(-m) = sums.cosine[static_cast<std::size_t>(m)] * scale;
+            r.b.assign(r.theta.size(), 0.0);
+            keepWaves(r, scale);
             break;
         }
         case SchemeId::T5: // the learned bias of the offset's bucket (the view refuses T5 without its table)
@@ -401,6 +415,74 @@ void PositionalAttention::row(std::int64_t t, std::int64_t firstS, std::int64_t 
     }
     for (std::int64_t i = 0; i < count; ++i)
         out[i] = weight(t, firstS + i);
+}
+
+std::pair<std::int64_t, std::int64_t> PositionalAttention::seenKeysAt(double t) const
+{
+    // s <= t under the causal mask; t - W < s < t + W in a local layer.
+    std::int64_t begin = first_, end = first_ + n_;
+    if (causal_)
+        end = std::min(end, static_cast<std::int64_t>(std::floor(t)) + 1);
+    if (window_ > 0) {
+        const auto w = static_cast<double>(window_);
+        begin = std::max(begin, static_cast<std::int64_t>(std::floor(t - w)) + 1);
+        end = std::min(end, static_cast<std::int64_t>(std::ceil(t + w)));
+    }
+    return {begin, std::max(begin, end)};
+}
+
+std::vector<double> PositionalAttention::rowAt(double t) const
+{
+    std::vector<double> out(static_cast<std::size_t>(n_));
+    const double whole = std::floor(t);
+    const auto t0 = static_cast<std::int64_t>(whole);
+    if (t == whole) {
+        row(t0, first_, n_, out.data());
+        return out;
+    }
+    if (!realRows())
+        throw std::logic_error("PositionalAttention::rowAt: these scores are of whole offsets only");
+    const double f = t - whole;
+    // Keys s = first_ + i are the offsets k = t0 - s, k + f real; in ascending k, key i is at
+    // index n - 1 - i.
+    const std::int64_t lowK = t0 - (first_ + n_ - 1);
+    std::vector<double> score(static_cast<std::size_t>(n_), 0.0);
+    if (realScores_ == RealScores::Alibi) {
+        for (std::int64_t j = 0; j < n_; ++j)
+            score[static_cast<std::size_t>(j)] = -slope_ * std::abs(static_cast<double>(lowK + j) + f);
+    } else if (realScores_ == RealScores::Waves) {
+        // Re[(a + ib) e^{i(k + f)θ}] = Re[(a' + ib') e^{ikθ}] with a' + ib' = (a + ib) e^{ifθ}: the
+        // whole-offset sums with each pair's coefficients turned by fθ.
+        OffsetWaveRequest r;
+        r.theta = realTheta_;
+        r.sets = 1;
+        r.a.resize(realA_.size());
+        r.b.resize(realA_.size());
+        for (std::size_t l = 0; l < realA_.size(); ++l) {
+            double sn, cs;
+            sinCosOfProduct(f, realTheta_[l], sn, cs);
+            r.a[l] = realA_[l] * cs - realB_[l] * sn;
+            r.b[l] = realA_[l] * sn + realB_[l] * cs;
+        }
+        const OffsetWaveSums sums = offsetWaveSums(r, lowK, 1, n_);
+        for (std::size_t j = 0; j < score.size(); ++j)
+            score[j] = realScale_ * (sums.cosine[j] - sums.sine[j]);
+    }
+    const auto [seenBegin, seenEnd] = seenKeysAt(t);
+    const auto seen = [seenBegin, seenEnd](std::int64_t s) { return s >= seenBegin && s < seenEnd; };
+    double top = -std::numeric_limits<double>::infinity();
+    for (std::int64_t i = 0; i < n_; ++i)
+        if (seen(first_ + i))
+            top = std::max(top, score[static_cast<std::size_t>(n_ - 1 - i)]);
+    long double sum = 0;
+    for (std::int64_t i = 0; i < n_; ++i) {
+        const double e = seen(first_ + i) ? std::exp(score[static_cast<std::size_t>(n_ - 1 - i)] - top) : 0.0;
+        out[static_cast<std::size_t>(i)] = e;
+        sum += e;
+    }
+    for (double &w : out)
+        w = static_cast<double>(static_cast<long double>(w) / sum);
+    return out;
 }
 
 RopeDecayCurves ropeDecayCurves(const Encoding &rope, std::int64_t offsets, int samples, std::uint64_t seed)

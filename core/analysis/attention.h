@@ -88,6 +88,18 @@ class PositionalAttention
     // Weights of row t for s = firstS, firstS + 1, ... (count of them).
     void row(std::int64_t t, std::int64_t firstS, std::int64_t count, double *out) const;
 
+    // Whether rowAt takes a query between whole positions: the score is a formula of the real
+    // offset t - s (the sinusoids' and RoPE's waves without xPos, ALiBi's -m|t - s|, a NoPE layer's
+    // 0). Not on the N x N path, not for T5's buckets of whole offsets.
+    bool realRows() const { return realScores_ != RealScores::None; }
+    // The weights of query t, a real position in the window, for every key of the window (n of
+    // them, s = first .. first + n - 1): the scores at the offsets t - s, masked where s > t under
+    // the causal mask or |t - s| >= W in a local layer, softmaxed over the keys seen. A whole t
+    // gives row(t)'s weights; a fraction needs realRows(), else std::logic_error. O(N·d) a call.
+    std::vector<double> rowAt(double t) const;
+    // The keys a real query t sees, s in [first, second): seenKeys for a whole t.
+    std::pair<std::int64_t, std::int64_t> seenKeysAt(double t) const;
+
   private:
     double offsetScore(std::int64_t k) const { return f_[static_cast<std::size_t>(k + n_ - 1)]; }
     double offsetExp(std::int64_t k) const { return exp_[static_cast<std::size_t>(k + n_ - 1)]; }
@@ -104,6 +116,13 @@ class PositionalAttention
 
   private:
     double rowSum(std::int64_t t) const;
+
+    // What rowAt needs for a query between whole positions: each pair's frequency and its
+    // coefficients (score(k) = scale · Σ a cos kθ - b sin kθ), or ALiBi's slope.
+    enum class RealScores { None, Waves, Alibi, Zero };
+    RealScores realScores_ = RealScores::None;
+    std::vector<double> realTheta_, realA_, realB_;
+    double realScale_ = 0, slope_ = 0;
 
     std::int64_t first_ = 0;
     std::int64_t n_ = 0;

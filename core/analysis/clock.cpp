@@ -10,7 +10,7 @@
 
 namespace pe {
 
-Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFace face)
+Point handTip(const Encoding &encoding, double position, int pair, ClockFace face)
 {
     double s, c;
     encoding.pairSinCos(position, pair, s, c);
@@ -46,7 +46,7 @@ double pairRadius(const Encoding &encoding, int pair)
     return radius;
 }
 
-double handAngle(const Encoding &encoding, std::int64_t position, int pair)
+double handAngle(const Encoding &encoding, double position, int pair)
 {
     double s, c;
     encoding.pairSinCos(position, pair, s, c);
@@ -65,7 +65,7 @@ double trainedSweep(const Encoding &encoding, int pair)
     return std::min(2 * std::numbers::pi, static_cast<double>(p.rope.originalContext - 1) * theta);
 }
 
-bool outsideTrainedArc(const Encoding &encoding, std::int64_t position, int pair)
+bool outsideTrainedArc(const Encoding &encoding, double position, int pair)
 {
     const double sweep = trainedSweep(encoding, pair);
     // A hand on the arc's end is inside: the angle of position L - 1 itself, to rounding.

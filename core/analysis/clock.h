@@ -24,20 +24,20 @@ struct Point {
 };
 
 // Tip of pair `pair`'s hand at position t on a unit clock face (a table's pair: its direction).
-Point handTip(const Encoding &encoding, std::int64_t position, int pair, ClockFace face);
+Point handTip(const Encoding &encoding, double position, int pair, ClockFace face);
 // The largest length of the pair's (sin, cos) over the window's positions: 1 for the sinusoids
 // (exactly: they lie on the unit circle), RoPE's attention factor under YaRN, a table's measured. The circles view
 // scales each pair's plot by it.
 double pairRadius(const Encoding &encoding, int pair);
 // The hand's angle theta = t * w reduced to [0, 2*pi).
-double handAngle(const Encoding &encoding, std::int64_t position, int pair);
+double handAngle(const Encoding &encoding, double position, int pair);
 
 // RoPE: the arc pair i's hand swept over the trained context, positions 0..L-1 at the unscaled
 // θ_i: (L - 1)·θ_i, at most 2π (a hand that turned fully saw every angle). NaN for other schemes.
 // A hand outside it (handAngle beyond the sweep) is at an angle training never showed: what breaks
 // past L, and what interpolation (θ/s) avoids.
 double trainedSweep(const Encoding &encoding, int pair);
-bool outsideTrainedArc(const Encoding &encoding, std::int64_t position, int pair);
+bool outsideTrainedArc(const Encoding &encoding, double position, int pair);
 
 // Which pairs the clocks and circles show when not all fit. Always the fastest hid every slow hand
 // at large d (2,048 pairs, 23 shown, all of wavelength 6-7); spread shows the whole range.

@@ -140,13 +140,14 @@ int Encoding::pairCosineColumn(int pair) const
     return column < params_.dModel ? column : -1;
 }
 
-void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c) const
+void Encoding::pairSinCos(double position, int pair, double &s, double &c) const
 {
     switch (params_.scheme) {
     case SchemeId::Table: {
         const int cj = pairCosineColumn(pair);
-        s = params_.table->value(position, pairSineColumn(pair));
-        c = cj >= 0 ? params_.table->value(position, cj) : 0.0;
+        const auto row = static_cast<std::int64_t>(std::floor(position));
+        s = params_.table->value(row, pairSineColumn(pair));
+        c = cj >= 0 ? params_.table->value(row, cj) : 0.0;
         return;
     }
     case SchemeId::Alibi:
@@ -157,16 +158,16 @@ void Encoding::pairSinCos(std::int64_t position, int pair, double &s, double &c)
     case SchemeId::Rope:
         break;
     }
-    sinCosOfProduct(static_cast<double>(position), pairFrequency(pair), s, c);
+    sinCosOfProduct(position, pairFrequency(pair), s, c);
     s *= pairAmplitude(pair);
     c *= pairAmplitude(pair);
 }
 
-double Encoding::value(std::int64_t position, int column) const
+double Encoding::value(double position, int column) const
 {
     switch (params_.scheme) {
     case SchemeId::Table:
-        return params_.table->value(position, column);
+        return params_.table->value(static_cast<std::int64_t>(std::floor(position)), column);
     case SchemeId::Alibi:
     case SchemeId::T5:
         return 0.0;
@@ -175,7 +176,7 @@ double Encoding::value(std::int64_t position, int column) const
         break;
     }
     double s, c;
-    sinCosOfProduct(static_cast<double>(position), columnFreq_[column], s, c);
+    sinCosOfProduct(position, columnFreq_[column], s, c);
     return columnAmp_[static_cast<std::size_t>(column)] * (columnSine_[column] ? s : c);
 }
 

@@ -97,7 +97,10 @@ class Encoding
     bool columnIsSine(int column) const;
     double columnFrequency(int column) const { return columnFreq_[column]; }
 
-    double value(std::int64_t position, int column) const;
+    // At any real position for the formulas (the sinusoids and RoPE are defined between whole
+    // positions: playback's fractional ones, noise.h's realPositionProblem); a table's rows are
+    // whole positions, and a fraction there is dropped (callers ask realPositionProblem first).
+    double value(double position, int column) const;
 
     // A pair is a sine column and its cosine partner: ceil(d/2) pairs when interleaved (with odd d
     // the last sine has no partner), d/2 when split. Each pair is one clock hand.
@@ -111,8 +114,8 @@ class Encoding
     double pairFrequency(int pair) const { return columnFrequency(pairSineColumn(pair)); }
     double pairWavelength(int pair) const { return wavelengthOf(pairFrequency(pair)); }
     // sin and cos of the hand's angle position * pairFrequency, exact as value() is. For a table the
-    // pair's two values as they are (not of unit length).
-    void pairSinCos(std::int64_t position, int pair, double &s, double &c) const;
+    // pair's two values as they are (not of unit length). Any real position, as value().
+    void pairSinCos(double position, int pair, double &s, double &c) const;
 
     // Writes block.rows x block.cols values, row-major, with the given row stride (>= cols).
     void fill(const Block &block, double *out, std::int64_t outRowStride) const;

@@ -343,6 +343,22 @@ std::string numberText(double v, int digits)
     return buf;
 }
 
+std::string positionText(double t)
+{
+    char buf[64];
+    if (t == std::floor(t))
+        std::snprintf(buf, sizeof buf, "%.0f", t);
+    else {
+        std::snprintf(buf, sizeof buf, "%.3f", t);
+        std::string text = buf;
+        text.erase(text.find_last_not_of('0') + 1); // 10.250 -> 10.25
+        if (text.back() == '.')                     // 10.9999 rounds to 11.000 -> 11
+            text.pop_back();
+        return text;
+    }
+    return buf;
+}
+
 std::string wavelengthText(double lambda)
 {
     if (std::isinf(lambda)) // a pair that does not turn (partial rotary)

@@ -189,6 +189,9 @@ std::string compactNumber(double v);
 // A number to `digits` significant digits for tooltips ("6283.19"), ∞ for an infinite one (the
 // wavelength of a pair that does not turn).
 std::string numberText(double v, int digits);
+// A real position as the views and titles write it: 16381, 10.25 (at most three decimals: playback's
+// fractions are shown, not measured).
+std::string positionText(double t);
 
 // A wavelength for labels and titles, the same in every view: one decimal below 100 positions
 // (6.3, 30.6), whole positions below 10,000 (172, 4712), then to the nearest ten (22940, 1.23457e6).

@@ -216,4 +216,28 @@ void fillEmbeddings(const Encoding &encoding, const NoiseParams &noise, const Bl
         noiseInto(noise, encoding.dModel(), block, out, true);
 }
 
+std::string realPositionProblem(const EncodingParams &params, const NoiseParams &noise)
+{
+    if (params.scheme == SchemeId::Table)
+        return "a table has rows at whole positions only";
+    if (params.scheme == SchemeId::T5)
+        return "T5's buckets take whole offsets only";
+    if (noise.active())
+        return "the noise is drawn once per whole position";
+    return {};
+}
+
+std::optional<std::string> validateRealPosition(const EncodingParams &params, const NoiseParams &noise, double t)
+{
+    const double last = static_cast<double>(params.startPos + params.seqLen - 1);
+    if (std::isfinite(t) && t == std::floor(t) && std::abs(t) < 9e18) // a whole one, in validatePosition's words
+        return validatePosition(params, static_cast<std::int64_t>(t));
+    if (!std::isfinite(t) || t < static_cast<double>(params.startPos) || t > last)
+        return "position must be inside the window, from " + withThousands(params.startPos) + " to " +
+               withThousands(params.startPos + params.seqLen - 1) + " (got " + numberText(t, 12) + ").";
+    if (const std::string why = realPositionProblem(params, noise); !why.empty())
+        return "position must be a whole number here: " + why + " (got " + numberText(t, 12) + ").";
+    return std::nullopt;
+}
+
 } // namespace pe

@@ -69,6 +69,16 @@ std::int64_t noiseReach(const NoiseParams &noise, int dModel);
 // draws for positions below start_pos + seq_len would exceed maxNumpyDraws. Nothing when valid.
 std::optional<std::string> validateNoiseFor(const EncodingParams &params, const NoiseParams &noise);
 
+// Positions between whole ones (playback's smooth motion, --step 0.25): why this state has none,
+// one sentence; "" when it has. The sinusoids and RoPE are formulas of any real t (every scaling:
+// PI's t/s, NTK's and YaRN's θ, each a function of t), and so is ALiBi's bias −m·|t − s|. A table
+// has rows only at whole positions, T5's buckets take whole offsets, and noise is drawn once per
+// whole position: those states take whole positions alone.
+std::string realPositionProblem(const EncodingParams &params, const NoiseParams &noise);
+// Position t as a real number: inside the window [start_pos, start_pos + seq_len - 1] and, with a
+// fraction, of a state that has positions between whole ones. The sentence otherwise.
+std::optional<std::string> validateRealPosition(const EncodingParams &params, const NoiseParams &noise, double t);
+
 // numpy's legacy RandomState, the part randn uses: MT19937 seeded by init_genrand (which is
 // std::mt19937's own seeding, and numpy's for an integer seed), doubles of 53 bits from two 32-bit
 // outputs, and Gaussians by Marsaglia's polar method, which keeps its second value for the next call.

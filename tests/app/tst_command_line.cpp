@@ -206,7 +206,27 @@ void TestCommandLine::refusals_data()
     QTest::newRow("format name") << "--export all --out dir --format jpg"
                                  << "--format: 'jpg' is not a figure format";
     QTest::newRow("position outside") << "--seq-len 10 --position 10"
-                                      << "--position: must be a whole number inside the window, from 0 to 9";
+                                      << "--position: must be a number inside the window, from 0 to 9";
+    QTest::newRow("fraction on a whole view") << "--view similarity --position 2.5"
+                                              << "--position 2.5: positions between whole ones are not drawn here: "
+                                                 "the similarity view draws whole positions only";
+    QTest::newRow("fraction with noise") << "--view clocks --noise 0.5 --position 2.5"
+                                         << "the noise is drawn once per whole position";
+    QTest::newRow("fraction in data") << "--export-data encoding --out x.csv --position 2.5"
+                                      << "--position 2.5: a data export is a table at whole positions";
+    QTest::newRow("fraction reference") << "--reference 2.5"
+                                        << "--reference: must be a whole number";
+    QTest::newRow("fraction past the window") << "--seq-len 10 --position 9.5"
+                                              << "--position: must be a number inside the window, from 0 to 9";
+    QTest::newRow("step fraction on a whole view")
+        << "--export-frames out --frames 3 --step 0.25 --view distance"
+        << "--step 0.25: positions between whole ones are not drawn here: the distance";
+    QTest::newRow("step fraction of xpos") << "--scheme rope --xpos-scale-base 512 --causal --view attention "
+                                              "--export-frames out --frames 3 --step 0.5"
+                                           << "xPos's scores are summed at whole offsets";
+    QTest::newRow("step too small") << "--export-frames out --frames 3 --step 0.0001"
+                                    << "--step: must be a number of positions from 0.001";
+
     QTest::newRow("position text") << "--position here"
                                    << "--position";
     QTest::newRow("unknown --view") << "--view spirals"

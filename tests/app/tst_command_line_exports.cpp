@@ -43,6 +43,7 @@ class TestCommandLineExports : public QObject
     void failedExportKeepsExistingFile();
     void outputOntoADirectoryIsRefused();
     void exportFrames();
+    void framesBetweenWholePositions();
     void exportAnalysisData();
     void exportProjection();
     void exportVectorFormatsAndAll();
@@ -233,6 +234,37 @@ void TestCommandLineExports::exportFrames()
     QImage last(QDir(dir).filePath(files.last()));
     QCOMPARE(first.size(), QSize(320, 240));
     QVERIFY(first != last); // the hands moved
+}
+
+void TestCommandLineExports::framesBetweenWholePositions()
+{
+    // --step 0.25 on the clocks: the current row's hands turn a quarter of a position a frame, and
+    // frame 4 (t = 7) is the figure of --position 7 itself, pixel for pixel.
+    const QStringList common{QStringLiteral("--view"), QStringLiteral("clocks"),         QStringLiteral("--seq-len"),
+                             QStringLiteral("12"),     QStringLiteral("--base"),         QStringLiteral("100"),
+                             QStringLiteral("--size"), QStringLiteral("320x240"),        QStringLiteral("--clock-rows"),
+                             QStringLiteral("12"),     QStringLiteral("--export-frames")};
+    const QString quarter = dir_.filePath(QStringLiteral("quarter"));
+    Run r =
+        run(common + QStringList{quarter, QStringLiteral("--position"), QStringLiteral("6"), QStringLiteral("--frames"),
+                                 QStringLiteral("5"), QStringLiteral("--step"), QStringLiteral("0.25")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QString whole = dir_.filePath(QStringLiteral("whole"));
+    r = run(common + QStringList{whole, QStringLiteral("--position"), QStringLiteral("7"), QStringLiteral("--frames"),
+                                 QStringLiteral("1")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const auto frame = [](const QString &dir, int k) {
+        return QImage(QDir(dir).filePath(QStringLiteral("frame-%1.png").arg(k, 5, 10, QLatin1Char('0'))));
+    };
+    for (int k = 1; k < 5; ++k)
+        QVERIFY2(frame(quarter, k) != frame(quarter, k - 1), qPrintable(QStringLiteral("frame %1").arg(k)));
+    QCOMPARE(frame(quarter, 4), frame(whole, 0));
+    // --position 6.5 alone draws the frame between them, as frame 2.
+    const QString half = dir_.filePath(QStringLiteral("half"));
+    r = run(common + QStringList{half, QStringLiteral("--position"), QStringLiteral("6.5"), QStringLiteral("--frames"),
+                                 QStringLiteral("1")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(frame(half, 0), frame(quarter, 2));
 }
 
 static QStringList csvLines(const QString &path)

@@ -179,21 +179,24 @@ void lectureBenchmarks(bool quick)
         std::printf("    %10.1f / %6.1f ms\n", percentile(step, 0.5), percentile(step, 0.95));
     }
     const double runFor = quick ? 1.5 : 4.0;
-    for (const QString &id : {QStringLiteral("clocks"), QStringLiteral("circles")}) {
-        pe::EncodingParams v = testsupport::params(100'000, 1024);
-        parameters.set(v);
-        parameters.setPosition(0);
-        window.showView(id);
-        QApplication::processEvents();
-        window.playback()->setSpeed(60);
-        window.playback()->setLoop(true);
-        window.playback()->play();
-        const std::vector<double> gaps = frameIntervals(window, runFor);
-        window.playback()->pause();
-        std::printf("  playback, %-8s at 60 positions a second: frame interval p50 %.1f ms, p95 %.1f ms (%zu frames "
-                    "in %.1f s)\n",
-                    qPrintable(id), percentile(gaps, 0.5), percentile(gaps, 0.95), gaps.size() + 1, runFor);
-    }
+    // At 60 positions a second a whole position a frame; at 2, positions between whole ones (the
+    // smooth motion: every frame a new fraction).
+    for (const double speed : {60.0, 2.0})
+        for (const QString &id : {QStringLiteral("clocks"), QStringLiteral("circles")}) {
+            pe::EncodingParams v = testsupport::params(100'000, 1024);
+            parameters.set(v);
+            parameters.setPosition(0);
+            window.showView(id);
+            QApplication::processEvents();
+            window.playback()->setSpeed(speed);
+            window.playback()->setLoop(true);
+            window.playback()->play();
+            const std::vector<double> gaps = frameIntervals(window, runFor);
+            window.playback()->pause();
+            std::printf("  playback, %-8s at %2.0f positions a second: frame interval p50 %.1f ms, p95 %.1f ms (%zu "
+                        "frames in %.1f s)\n",
+                        qPrintable(id), speed, percentile(gaps, 0.5), percentile(gaps, 0.95), gaps.size() + 1, runFor);
+        }
     for (const QString &id : {QStringLiteral("heatmap"), QStringLiteral("clocks")}) {
         pe::EncodingParams v = testsupport::params(id == QLatin1String("heatmap") ? 100'000 : 200, 1024);
         const Lecture lecture = twoSteps(id, v,

@@ -521,8 +521,8 @@ bool writeFigure(const QString &path, const std::function<QByteArray()> &bytes, 
     return writeBytes(drawn, path, error);
 }
 
-QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
-                       std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress)
+QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames, double step,
+                       int fps, const QString &path, const std::function<bool(int)> &progress)
 {
     // Built in memory a frame at a time (the GIF by giflib, the video by FFmpeg), then one atomic write.
     const std::optional<VideoWriter::Codec> codec = VideoWriter::codecForPath(path);
@@ -531,11 +531,12 @@ QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptio
     QString error;
     if (codec && !video.open(*codec, options.pixelSize(), fps, &error))
         return error;
+    const double first = parameters.realPosition();
     for (int k = 0; k < frames; ++k) {
         if (progress && !progress(k))
             return QObject::tr("cancelled; nothing was written.");
-        if (k > 0)
-            parameters.stepPosition(step);
+        if (k > 0) // frame k at first + k·step exactly, not a sum of rounded steps
+            parameters.stepRealPosition(first + k * step - parameters.realPosition());
         const QImage frame = figureImage(view, options);
         if (frame.isNull())
             return QObject::tr("frame %1: could not draw it.").arg(k);

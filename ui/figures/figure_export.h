@@ -184,5 +184,5 @@ bool exportFigure(PlotView *view, const QString &path, const FigureOptions &opti
 // which the view draws), as one GIF, or an H.264 MP4 or VP9 WebM (figures/video_writer.h), at
 // `fps`, written atomically. `progress(k)` before frame k may cancel.
 // Empty when written; otherwise one sentence, and nothing was written.
-QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames,
-                       std::int64_t step, int fps, const QString &path, const std::function<bool(int)> &progress = {});
+QString writeAnimation(PlotView *view, Parameters &parameters, const FigureOptions &options, int frames, double step,
+                       int fps, const QString &path, const std::function<bool(int)> &progress = {});

@@ -211,7 +211,7 @@ QString StepFigure::video(const LectureStep &step, const FigureOptions &options,
         const Session s = stateDuringAction(step, k / double(frames - 1));
         if (const auto problem = parameters_->setState(s.params, s.noise))
             continue; // checked at both ends when read: not reached
-        parameters_->setPosition(s.position);
+        parameters_->setRealPosition(s.position);
         if (!video.addFrame(page().image(), &error))
             return QObject::tr("frame %1: %2").arg(k).arg(error);
     }

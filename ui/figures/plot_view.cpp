@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <cmath>
+
 PlotView::PlotView(Parameters *parameters, QWidget *parent)
     : QWidget(parent)
     , parameters_(parameters)
@@ -39,10 +41,11 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     connect(plot_, &QCustomPlot::afterLayout, this, &PlotView::spaceTicks);
     connect(parameters_, &Parameters::positionChanged, this, [this] {
         // A parameter change that moved the position has just rebuilt with it: nothing to do.
-        if (parameters_->position() == drawnPosition_ && !dirty_)
+        // Nor does a fraction this view does not draw.
+        if (shownPosition() == drawnPosition_ && !dirty_)
             return;
         if (isVisible() && !dirty_ && !notice_->isVisibleTo(this)) {
-            drawnPosition_ = parameters_->position();
+            drawnPosition_ = shownPosition();
             positionMoved();
             emit rebuilt();
         } else {
@@ -57,6 +60,15 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
     });
+}
+
+double PlotView::shownPosition() const
+{
+    const double t = parameters_->realPosition();
+    if (t == std::floor(t) || !info_ ||
+        !info_->realPositionProblem(parameters_->values(), parameters_->noise()).isEmpty())
+        return static_cast<double>(parameters_->position());
+    return t;
 }
 
 QString PlotView::tooltipAt(QPointF) const
@@ -129,7 +141,7 @@ void PlotView::rebuildNow()
     dirty_ = false;
     builtForProjector_ = projector();
     pixelScale_ = plot_->devicePixelRatioF();
-    drawnPosition_ = parameters_->position();
+    drawnPosition_ = shownPosition();
     if (!showScheme()) {
         applyFonts();
         applyPalette();

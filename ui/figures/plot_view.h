@@ -102,6 +102,11 @@ class PlotView : public QWidget
     // binds it, giving each declared setting's control its range, choices and default.
     const ViewInfo &info() const { return *info_; }
     void bindSettings(const ViewInfo &info);
+    // The position this view draws: Parameters::realPosition where its entry draws any real t for
+    // this state (ViewInfo::realPositionProblem is empty), else the whole position.
+    double shownPosition() const;
+    // A position as titles write it: 16381, 10.25 (pe::positionText).
+    static QString positionText(double t) { return QString::fromStdString(pe::positionText(t)); }
 
     // The view's settings: a ViewState of its own until the workspace gives it the one it keeps
     // for this view (useState; nullptr: its own again). The view reads only this; its controls
@@ -321,7 +326,7 @@ class PlotView : public QWidget
     QMargins panelInsets_{};
     QString panelLabel_{};
     bool panel_ = false;
-    std::int64_t drawnPosition_ = -1; // the position the plot shows
+    double drawnPosition_ = -1; // the position the plot shows (shownPosition)
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;
     bool dirty_ = true;

@@ -374,9 +374,11 @@ Session stateDuringAction(const LectureStep &step, double u)
 {
     Session s = step.state;
     const LectureAction &a = step.action;
-    if (a.kind == LectureAction::Kind::Play)
-        s.position = std::llround(a.from + (a.to - a.from) * std::clamp(u, 0.0, 1.0));
-    else if (a.kind == LectureAction::Kind::Animate) // both ends checked when read, so all between
+    if (a.kind == LectureAction::Kind::Play) {
+        // Between whole positions where the state has them (smooth), else the nearest whole one.
+        const double t = a.from + (a.to - a.from) * std::clamp(u, 0.0, 1.0);
+        s.position = pe::realPositionProblem(s.params, s.noise).empty() ? t : std::round(t);
+    } else if (a.kind == LectureAction::Kind::Animate) // both ends checked when read, so all between
         setAnimated(a.parameter, animatedBetween(a.from, a.to, std::clamp(u, 0.0, 1.0)), s.params, s.noise);
     return s;
 }

@@ -5,6 +5,7 @@
 #include "encodings/position_table.h"
 
 #include <algorithm>
+#include <cmath>
 
 Parameters::Parameters(QObject *parent)
     : QObject(parent)
@@ -56,19 +57,53 @@ void Parameters::apply(const pe::EncodingParams &values, const pe::NoiseParams &
     }
     noise_ = noise;
     const std::int64_t kept = std::clamp(position_, values_.startPos, values_.startPos + values_.seqLen - 1);
-    const bool moved = kept != position_;
+    // A state without positions between whole ones (a table, noise) lands on the whole part.
+    const double fraction = kept == position_ && takesRealPositions() ? fraction_ : 0.0;
+    const bool moved = kept != position_ || fraction != fraction_;
     position_ = kept;
+    fraction_ = fraction;
     emit changed();
     if (moved)
         emit positionChanged();
+}
+
+void Parameters::stepRealPosition(double k)
+{
+    const double target = realPosition() + k;
+    // The window slides, as whole steps slide it, until it holds the whole position past the target
+    // (a real position lies between two rows of the window); then the target itself.
+    const auto edge = static_cast<std::int64_t>(k >= 0 ? std::ceil(target) : std::floor(target));
+    stepPosition(edge - position_);
+    if (target != std::floor(target) && takesRealPositions())
+        setRealPosition(target); // refused past the last allowed position: it stays there
+}
+
+bool Parameters::takesRealPositions() const
+{
+    return pe::realPositionProblem(values_, noise_).empty();
 }
 
 bool Parameters::setPosition(std::int64_t t)
 {
     if (t < values_.startPos || t >= values_.startPos + values_.seqLen)
         return false;
-    if (t != position_) {
+    if (t != position_ || fraction_ != 0) {
         position_ = t;
+        fraction_ = 0;
+        emit positionChanged();
+    }
+    return true;
+}
+
+bool Parameters::setRealPosition(double t)
+{
+    if (pe::validateRealPosition(values_, noise_, t))
+        return false;
+    const double whole = std::floor(t);
+    const auto position = static_cast<std::int64_t>(whole);
+    if (position != position_ || t - whole != fraction_) {
+        position_ = position;
+        fraction_ = t - whole;
         emit positionChanged();
     }
     return true;
@@ -87,9 +122,12 @@ void Parameters::stepPosition(std::int64_t k)
     else
         v.startPos = target - v.seqLen + 1;
     const std::int64_t before = position_;
+    const double fraction = fraction_;
     position_ = target; // set() keeps it: the slid window holds it
+    fraction_ = 0;      // a step lands on a whole position
     if (set(v)) {
         position_ = before;
+        fraction_ = fraction;
         return;
     }
     emit positionChanged();

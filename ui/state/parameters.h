@@ -41,11 +41,22 @@ class Parameters : public QObject
     // The highlighted position every view marks (heatmap row, clock row, circle point); always in
     // the window [start_pos, start_pos + seq_len).
     std::int64_t position() const { return position_; }
-    // False, and nothing changes, when t is outside the window.
+    // The same as a real number: position() plus a fraction in [0, 1), which only a state whose
+    // formulas are defined between positions has (pe::realPositionProblem; smooth playback moves
+    // it). The views that draw any real t (the registry's realPositions) read this one; the others
+    // position(), its whole part.
+    double realPosition() const { return static_cast<double>(position_) + fraction_; }
+    bool takesRealPositions() const;
+    // False, and nothing changes, when t is outside the window. A whole position: the fraction goes.
     bool setPosition(std::int64_t t);
+    // False, and nothing changes, when pe::validateRealPosition refuses t.
+    bool setRealPosition(double t);
     // Moves the position by k; past either end of the window the window slides along with it (as
     // far as the limits allow), so stepping never stops at the edge of what is shown.
     void stepPosition(std::int64_t k);
+    // Moves the real position by k (any real where the state has positions between whole ones, else
+    // whole), sliding the window as stepPosition does; at the last allowed position it stops there.
+    void stepRealPosition(double k);
 
     // The one check of a state: the validator, the noise, and numpy's draws against the window
     // (its field: the one of seq_len, d_model and start_pos that changed). setState applies what
@@ -54,6 +65,7 @@ class Parameters : public QObject
 
   signals:
     void changed();
+    // The real position changed (its whole part, its fraction or both).
     void positionChanged();
 
   private:
@@ -61,5 +73,6 @@ class Parameters : public QObject
     pe::EncodingParams values_;
     std::shared_ptr<const pe::Encoding> encoding_;
     std::int64_t position_ = 0;
+    double fraction_ = 0; // in [0, 1); 0 unless takesRealPositions()
     pe::NoiseParams noise_;
 };

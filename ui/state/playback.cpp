@@ -40,8 +40,8 @@ void Playback::toggle()
 void Playback::setSpeed(double positionsPerSecond)
 {
     speed_ = std::clamp(positionsPerSecond, kMinSpeed, kMaxSpeed);
-    // One tick per position when slow; at most about 60 ticks a second when fast.
-    timer_.setInterval(std::max(16, static_cast<int>(1000.0 / speed_)));
+    // About 60 ticks a second: a smooth position moves every frame, a whole one when its time comes.
+    timer_.setInterval(16);
 }
 
 void Playback::setLoop(bool on)
@@ -52,7 +52,13 @@ void Playback::setLoop(bool on)
 void Playback::tick()
 {
     // Advance by the time that really passed, so a slow frame does not slow the clocks.
-    carry_ += speed_ * static_cast<double>(clock_.restart()) / 1000.0;
+    const double moved = speed_ * static_cast<double>(clock_.restart()) / 1000.0;
+    if (parameters_->takesRealPositions()) {
+        carry_ = 0;
+        advanceReal(moved);
+        return;
+    }
+    carry_ += moved;
     const auto steps = static_cast<std::int64_t>(std::floor(carry_));
     if (steps <= 0)
         return;
@@ -68,4 +74,19 @@ void Playback::advance(std::int64_t positions)
         parameters_->setPosition(start + (parameters_->position() - start + positions) % n);
     else
         parameters_->stepPosition(positions);
+}
+
+void Playback::advanceReal(double positions)
+{
+    const pe::EncodingParams &p = parameters_->values();
+    const auto start = static_cast<double>(p.startPos);
+    if (!loop_) {
+        parameters_->stepRealPosition(positions);
+        return;
+    }
+    if (parameters_->realPosition() != lastSet_)
+        phase_ = parameters_->realPosition() - start;
+    phase_ = std::fmod(phase_ + positions, static_cast<double>(p.seqLen));
+    parameters_->setRealPosition(std::min(start + phase_, static_cast<double>(p.startPos + p.seqLen - 1)));
+    lastSet_ = parameters_->realPosition();
 }

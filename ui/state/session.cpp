@@ -197,13 +197,10 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
         r.fail(QString::fromStdString(problem->message));
         return std::nullopt;
     }
-    s.position = s.params.startPos;
-    if (!r.integer(json, "position", s.position, false))
+    // A real position (2.25) where the state has positions between whole ones: checked with the noise.
+    s.position = static_cast<double>(s.params.startPos);
+    if (json.contains(QLatin1String("position")) && !r.number(json, "position", s.position))
         return std::nullopt;
-    if (auto problem = pe::validatePosition(s.params, s.position)) {
-        r.fail(QString::fromStdString(*problem));
-        return std::nullopt;
-    }
     if (json.contains(QLatin1String("noise"))) {
         QJsonObject n;
         std::int64_t seed = 42;
@@ -231,6 +228,10 @@ std::optional<Session> readSession(const QJsonObject &json, QString *error)
             r.fail(QString::fromStdString(*problem));
             return std::nullopt;
         }
+    }
+    if (auto problem = pe::validateRealPosition(s.params, s.noise, s.position)) {
+        r.fail(QString::fromStdString(*problem));
+        return std::nullopt;
     }
     s.view = viewIds().first();
     if (!r.string(json, "view", s.view, false))
@@ -325,7 +326,7 @@ QJsonObject sessionToJson(const Session &s)
         {QStringLiteral("format"), QLatin1String(kSessionFormat)},
         {QStringLiteral("version"), kSessionVersion},
         {QStringLiteral("parameters"), params},
-        {QStringLiteral("position"), static_cast<double>(s.position)},
+        {QStringLiteral("position"), s.position},
         {QStringLiteral("noise"), QJsonObject{{QStringLiteral("sigma"), s.noise.sigma},
                                               {QStringLiteral("seed"), static_cast<double>(s.noise.seed)},
                                               {QStringLiteral("rng"), QString::fromUtf8(pe::rngName(s.noise.rng))}}},

@@ -16,7 +16,7 @@
 // name and a title (resources/presets.json).
 struct Session {
     pe::EncodingParams params;
-    std::int64_t position = 0;
+    double position = 0; // a whole one, or between whole ones where the state has them (validateRealPosition)
     pe::NoiseParams noise;
     QString view;                     // a view id of the registry
     QMap<QString, QJsonObject> views; // view id -> its settings

@@ -58,6 +58,14 @@ ViewInfo in(ViewInfo info, const QString &group, Markers markers = Markers::None
     return withSchemeCheck(std::move(info));
 }
 
+// A view that draws the position at any real t (ViewInfo::realPositions), narrowed by `problem`.
+ViewInfo atRealPositions(ViewInfo info, std::function<QString(const pe::EncodingParams &)> problem = {})
+{
+    info.realPositions = true;
+    info.realRowsProblem = std::move(problem);
+    return info;
+}
+
 } // namespace
 
 // The list of views: the order is the View menu's and the digit keys' (Ctrl+1 the heatmap ...
@@ -68,10 +76,11 @@ const std::vector<ViewInfo> &viewRegistry()
     using enum Markers;
     constexpr ColourScale Values = ColourScale::Values, Positions = ColourScale::Positions;
     static const std::vector<ViewInfo> views = {
-        in(heatmapViewInfo(), encodingGroup(), OnPositions, Values),
+        in(atRealPositions(heatmapViewInfo()), encodingGroup(), OnPositions, Values),
         in(frequencyViewInfo(), encodingGroup(), Markers::None, ColourScale::None, Legend::Placed),
-        in(clockGridViewInfo(), encodingGroup()),
-        in(pairCircleViewInfo(), encodingGroup(), Markers::None, Positions, Legend::None, Aspect::Equal),
+        in(atRealPositions(clockGridViewInfo()), encodingGroup()),
+        in(atRealPositions(pairCircleViewInfo()), encodingGroup(), Markers::None, Positions, Legend::None,
+           Aspect::Equal),
         in(similarityViewInfo(), readingGroup(), OnPositions),
         in(recoveryViewInfo(), readingGroup(), OnPositions),
         in(distanceViewInfo(), readingGroup(), OnPositions, Values),
@@ -83,7 +92,7 @@ const std::vector<ViewInfo> &viewRegistry()
         in(ropeDecayViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(precisionViewInfo(), ropeGroup(), OnPositions, ColourScale::None, Legend::Placed),
         in(gridViewInfo(), ropeGroup(), Markers::None, Values),
-        in(attentionViewInfo(), readingGroup(), OnPositions, Values),
+        in(atRealPositions(attentionViewInfo(), attentionRealRowsProblem), readingGroup(), OnPositions, Values),
         in(alibiViewInfo(), biasGroup(), Markers::None, Values),
         in(bucketsViewInfo(), biasGroup(), Markers::None, Values),
     };

@@ -3,6 +3,7 @@
 #include "analysis/reduction.h"
 #include "encodings/scheme.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -34,6 +35,17 @@ QString schemeProblemOf(const std::vector<pe::SchemeId> &schemes, const QString 
 QString ViewInfo::schemeProblem(const pe::EncodingParams &p) const
 {
     return schemeProblemOf(schemes, title, p);
+}
+
+QString ViewInfo::realPositionProblem(const pe::EncodingParams &p, const pe::NoiseParams &noise) const
+{
+    if (!realPositions)
+        return QCoreApplication::translate("ViewRegistry", "the %1 view draws whole positions only (the clocks, "
+                                                           "circles, heatmap and attention draw any real t)")
+            .arg(title.toLower());
+    if (const std::string why = pe::realPositionProblem(p, noise); !why.empty())
+        return QString::fromStdString(why);
+    return realRowsProblem ? realRowsProblem(p) : QString();
 }
 
 ViewInfo withSchemeCheck(ViewInfo info)

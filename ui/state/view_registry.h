@@ -52,11 +52,21 @@ struct ViewInfo {
     std::vector<pe::SchemeId> schemes{};
     // What it explains: one of viewGroups() (set by the list of views, views/view_list.cpp).
     QString group{};
+    // Whether it draws the position at any real t (Parameters::realPosition: smooth playback,
+    // --position 2.5, --step 0.25) where the state has positions between whole ones: the clocks'
+    // current row, the circles' marker, the heatmap's row, the attention row. The others draw the
+    // whole part. realRowsProblem narrows it by the state (attention's N x N scores), one sentence.
+    bool realPositions = false;
+    std::function<QString(const pe::EncodingParams &)> realRowsProblem{};
 
     // Why the view does not draw p's scheme, one sentence; empty when it does. cannotDraw and
     // every export's problem say it first (viewInfo() adds it), so the window shows it in place of
     // the figure and the command line refuses with it.
     QString schemeProblem(const pe::EncodingParams &p) const;
+    // Why this view draws position t only at a whole position for this state, one sentence; empty
+    // when it draws any real t (the window says it beside the position; the command line refuses
+    // a fractional --position or --step with it).
+    QString realPositionProblem(const pe::EncodingParams &p, const pe::NoiseParams &noise) const;
 };
 
 // The encoding itself, seq_len x d_model in float64 (a table: the chosen rows, equal to the file's

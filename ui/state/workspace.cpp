@@ -107,7 +107,7 @@ Session Workspace::session(const QString &view) const
 {
     Session s;
     s.params = parameters_->values();
-    s.position = parameters_->position();
+    s.position = parameters_->realPosition();
     s.noise = parameters_->noise();
     s.view = view;
     for (const ViewInfo &info : viewRegistry())
@@ -132,7 +132,7 @@ bool Workspace::applySession(const Session &s, QString *error)
     }
     if (!findView(s.view))
         return fail(tr("unknown view '%1'.").arg(oneLine(s.view.left(40))));
-    if (auto problem = pe::validatePosition(s.params, s.position))
+    if (auto problem = pe::validateRealPosition(s.params, s.noise, s.position))
         return fail(QString::fromStdString(*problem));
     if (auto problem = parameters_->check(s.params, s.noise))
         return fail(QString::fromStdString(problem->message));
@@ -143,7 +143,7 @@ bool Workspace::applySession(const Session &s, QString *error)
     undoStack()->beginMacro(s.title.isEmpty() ? tr("session") : s.title);
     const auto close = qScopeGuard([this] { undoStack()->endMacro(); });
     parameters_->setState(s.params, s.noise); // checked above
-    parameters_->setPosition(s.position);
+    parameters_->setRealPosition(s.position); // checked above
     // A session is a complete state: every view takes its defaults for what the session does not
     // name, so nothing of the state before it shows through (a preset after another once kept the
     // other's clock faces).

@@ -291,6 +291,11 @@ void AttentionView::rebuild()
     const pe::PositionalAttention &a = attention();
     const std::int64_t t = parameters()->position();
     const std::int64_t n = p.seqLen;
+    // The row at a real position between whole ones (playback), where both rows have scores of the
+    // real offset (the registry's attentionRealRowsProblem); the matrix keeps its whole cells.
+    const double realT = shownPosition();
+    const bool real = realT != static_cast<double>(t) && a.realRows() && (!compared_ || compared_->realRows());
+    const double rowT = real ? realT : static_cast<double>(t);
 
     // The heatmap: a cell a position, the positions around t when they do not all fit.
     matrix_->place(t, p.startPos, n, state().integer(QStringLiteral("attentionCells")), kMaxCells);
@@ -310,10 +315,12 @@ void AttentionView::rebuild()
                 top = std::max(top, row[c]);
     }
     matrix_->fill(weights, 0, top > 0 ? top : 1);
-    placeHorizontal(rowLine_, static_cast<double>(t));
+    placeHorizontal(rowLine_, rowT);
 
     // Row t, every key of the window, reduced to its envelope per pixel column.
-    const auto rowOf = [n, first = p.startPos, t](const pe::PositionalAttention &att) {
+    const auto rowOf = [n, first = p.startPos, t, real, rowT](const pe::PositionalAttention &att) {
+        if (real)
+            return att.rowAt(rowT);
         std::vector<double> row(static_cast<std::size_t>(n));
         att.row(t, first, n, row.data());
         return row;
@@ -349,11 +356,11 @@ void AttentionView::rebuild()
     const QSize key = rowLegend_->minimumOuterSizeHint();
     const bool keyFits = key.width() <= rowRect_->width() / 2 && key.height() <= rowRect_->height() / 2;
     rowLegend_->setVisible(compared_ != nullptr && keyFits);
-    placeVertical(columnLine_, static_cast<double>(t));
+    placeVertical(columnLine_, rowT);
     const QString temperature = placeTemperature();
     // Grey where row t's keys are masked: before its window, after t.
     const std::int64_t end = p.startPos + n;
-    const auto [seenFirst, seenEnd] = a.seenKeys(t);
+    const auto [seenFirst, seenEnd] = a.seenKeysAt(rowT);
     const std::int64_t seenLast = seenEnd - 1;
     maskBands_[0]->setVisible(seenFirst > p.startPos);
     maskBands_[0]->topLeft->setCoords(static_cast<double>(p.startPos) - 0.5, 0);
@@ -364,7 +371,7 @@ void AttentionView::rebuild()
     QCPAxis *x = rowRect_->axis(QCPAxis::atBottom);
     QCPAxis *y = rowRect_->axis(QCPAxis::atLeft);
     x->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + n) - 0.5);
-    y->setLabel(tr("weight in row t = %1").arg(t));
+    y->setLabel(tr("weight in row t = %1").arg(positionText(rowT)));
     bool found = false;
     const QCPRange values = plt->graph(0)->data()->valueRange(found);
     bool foundOther = false;
@@ -384,7 +391,7 @@ void AttentionView::rebuild()
     if (const QString cellsText = matrix_->windowText(); !cellsText.isEmpty())
         title << cellsText;
     title << tr("row t = %1: largest weight %2 at s = %3")
-                 .arg(t)
+                 .arg(positionText(rowT))
                  .arg(row[static_cast<std::size_t>(best)], 0, 'g', 4)
                  .arg(p.startPos + best);
     if (curve.stride > 1)

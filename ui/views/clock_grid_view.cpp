@@ -114,10 +114,16 @@ QPointF ClockGridView::clockCentre(int row, int col) const
     return {static_cast<double>(col), static_cast<double>(row)};
 }
 
+double ClockGridView::rowPosition(int row) const
+{
+    // The current row shows the real position (playback between whole ones); the others their own.
+    return firstRow_ + row == parameters()->position() ? shownPosition() : static_cast<double>(firstRow_ + row);
+}
+
 QPointF ClockGridView::handTip(int row, int col) const
 {
     const pe::Point tip =
-        pe::handTip(parameters()->encoding(), firstRow_ + row, pairs_[static_cast<std::size_t>(col)], face());
+        pe::handTip(parameters()->encoding(), rowPosition(row), pairs_[static_cast<std::size_t>(col)], face());
     // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
     return {col + kHandLength * tip.x, row - kHandLength * tip.y};
 }
@@ -149,9 +155,7 @@ void ClockGridView::positionMoved()
         placeHands();
         return;
     }
-    highlight_->topLeft->setCoords(-0.5, static_cast<double>(parameters()->position() - firstRow_) - 0.5);
-    highlight_->bottomRight->setCoords(cols_ - 0.5, static_cast<double>(parameters()->position() - firstRow_) + 0.5);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    placeHands(); // the current row's hands at a real position, the band on its row
 }
 
 void ClockGridView::layoutGrid()
@@ -276,7 +280,7 @@ void ClockGridView::layoutGrid()
                              .arg(enc.pairSineColumn(pair));
         }
     if (p.scheme == pe::SchemeId::Rope) {
-        const std::int64_t t = parameters()->position();
+        const double t = shownPosition();
         int outside = 0;
         double past = 0; // the farthest a hand is beyond its arc, in radians
         for (int pair : pairs_)
@@ -291,10 +295,10 @@ void ClockGridView::layoutGrid()
         // a degree, without scaling the slow hands by tens.
         const double degrees = past * 180 / std::numbers::pi;
         title << (outside == 0
-                      ? tr("at t = %1, all %2 hands inside their arcs").arg(t).arg(cols_)
+                      ? tr("at t = %1, all %2 hands inside their arcs").arg(positionText(t)).arg(cols_)
                       : tr("at t = %1, %2 of %3 hands outside their arcs, at most %4° past: angles "
                            "training never showed")
-                            .arg(t)
+                            .arg(positionText(t))
                             .arg(outside)
                             .arg(cols_)
                             .arg(degrees < 10 ? QString::number(degrees, 'g', 2) : QString::number(degrees, 'f', 0)));
@@ -337,7 +341,7 @@ void ClockGridView::placeHands()
             if (local_) {
                 // Shorter than the global hand, so both read where they overlap.
                 const pe::Point local =
-                    pe::handTip(*local_, firstRow_ + r, pairs_[static_cast<std::size_t>(c)], face());
+                    pe::handTip(*local_, rowPosition(r), pairs_[static_cast<std::size_t>(c)], face());
                 localHand.append(QCPCurveData(u++, c, r));
                 localHand.append(QCPCurveData(u++, c + kLocalHandLength * local.x, r - kLocalHandLength * local.y));
                 localHand.append(QCPCurveData(u++, nan, nan));
@@ -345,6 +349,10 @@ void ClockGridView::placeHands()
         }
     hands_->data()->set(hand, true);
     localHands_->data()->set(localHand, true);
+    // Each labelled row says the position its hands show: the current one's between whole ones too.
+    auto rowTicker = qSharedPointerCast<QCPAxisTickerText>(plot()->yAxis->ticker());
+    for (auto it = rowTicker->ticks().begin(); it != rowTicker->ticks().end(); ++it)
+        it.value() = positionText(rowPosition(static_cast<int>(it.key())));
     const double row = static_cast<double>(parameters()->position() - firstRow_);
     highlight_->topLeft->setCoords(-0.5, row - 0.5);
     highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);

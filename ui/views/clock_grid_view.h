@@ -44,6 +44,8 @@ class ClockGridView : public PlotView
     // Centre of the clock of a row and column, and the tip of its hand, in plot coordinates.
     QPointF clockCentre(int row, int col) const;
     QPointF handTip(int row, int col) const;
+    // The position row `row` of the page draws: its own, or the real position on the current row.
+    double rowPosition(int row) const;
     QString tooltipAt(QPointF pixel) const override;
 
     static constexpr int kMaxPairs = kMaxClockPairs;

@@ -342,7 +342,7 @@ void HeatmapView::positionMoved()
 {
     // The current position's row (column when transposed), framed so it can be followed.
     const pe::EncodingParams &p = parameters()->values();
-    const double t = static_cast<double>(parameters()->position());
+    const double t = shownPosition(); // between rows too: playback glides
     const bool transposed = state().flag(QStringLiteral("transpose"));
     highlight_->setPen(QPen(Qt::black, 3.0 * lineScale()));
     highlightInner_->setPen(QPen(Qt::white, 1.2 * lineScale()));

@@ -406,7 +406,7 @@ QPointF PairCircleView::markerAt(int k) const
 {
     const pe::Encoding &enc = parameters()->encoding();
     const int pair = k < static_cast<int>(pairs_.size()) ? pairs_[static_cast<std::size_t>(k)] : k;
-    const std::int64_t t = parameters()->position();
+    const double t = shownPosition(); // any real t: the marker glides along its circle
     const int cj = enc.pairCosineColumn(pair);
     return {enc.value(t, enc.pairSineColumn(pair)), cj >= 0 ? enc.value(t, cj) : 0.0};
 }

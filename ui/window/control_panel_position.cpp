@@ -11,7 +11,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QPushButton>
 #include <QSlider>
 
@@ -25,21 +24,8 @@ using control_panel_internal::wholeSpin;
 
 namespace {
 
-QString thousands(double v)
-{
-    QLocale c = QLocale::c();
-    c.setNumberOptions({});
-    return c.toString(v, 'f', 0);
-}
-
 // The fields typed as doubles (the position, the seed) refused in core's words, which the command
 // line and session files use too; the speed is the playback's own.
-std::optional<std::string> positionProblem(const pe::EncodingParams &p, double t)
-{
-    if (t >= static_cast<double>(p.startPos) && t < static_cast<double>(p.startPos + p.seqLen))
-        return std::nullopt;
-    return "position must be " + pe::positionAllowedText(p) + " (got " + thousands(t).toStdString() + ").";
-}
 
 std::optional<std::string> seedProblem(double seed)
 {
@@ -70,6 +56,7 @@ void ControlPanel::addPositionControls(Playback *playback)
     positionSlider_->setObjectName(QStringLiteral("positionSlider"));
     positionSlider_->setToolTip(tip);
     positionSpin_ = wholeSpin(0, 0);
+    positionSpin_->setWholeNumbers(false); // 10.25 where the state has positions between whole ones
     positionSpin_->setParent(this);
     positionSpin_->setObjectName(QStringLiteral("positionSpin"));
     positionSpin_->setToolTip(tip);
@@ -86,12 +73,13 @@ void ControlPanel::addPositionControls(Playback *playback)
     addTyped(
         positionSpin_,
         [this](double t) {
-            auto problem = positionProblem(parameters_->values(), t);
+            // Between whole positions where the state has them (pe::realPositionProblem).
+            auto problem = pe::validateRealPosition(parameters_->values(), parameters_->noise(), t);
             if (!problem)
-                parameters_->setPosition(static_cast<std::int64_t>(t));
+                parameters_->setRealPosition(t);
             return problem;
         },
-        [this] { return static_cast<double>(parameters_->position()); });
+        [this] { return parameters_->realPosition(); });
     if (!playback)
         return;
     auto *play = new QPushButton(tr("Play"), this);

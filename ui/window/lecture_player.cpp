@@ -224,11 +224,12 @@ std::optional<LecturePlayer::Motion> LecturePlayer::transitionTo(const Session &
     // Only the numbers may differ: the same scheme, sizes, table and seed.
     if (start->params != p->values() || start->noise != p->noise())
         return std::nullopt;
-    if (p->position() != target.position && !pe::validatePosition(target.params, p->position())) {
+    if (p->realPosition() != target.position &&
+        !pe::validateRealPosition(target.params, target.noise, p->realPosition())) {
         m.position = true;
-        m.positionFrom = static_cast<double>(p->position());
-        m.positionTo = static_cast<double>(target.position);
-        start->position = p->position();
+        m.positionFrom = p->realPosition();
+        m.positionTo = target.position;
+        start->position = p->realPosition();
     }
     if (m.parameters.isEmpty() && !m.position)
         return std::nullopt;
@@ -291,8 +292,12 @@ void LecturePlayer::applyMotion(double u)
                 params, noise);
         p->setState(params, noise); // both ends were checked; a value between them that is refused is skipped
     }
-    if (motion_.position)
-        p->setPosition(std::llround(motion_.positionFrom + (motion_.positionTo - motion_.positionFrom) * u));
+    if (motion_.position) {
+        // Smoothly between whole positions where the state has them, else from whole one to whole one.
+        const double t = motion_.positionFrom + (motion_.positionTo - motion_.positionFrom) * u;
+        if (!p->takesRealPositions() || !p->setRealPosition(t))
+            p->setPosition(std::llround(t));
+    }
 }
 
 void LecturePlayer::completeStage()

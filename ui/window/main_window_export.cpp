@@ -242,7 +242,7 @@ bool MainWindow::writeAnimation(const QString &path, QSize size, int frames, std
         *error = QString::fromStdString(*problem);
         return false;
     }
-    state.setPosition(parameters_->position());
+    state.setRealPosition(parameters_->realPosition());
     Workspace offscreen(&state);
     WorkspaceViews figures(&offscreen);
     std::unique_ptr<PlotView> view = figures.offscreenView(shown->info().id);

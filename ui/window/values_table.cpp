@@ -146,6 +146,11 @@ ValuesTable::ValuesTable(Parameters *parameters, QWidget *parent)
     // The current position's row follows the position.
     connect(parameters_, &Parameters::positionChanged, this, [this] {
         const std::int64_t row = parameters_->position() - parameters_->values().startPos;
+        // A fraction that moved (playback) leaves the row where it is.
+        if (parameters_->position() == shownPosition_ && parameters_->values().startPos == shownStart_)
+            return;
+        shownPosition_ = parameters_->position();
+        shownStart_ = parameters_->values().startPos;
         if (table_->model() == model_ && row >= 0 && row < model_->rowCount()) {
             table_->scrollTo(model_->index(static_cast<int>(row), 0));
             emit model_->headerDataChanged(Qt::Vertical, static_cast<int>(row), static_cast<int>(row));

@@ -54,4 +54,5 @@ class ValuesTable : public QWidget
     ValuesModel *model_;
     QTableView *table_;
     QSpinBox *decimals_;
+    std::int64_t shownPosition_ = -1, shownStart_ = -1; // the row the table last followed
 };

@@ -101,6 +101,43 @@ void compareRows(const pe::PositionalAttention &a, const pe::EncodingParams &p,
     }
 }
 
+// Rows at queries between whole positions (rowAt), against the formula's logit at the real offset:
+// masked where s > t (causal) or |t - s| >= window; and rowAt at a whole t is row(t).
+void compareRealRows(const pe::PositionalAttention &a, const pe::EncodingParams &p,
+                     const std::function<double(double t, std::int64_t s)> &logit, bool causal, double tolerance,
+                     std::int64_t window = 0)
+{
+    QVERIFY(a.realRows());
+    for (std::int64_t t0 = p.startPos; t0 + 1 < p.startPos + p.seqLen; t0 += 5)
+        for (const double f : {0.0, 0.25, 0.5, 0.999}) {
+            const double t = static_cast<double>(t0) + f;
+            std::vector<double> logits;
+            for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
+                const double k = t - static_cast<double>(s);
+                const bool masked = (causal && k < 0) || (window > 0 && std::abs(k) >= static_cast<double>(window));
+                logits.push_back(masked ? -INFINITY : logit(t, s));
+            }
+            const std::vector<double> want = softmax(logits);
+            const std::vector<double> got = a.rowAt(t);
+            QCOMPARE(got.size(), want.size());
+            for (std::size_t i = 0; i < got.size(); ++i)
+                QVERIFY2(std::abs(got[i] - want[i]) <= tolerance,
+                         qPrintable(QStringLiteral("row %1, key %2: %3 against %4")
+                                        .arg(t)
+                                        .arg(p.startPos + static_cast<std::int64_t>(i))
+                                        .arg(got[i], 0, 'g', 17)
+                                        .arg(want[i], 0, 'g', 17)));
+            const auto [first, end] = a.seenKeysAt(t);
+            for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
+                QCOMPARE(s >= first && s < end, !std::isinf(logits[static_cast<std::size_t>(s - p.startPos)]));
+            if (f == 0) {
+                std::vector<double> whole(static_cast<std::size_t>(p.seqLen));
+                a.row(t0, p.startPos, p.seqLen, whole.data());
+                QCOMPARE(got, whole);
+            }
+        }
+}
+
 } // namespace
 
 void TestAttention::ropeValuesAreFreqsCis_data()
@@ -182,15 +219,19 @@ void TestAttention::sinusoidalRowsAgainstDirect()
             const pe::Encoding enc(p);
             QCOMPARE(pe::PositionalAttention::offsetOnly(p), e == pe::Exponent::Pair);
             const pe::PositionalAttention a(enc, {pe::QueryKey::Ones, 0, causal});
+            const auto logit = [&](double t, std::int64_t s) {
+                double dot = 0;
+                for (int j = 0; j < p.dModel; ++j)
+                    dot += enc.value(t, j) * enc.value(s, j);
+                return dot / std::sqrt(24.0);
+            };
             compareRows(
-                a, p,
-                [&](std::int64_t t, std::int64_t s) {
-                    double dot = 0;
-                    for (int j = 0; j < p.dModel; ++j)
-                        dot += enc.value(t, j) * enc.value(s, j);
-                    return dot / std::sqrt(24.0);
-                },
-                causal, 1e-13);
+                a, p, [&](std::int64_t t, std::int64_t s) { return logit(static_cast<double>(t), s); }, causal, 1e-13);
+            // Between whole positions PE(t) is the formula at the real t: on the offset path alone.
+            if (a.realRows())
+                compareRealRows(a, p, logit, causal, 1e-13);
+            else
+                QCOMPARE(e, pe::Exponent::Index);
         }
 }
 
@@ -234,27 +275,26 @@ void TestAttention::ropeRowsAgainstRotatedQueryAndKey()
     const std::vector<double> theta = pe::ropeFrequencies(p.base, p.dModel, p.rope, p.startPos + p.seqLen);
     const double amp = pe::ropeAttentionFactor(p.rope);
     const bool split = p.layout == pe::Layout::Split;
-    const auto rotate = [&](const std::vector<double> &v, std::int64_t t) {
+    const auto rotate = [&](const std::vector<double> &v, double t) {
         std::vector<std::complex<double>> out;
         for (int i = 0; i < p.dModel / 2; ++i) {
             const std::complex<double> z(v[static_cast<std::size_t>(split ? i : 2 * i)],
                                          v[static_cast<std::size_t>(split ? i + p.dModel / 2 : 2 * i + 1)]);
-            out.push_back((i < rotated ? amp : 1.0) * z *
-                          std::polar(1.0, static_cast<double>(t) * theta[static_cast<std::size_t>(i)]));
+            out.push_back((i < rotated ? amp : 1.0) * z * std::polar(1.0, t * theta[static_cast<std::size_t>(i)]));
         }
         return out;
     };
     const pe::PositionalAttention a(enc, settings);
+    const auto logit = [&](double t, std::int64_t s) {
+        const auto rq = rotate(q, t), rk = rotate(k, static_cast<double>(s));
+        double dot = 0;
+        for (std::size_t i = 0; i < rq.size(); ++i)
+            dot += rq[i].real() * rk[i].real() + rq[i].imag() * rk[i].imag();
+        return dot / std::sqrt(static_cast<double>(p.dModel));
+    };
     compareRows(
-        a, p,
-        [&](std::int64_t t, std::int64_t s) {
-            const auto rq = rotate(q, t), rk = rotate(k, s);
-            double dot = 0;
-            for (std::size_t i = 0; i < rq.size(); ++i)
-                dot += rq[i].real() * rk[i].real() + rq[i].imag() * rk[i].imag();
-            return dot / std::sqrt(static_cast<double>(p.dModel));
-        },
-        causal, 1e-12);
+        a, p, [&](std::int64_t t, std::int64_t s) { return logit(static_cast<double>(t), s); }, causal, 1e-12);
+    compareRealRows(a, p, logit, causal, 1e-12); // R_t at a real t: the query turned part of a step
 }
 
 void TestAttention::xposRowsAgainstScaledRotations_data()
@@ -293,6 +333,8 @@ void TestAttention::xposRowsAgainstScaledRotations()
         return out;
     };
     const pe::PositionalAttention a(enc, settings);
+    QVERIFY(!a.realRows()); // xPos's scale is summed at whole offsets: whole rows only
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, a.rowAt(static_cast<double>(p.startPos) + 0.5));
     compareRows(
         a, p,
         [&](std::int64_t t, std::int64_t s) {
@@ -465,6 +507,15 @@ void TestAttention::localLayerRowsAgainstDirect()
             return dot / std::sqrt(static_cast<double>(p.dModel));
         },
         causal, 1e-12);
+    compareRealRows(
+        a, p,
+        [&](double t, std::int64_t s) {
+            double dot = 0;
+            for (double th : theta)
+                dot += 2 * std::cos((t - static_cast<double>(s)) * th);
+            return dot / std::sqrt(static_cast<double>(p.dModel));
+        },
+        causal, 1e-12, local ? p.slidingWindow : 0);
     for (std::int64_t t = p.startPos; t < p.startPos + p.seqLen; ++t) {
         double sum = 0;
         for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s) {
@@ -505,11 +556,15 @@ void TestAttention::alibiRowsAgainstDirect()
     for (int head : {1, 9, 12}) {
         p.head = head;
         const double m = pe::alibiSlopes(12)[static_cast<std::size_t>(head - 1)];
-        for (bool causal : {false, true})
+        for (bool causal : {false, true}) {
+            const pe::PositionalAttention a(pe::Encoding(p), {pe::QueryKey::Ones, 0, causal});
             compareRows(
-                pe::PositionalAttention(pe::Encoding(p), {pe::QueryKey::Ones, 0, causal}), p,
-                [m](std::int64_t t, std::int64_t s) { return -m * std::abs(static_cast<double>(t - s)); }, causal,
+                a, p, [m](std::int64_t t, std::int64_t s) { return -m * std::abs(static_cast<double>(t - s)); }, causal,
                 1e-14);
+            compareRealRows(
+                a, p, [m](double t, std::int64_t s) { return -m * std::abs(t - static_cast<double>(s)); }, causal,
+                1e-14);
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <limits>
+
 class TestParameters : public QObject
 {
     Q_OBJECT
@@ -14,6 +16,7 @@ class TestParameters : public QObject
     void refusedChangeKeepsState();
     void positionStaysInTheWindow();
     void steppingSlidesTheWindow();
+    void realPositionsWhereTheStateHasThem();
 };
 
 void TestParameters::defaultsArePapers()
@@ -91,6 +94,46 @@ void TestParameters::steppingSlidesTheWindow()
     QVERIFY(p.setPosition(999'999'999));
     p.stepPosition(10); // not past the last allowed position
     QCOMPARE(p.position(), 999'999'999);
+}
+
+void TestParameters::realPositionsWhereTheStateHasThem()
+{
+    Parameters p; // the sinusoids, window 0..49
+    QVERIFY(p.takesRealPositions());
+    QSignalSpy moved(&p, &Parameters::positionChanged);
+    QVERIFY(p.setRealPosition(10.25));
+    QCOMPARE(p.position(), 10); // the whole part, for the views that draw whole positions
+    QCOMPARE(p.realPosition(), 10.25);
+    QCOMPARE(moved.count(), 1);
+    QVERIFY(p.setRealPosition(10.25)); // the same: no signal
+    QCOMPARE(moved.count(), 1);
+    QVERIFY(!p.setRealPosition(49.5)); // past the window's last position
+    QVERIFY(!p.setRealPosition(-0.5));
+    QVERIFY(!p.setRealPosition(std::numeric_limits<double>::quiet_NaN()));
+    QCOMPARE(p.realPosition(), 10.25);
+    QVERIFY(p.setPosition(10)); // a whole position drops the fraction, and says so
+    QCOMPARE(p.realPosition(), 10.0);
+    QCOMPARE(moved.count(), 2);
+
+    // Real steps land exactly, slide the window at its end, and a whole step lands on a whole one.
+    QVERIFY(p.setRealPosition(48.5));
+    p.stepRealPosition(1.25);
+    QCOMPARE(p.realPosition(), 49.75);
+    QCOMPARE(p.values().startPos, 1);
+    p.stepPosition(1);
+    QCOMPARE(p.realPosition(), 50.0);
+
+    // Noise is drawn per whole position: the fraction goes, and none is taken.
+    QVERIFY(p.setRealPosition(20.5));
+    pe::NoiseParams noise;
+    noise.sigma = 0.5;
+    QVERIFY(!p.setNoise(noise));
+    QVERIFY(!p.takesRealPositions());
+    QCOMPARE(p.realPosition(), 20.0);
+    QVERIFY(!p.setRealPosition(20.5));
+    QVERIFY(p.setRealPosition(21)); // whole ones as ever
+    QVERIFY(pe::validateRealPosition(p.values(), p.noise(), 20.5)->find("drawn once per whole position") !=
+            std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestParameters)

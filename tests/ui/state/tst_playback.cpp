@@ -5,6 +5,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 class TestPlayback : public QObject
 {
     Q_OBJECT
@@ -15,6 +19,7 @@ class TestPlayback : public QObject
     void loopWraps();
     void withoutLoopTheWindowSlides();
     void speedIsBounded();
+    void smoothWhereTheStateHasRealPositions();
 };
 
 void TestPlayback::playAdvancesPosition()
@@ -83,6 +88,49 @@ void TestPlayback::speedIsBounded()
     QCOMPARE(play.speed(), Playback::kMaxSpeed);
     play.setSpeed(0);
     QCOMPARE(play.speed(), Playback::kMinSpeed);
+}
+
+void TestPlayback::smoothWhereTheStateHasRealPositions()
+{
+    // The sinusoids: the position moves between whole ones, a frame at a time.
+    Parameters p;
+    QVERIFY(!p.set(testsupport::params(10, 8, 1e4, 100)));
+    Playback play(&p);
+    play.setSpeed(2); // half a second a position: about 30 frames each
+    QVERIFY(p.setPosition(100));
+    bool between = false;
+    QObject::connect(&p, &Parameters::positionChanged, &p,
+                     [&] { between = between || p.realPosition() != std::floor(p.realPosition()); });
+    play.play();
+    QTRY_VERIFY_WITH_TIMEOUT(between, 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(p.realPosition() >= 100.5, 2000);
+    play.pause();
+    QVERIFY(p.realPosition() < 103); // at 2 a second, not a jump
+
+    // A lap still takes seq_len / speed: the last position holds before the wrap.
+    QVERIFY(p.setRealPosition(108.9));
+    play.setSpeed(20);
+    std::vector<double> seen;
+    QObject::connect(&p, &Parameters::positionChanged, &p, [&] { seen.push_back(p.realPosition()); });
+    play.play();
+    QTRY_VERIFY_WITH_TIMEOUT(!seen.empty() && seen.back() < 105, 3000); // wrapped to the start
+    play.pause();
+    QVERIFY(std::find(seen.begin(), seen.end(), 109.0) != seen.end()); // held at the last
+    for (double t : seen)
+        QVERIFY(t >= 100 && t <= 109);
+
+    // Noise (drawn per whole position): whole positions only.
+    pe::NoiseParams noise;
+    noise.sigma = 0.5;
+    QVERIFY(!p.setNoise(noise));
+    bool fractional = false;
+    QObject::connect(&p, &Parameters::positionChanged, &p,
+                     [&] { fractional = fractional || p.realPosition() != std::floor(p.realPosition()); });
+    QVERIFY(p.setPosition(100));
+    play.play();
+    QTRY_VERIFY_WITH_TIMEOUT(p.position() >= 103, 3000);
+    play.pause();
+    QVERIFY(!fractional);
 }
 
 QTEST_MAIN(TestPlayback)

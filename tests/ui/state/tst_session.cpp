@@ -112,6 +112,13 @@ void TestSession::roundTrip()
     r.heads = 12;
     r.head = 9;
     QVERIFY(!p1.set(r));
+    // A real position (playback stopped between whole ones) comes back as it was.
+    QVERIFY(!p1.setRealPosition(20.75)); // not with noise, drawn per whole position
+    QVERIFY(!p1.setNoise({}));
+    QVERIFY(p1.setRealPosition(20.75));
+    QVERIFY2(w1.saveSession(path, &error), qPrintable(error));
+    QVERIFY2(w2.openSession(path, &error), qPrintable(error));
+    QCOMPARE(p2.realPosition(), 20.75);
     const QJsonObject saved = sessionToJson(w1.currentSession());
     const QJsonObject parameters = saved.value(QStringLiteral("parameters")).toObject();
     QCOMPARE(parameters.value(QStringLiteral("scheme")).toString(), QStringLiteral("rope"));
@@ -298,6 +305,9 @@ void TestSession::refusals_data()
                             << "layout must be interleaved or split";
     QTest::newRow("position outside") << QByteArray(good).replace("\"position\": 30", "\"position\": 300")
                                       << "position must be a whole number inside the window, from 0 to 299 (got 300).";
+    QTest::newRow("fraction with noise") << QByteArray(good).replace("\"position\": 30", "\"position\": 30.5")
+                                         << "position must be a whole number here: the noise is drawn once per whole "
+                                            "position (got 30.5).";
     QTest::newRow("sigma") << QByteArray(good).replace("\"sigma\": 0.5", "\"sigma\": 11") << "sigma";
     QTest::newRow("seed negative") << QByteArray(good).replace("\"seed\": 42", "\"seed\": -1")
                                    << "the seed must be a whole number from 0 to 2147483647 (got -1).";

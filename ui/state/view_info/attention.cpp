@@ -27,6 +27,16 @@ QString t5AttentionProblem(const pe::EncodingParams &p)
               "[buckets, heads], relative_attention_bias; File > Open T5 bias table), or see the buckets view.");
 }
 
+QString attentionRealRowsProblem(const pe::EncodingParams &p)
+{
+    if (!pe::PositionalAttention::offsetOnly(p))
+        return tr("the per-index exponent and an odd d_model score each pair of whole positions (no formula of the "
+                  "offset to take between them)");
+    if (p.scheme == pe::SchemeId::Rope && p.xposScaleBase > 0)
+        return tr("xPos's scores are summed at whole offsets");
+    return {};
+}
+
 std::optional<pe::EncodingParams> comparedScheme(const pe::EncodingParams &p)
 {
     if (p.scheme != pe::SchemeId::Sinusoidal && p.scheme != pe::SchemeId::Rope)

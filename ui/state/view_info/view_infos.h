@@ -66,6 +66,8 @@ ViewSetting pairChoiceSetting(const QString &key);
 pe::AttentionSettings attentionSettingsFrom(const QJsonObject &settings);
 // Why the attention view cannot draw T5 (without its learned table), or empty.
 QString t5AttentionProblem(const pe::EncodingParams &p);
+// Why the attention row is drawn at whole positions only for p (PositionalAttention::realRows), or empty.
+QString attentionRealRowsProblem(const pe::EncodingParams &p);
 // The row the attention view draws beside the current one: a model's other kind of layer (Gemma's
 // local beside its global ones and back, Llama 4's NoPE beside its RoPE ones and back), else, with
 // --compare, the other of sinusoidal and RoPE at the same d and base (comparedScheme). The view and
