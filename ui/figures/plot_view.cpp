@@ -25,6 +25,7 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     , toolRow_(new QHBoxLayout(toolArea_))
 {
     plot_->setObjectName(QStringLiteral("plot"));
+    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered); // replotPositionLayer
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -60,6 +61,12 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
     });
+}
+
+void PlotView::replotPositionLayer()
+{
+    // QCPLayer::replot falls back to a whole replot when the buffers are not ready.
+    plot_->layer(QStringLiteral("overlay"))->replot();
 }
 
 double PlotView::shownPosition() const

@@ -187,6 +187,10 @@ class PlotView : public QWidget
     virtual QList<QCPAxisRect *> aspectRects() const { return {}; }
     // Called when only the current position moved; the default recomputes everything.
     virtual void positionMoved() { rebuild(); }
+    // Redraws the "overlay" layer alone (its own paint buffer): a view that keeps everything that
+    // follows the position there (markers, frames, the current row's hands) calls it when only the
+    // position moved, so playback repaints a layer, not the whole figure.
+    void replotPositionLayer();
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
     // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
     // Line widths and marker sizes: wider in lecture mode and on a projector; in a figure of given

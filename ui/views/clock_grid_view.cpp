@@ -75,6 +75,17 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     faces_ = new ClockFaces(p->xAxis2, p->yAxis);
     hands_ = new QCPCurve(p->xAxis2, p->yAxis);
     localHands_ = new QCPCurve(p->xAxis2, p->yAxis);
+    // The current row's hands, and its position when between whole ones, on the layer that is
+    // redrawn alone while playback moves the fraction (PlotView::replotPositionLayer).
+    currentHands_ = new QCPCurve(p->xAxis2, p->yAxis);
+    currentLocalHands_ = new QCPCurve(p->xAxis2, p->yAxis);
+    currentLabel_ = new QCPItemText(p);
+    for (QCPLayerable *item : std::initializer_list<QCPLayerable *>{currentHands_, currentLocalHands_, currentLabel_})
+        item->setLayer(QStringLiteral("overlay"));
+    currentLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    currentLabel_->position->setType(QCPItemPosition::ptAbsolute);
+    currentLabel_->setClipToAxisRect(false);
+    currentLabel_->setVisible(false);
     highlight_ = new QCPItemRect(p);
     highlight_->setBrush(QColor(255, 200, 0, 60));
     highlight_->setPen(QPen(QColor(230, 160, 0), 1.5));
@@ -155,7 +166,13 @@ void ClockGridView::positionMoved()
         placeHands();
         return;
     }
-    placeHands(); // the current row's hands at a real position, the band on its row
+    if (parameters()->position() == drawnRow_) {
+        // Only the fraction moved (playback): the current row's hands and label, alone on their layer.
+        placeRows(true);
+        replotPositionLayer();
+        return;
+    }
+    placeHands(); // the band on its new row
 }
 
 void ClockGridView::layoutGrid()
@@ -320,43 +337,83 @@ void ClockGridView::fitSquareCells()
     // The hands' width follows the cell, so their tips stay inside the rims at every size.
     hands_->setPen(QPen(kHandColor, handPenWidth(lineScale(), cell), Qt::SolidLine, Qt::RoundCap));
     localHands_->setPen(QPen(kLocalHandColor, handPenWidth(lineScale(), cell), Qt::SolidLine, Qt::RoundCap));
+    currentHands_->setPen(hands_->pen());
+    currentLocalHands_->setPen(localHands_->pen());
+    placeCurrentLabel();
 }
 
 void ClockGridView::placeHands()
 {
-    QVector<QCPCurveData> hand, localHand;
+    placeRows(false);
+    const double row = static_cast<double>(parameters()->position() - firstRow_);
+    highlight_->topLeft->setCoords(-0.5, row - 0.5);
+    highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);
+    drawnRow_ = parameters()->position();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ClockGridView::placeRows(bool currentOnly)
+{
+    // Every row but the current one in hands_, the current one in currentHands_ (at a real position).
+    const int current = static_cast<int>(parameters()->position() - firstRow_);
+    QVector<QCPCurveData> hand, localHand, currentHand, currentLocalHand;
     hand.reserve(rows_ * cols_ * 3);
-    double t = 0, u = 0;
+    double t = 0, u = 0, ct = 0, cu = 0;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const pe::Encoding &enc = parameters()->encoding();
-    for (int r = 0; r < rows_; ++r)
+    for (int r = 0; r < rows_; ++r) {
+        if (currentOnly && r != current)
+            continue;
+        const bool isCurrent = r == current;
+        QVector<QCPCurveData> &into = isCurrent ? currentHand : hand;
+        QVector<QCPCurveData> &localInto = isCurrent ? currentLocalHand : localHand;
+        double &key = isCurrent ? ct : t;
+        double &localKey = isCurrent ? cu : u;
         for (int c = 0; c < cols_; ++c) {
             // A table's column without a partner fixes no angle: no hand.
             if (!enc.hasFrequencies() && enc.pairCosineColumn(pairs_[static_cast<std::size_t>(c)]) < 0)
                 continue;
             const QPointF tip = handTip(r, c);
-            hand.append(QCPCurveData(t++, c, r));
-            hand.append(QCPCurveData(t++, tip.x(), tip.y()));
-            hand.append(QCPCurveData(t++, nan, nan));
+            into.append(QCPCurveData(key++, c, r));
+            into.append(QCPCurveData(key++, tip.x(), tip.y()));
+            into.append(QCPCurveData(key++, nan, nan));
             if (local_) {
                 // Shorter than the global hand, so both read where they overlap.
                 const pe::Point local =
                     pe::handTip(*local_, rowPosition(r), pairs_[static_cast<std::size_t>(c)], face());
-                localHand.append(QCPCurveData(u++, c, r));
-                localHand.append(QCPCurveData(u++, c + kLocalHandLength * local.x, r - kLocalHandLength * local.y));
-                localHand.append(QCPCurveData(u++, nan, nan));
+                localInto.append(QCPCurveData(localKey++, c, r));
+                localInto.append(
+                    QCPCurveData(localKey++, c + kLocalHandLength * local.x, r - kLocalHandLength * local.y));
+                localInto.append(QCPCurveData(localKey++, nan, nan));
             }
         }
-    hands_->data()->set(hand, true);
-    localHands_->data()->set(localHand, true);
-    // Each labelled row says the position its hands show: the current one's between whole ones too.
-    auto rowTicker = qSharedPointerCast<QCPAxisTickerText>(plot()->yAxis->ticker());
-    for (auto it = rowTicker->ticks().begin(); it != rowTicker->ticks().end(); ++it)
-        it.value() = positionText(rowPosition(static_cast<int>(it.key())));
-    const double row = static_cast<double>(parameters()->position() - firstRow_);
-    highlight_->topLeft->setCoords(-0.5, row - 0.5);
-    highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (!currentOnly) {
+        hands_->data()->set(hand, true);
+        localHands_->data()->set(localHand, true);
+    }
+    currentHands_->data()->set(currentHand, true);
+    currentLocalHands_->data()->set(currentLocalHand, true);
+    placeCurrentLabel();
+}
+
+void ClockGridView::placeCurrentLabel()
+{
+    // The current row's position when it is between whole ones, over its whole tick label.
+    const int row = static_cast<int>(parameters()->position() - firstRow_);
+    const double t = rows_ > 0 ? rowPosition(row) : 0.0;
+    currentLabel_->setVisible(t != std::floor(t));
+    if (!currentLabel_->visible())
+        return;
+    QCPAxis *axis = plot()->yAxis;
+    currentLabel_->setFont(axis->tickLabelFont());
+    currentLabel_->setColor(axis->tickLabelColor());
+    // The plot's ground (applyPalette's), hiding the whole label under it.
+    currentLabel_->setBrush(QBrush(palette().color(QPalette::Base)));
+    currentLabel_->setPen(Qt::NoPen);
+    currentLabel_->setText(positionText(t));
+    currentLabel_->position->setCoords(axis->axisRect()->left() - axis->tickLabelPadding(),
+                                       axis->coordToPixel(static_cast<double>(row)));
 }
 
 QString ClockGridView::tooltipAt(QPointF pixel) const

@@ -13,6 +13,7 @@ class QComboBox;
 class QCPCurve;
 class QCPGraph;
 class QCPItemRect;
+class QCPItemText;
 class QCPTextElement;
 class QSpinBox;
 
@@ -59,6 +60,9 @@ class ClockGridView : public PlotView
     void layoutGrid();
     void fitSquareCells();
     void placeHands();
+    // The hands of every row (hands_, and the current row's currentHands_), or of the current row alone.
+    void placeRows(bool currentOnly);
+    void placeCurrentLabel();
     std::int64_t pageStart() const;
 
     QComboBox *faceChoice_;
@@ -72,6 +76,10 @@ class ClockGridView : public PlotView
     // Gemma's sliding-window layers (scheme.h: localLayers): a second, shorter hand a clock at the
     // local base's angle; empty without local layers.
     QCPCurve *localHands_;
+    QCPCurve *currentHands_;      // the current row's hands (overlay layer)
+    QCPCurve *currentLocalHands_; // and its local layers' hands
+    QCPItemText *currentLabel_;   // its position between whole ones, over its tick label
+    std::int64_t drawnRow_ = -1;  // the whole position the band and hands_ were placed for
     std::optional<pe::Encoding> local_;
     QCPItemRect *highlight_;
     int rows_ = 0;

@@ -76,6 +76,9 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     // A dark frame with a light one inside: visible on every colour map and in every theme.
     highlightInner_ = new QCPItemRect(p);
     highlightInner_->setBrush(Qt::NoBrush);
+    // On the layer playback redraws alone (PlotView::replotPositionLayer).
+    highlight_->setLayer(QStringLiteral("overlay"));
+    highlightInner_->setLayer(QStringLiteral("overlay"));
 
     // Wheel zooms, dragging pans, a double click shows the whole window again.
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -355,7 +358,7 @@ void HeatmapView::positionMoved()
             frame->bottomRight->setCoords(p.dModel - 0.5, t + 0.5);
         }
     }
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    replotPositionLayer();
 }
 
 QString HeatmapView::tooltipAt(QPointF pixel) const

@@ -191,6 +191,7 @@ void PairCircleView::buildGrid(int pairs)
         auto *dots = new PositionDots(rect);
         QCPGraph *marker = p->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         marker->setLineStyle(QCPGraph::lsNone);
+        marker->setLayer(QStringLiteral("overlay")); // moved alone by playback
         rects_.push_back(rect);
         dots_.push_back(dots);
         markers_.push_back(marker);
@@ -420,7 +421,7 @@ void PairCircleView::positionMoved()
                                                      QPen(QColor(230, 20, 20), 2.5 * lineScale()), Qt::NoBrush,
                                                      (compact_ ? 9 : 14) * lineScale()));
     }
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    replotPositionLayer();
 }
 
 void PairCircleView::fitEqualAxes()

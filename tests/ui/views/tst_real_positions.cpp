@@ -79,6 +79,27 @@ void TestRealPositions::clocksTurnTheCurrentRowsHands()
         const double turn = std::atan2(-tip.y(), tip.x()) - std::atan2(want.y, want.x);
         QVERIFY(std::abs(std::remainder(turn, 2 * std::numbers::pi)) < 1e-9);
     }
+    // Playback's next frame moves the fraction alone: the current row's drawn hands (on the layer
+    // redrawn alone) follow, the other rows' curve is left as it was.
+    QCPCurve *current = nullptr, *rows = nullptr;
+    for (QCPCurve *curve : view->plot()->findChildren<QCPCurve *>())
+        if (curve->dataCount() > 0)
+            (curve->layer()->name() == QStringLiteral("overlay") ? current : rows) = curve;
+    QVERIFY(current && rows);
+    const auto rowsBefore = rows->data()->at(0)->value;
+    QVERIFY(f.params.setRealPosition(3.75));
+    QCOMPARE(current->dataCount(), 3 * view->columnCount());
+    for (int c = 0; c < view->columnCount(); ++c) {
+        const auto tip = current->data()->at(3 * c + 1);
+        const QPointF want = view->handTip(row, c);
+        QCOMPARE(tip->key, want.x());
+        QCOMPARE(tip->value, want.y());
+        const pe::Point at = pe::handTip(enc, 3.75, view->shownPairs()[static_cast<std::size_t>(c)], view->face());
+        const QPointF drawn = QPointF(tip->key, tip->value) - view->clockCentre(row, c);
+        QVERIFY(std::abs(std::remainder(std::atan2(-drawn.y(), drawn.x()) - std::atan2(at.y, at.x),
+                                        2 * std::numbers::pi)) < 1e-9);
+    }
+    QCOMPARE(rows->data()->at(0)->value, rowsBefore);
     // A whole position: every row at its own, the current one included.
     QVERIFY(f.params.setRealPosition(4.0));
     QCOMPARE(view->rowPosition(row), 3.0);
