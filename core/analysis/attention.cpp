@@ -468,8 +468,9 @@ std::vector<double> PositionalAttention::rowAt(double t) const
         for (std::size_t j = 0; j < score.size(); ++j)
             score[j] = realScale_ * (sums.cosine[j] - sums.sine[j]);
     }
-    const auto [seenBegin, seenEnd] = seenKeysAt(t);
-    const auto seen = [seenBegin, seenEnd](std::int64_t s) { return s >= seenBegin && s < seenEnd; };
+    const std::pair<std::int64_t, std::int64_t> keys =
+        seenKeysAt(t); // not a structured binding: clang 14 cannot capture one
+    const auto seen = [keys](std::int64_t s) { return s >= keys.first && s < keys.second; };
     double top = -std::numeric_limits<double>::infinity();
     for (std::int64_t i = 0; i < n_; ++i)
         if (seen(first_ + i))
