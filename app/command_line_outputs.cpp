@@ -503,6 +503,23 @@ std::optional<QString> cli::readRealPositions(const QCommandLineParser &parser, 
     const bool fractionalStep = cmd.step != std::floor(cmd.step);
     if (cmd.fraction == 0 && !fractionalStep)
         return std::nullopt;
+    // A session's position between whole ones (playback stopped there in the window): the views that
+    // draw whole positions draw its whole part, as the window does; only a typed one is refused.
+    if (cmd.fraction != 0 && !parser.isSet(QStringLiteral("position")) && !fractionalStep) {
+        const QStringList shown = cmd.view == QStringLiteral("all") ? viewIds()
+                                  : cmd.panels.isEmpty()            ? QStringList{cmd.view}
+                                                                    : cmd.panels;
+        bool whole = cmd.mode == CommandLine::Mode::ExportData;
+        for (const QString &id : shown)
+            if (const ViewInfo *info = findView(id))
+                whole = whole || !info->realPositionProblem(cmd.params, cmd.noise).isEmpty();
+        if (whole) {
+            cmd.fraction = 0;
+            if (cmd.session)
+                cmd.session->position = static_cast<double>(cmd.position);
+        }
+        return std::nullopt;
+    }
     const QString flag = cmd.fraction != 0 ? QStringLiteral("position") : QStringLiteral("step");
     const QString given =
         cmd.fraction != 0 && !parser.isSet(QStringLiteral("position"))

@@ -65,8 +65,10 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
 
 void PlotView::replotPositionLayer()
 {
+    // During a rebuild the whole figure is replotted at its end, after the layout and the palette.
     // QCPLayer::replot falls back to a whole replot when the buffers are not ready.
-    plot_->layer(QStringLiteral("overlay"))->replot();
+    if (!rebuilding_)
+        plot_->layer(QStringLiteral("overlay"))->replot();
 }
 
 double PlotView::shownPosition() const
@@ -155,7 +157,8 @@ void PlotView::rebuildNow()
         emit rebuilt();
         return;
     }
-    applyFonts(); // before: a rebuild measures its labels
+    applyFonts();       // before: a rebuild measures its labels
+    rebuilding_ = true; // replotPositionLayer waits for the whole replot at the end
     const QRect room = content_ ? content_->outerRect() : QRect();
     rebuildFigure();
     // A rebuild measures its room under the title it found; its own title may take more or fewer
@@ -169,6 +172,8 @@ void PlotView::rebuildNow()
     }
     placeMarkers();
     applyPalette(); // after: a rebuild may add axis rects (the circles, which set their fonts)
+    rebuilding_ = false;
+    plot_->replot(QCustomPlot::rpQueuedReplot); // the whole figure, the position's layer with it
     emit rebuilt();
 }
 

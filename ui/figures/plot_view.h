@@ -331,6 +331,7 @@ class PlotView : public QWidget
     QString panelLabel_{};
     bool panel_ = false;
     double drawnPosition_ = -1; // the position the plot shows (shownPosition)
+    bool rebuilding_ = false;   // inside rebuildNow: replotPositionLayer leaves it to the final replot
     double pixelScale_ = 1.0;
     bool vectorOutput_ = false;
     bool dirty_ = true;

@@ -58,7 +58,11 @@ void Parameters::apply(const pe::EncodingParams &values, const pe::NoiseParams &
     noise_ = noise;
     const std::int64_t kept = std::clamp(position_, values_.startPos, values_.startPos + values_.seqLen - 1);
     // A state without positions between whole ones (a table, noise) lands on the whole part.
-    const double fraction = kept == position_ && takesRealPositions() ? fraction_ : 0.0;
+    // A fraction past a shortened window's last position goes too.
+    const double fraction =
+        kept == position_ && !pe::validateRealPosition(values_, noise_, static_cast<double>(kept) + fraction_)
+            ? fraction_
+            : 0.0;
     const bool moved = kept != position_ || fraction != fraction_;
     position_ = kept;
     fraction_ = fraction;
@@ -70,6 +74,9 @@ void Parameters::apply(const pe::EncodingParams &values, const pe::NoiseParams &
 void Parameters::stepRealPosition(double k)
 {
     const double target = realPosition() + k;
+    // Inside the window: one move, one signal (playback's and the frames' every step).
+    if (target != std::floor(target) && takesRealPositions() && setRealPosition(target))
+        return;
     // The window slides, as whole steps slide it, until it holds the whole position past the target
     // (a real position lies between two rows of the window); then the target itself.
     const auto edge = static_cast<std::int64_t>(k >= 0 ? std::ceil(target) : std::floor(target));

@@ -402,7 +402,9 @@ void ClockGridView::placeCurrentLabel()
     // The current row's position when it is between whole ones, over its whole tick label.
     const int row = static_cast<int>(parameters()->position() - firstRow_);
     const double t = rows_ > 0 ? rowPosition(row) : 0.0;
-    currentLabel_->setVisible(t != std::floor(t));
+    // Only over a row that has a label (rows are labelled every few when they are many).
+    const auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot()->yAxis->ticker());
+    currentLabel_->setVisible(t != std::floor(t) && ticker->ticks().contains(static_cast<double>(row)));
     if (!currentLabel_->visible())
         return;
     QCPAxis *axis = plot()->yAxis;

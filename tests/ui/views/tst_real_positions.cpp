@@ -86,7 +86,8 @@ void TestRealPositions::clocksTurnTheCurrentRowsHands()
         if (curve->dataCount() > 0)
             (curve->layer()->name() == QStringLiteral("overlay") ? current : rows) = curve;
     QVERIFY(current && rows);
-    const auto rowsBefore = rows->data()->at(0)->value;
+    const auto rowsTip = rows->data()->at(1); // the first clock's hand tip
+    const QPointF rowsBefore(rowsTip->key, rowsTip->value);
     QVERIFY(f.params.setRealPosition(3.75));
     QCOMPARE(current->dataCount(), 3 * view->columnCount());
     for (int c = 0; c < view->columnCount(); ++c) {
@@ -99,7 +100,7 @@ void TestRealPositions::clocksTurnTheCurrentRowsHands()
         QVERIFY(std::abs(std::remainder(std::atan2(-drawn.y(), drawn.x()) - std::atan2(at.y, at.x),
                                         2 * std::numbers::pi)) < 1e-9);
     }
-    QCOMPARE(rows->data()->at(0)->value, rowsBefore);
+    QCOMPARE(QPointF(rows->data()->at(1)->key, rows->data()->at(1)->value), rowsBefore);
     // A whole position: every row at its own, the current one included.
     QVERIFY(f.params.setRealPosition(4.0));
     QCOMPARE(view->rowPosition(row), 3.0);
