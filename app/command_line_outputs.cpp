@@ -503,17 +503,22 @@ std::optional<QString> cli::readRealPositions(const QCommandLineParser &parser, 
     const bool fractionalStep = cmd.step != std::floor(cmd.step);
     if (cmd.fraction == 0 && !fractionalStep)
         return std::nullopt;
+    // Why the command draws whole positions only: a data export, or the first view it draws (the
+    // panels, every view for --export all, else the one) that draws whole positions; empty if none.
+    QStringList views = cmd.panels.isEmpty() ? QStringList{cmd.view} : cmd.panels;
+    if (cmd.view == QStringLiteral("all"))
+        views = viewIds();
+    else if (cmd.view.isEmpty())
+        views = {viewIds().first()};
+    QString why;
+    for (const QString &id : views)
+        if (const ViewInfo *info = findView(id); info && why.isEmpty())
+            why = info->realPositionProblem(cmd.params, cmd.noise);
+    const bool data = cmd.mode == CommandLine::Mode::ExportData;
     // A session's position between whole ones (playback stopped there in the window): the views that
     // draw whole positions draw its whole part, as the window does; only a typed one is refused.
     if (cmd.fraction != 0 && !parser.isSet(QStringLiteral("position")) && !fractionalStep) {
-        const QStringList shown = cmd.view == QStringLiteral("all") ? viewIds()
-                                  : cmd.panels.isEmpty()            ? QStringList{cmd.view}
-                                                                    : cmd.panels;
-        bool whole = cmd.mode == CommandLine::Mode::ExportData;
-        for (const QString &id : shown)
-            if (const ViewInfo *info = findView(id))
-                whole = whole || !info->realPositionProblem(cmd.params, cmd.noise).isEmpty();
-        if (whole) {
+        if (data || !why.isEmpty()) {
             cmd.fraction = 0;
             if (cmd.session)
                 cmd.session->position = static_cast<double>(cmd.position);
@@ -526,19 +531,10 @@ std::optional<QString> cli::readRealPositions(const QCommandLineParser &parser, 
             ? QStringLiteral("%1 (the session's)")
                   .arg(QString::fromStdString(pe::positionText(static_cast<double>(cmd.position) + cmd.fraction)))
             : parser.value(flag);
-    if (cmd.mode == CommandLine::Mode::ExportData)
+    if (data)
         return QStringLiteral("--%1 %2: a data export is a table at whole positions; give a whole one.")
             .arg(flag, given);
-    // Every view the command draws: the panels, every view for --export all, else the one.
-    QStringList views = cmd.panels.isEmpty() ? QStringList{cmd.view} : cmd.panels;
-    if (cmd.view == QStringLiteral("all"))
-        views = viewIds();
-    else if (cmd.view.isEmpty())
-        views = {viewIds().first()};
-    for (const QString &id : views)
-        if (const ViewInfo *info = findView(id))
-            if (const QString why = info->realPositionProblem(cmd.params, cmd.noise); !why.isEmpty())
-                return QStringLiteral("--%1 %2: positions between whole ones are not drawn here: %3.")
-                    .arg(flag, given, why);
+    if (!why.isEmpty())
+        return QStringLiteral("--%1 %2: positions between whole ones are not drawn here: %3.").arg(flag, given, why);
     return std::nullopt;
 }

@@ -73,8 +73,9 @@ void PlotView::replotPositionLayer()
 
 double PlotView::shownPosition() const
 {
+    // Asked on every playback frame by every view: the views of whole positions answer first.
     const double t = parameters_->realPosition();
-    if (t == std::floor(t) || !info_ ||
+    if (t == std::floor(t) || !info_ || !info_->realPositions ||
         !info_->realPositionProblem(parameters_->values(), parameters_->noise()).isEmpty())
         return static_cast<double>(parameters_->position());
     return t;

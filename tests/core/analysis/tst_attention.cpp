@@ -80,6 +80,18 @@ std::vector<double> softmax(const std::vector<double> &logits)
     return out;
 }
 
+// Each weight of a row (keys first, first + 1, ...) within tolerance of the direct computation's.
+void verifyRow(const std::vector<double> &got, const std::vector<double> &want, double t, std::int64_t first,
+               double tolerance)
+{
+    for (std::size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(std::abs(got[i] - want[i]) <= tolerance, qPrintable(QStringLiteral("row %1, key %2: %3 against %4")
+                                                                         .arg(t)
+                                                                         .arg(first + static_cast<std::int64_t>(i))
+                                                                         .arg(got[i], 0, 'g', 17)
+                                                                         .arg(want[i], 0, 'g', 17)));
+}
+
 void compareRows(const pe::PositionalAttention &a, const pe::EncodingParams &p,
                  const std::function<double(std::int64_t t, std::int64_t s)> &logit, bool causal, double tolerance)
 {
@@ -90,13 +102,9 @@ void compareRows(const pe::PositionalAttention &a, const pe::EncodingParams &p,
         const std::vector<double> want = softmax(logits);
         std::vector<double> got(static_cast<std::size_t>(p.seqLen));
         a.row(t, p.startPos, p.seqLen, got.data());
-        for (std::size_t i = 0; i < got.size(); ++i)
-            QVERIFY2(std::abs(got[i] - want[i]) <= tolerance,
-                     qPrintable(QStringLiteral("row %1, key %2: %3 against %4")
-                                    .arg(t)
-                                    .arg(p.startPos + static_cast<std::int64_t>(i))
-                                    .arg(got[i], 0, 'g', 17)
-                                    .arg(want[i], 0, 'g', 17)));
+        verifyRow(got, want, static_cast<double>(t), p.startPos, tolerance);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(std::abs(a.weight(t, p.startPos) - got[0]) <= 1e-15);
     }
 }
@@ -120,13 +128,9 @@ void compareRealRows(const pe::PositionalAttention &a, const pe::EncodingParams 
             const std::vector<double> want = softmax(logits);
             const std::vector<double> got = a.rowAt(t);
             QCOMPARE(got.size(), want.size());
-            for (std::size_t i = 0; i < got.size(); ++i)
-                QVERIFY2(std::abs(got[i] - want[i]) <= tolerance,
-                         qPrintable(QStringLiteral("row %1, key %2: %3 against %4")
-                                        .arg(t)
-                                        .arg(p.startPos + static_cast<std::int64_t>(i))
-                                        .arg(got[i], 0, 'g', 17)
-                                        .arg(want[i], 0, 'g', 17)));
+            verifyRow(got, want, t, p.startPos, tolerance);
+            if (QTest::currentTestFailed())
+                return;
             const auto [first, end] = a.seenKeysAt(t);
             for (std::int64_t s = p.startPos; s < p.startPos + p.seqLen; ++s)
                 QCOMPARE(s >= first && s < end, !std::isinf(logits[static_cast<std::size_t>(s - p.startPos)]));
