@@ -244,37 +244,47 @@ double gridAngle(const GridPair &p, const GridPatch &patch, std::int64_t offset)
     return a < 0 ? a + two : a;
 }
 
-std::vector<double> gridSimilarity(const std::vector<GridPair> &pairs, const PatchGrid &grid, const GridPatch &ref)
+GridOffsetSums gridOffsetSums(const std::vector<GridPair> &pairs, const PatchGrid &grid)
 {
-    // sums[a][Δ + side - 1]: Σ over axis a's pairs of cos(θ·Δ), Δ = -(side-1)..side-1.
+    GridOffsetSums out;
+    out.grid = grid;
     const int sides[3] = {grid.frames, grid.rows, grid.cols};
-    std::vector<double> sums[3];
-    double still = 0;
     for (int a = 0; a < 3; ++a)
-        sums[a].assign(static_cast<std::size_t>(2 * sides[a] - 1), 0.0);
+        out.byAxis[a].assign(static_cast<std::size_t>(2 * sides[a] - 1), 0.0);
     for (const GridPair &p : pairs) {
         if (p.axis == GridAxis::Still || p.theta == 0) {
-            still += 1; // cos(0·Δ) = 1 at every offset
+            out.still += 1; // cos(0·Δ) = 1 at every offset
             continue;
         }
         const int a = static_cast<int>(p.axis);
         for (int delta = -(sides[a] - 1); delta < sides[a]; ++delta) {
             double s, c;
             sinCosOfProduct(static_cast<double>(delta), p.theta, s, c);
-            sums[a][static_cast<std::size_t>(delta + sides[a] - 1)] += c;
+            out.byAxis[a][static_cast<std::size_t>(delta + sides[a] - 1)] += c;
         }
     }
-    const double n = pairs.empty() ? 1.0 : static_cast<double>(pairs.size());
+    out.pairs = pairs.empty() ? 1.0 : static_cast<double>(pairs.size());
+    return out;
+}
+
+std::vector<double> gridSimilarity(const GridOffsetSums &sums, const GridPatch &ref)
+{
+    const PatchGrid &grid = sums.grid;
     std::vector<double> out(static_cast<std::size_t>(grid.patches()));
     std::size_t k = 0;
     for (int f = 0; f < grid.frames; ++f)
         for (int r = 0; r < grid.rows; ++r)
             for (int c = 0; c < grid.cols; ++c)
-                out[k++] = (still + sums[0][static_cast<std::size_t>(f - ref.frame + grid.frames - 1)] +
-                            sums[1][static_cast<std::size_t>(r - ref.row + grid.rows - 1)] +
-                            sums[2][static_cast<std::size_t>(c - ref.col + grid.cols - 1)]) /
-                           n;
+                out[k++] = (sums.still + sums.byAxis[0][static_cast<std::size_t>(f - ref.frame + grid.frames - 1)] +
+                            sums.byAxis[1][static_cast<std::size_t>(r - ref.row + grid.rows - 1)] +
+                            sums.byAxis[2][static_cast<std::size_t>(c - ref.col + grid.cols - 1)]) /
+                           sums.pairs;
     return out;
+}
+
+std::vector<double> gridSimilarity(const std::vector<GridPair> &pairs, const PatchGrid &grid, const GridPatch &ref)
+{
+    return gridSimilarity(gridOffsetSums(pairs, grid), ref);
 }
 
 } // namespace pe

@@ -77,6 +77,7 @@ std::array<int, 3> fitMropeSection(int pairs);
 struct GridPair {
     GridAxis axis = GridAxis::Still;
     double theta = 0; // radians per step of the coordinate
+    bool operator==(const GridPair &) const = default;
 };
 
 // What a grid takes: one sentence naming the parameter when it cannot be drawn, nothing when it can.
@@ -102,5 +103,17 @@ double gridAngle(const GridPair &p, const GridPatch &patch, std::int64_t offset)
 // of three one-axis sums, each a table over its axis's offsets (exact, O((T + H + W)·P + patches)).
 // One value per patch, in patch order.
 std::vector<double> gridSimilarity(const std::vector<GridPair> &pairs, const PatchGrid &grid, const GridPatch &ref);
+
+// gridSimilarity in two parts: the three one-axis sums, which do not depend on the reference (the
+// costly part, (T + H + W)·P sines), and their combination at a reference (one add a patch). A view
+// keeps the sums while only the reference moves.
+struct GridOffsetSums {
+    PatchGrid grid;
+    std::vector<double> byAxis[3]; // [a][Δ + side_a - 1]: Σ over axis a's pairs of cos(θ·Δ)
+    double still = 0;              // pairs that never turn: cos(0) = 1 at every offset
+    double pairs = 1;              // the divisor: the pairs' count (1 when there are none)
+};
+GridOffsetSums gridOffsetSums(const std::vector<GridPair> &pairs, const PatchGrid &grid);
+std::vector<double> gridSimilarity(const GridOffsetSums &sums, const GridPatch &ref);
 
 } // namespace pe

@@ -157,8 +157,9 @@ void useOffscreenScreen(QSize size, double dpr)
     qputenv("QT_QPA_PLATFORM", (QStringLiteral("offscreen:configfile=") + path).toLocal8Bit());
 }
 
-void lectureBenchmarks(bool quick)
+void lectureBenchmarks(bool quick, const QStringList &only)
 {
+    auto measured = [&](const QString &id) { return only.isEmpty() || only.contains(id); };
     const QScreen *screen = QGuiApplication::primaryScreen();
     std::printf("Lecture mode on a %d x %d screen (logical pixels) at device pixel ratio %.1f:\n",
                 screen->geometry().width(), screen->geometry().height(), screen->devicePixelRatio());
@@ -172,6 +173,8 @@ void lectureBenchmarks(bool quick)
     const int steps = quick ? 30 : 120;
     std::printf("  %-12s %22s %22s\n", "view", "position step p50/p95", "lecture step p50/p95");
     for (const ViewInfo &info : viewRegistry()) {
+        if (!measured(info.id))
+            continue;
         pe::EncodingParams v = testsupport::params(100'000, 1024);
         v.scheme = drawnScheme(info);
         parameters.set(v);
@@ -212,6 +215,8 @@ void lectureBenchmarks(bool quick)
     // smooth motion: every frame a new fraction).
     for (const double speed : {60.0, 2.0})
         for (const QString &id : {QStringLiteral("clocks"), QStringLiteral("circles")}) {
+            if (!measured(id))
+                continue;
             pe::EncodingParams v = testsupport::params(100'000, 1024);
             parameters.set(v);
             parameters.setPosition(0);
@@ -227,6 +232,8 @@ void lectureBenchmarks(bool quick)
                         qPrintable(id), speed, percentile(gaps, 0.5), percentile(gaps, 0.95), gaps.size() + 1, runFor);
         }
     for (const QString &id : {QStringLiteral("heatmap"), QStringLiteral("clocks")}) {
+        if (!measured(id))
+            continue;
         pe::EncodingParams v = testsupport::params(id == QLatin1String("heatmap") ? 100'000 : 200, 1024);
         const Lecture lecture = twoSteps(id, v,
                                          {{QStringLiteral("kind"), QStringLiteral("animate")},

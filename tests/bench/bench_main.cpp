@@ -6,7 +6,7 @@
 //   build/tests/pe-bench --projection-window      t-SNE of 1,000,000 x 64 in the window alone
 //   build/tests/pe-bench --recovery               recovery only
 //   build/tests/pe-bench [--quick] --views a,b    the interaction table of those views alone
-//   build/tests/pe-bench [--quick] --lecture 3840x2160 [--dpr 2]   lecture mode on that screen
+//   build/tests/pe-bench [--quick] --lecture 3840x2160 [--dpr 2] [--views a,b]   lecture mode on that screen
 //   build/tests/pe-bench [--quick] --no-interaction   everything but the interaction table
 //   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
 #include "analysis/recovery.h"
@@ -446,7 +446,10 @@ int main(int argc, char **argv)
                     dpr = std::atof(argv[j + 1]);
             bench::useOffscreenScreen(QSize(w, h), dpr);
             QApplication app(argc, argv);
-            bench::lectureBenchmarks(quick);
+            const QStringList args = QCoreApplication::arguments();
+            const auto at = args.indexOf(QStringLiteral("--views"));
+            bench::lectureBenchmarks(quick, at > 0 && at + 1 < args.size() ? args[at + 1].split(QLatin1Char(','))
+                                                                           : QStringList());
             return 0;
         }
     qputenv("QT_QPA_PLATFORM", "offscreen");

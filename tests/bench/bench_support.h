@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QStringList>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -41,6 +43,6 @@ void projectionBenchmarks(bool quick, const QString &explorer);
 // pe-bench --lecture WxH [--dpr R] (bench_lecture.cpp): the offscreen screen, set before the
 // application is made, then lecture mode's step, playback and animation timings on it.
 void useOffscreenScreen(QSize size, double dpr);
-void lectureBenchmarks(bool quick);
+void lectureBenchmarks(bool quick, const QStringList &only); // only: the views measured (empty: all)
 
 } // namespace bench

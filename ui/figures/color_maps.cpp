@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -24,8 +25,11 @@ QCPColorGradient gradient(const QString &name, bool reversed)
     return g;
 }
 
-void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
-                  double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value)
+namespace {
+
+// The data resized (only when the size changes: QCPColorMapData drops its data then) and placed.
+QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                               double lastCol, bool rowsOnKeyAxis)
 {
     const int dataRows = std::max(rows, 2);
     const int dataCols = std::max(cols, 2);
@@ -40,6 +44,17 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
         data->setRange(rowRange, colRange);
     else
         data->setRange(colRange, rowRange);
+    return data;
+}
+
+} // namespace
+
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                  double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value)
+{
+    QCPColorMapData *data = placeColorMap(map, rows, cols, firstRow, lastRow, firstCol, lastCol, rowsOnKeyAxis);
+    const int dataRows = std::max(rows, 2);
+    const int dataCols = std::max(cols, 2);
     for (int r = 0; r < dataRows; ++r)
         for (int c = 0; c < dataCols; ++c) {
             const double v = value(std::min(r, rows - 1), std::min(c, cols - 1));
@@ -48,6 +63,24 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
             else
                 data->setCell(c, r, v);
         }
+}
+
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                  double lastCol, bool rowsOnKeyAxis, const double *rowMajor)
+{
+    QCPColorMapData *data = placeColorMap(map, rows, cols, firstRow, lastRow, firstCol, lastCol, rowsOnKeyAxis);
+    const int dataRows = std::max(rows, 2);
+    const int dataCols = std::max(cols, 2);
+    for (int r = 0; r < dataRows; ++r) {
+        const double *row = rowMajor + static_cast<std::size_t>(std::min(r, rows - 1)) * static_cast<std::size_t>(cols);
+        for (int c = 0; c < dataCols; ++c) {
+            const double v = row[std::min(c, cols - 1)];
+            if (rowsOnKeyAxis)
+                data->setCell(r, c, v);
+            else
+                data->setCell(c, r, v);
+        }
+    }
 }
 
 } // namespace colormaps

@@ -21,5 +21,9 @@ QCPColorGradient gradient(const QString &name, bool reversed = false);
 // The data object is resized only when the size changes (QCPColorMapData drops its data then).
 void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                   double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value);
+// The same from rows x cols values in row-major order, without a call a cell (a 1,024 x 1,024
+// matrix on every position step).
+void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                  double lastCol, bool rowsOnKeyAxis, const double *rowMajor);
 
 } // namespace colormaps

@@ -25,7 +25,11 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
     , toolRow_(new QHBoxLayout(toolArea_))
 {
     plot_->setObjectName(QStringLiteral("plot"));
-    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered); // replotPositionLayer
+    // One paint buffer for the whole figure, unless the view keeps its position on the overlay
+    // (usePositionLayer): QCustomPlot buffers that layer by default, and a second 4K buffer costs
+    // every replot a clear and a blend of 33 MB (6 ms at 3840 x 2160) for a layer that holds nothing
+    // that moves alone.
+    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     setFocusPolicy(Qt::StrongFocus); // a click on a view gives the keyboard to the position keys
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -61,6 +65,11 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
     });
+}
+
+void PlotView::usePositionLayer()
+{
+    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
 }
 
 void PlotView::replotPositionLayer()

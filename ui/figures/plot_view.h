@@ -191,6 +191,9 @@ class PlotView : public QWidget
     // follows the position there (markers, frames, the current row's hands) calls it when only the
     // position moved, so playback repaints a layer, not the whole figure.
     void replotPositionLayer();
+    // Gives the "overlay" layer its own paint buffer, for a view that calls replotPositionLayer
+    // (without it that call replots the whole figure).
+    void usePositionLayer();
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
     // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
     // Line widths and marker sizes: wider in lecture mode and on a projector; in a figure of given

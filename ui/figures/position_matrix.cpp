@@ -55,20 +55,30 @@ void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &v
     std::vector<double> byOffset(static_cast<std::size_t>(std::max<std::int64_t>(2 * cells - 1, 0)));
     for (std::int64_t k = -(cells - 1); k < cells; ++k)
         byOffset[static_cast<std::size_t>(k + cells - 1)] = valueAt(k);
+    if (cells > 0 && byOffset == filledByOffset_) {
+        // The same cells where the window slid with t (a position step): the map keeps its colours
+        // (QCustomPlot colours the cells again only when they change), and moves to the window.
+        const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);
+        if (cells > 1)
+            map_->data()->setRange(QCPRange(a, b), QCPRange(a, b));
+        else
+            map_->data()->setRange(QCPRange(a - 0.25, a + 0.25), QCPRange(a - 0.25, a + 0.25));
+        map_->setDataRange(QCPRange(low, high > low ? high : low + 1));
+        return;
+    }
     std::vector<double> values(static_cast<std::size_t>(cells * cells));
     for (std::int64_t r = 0; r < cells; ++r)
-        for (std::int64_t c = 0; c < cells; ++c)
-            values[static_cast<std::size_t>(r * cells + c)] = byOffset[static_cast<std::size_t>(c - r + cells - 1)];
+        std::copy_n(byOffset.begin() + (cells - 1 - r), cells, values.begin() + r * cells);
     fill(values, low, high);
+    filledByOffset_ = std::move(byOffset);
 }
 
 void PositionMatrix::fill(const std::vector<double> &values, double low, double high)
 {
+    filledByOffset_.clear();
     const auto cells = static_cast<int>(count_);
     const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);
-    colormaps::fillColorMap(map_, cells, cells, a, b, a, b, false, [&values, cells](int r, int c) {
-        return values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cells) + static_cast<std::size_t>(c)];
-    });
+    colormaps::fillColorMap(map_, cells, cells, a, b, a, b, false, values.data());
     map_->setDataRange(QCPRange(low, high > low ? high : low + 1));
 }
 
@@ -76,6 +86,7 @@ void PositionMatrix::clear()
 {
     map_->data()->clear();
     count_ = 0;
+    filledByOffset_.clear();
 }
 
 void PositionMatrix::setScaleLabel(const QString &label)

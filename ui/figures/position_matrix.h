@@ -45,4 +45,7 @@ class PositionMatrix
     QCPColorScale *scale_;
     std::int64_t start_ = 0, n_ = 0;
     std::int64_t first_ = 0, count_ = 0;
+    // fillByOffset's values by offset, as the cells hold them now (empty after fill or clear): a
+    // window that slides with t shows the same cells, and only the axes move.
+    std::vector<double> filledByOffset_;
 };

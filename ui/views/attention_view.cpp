@@ -301,7 +301,9 @@ void AttentionView::rebuild()
     matrix_->place(t, p.startPos, n, state().integer(QStringLiteral("attentionCells")), kMaxCells);
     const std::int64_t first = matrix_->first(), cells = matrix_->count();
     const bool causal = attentionSettings().causal;
-    std::vector<double> weights(static_cast<std::size_t>(cells * cells));
+    // Kept between steps: a fresh 8 MB vector costs every step its page faults.
+    std::vector<double> &weights = weights_;
+    weights.resize(static_cast<std::size_t>(cells * cells));
     // The colour scale reaches the largest weight shown, but for the window's first row under the
     // mask: it sees itself alone (weight 1) and would leave every other cell dark.
     double top = 0;

@@ -75,6 +75,7 @@ class AttentionView : public PlotView
     // asked or when there is none.
     std::unique_ptr<pe::PositionalAttention> compared_;
     bool compareAsked_ = false;
+    std::vector<double> weights_; // the matrix's cells, row-major (reused: see rebuild)
     std::weak_ptr<const pe::Encoding> attentionFor_;
     // What the scores per offset depend on: the parameters but start_pos, and θ.
     pe::EncodingParams attentionKey_;

@@ -80,6 +80,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     currentHands_ = new QCPCurve(p->xAxis2, p->yAxis);
     currentLocalHands_ = new QCPCurve(p->xAxis2, p->yAxis);
     currentLabel_ = new QCPItemText(p);
+    usePositionLayer();
     for (QCPLayerable *item : std::initializer_list<QCPLayerable *>{currentHands_, currentLocalHands_, currentLabel_})
         item->setLayer(QStringLiteral("overlay"));
     currentLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -47,6 +47,10 @@ DistanceView::DistanceView(Parameters *parameters, QWidget *parent)
     p->yAxis->setLabel(tr("position t (x)"));
     row_ = addMarkerLine(QColor(230, 30, 30));
     col_ = addMarkerLine(QColor(230, 30, 30));
+    // The reference's row and column are all that a position step moves: on the layer redrawn alone.
+    usePositionLayer();
+    for (QCPItemStraightLine *l : {row_, col_})
+        l->setLayer(QStringLiteral("overlay"));
 }
 
 void DistanceView::setMetric(pe::Metric metric)
@@ -79,8 +83,7 @@ void DistanceView::rebuild()
     // Cells at their spans' starts: a jittered position lies inside its cell.
     const double first = static_cast<double>(rows.firstPosition);
     const double last = static_cast<double>(rows.firstPosition + (n - 1) * step_);
-    colormaps::fillColorMap(map_, n, n, first, last, first, last, false,
-                            [this, n](int r, int c) { return values_[static_cast<std::size_t>(r * n + c)]; });
+    colormaps::fillColorMap(map_, n, n, first, last, first, last, false, values_.data());
     map_->rescaleDataRange(true);
     const QCPRange window(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + p.seqLen) - 0.5);
     plot()->xAxis->setRange(window);
@@ -121,7 +124,7 @@ void DistanceView::positionMoved()
     placeVertical(col_, ref);
     for (QCPItemStraightLine *l : {row_, col_})
         l->setPen(QPen(QColor(230, 30, 30), 1.2 * lineScale(), Qt::DashLine));
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    replotPositionLayer();
 }
 
 QString DistanceView::tooltipAt(QPointF pixel) const

@@ -186,7 +186,16 @@ void GridView::rebuild()
     const pe::PatchGrid &g = setup_.grid;
     const std::int64_t t = parameters()->position();
     patch_ = gridReference(setup_, p, t);
-    similarity_ = gridSimilarityOf(setup_, parameters()->encoding(), patch_);
+    if (setup_.table) {
+        similarity_ = gridSimilarityOf(setup_, parameters()->encoding(), patch_);
+    } else {
+        // The one-axis sums stay while only the reference moves (a position step, playback).
+        if (!sums_ || sumsPairs_ != setup_.pairs || !(sums_->grid == g)) {
+            sums_ = pe::gridOffsetSums(setup_.pairs, g);
+            sumsPairs_ = setup_.pairs;
+        }
+        similarity_ = pe::gridSimilarity(*sums_, patch_);
+    }
 
     // The image: frames side by side, an empty (transparent) column between them.
     const int width = g.frames * (g.cols + 1) - 1;

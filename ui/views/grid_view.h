@@ -3,6 +3,7 @@
 #include "figures/plot_view.h"
 #include "state/view_info/view_infos.h"
 
+#include <optional>
 #include <vector>
 
 class ClockFaces;
@@ -57,6 +58,8 @@ class GridView : public PlotView
     GridSetup setup_;
     pe::GridPatch patch_;
     std::vector<double> similarity_;
+    std::optional<pe::GridOffsetSums> sums_; // RoPE's one-axis sums for sumsPairs_ on sums_->grid
+    std::vector<pe::GridPair> sumsPairs_;
     QComboBox *colorsChoice_;
     std::vector<int> clockPairs_;  // the pairs with a clock
     std::vector<QPointF> clockAt_; // each one's centre on the clocks' axes

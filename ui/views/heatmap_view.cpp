@@ -78,6 +78,7 @@ HeatmapView::HeatmapView(Parameters *parameters, QWidget *parent)
     highlightInner_->setBrush(Qt::NoBrush);
     // On the layer playback redraws alone (PlotView::replotPositionLayer).
     highlight_->setLayer(QStringLiteral("overlay"));
+    usePositionLayer();
     highlightInner_->setLayer(QStringLiteral("overlay"));
 
     // Wheel zooms, dragging pans, a double click shows the whole window again.

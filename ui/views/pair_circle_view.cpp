@@ -127,6 +127,7 @@ PairCircleView::PairCircleView(Parameters *parameters, QWidget *parent)
     , pairChoice_(new PairChoiceEdit(QStringLiteral("circlePairChoice"), this))
 {
     setObjectName(QStringLiteral("pairCircleView"));
+    usePositionLayer(); // the markers
     pairsSpin_->setObjectName(QStringLiteral("circlePairs"));
     pairsSpin_->setToolTip(tr("How many pairs (article 0 shows 9 in a 3 x 3 grid), chosen by the field beside"));
     toolRow()->addWidget(new QLabel(tr("Pairs:"), this));

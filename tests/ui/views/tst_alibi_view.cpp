@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using testsupport::params;
@@ -59,6 +60,7 @@ class TestAlibiView : public QObject
     void powerOfTwoSlopesAreTheTextsFormula();
     void twelveHeadsFollowGetSlopes();
     void largeWindowShowsCellsAroundTAndSaysSo();
+    void slidingWindowDrawsAsAFreshView();
     void settingsRoundTrip();
     void refusesSchemesWithVectors();
 
@@ -214,6 +216,37 @@ void TestAlibiView::largeWindowShowsCellsAroundTAndSaysSo()
     // A window that fits says nothing of cells.
     set(alibi(11, 8, 2));
     QVERIFY(!titleOf(view_).contains(QStringLiteral("cells:")));
+}
+
+void TestAlibiView::slidingWindowDrawsAsAFreshView()
+{
+    // A position step slides the window over the same cells (a bias of the offset alone): the map
+    // keeps its colours and moves (PositionMatrix::fillByOffset). The figure must be the one a view
+    // opened at that position draws, and a new slope must still colour the cells again.
+    // A fixed count of cells: 'fit' counts them from the plot's last layout, whose tick labels
+    // depend on the window the view came from.
+    set(alibi(5000, 8, 2));
+    QVERIFY(!view_->applySettings({{QStringLiteral("alibiCells"), 301}}));
+    QVERIFY(params_->setPosition(2500));
+    for (const std::int64_t t : {2501, 2400, 4999, 2600}) {
+        QVERIFY(params_->setPosition(t));
+        const int cells = map()->data()->keySize();
+        QCOMPARE(cells, 301);
+        QCOMPARE(static_cast<std::int64_t>(map()->data()->keyRange().lower),
+                 std::clamp<std::int64_t>(t - cells / 2, 0, 5000 - cells));
+        checkCells(0.25, qPrintable(QStringLiteral("stepped to %1").arg(t)));
+        ViewFixture<AlibiView> fresh(QSize(1300, 900));
+        QVERIFY(fresh.exposed());
+        QVERIFY(!fresh.params.set(alibi(5000, 8, 2)));
+        QVERIFY(!fresh.view->applySettings({{QStringLiteral("alibiCells"), 301}}));
+        QVERIFY(fresh.params.setPosition(t));
+        // Pixels compared (QImage's == also compares how each pixmap was last painted: its format).
+        QCOMPARE(view_->plot()->toPixmap().toImage().convertToFormat(QImage::Format_RGB32),
+                 fresh.view->plot()->toPixmap().toImage().convertToFormat(QImage::Format_RGB32));
+    }
+    // Another head at the same position: other cells.
+    set(alibi(5000, 8, 4));
+    checkCells(0.0625, "head 4, after the steps");
 }
 
 void TestAlibiView::settingsRoundTrip()
