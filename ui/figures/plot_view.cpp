@@ -52,6 +52,7 @@ PlotView::PlotView(Parameters *parameters, QWidget *parent)
         if (isVisible() && !dirty_ && !notice_->isVisibleTo(this)) {
             drawnPosition_ = shownPosition();
             positionMoved();
+            applyColourLimits(); // the view's rebuild set its own range again
             emit rebuilt();
         } else {
             dirty_ = true;
@@ -76,8 +77,13 @@ void PlotView::replotPositionLayer()
 {
     // During a rebuild the whole figure is replotted at its end, after the layout and the palette.
     // QCPLayer::replot falls back to a whole replot when the buffers are not ready.
-    if (!rebuilding_)
-        plot_->layer(QStringLiteral("overlay"))->replot();
+    if (rebuilding_)
+        return;
+    QCPLayer *layer = plot_->layer(QStringLiteral("overlay"));
+    if (layer->mode() == QCPLayer::lmBuffered)
+        layer->replot();
+    else
+        plot_->replot(QCustomPlot::rpQueuedReplot); // no buffer of its own (usePositionLayer not called)
 }
 
 double PlotView::shownPosition() const

@@ -186,6 +186,7 @@ class PlotView : public QWidget
     // declares it returns them, and sets their ranges afresh on each rebuild.
     virtual QList<QCPAxisRect *> aspectRects() const { return {}; }
     // Called when only the current position moved; the default recomputes everything.
+    // The colour limits (--vmin, --vmax) are applied again after it: a rebuild sets the view's own range.
     virtual void positionMoved() { rebuild(); }
     // Redraws the "overlay" layer alone (its own paint buffer): a view that keeps everything that
     // follows the position there (markers, frames, the current row's hands) calls it when only the

@@ -149,12 +149,14 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
                 t->setText(QString());
             }
         layOut();
+        rebuilding_ = true; // the export draws the whole figure: no layer replot on the screen's buffers
         rebuildFigure();
         for (const auto &[t, text] : titles)
             if (t && t->text().isEmpty())
                 t->setText(text); // a title the rebuild does not set
         layOut();
         rebuildFigure();
+        rebuilding_ = false;
         placeMarkers();
     }
     finishWork();

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 PositionMatrix::PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const QString &scaleLabel)
     : plot_(plot)
@@ -55,7 +56,10 @@ void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &v
     std::vector<double> byOffset(static_cast<std::size_t>(std::max<std::int64_t>(2 * cells - 1, 0)));
     for (std::int64_t k = -(cells - 1); k < cells; ++k)
         byOffset[static_cast<std::size_t>(k + cells - 1)] = valueAt(k);
-    if (cells > 0 && byOffset == filledByOffset_) {
+    // Equal offset by offset, a NaN (a masked offset: T5's decoder) equal to a NaN.
+    const bool same = std::equal(byOffset.begin(), byOffset.end(), filledByOffset_.begin(), filledByOffset_.end(),
+                                 [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); });
+    if (cells > 0 && same) {
         // The same cells where the window slid with t (a position step): the map keeps its colours
         // (QCustomPlot colours the cells again only when they change), and moves to the window.
         const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);

@@ -48,12 +48,11 @@ void compareWithAngles(const std::vector<pe::GridPair> &pairs, const pe::PatchGr
                        std::int64_t offset)
 {
     QCOMPARE(static_cast<std::int64_t>(angles.size()), grid.patches());
-    // One set of one-axis sums for every reference, as the view keeps them while t moves.
+    // One set of one-axis sums for the three references, as the view keeps them while t moves.
     const pe::GridOffsetSums sums = pe::gridOffsetSums(pairs, grid);
     for (std::int64_t ref : {std::int64_t(0), grid.patches() / 2 + 3, grid.patches() - 1}) {
         const pe::GridPatch rp = pe::gridPatch(grid, ref);
         const std::vector<double> s = pe::gridSimilarity(sums, rp);
-        QCOMPARE(s, pe::gridSimilarity(pairs, grid, rp));
         for (std::int64_t q = 0; q < grid.patches(); ++q) {
             const double want = cosine(angles[static_cast<std::size_t>(q)], angles[static_cast<std::size_t>(ref)]);
             if (std::abs(s[static_cast<std::size_t>(q)] - want) > 1e-13)

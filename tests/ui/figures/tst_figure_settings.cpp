@@ -72,6 +72,7 @@ class TestFigureSettings : public QObject
   private slots:
     void percentileIsNumpys();
     void everyColourBarTakesTheLimits();
+    void limitsStayAfterAPositionStep();
     void robustLimitsAreTheDrawnCellsPercentiles();
     void oneLimitPastTheDataIsSaid();
     void positionColoursTakeLimitsNotRobust();
@@ -155,6 +156,36 @@ void TestFigureSettings::everyColourBarTakesTheLimits()
         QVERIFY2(view->cannotDraw().contains(QStringLiteral("is not below --vmax")), qPrintable(view->cannotDraw()));
     }
     QCOMPARE(views, 9); // heatmap, circles, distance, inputs, projection, grid, attention, alibi, buckets
+}
+
+void TestFigureSettings::limitsStayAfterAPositionStep()
+{
+    // On the screen a position step redraws a view without a whole rebuild (PlotView::positionMoved):
+    // --vmin and --vmax still colour every bar and map after it (ALiBi's, T5's, the grid's and the
+    // attention's bars once went back to their own range until the next parameter change).
+    for (const ViewInfo &info : viewRegistry()) {
+        if (!findSetting(info.settings, QStringLiteral("colorMin")))
+            continue;
+        Parameters params;
+        QVERIFY(!params.set(paramsFor(info.id)));
+        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        view->resize(900, 700);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QVERIFY(!view->applySettings({{QStringLiteral("colorMin"), QStringLiteral("-0.25")},
+                                      {QStringLiteral("colorMax"), QStringLiteral("0.75")}}));
+        for (const std::int64_t t : {7, 8, 20}) {
+            QVERIFY(params.setPosition(t));
+            QCoreApplication::processEvents();
+            for (QCPColorScale *s : colourBars(view.get()))
+                QVERIFY2(s->dataRange() == QCPRange(-0.25, 0.75),
+                         qPrintable(QStringLiteral("%1 at %2").arg(info.id).arg(t)));
+            for (int i = 0; i < view->plot()->plottableCount(); ++i)
+                if (auto *map = qobject_cast<QCPColorMap *>(view->plot()->plottable(i)); map && map->colorScale())
+                    QVERIFY2(map->dataRange() == QCPRange(-0.25, 0.75),
+                             qPrintable(QStringLiteral("%1's map at %2").arg(info.id).arg(t)));
+        }
+    }
 }
 
 void TestFigureSettings::robustLimitsAreTheDrawnCellsPercentiles()

@@ -237,9 +237,10 @@ void TestAlibiView::slidingWindowDrawsAsAFreshView()
         checkCells(0.25, qPrintable(QStringLiteral("stepped to %1").arg(t)));
         ViewFixture<AlibiView> fresh(QSize(1300, 900));
         QVERIFY(fresh.exposed());
+        // Opened at t, then given its cells: one whole fill at t.
         QVERIFY(!fresh.params.set(alibi(5000, 8, 2)));
-        QVERIFY(!fresh.view->applySettings({{QStringLiteral("alibiCells"), 301}}));
         QVERIFY(fresh.params.setPosition(t));
+        QVERIFY(!fresh.view->applySettings({{QStringLiteral("alibiCells"), 301}}));
         // Pixels compared (QImage's == also compares how each pixmap was last painted: its format).
         QCOMPARE(view_->plot()->toPixmap().toImage().convertToFormat(QImage::Format_RGB32),
                  fresh.view->plot()->toPixmap().toImage().convertToFormat(QImage::Format_RGB32));
