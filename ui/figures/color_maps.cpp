@@ -25,9 +25,6 @@ QCPColorGradient gradient(const QString &name, bool reversed)
     return g;
 }
 
-namespace {
-
-// The data resized (only when the size changes: QCPColorMapData drops its data then) and placed.
 QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                                double lastCol, bool rowsOnKeyAxis)
 {
@@ -46,8 +43,6 @@ QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firs
         data->setRange(colRange, rowRange);
     return data;
 }
-
-} // namespace
 
 void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                   double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value)

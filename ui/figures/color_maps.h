@@ -7,6 +7,7 @@
 
 class QCPColorGradient;
 class QCPColorMap;
+class QCPColorMapData;
 
 // The one colour-map helper: every view that colours values asks here.
 namespace colormaps {
@@ -21,6 +22,11 @@ QCPColorGradient gradient(const QString &name, bool reversed = false);
 // The data object is resized only when the size changes (QCPColorMapData drops its data then).
 void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                   double lastCol, bool rowsOnKeyAxis, const std::function<double(int row, int col)> &value);
+// fillColorMap's first half: the data resized (only when the size changes: QCPColorMapData drops
+// its data then) and placed over those coordinates, its cells left as they are. Cells that did not
+// change (a window slid over the same values) are moved without being coloured again.
+QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
+                               double lastCol, bool rowsOnKeyAxis);
 // The same from rows x cols values in row-major order, without a call a cell (a 1,024 x 1,024
 // matrix on every position step).
 void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,

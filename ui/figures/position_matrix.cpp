@@ -63,10 +63,7 @@ void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &v
         // The same cells where the window slid with t (a position step): the map keeps its colours
         // (QCustomPlot colours the cells again only when they change), and moves to the window.
         const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);
-        if (cells > 1)
-            map_->data()->setRange(QCPRange(a, b), QCPRange(a, b));
-        else
-            map_->data()->setRange(QCPRange(a - 0.25, a + 0.25), QCPRange(a - 0.25, a + 0.25));
+        colormaps::placeColorMap(map_, static_cast<int>(cells), static_cast<int>(cells), a, b, a, b, false);
         map_->setDataRange(QCPRange(low, high > low ? high : low + 1));
         return;
     }
