@@ -32,56 +32,16 @@
 
 namespace {
 
+using bench::PaintStamps;
 using bench::percentile;
-
-// The plot's paints, however they were asked for (a whole replot, or only the position's layer).
-class PaintStamps : public QObject
-{
-  public:
-    explicit PaintStamps(QElapsedTimer &clock)
-        : clock_(clock)
-    {
-    }
-    std::vector<double> stamps;
-
-  protected:
-    bool eventFilter(QObject *, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            stamps.push_back(static_cast<double>(clock_.nsecsElapsed()) / 1e6);
-        return false;
-    }
-
-  private:
-    QElapsedTimer &clock_;
-};
 
 // Replots of the current view, painted: the time from `change` to the paint.
 std::vector<double> timedChanges(MainWindow &window, int steps, const std::function<void(int)> &change)
 {
-    QCustomPlot *plot = window.currentView()->plot();
-    bool replotted = false;
-    auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
-    // A view may redraw only the position's layer (no replot): its paint ends the change as well.
-    QElapsedTimer paintClock;
-    paintClock.start();
-    PaintStamps paints(paintClock);
-    plot->installEventFilter(&paints);
-    std::vector<double> ms;
-    for (int i = 0; i < steps; ++i) {
-        replotted = false;
-        paints.stamps.clear();
-        QElapsedTimer t;
-        t.start();
+    return bench::stepsToPaint(window.currentView()->plot(), window.currentView(), steps, [&](int i) {
         change(i);
-        while (!replotted && paints.stamps.empty() && t.elapsed() < 5000)
-            QApplication::processEvents(QEventLoop::AllEvents);
-        window.currentView()->repaint();
-        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-    }
-    plot->removeEventFilter(&paints);
-    QObject::disconnect(conn);
-    return ms;
+        return true;
+    });
 }
 
 // The intervals between painted frames while something runs for `seconds`.

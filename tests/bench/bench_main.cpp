@@ -189,37 +189,31 @@ void millionProjectionWindow(const QString &dir)
 // From a slider's setValue to the visible view recomputed, replotted and painted; p50 and p95.
 std::pair<double, double> sliderSteps(MainWindow &window, QSlider *slider, int steps)
 {
-    PlotView *view = window.currentView();
-    QCustomPlot *plot = view->plot();
-    bool replotted = false;
-    auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
+    QCustomPlot *plot = window.currentView()->plot();
     const int start = slider->value();
     // Walk away from the start and back, 1 to 9 stops, so every step changes the value.
     const int direction = start - 10 >= slider->minimum() ? -1 : 1;
-    std::vector<double> ms;
-    int refused = 0;
-    for (int i = 0; i < steps; ++i) {
+    auto target = [&](int i) {
         const int phase = i % 18;
-        const int target = start + direction * (1 + (phase < 9 ? phase : 18 - phase));
-        replotted = false;
-        QElapsedTimer t;
-        t.start();
-        slider->setValue(target);
-        // A value the scheme refuses (RoPE's odd d_model) changes nothing: not a step to time.
-        if (!window.controlPanel()->errorText().isEmpty()) {
-            ++refused;
-            continue;
-        }
-        while (!replotted && t.elapsed() < 5000)
-            QApplication::processEvents(QEventLoop::AllEvents);
-        plot->repaint();
-        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        if (!replotted)
-            std::printf("  (no replot within 5 s: %s to %d)\n", qPrintable(slider->objectName()), target);
-    }
+        return start + direction * (1 + (phase < 9 ? phase : 18 - phase));
+    };
+    int refused = 0;
+    const std::vector<double> ms = bench::stepsToPaint(
+        plot, plot, steps,
+        [&](int i) {
+            slider->setValue(target(i));
+            // A value the scheme refuses (RoPE's odd d_model) changes nothing: not a step to time.
+            if (!window.controlPanel()->errorText().isEmpty()) {
+                ++refused;
+                return false;
+            }
+            return true;
+        },
+        [&](int i) {
+            std::printf("  (no paint within 5 s: %s to %d)\n", qPrintable(slider->objectName()), target(i));
+        });
     slider->setValue(start);
     QApplication::processEvents();
-    QObject::disconnect(conn);
     if (refused > 0)
         std::printf("  (%d of %d steps of %s refused by the validator, not timed)\n", refused, steps,
                     qPrintable(slider->objectName()));
@@ -306,20 +300,11 @@ void clockFrames(Parameters &parameters, MainWindow &window, int steps)
     clocks->setShownPositions(16);
     QApplication::processEvents();
     QCustomPlot *plot = clocks->plot();
-    bool replotted = false;
-    auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
     auto measure = [&](const char *what, const std::function<void(int)> &change) {
-        std::vector<double> ms;
-        for (int i = 0; i < steps; ++i) {
-            replotted = false;
-            QElapsedTimer t;
-            t.start();
+        const std::vector<double> ms = bench::stepsToPaint(plot, plot, steps, [&](int i) {
             change(i);
-            while (!replotted && t.elapsed() < 5000)
-                QApplication::processEvents(QEventLoop::AllEvents);
-            plot->repaint();
-            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        }
+            return true;
+        });
         std::printf("  %-44s p50 %6.2f ms  p95 %6.2f ms  (%d frames, %d x %d clocks)\n", what, percentile(ms, 0.5),
                     percentile(ms, 0.95), steps, clocks->columnCount(), clocks->rowCount());
     };
@@ -331,7 +316,6 @@ void clockFrames(Parameters &parameters, MainWindow &window, int steps)
         QSlider *s = window.controlPanel()->slider(pe::Field::Base);
         s->setValue(s->value() + (i % 2 == 0 ? 1 : -1));
     });
-    QObject::disconnect(conn);
 }
 
 // Issue 4's figures: the similarity curve as the reference moves, and recovery.
@@ -360,20 +344,10 @@ void analysisBenchmarks(Parameters &parameters, MainWindow &window, int steps)
         parameters.stepPosition(1); // the first move builds the kernel
         QApplication::processEvents();
         QCustomPlot *plot = window.currentView()->plot();
-        bool replotted = false;
-        auto conn = QObject::connect(plot, &QCustomPlot::afterReplot, [&] { replotted = true; });
-        std::vector<double> ms;
-        for (int i = 0; i < steps; ++i) {
-            replotted = false;
-            QElapsedTimer t;
-            t.start();
+        const std::vector<double> ms = bench::stepsToPaint(plot, plot, steps, [&](int i) {
             parameters.stepPosition(i % 2 ? -1 : 1);
-            while (!replotted && t.elapsed() < 5000)
-                QApplication::processEvents();
-            plot->repaint();
-            ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        }
-        QObject::disconnect(conn);
+            return true;
+        });
         std::printf("  similarity view at 100,000 x 512, reference step to repainted: p50 %.2f ms, p95 %.2f ms\n",
                     percentile(ms, 0.5), percentile(ms, 0.95));
     }

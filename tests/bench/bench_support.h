@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QElapsedTimer>
+#include <QObject>
 #include <QStringList>
 
 #include <algorithm>
@@ -8,8 +10,10 @@
 #include <functional>
 #include <vector>
 
+class QCustomPlot;
 class QString;
 class QSize;
+class QWidget;
 
 // What pe-bench's main (bench_main.cpp) and its t-SNE and PCA benchmarks (bench_projection.cpp) share.
 namespace bench {
@@ -35,6 +39,31 @@ inline double median(std::vector<double> v)
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
+
+// The plot's paints, however they were asked for (a whole replot, or only the position's layer):
+// when each came, in ms on clock.
+class PaintStamps : public QObject
+{
+  public:
+    explicit PaintStamps(QElapsedTimer &clock)
+        : clock_(clock)
+    {
+    }
+    std::vector<double> stamps;
+
+  protected:
+    bool eventFilter(QObject *, QEvent *event) override;
+
+  private:
+    QElapsedTimer &clock_;
+};
+
+// From change(i) to the plot replotted or painted (a view may redraw only its position's layer, with
+// no replot: that paint ends the change as well), then `shown` repainted at once; ms for each of
+// `steps` changes. A change that returns false is not timed (a value the state refused); missed(i)
+// hears of a change that reached no paint within 5 s (bench_paint.cpp).
+std::vector<double> stepsToPaint(QCustomPlot *plot, QWidget *shown, int steps, const std::function<bool(int)> &change,
+                                 const std::function<void(int)> &missed = {});
 
 // t-SNE and PCA, and scikit-learn's t-SNE for comparison unless quick (bench_projection.cpp).
 // explorer: the pe-explorer binary, timed as a whole process beside the in-process figures.
