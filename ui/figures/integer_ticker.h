@@ -14,6 +14,7 @@ class IntegerTicker : public QCPAxisTicker
     // No two ticks closer than this (in axis units): set from the labels' size, so labels of
     // neighbouring ticks never touch. Rounded up to 1, 2 or 5 times a power of ten.
     void setMinimumStep(double step);
+    double minimumStep() const { return minimumStep_; }
 
   protected:
     double getTickStep(const QCPRange &range) override;

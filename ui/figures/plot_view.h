@@ -217,6 +217,10 @@ class PlotView : public QWidget
     // A dashed marker line (a reference, a true value, a window span) on an axis rect's bottom and
     // left axes, clipped to it; the plot's main rect by default.
     QCPItemStraightLine *addMarkerLine(const QColor &color, QCPAxisRect *rect = nullptr) const;
+    // A graph for scatter symbols (a point per pair, per head, per position): on the screen its
+    // symbols are drawn once and copied to each point (DotGraph); the plot's bottom and left axes
+    // by default.
+    QCPGraph *addScatterGraph(QCPAxis *keyAxis = nullptr, QCPAxis *valueAxis = nullptr) const;
     // A line in pen on the given axes (a key axis and a value axis of one rect), clipped to their rect.
     QCPItemStraightLine *addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const;
     // Puts a marker line upright at x, or level at y.

@@ -1,4 +1,5 @@
 // PlotView's layout pieces: axes and their tick spacing, marker lines, the legend strip, curve envelopes.
+#include "figures/dot_graph.h"
 #include "figures/plot_view.h"
 
 #include "figures/tick_spacing.h"
@@ -34,6 +35,11 @@ void PlotView::placeMarkers()
             else
                 placeHorizontal(line, static_cast<double>(t));
         }
+}
+
+QCPGraph *PlotView::addScatterGraph(QCPAxis *keyAxis, QCPAxis *valueAxis) const
+{
+    return new DotGraph(keyAxis ? keyAxis : plot_->xAxis, valueAxis ? valueAxis : plot_->yAxis);
 }
 
 QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const
@@ -80,8 +86,19 @@ void PlotView::spaceTicks()
 {
     // However large the type (lecture mode) or small the figure, neighbouring tick labels never
     // touch: whole-number axes get a minimum step, value axes fewer ticks (at most their default 5).
-    for (QCPAxis *axis : allAxes())
-        spaceTickLabels(axis);
+    // The layout that called this made the ticks already: when their spacing changed they are made
+    // again, with the margins their labels take, so this replot draws them (not the next one: a
+    // projection's first frame after its fit had other ticks than any later replot of it). The new
+    // margins may change the room again; the third pass is the last.
+    for (int pass = 0; pass < 3; ++pass) {
+        bool changed = false;
+        for (QCPAxis *axis : allAxes())
+            changed = spaceTickLabels(axis) || changed;
+        if (!changed)
+            return;
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot_->plotLayout()->update(phase);
+    }
 }
 
 void PlotView::placeLegendAbove()

@@ -6,6 +6,7 @@
 #include "state/view_state.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <qcustomplot.h>
 
 QCPTextElement *PlotView::addTitle()
@@ -130,17 +131,36 @@ QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) cons
     const QString line = parts.join(QStringLiteral("  ·  "));
     if (metrics.horizontalAdvance(line) <= room)
         return line;
-    // One part a line, and a part too wide for a line wrapped at spaces.
+    // One part a line, and a part too wide for a line wrapped at spaces: a word goes on the line
+    // when the line with it measures no more than the room. The line's width is carried as a sum
+    // (line, space, word), and the line is measured whole only when that sum is within a twentieth
+    // of the room from it: the sum differs from the whole measure by the kerning at the joins, a
+    // pixel or so, so every decision is the whole measure's, in one pass over the words rather than
+    // a measure of the whole line for each (a 4K title step spent 4 ms here).
+    const int space = metrics.horizontalAdvance(QLatin1Char(' '));
+    const int near = std::max(8, room / 20);
     QStringList lines;
     for (const QString &part : parts) {
         QString current;
+        int width = 0;
         for (const QString &word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
-            if (!current.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+            const int advance = metrics.horizontalAdvance(word);
+            if (current.isEmpty()) {
+                current = word;
+                width = advance;
+                continue;
+            }
+            const QString longer = current + QLatin1Char(' ') + word;
+            int longerWidth = width + space + advance;
+            if (std::abs(longerWidth - room) <= near)
+                longerWidth = metrics.horizontalAdvance(longer);
+            if (longerWidth > room) {
                 lines << current;
                 current = word;
+                width = advance;
             } else {
                 current = longer;
+                width = longerWidth;
             }
         }
         lines << current;

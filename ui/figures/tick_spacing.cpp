@@ -47,22 +47,26 @@ bool labelsApart(QCPAxis *axis, double length, const QFontMetrics &m)
 
 } // namespace
 
-void spaceTickLabels(QCPAxis *axis)
+bool spaceTickLabels(QCPAxis *axis)
 {
     if (!axis->visible() || !axis->tickLabels())
-        return;
+        return false;
     const bool across = axis->orientation() == Qt::Horizontal;
     const double length = across ? axis->axisRect()->width() : axis->axisRect()->height();
     if (length <= 0)
-        return;
+        return false;
     const QFontMetrics m(axis->tickLabelFont());
     const QCPRange range = axis->range();
     const QString widest = QString::number(std::max(std::abs(range.lower), std::abs(range.upper)), 'g', 6);
     const double label = across ? m.horizontalAdvance(widest) + m.height() : 1.3 * m.height();
-    if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker()))
+    if (auto integer = qSharedPointerDynamicCast<IntegerTicker>(axis->ticker())) {
+        const double before = integer->minimumStep();
         integer->setMinimumStep(label * range.size() / length);
-    else if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
-             qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker())) {
+        return integer->minimumStep() != before;
+    }
+    const int before = axis->ticker()->tickCount();
+    if (typeid(*axis->ticker()) == typeid(QCPAxisTicker) ||
+        qSharedPointerDynamicCast<QCPAxisTickerLog>(axis->ticker())) {
         int count = std::clamp(static_cast<int>(length / (1.6 * label)), 2, 5);
         axis->ticker()->setTickCount(count);
         // The widest possible label is a guess: when its count leaves a single tick on the axis
@@ -78,4 +82,5 @@ void spaceTickLabels(QCPAxis *axis)
             axis->ticker()->setTickCount(chosen);
         }
     }
+    return axis->ticker()->tickCount() != before;
 }

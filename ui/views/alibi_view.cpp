@@ -54,10 +54,10 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     hx->setLabel(tr("head h"));
     PowerTicker::install(hy);
     hy->setLabel(tr("slope mₕ"));
-    QCPGraph *paper = p->addGraph(hx, hy);
+    QCPGraph *paper = addScatterGraph(hx, hy);
     paper->setName(tr("paper's text: 2^(−8h/H)"));
     paper->setLineStyle(QCPGraph::lsNone);
-    QCPGraph *slopes = p->addGraph(hx, hy);
+    QCPGraph *slopes = addScatterGraph(hx, hy);
     slopes->setName(tr("get_slopes (the code)"));
     rowLine_ = addMarkerLine(kMark);
     headLine_ = addMarkerLine(kMark, slopeRect_);

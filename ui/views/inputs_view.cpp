@@ -52,7 +52,10 @@ InputsView::InputsView(Parameters *parameters, QWidget *parent)
         scale->setMarginGroup(QCP::msLeft | QCP::msRight, scales);
         maps_[k]->setGradient(viridis); // after the scale, which would otherwise impose its own
         marks_[k] = addMarkerLine(QColor(230, 30, 30), rect);
+        marks_[k]->setLayer(QStringLiteral("overlay"));
     }
+    // The three position lines are all that a position step moves: on the layer redrawn alone.
+    usePositionLayer();
 }
 
 void InputsView::rebuild()
@@ -107,7 +110,7 @@ void InputsView::positionMoved()
         placeVertical(m, t);
         m->setPen(QPen(QColor(230, 30, 30), 1.5 * lineScale(), Qt::DashLine));
     }
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    replotPositionLayer();
 }
 
 QList<QCPAxis *> InputsView::positionAxes() const

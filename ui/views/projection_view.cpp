@@ -134,6 +134,10 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     currentLabel_ = new QCPItemText(p);
     currentLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     currentLabel_->setColor(QColor(200, 20, 20));
+    // The ring and its label are all that a position step moves: on the layer redrawn alone.
+    current_->setLayer(QStringLiteral("overlay"));
+    currentLabel_->setLayer(QStringLiteral("overlay"));
+    usePositionLayer();
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     for (QCPAxis *axis : {p->xAxis, p->yAxis})
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {

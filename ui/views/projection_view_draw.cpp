@@ -19,7 +19,7 @@ void ProjectionView::positionMoved()
 {
     // Playback moves the position many times a second: only the ring moves, the points stay.
     placeCurrent();
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    replotPositionLayer();
 }
 
 void ProjectionView::placeCurrent()

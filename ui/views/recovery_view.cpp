@@ -35,7 +35,7 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     p->yAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("true position"));
     p->yAxis->setLabel(tr("predicted position"));
-    QCPGraph *predicted = p->addGraph();
+    QCPGraph *predicted = addScatterGraph();
     predicted->setName(QStringLiteral("predicted"));
     diagonal_ = addMarkerLine(QColor(150, 150, 150));
     curveRect_->axis(QCPAxis::atBottom)->setLabel(tr("noise σ"));

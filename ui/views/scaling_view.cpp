@@ -54,7 +54,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     unscaled->setPen(QPen(kUnscaled, 1.5, Qt::DashLine));
     const QStringList names{tr("kept: extrapolates"), tr("interpolated: θᵢ/s"), tr("blended"), tr("beyond θᵢ/s")};
     for (int r = 0; r < kRegimes; ++r) {
-        QCPGraph *g = p->addGraph();
+        QCPGraph *g = addScatterGraph();
         g->setName(names[r]);
         g->setLineStyle(QCPGraph::lsNone);
     }
@@ -65,7 +65,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     ratioRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
     ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("θ′ᵢ/θᵢ"));
     for (int r = 0; r < kRegimes; ++r) {
-        QCPGraph *g = p->addGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
+        QCPGraph *g = addScatterGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsNone);
         g->removeFromLegend();
     }
