@@ -188,6 +188,9 @@ class PlotView : public QWidget
     // Called when only the current position moved; the default recomputes everything.
     // The colour limits (--vmin, --vmax) are applied again after it: a rebuild sets the view's own range.
     virtual void positionMoved() { rebuild(); }
+    // After the plot took the widget's palette (applyPalette: a theme change replots without a
+    // rebuild): a view's own colours that follow the ground.
+    virtual void paletteApplied() {}
     // Redraws the "overlay" layer alone (its own paint buffer): a view that keeps everything that
     // follows the position there (markers, frames, the current row's hands) calls it when only the
     // position moved, so playback repaints a layer, not the whole figure.

@@ -171,4 +171,5 @@ void PlotView::applyPalette()
                 }
         }
     }
+    paletteApplied();
 }

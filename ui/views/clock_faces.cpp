@@ -35,9 +35,23 @@ void ClockFaces::setArcs(std::vector<double> sweeps)
     cache_ = QImage();
 }
 
+QRect ClockFaces::facesRect() const
+{
+    if (centres_.empty())
+        return clipRect();
+    // The cells around the centres (a face stays inside its cell): one row's faces (the clocks
+    // view's current row) make an image of that row, not of the whole plot.
+    QRectF cells;
+    for (const QPointF &spot : centres_)
+        cells |= QRectF(QPointF(x_->coordToPixel(spot.x() - 0.5), y_->coordToPixel(spot.y() - 0.5)),
+                        QPointF(x_->coordToPixel(spot.x() + 0.5), y_->coordToPixel(spot.y() + 0.5)))
+                     .normalized();
+    return cells.toAlignedRect().intersected(clipRect());
+}
+
 void ClockFaces::draw(QCPPainter *painter)
 {
-    const QRect rect = clipRect();
+    const QRect rect = facesRect();
     if (painter->modes().testFlag(QCPPainter::pmVectorized)) {
         paint(*painter);
         return;

@@ -43,6 +43,8 @@ class ClockFaces : public QCPLayerable
     void draw(QCPPainter *painter) override;
 
   private:
+    // The pixels the faces cover: the plot's rect, or the cells around the centres when given.
+    QRect facesRect() const;
     void paint(QPainter &p) const;
     QColor ink() const;
 

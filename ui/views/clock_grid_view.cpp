@@ -28,6 +28,15 @@ QString wavelengthText(double lambda)
     return QString::fromStdString(pe::wavelengthText(lambda));
 }
 
+// colour laid over ground as a painter lays a translucent brush: an opaque colour.
+QColor laidOn(const QColor &colour, const QColor &ground)
+{
+    const double a = colour.alphaF();
+    return QColor::fromRgbF(static_cast<float>(a * colour.redF() + (1 - a) * ground.redF()),
+                            static_cast<float>(a * colour.greenF() + (1 - a) * ground.greenF()),
+                            static_cast<float>(a * colour.blueF() + (1 - a) * ground.blueF()));
+}
+
 } // namespace
 
 ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
@@ -80,17 +89,20 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     currentHands_ = new QCPCurve(p->xAxis2, p->yAxis);
     currentLocalHands_ = new QCPCurve(p->xAxis2, p->yAxis);
     currentLabel_ = new QCPItemText(p);
+    currentFaces_ = new ClockFaces(p->xAxis2, p->yAxis);
+    highlight_ = new QCPItemRect(p);
     usePositionLayer();
-    for (QCPLayerable *item : std::initializer_list<QCPLayerable *>{currentHands_, currentLocalHands_, currentLabel_})
+    // The overlay, drawn in this order: the band, covering the current row below it; the row's
+    // faces and hands again; its real position's label. A step within the page moves these alone.
+    for (QCPLayerable *item : std::initializer_list<QCPLayerable *>{highlight_, currentFaces_, currentHands_,
+                                                                    currentLocalHands_, currentLabel_})
         item->setLayer(QStringLiteral("overlay"));
     currentLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
     currentLabel_->position->setType(QCPItemPosition::ptAbsolute);
     currentLabel_->setClipToAxisRect(false);
     currentLabel_->setVisible(false);
-    highlight_ = new QCPItemRect(p);
     highlight_->setBrush(QColor(255, 200, 0, 60));
     highlight_->setPen(QPen(QColor(230, 160, 0), 1.5));
-    highlight_->setLayer(QStringLiteral("background"));
     highlight_->topLeft->setAxes(p->xAxis2, p->yAxis);
     highlight_->bottomRight->setAxes(p->xAxis2, p->yAxis);
     connect(p, &QCustomPlot::afterLayout, this, &ClockGridView::fitSquareCells);
@@ -167,13 +179,14 @@ void ClockGridView::positionMoved()
         placeHands();
         return;
     }
-    if (parameters()->position() == drawnRow_) {
-        // Only the fraction moved (playback): the current row's hands and label, alone on their layer.
-        placeRows(true);
+    if (coverCurrent_ || parameters()->position() == drawnRow_) {
+        // The rows below hold their own positions (or only the fraction moved, playback): the band,
+        // the current row's faces, hands and label, alone on their layer.
+        placeCurrentRow();
         replotPositionLayer();
         return;
     }
-    placeHands(); // the band on its new row
+    placeHands(); // a translucent band: the row left out of hands_ is another one now
 }
 
 void ClockGridView::layoutGrid()
@@ -219,14 +232,14 @@ void ClockGridView::layoutGrid()
     fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face(), lineScale());
-    // The current row: a pale band on a screen; on a projector, which washes pale colours out, a
-    // saturated band with a dark orange frame.
-    highlight_->setBrush(projector() ? QColor(255, 170, 0, 130) : QColor(255, 200, 0, 60));
+    currentFaces_->setGrid(rows_, cols_, kRadius, face(), lineScale());
+    coverCurrent_ = !figureTransparent(); // the band's colour: paletteApplied
     highlight_->setPen(QPen(projector() ? QColor(190, 80, 0) : QColor(230, 160, 0), 1.5 * lineScale()));
     std::vector<double> sweeps;
     if (p.scheme == pe::SchemeId::Rope)
         for (int pair : pairs_)
             sweeps.push_back(pe::trainedSweep(enc, pair));
+    currentFaces_->setArcs(sweeps);
     faces_->setArcs(std::move(sweeps));
 
     // Labels: every column's pair index and wavelength, every row's position, thinned to fit.
@@ -343,51 +356,75 @@ void ClockGridView::fitSquareCells()
     placeCurrentLabel();
 }
 
+void ClockGridView::paletteApplied()
+{
+    // The current row: a pale band on a screen; on a projector, which washes pale colours out, a
+    // saturated band with a dark orange frame. Laid on the ground (the plot's, applyPalette's),
+    // opaque, it covers the row below and looks as a translucent band under the row's faces and
+    // hands does; on a transparent ground (an export's --transparent) it is translucent.
+    const QColor tint = projector() ? QColor(255, 170, 0, 130) : QColor(255, 200, 0, 60);
+    highlight_->setBrush(coverCurrent_ ? laidOn(tint, palette().color(QPalette::Base)) : tint);
+}
+
 void ClockGridView::placeHands()
 {
     placeRows(false);
-    const double row = static_cast<double>(parameters()->position() - firstRow_);
-    highlight_->topLeft->setCoords(-0.5, row - 0.5);
-    highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);
+    placeCurrentRow();
     drawnRow_ = parameters()->position();
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ClockGridView::placeCurrentRow()
+{
+    const int row = static_cast<int>(parameters()->position() - firstRow_);
+    highlight_->topLeft->setCoords(-0.5, row - 0.5);
+    highlight_->bottomRight->setCoords(cols_ - 0.5, row + 0.5);
+    std::vector<QPointF> centres;
+    for (int c = 0; c < cols_; ++c)
+        centres.emplace_back(c, row);
+    currentFaces_->setCentres(std::move(centres));
+    placeRows(true);
+}
+
 void ClockGridView::placeRows(bool currentOnly)
 {
-    // Every row but the current one in hands_, the current one in currentHands_ (at a real position).
+    // The current row in currentHands_ (at a real position); every row in hands_ at its own whole
+    // position, the current one too unless the band cannot cover it (coverCurrent_).
     const int current = static_cast<int>(parameters()->position() - firstRow_);
     QVector<QCPCurveData> hand, localHand, currentHand, currentLocalHand;
     hand.reserve(rows_ * cols_ * 3);
     double t = 0, u = 0, ct = 0, cu = 0;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const pe::Encoding &enc = parameters()->encoding();
-    for (int r = 0; r < rows_; ++r) {
-        if (currentOnly && r != current)
-            continue;
-        const bool isCurrent = r == current;
-        QVector<QCPCurveData> &into = isCurrent ? currentHand : hand;
-        QVector<QCPCurveData> &localInto = isCurrent ? currentLocalHand : localHand;
-        double &key = isCurrent ? ct : t;
-        double &localKey = isCurrent ? cu : u;
+    // Row r's hands at position at: the global hand into `into`, and the local layers' shorter one.
+    const auto addRow = [&](int r, double at, QVector<QCPCurveData> &into, double &key,
+                            QVector<QCPCurveData> &localInto, double &localKey) {
         for (int c = 0; c < cols_; ++c) {
+            const int pair = pairs_[static_cast<std::size_t>(c)];
             // A table's column without a partner fixes no angle: no hand.
-            if (!enc.hasFrequencies() && enc.pairCosineColumn(pairs_[static_cast<std::size_t>(c)]) < 0)
+            if (!enc.hasFrequencies() && enc.pairCosineColumn(pair) < 0)
                 continue;
-            const QPointF tip = handTip(r, c);
+            // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
+            const pe::Point tip = pe::handTip(enc, at, pair, face());
             into.append(QCPCurveData(key++, c, r));
-            into.append(QCPCurveData(key++, tip.x(), tip.y()));
+            into.append(QCPCurveData(key++, c + kHandLength * tip.x, r - kHandLength * tip.y));
             into.append(QCPCurveData(key++, nan, nan));
             if (local_) {
                 // Shorter than the global hand, so both read where they overlap.
-                const pe::Point local =
-                    pe::handTip(*local_, rowPosition(r), pairs_[static_cast<std::size_t>(c)], face());
+                const pe::Point local = pe::handTip(*local_, at, pair, face());
                 localInto.append(QCPCurveData(localKey++, c, r));
                 localInto.append(
                     QCPCurveData(localKey++, c + kLocalHandLength * local.x, r - kLocalHandLength * local.y));
                 localInto.append(QCPCurveData(localKey++, nan, nan));
             }
         }
+    };
+    for (int r = 0; r < rows_; ++r) {
+        const bool isCurrent = r == current;
+        if (isCurrent)
+            addRow(r, rowPosition(r), currentHand, ct, currentLocalHand, cu);
+        if (!currentOnly && (!isCurrent || coverCurrent_))
+            addRow(r, static_cast<double>(firstRow_ + r), hand, t, localHand, u);
     }
     if (!currentOnly) {
         hands_->data()->set(hand, true);

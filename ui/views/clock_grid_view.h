@@ -55,6 +55,7 @@ class ClockGridView : public PlotView
   protected:
     void rebuild() override;
     void positionMoved() override;
+    void paletteApplied() override;
 
   private:
     void layoutGrid();
@@ -62,6 +63,8 @@ class ClockGridView : public PlotView
     void placeHands();
     // The hands of every row (hands_, and the current row's currentHands_), or of the current row alone.
     void placeRows(bool currentOnly);
+    // The band, the faces and the hands of the current row, on the overlay (the layer redrawn alone).
+    void placeCurrentRow();
     void placeCurrentLabel();
     std::int64_t pageStart() const;
 
@@ -79,7 +82,12 @@ class ClockGridView : public PlotView
     QCPCurve *currentHands_;      // the current row's hands (overlay layer)
     QCPCurve *currentLocalHands_; // and its local layers' hands
     QCPItemText *currentLabel_;   // its position between whole ones, over its tick label
-    std::int64_t drawnRow_ = -1;  // the whole position the band and hands_ were placed for
+    ClockFaces *currentFaces_;    // its faces again, over the band
+    // The band is opaque (its colour laid on the ground) and covers the current row of faces_ and
+    // hands_, which then hold every row at its own whole position; on a transparent ground it is
+    // translucent and hands_ leaves the current row out.
+    bool coverCurrent_ = true;
+    std::int64_t drawnRow_ = -1; // the whole position hands_ was placed for
     std::optional<pe::Encoding> local_;
     QCPItemRect *highlight_;
     int rows_ = 0;
