@@ -196,11 +196,12 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     }
     QCPItemText *label = measureFigure();
     // --transparent: no background rectangle; the plots, legends and colour bars as they are.
-    const QBrush background = plot_->background();
+    // The ground put back is applyPalette's: QCustomPlot has no getter for its brush (background()
+    // is its pixmap; a brush made of that null pixmap went back here, until the rebuild below).
     if (figureTransparent_)
         plot_->setBackground(QBrush(Qt::transparent));
     draw();
-    plot_->setBackground(background);
+    plot_->setBackground(ground_);
     if (label)
         plot_->removeItem(label);
     for (const auto &[rect, minimum] : minimums)

@@ -127,7 +127,8 @@ void PlotView::applyPalette()
     const QColor bg = pal.color(QPalette::Base);
     QColor grid = pal.color(QPalette::Mid);
     grid.setAlpha(projector() ? 170 : 110);
-    plot_->setBackground(bg);
+    ground_ = bg;
+    plot_->setBackground(ground_);
     const auto recolor = [](QPen pen, const QColor &color) {
         if (pen.style() != Qt::NoPen)
             pen.setColor(color);
