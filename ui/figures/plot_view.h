@@ -337,7 +337,7 @@ class PlotView : public QWidget
     double lectureZoom_ = 1.0;
     double figureFontPoints_ = 0;
     bool figureTransparent_ = false;
-    QColor ground_ = Qt::white; // the plot's background, as applyPalette last set it
+    QColor ground_ = Qt::white;   // the plot's background, as applyPalette last set it
     FigureLayout figureLayout_{}; // what the last figure's layout needed and where it put things
     QMargins panelInsets_{};
     QString panelLabel_{};
