@@ -58,8 +58,8 @@ class PaintStamps : public QObject
     QElapsedTimer &clock_;
 };
 
-// From change(i) to the plot replotted or painted (a view may redraw only its position's layer, with
-// no replot: that paint ends the change as well), then `shown` repainted at once; ms for each of
+// From change(i) to the plot replotted, or painted when the view redraws its position's layer
+// alone (its overlay has a buffer: no replot), then `shown` repainted at once; ms for each of
 // `steps` changes. A change that returns false is not timed (a value the state refused); missed(i)
 // hears of a change that reached no paint within 5 s (bench_paint.cpp).
 std::vector<double> stepsToPaint(QCustomPlot *plot, QWidget *shown, int steps, const std::function<bool(int)> &change,

@@ -191,6 +191,8 @@ class PlotView : public QWidget
     // After the plot took the widget's palette (applyPalette: a theme change replots without a
     // rebuild): a view's own colours that follow the ground.
     virtual void paletteApplied() {}
+    // The plot's background colour as applyPalette last set it.
+    QColor ground() const { return ground_; }
     // Redraws the "overlay" layer alone (its own paint buffer): a view that keeps everything that
     // follows the position there (markers, frames, the current row's hands) calls it when only the
     // position moved, so playback repaints a layer, not the whole figure.

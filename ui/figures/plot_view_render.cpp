@@ -212,11 +212,14 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
     plot_->setFont(oldFont);
     plot_->setViewport(oldViewport);
     dirty_ = true;
-    // The screen's figure again, in the screen's type: the figure's points are still set here (the
-    // caller restores them after), and a rebuild with them laid the window's clocks out anew.
+    // The screen's figure again, in the screen's type and on its ground: the figure's points and
+    // transparency are still set here (the caller restores them after); a rebuild with them laid
+    // the window's clocks out anew, and left their band translucent.
     if (isVisible()) {
         const double figurePoints = std::exchange(figureFontPoints_, 0.0);
+        const bool transparent = std::exchange(figureTransparent_, false);
         rebuildNow();
         figureFontPoints_ = figurePoints;
+        figureTransparent_ = transparent;
     }
 }

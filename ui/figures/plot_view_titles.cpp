@@ -133,34 +133,39 @@ QString PlotView::wrappedTitle(const QFont &font, const QStringList &parts) cons
         return line;
     // One part a line, and a part too wide for a line wrapped at spaces: a word goes on the line
     // when the line with it measures no more than the room. The line's width is carried as a sum
-    // (line, space, word), and the line is measured whole only when that sum is within a twentieth
-    // of the room from it: the sum differs from the whole measure by the kerning at the joins, a
-    // pixel or so, so every decision is the whole measure's, in one pass over the words rather than
-    // a measure of the whole line for each (a 4K title step spent 4 ms here).
+    // (line, space, word) and the line is measured whole only when that sum comes near the room, in
+    // one pass over the words rather than a measure of the whole line for each (a 4K title step
+    // spent 4 ms here). The sum differs from the whole measure by each width's rounding to a pixel
+    // (at most a pixel a join) and by kerning at the spaces; "near" is a twentieth of the room, and
+    // never less than two pixels a join on the line, so the decisions are the whole measure's.
     const int space = metrics.horizontalAdvance(QLatin1Char(' '));
-    const int near = std::max(8, room / 20);
     QStringList lines;
     for (const QString &part : parts) {
         QString current;
         int width = 0;
+        int joins = 0;
         for (const QString &word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
             const int advance = metrics.horizontalAdvance(word);
             if (current.isEmpty()) {
                 current = word;
                 width = advance;
+                joins = 0;
                 continue;
             }
             const QString longer = current + QLatin1Char(' ') + word;
             int longerWidth = width + space + advance;
+            const int near = std::max({8, room / 20, 2 * (joins + 1)});
             if (std::abs(longerWidth - room) <= near)
                 longerWidth = metrics.horizontalAdvance(longer);
             if (longerWidth > room) {
                 lines << current;
                 current = word;
                 width = advance;
+                joins = 0;
             } else {
                 current = longer;
                 width = longerWidth;
+                ++joins;
             }
         }
         lines << current;

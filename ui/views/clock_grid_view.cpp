@@ -92,11 +92,7 @@ ClockGridView::ClockGridView(Parameters *parameters, QWidget *parent)
     currentFaces_ = new ClockFaces(p->xAxis2, p->yAxis);
     highlight_ = new QCPItemRect(p);
     usePositionLayer();
-    // The overlay, drawn in this order: the band, covering the current row below it; the row's
-    // faces and hands again; its real position's label. A step within the page moves these alone.
-    for (QCPLayerable *item : std::initializer_list<QCPLayerable *>{highlight_, currentFaces_, currentHands_,
-                                                                    currentLocalHands_, currentLabel_})
-        item->setLayer(QStringLiteral("overlay"));
+    stackCurrentRow();
     currentLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
     currentLabel_->position->setType(QCPItemPosition::ptAbsolute);
     currentLabel_->setClipToAxisRect(false);
@@ -146,8 +142,12 @@ double ClockGridView::rowPosition(int row) const
 
 QPointF ClockGridView::handTip(int row, int col) const
 {
-    const pe::Point tip =
-        pe::handTip(parameters()->encoding(), rowPosition(row), pairs_[static_cast<std::size_t>(col)], face());
+    return handTipAt(row, col, rowPosition(row));
+}
+
+QPointF ClockGridView::handTipAt(int row, int col, double t) const
+{
+    const pe::Point tip = pe::handTip(parameters()->encoding(), t, pairs_[static_cast<std::size_t>(col)], face());
     // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
     return {col + kHandLength * tip.x, row - kHandLength * tip.y};
 }
@@ -233,7 +233,10 @@ void ClockGridView::layoutGrid()
 
     faces_->setGrid(rows_, cols_, kRadius, face(), lineScale());
     currentFaces_->setGrid(rows_, cols_, kRadius, face(), lineScale());
-    coverCurrent_ = !figureTransparent(); // the band's colour: paletteApplied
+    if (coverCurrent_ != !figureTransparent()) {
+        coverCurrent_ = !figureTransparent(); // the band's colour: paletteApplied
+        stackCurrentRow();
+    }
     highlight_->setPen(QPen(projector() ? QColor(190, 80, 0) : QColor(230, 160, 0), 1.5 * lineScale()));
     std::vector<double> sweeps;
     if (p.scheme == pe::SchemeId::Rope)
@@ -356,6 +359,25 @@ void ClockGridView::fitSquareCells()
     placeCurrentLabel();
 }
 
+void ClockGridView::stackCurrentRow()
+{
+    // Covering: the overlay, drawn in this order, holds the band over the current row below it,
+    // the row's faces and hands again, and its real position's label; a step within the page moves
+    // these alone. Not covering (a transparent ground): the translucent band under everything, on
+    // the background layer, and the row's faces once, below; its hands and label on the overlay.
+    // (Through "main" first: a layer draws its items in the order they came to it.)
+    const std::initializer_list<QCPLayerable *> items{highlight_, currentFaces_, currentHands_, currentLocalHands_,
+                                                      currentLabel_};
+    for (QCPLayerable *item : items)
+        item->setLayer(QStringLiteral("main"));
+    if (!coverCurrent_)
+        highlight_->setLayer(QStringLiteral("background"));
+    currentFaces_->setVisible(coverCurrent_);
+    for (QCPLayerable *item : items)
+        if (coverCurrent_ || (item != highlight_ && item != currentFaces_))
+            item->setLayer(QStringLiteral("overlay"));
+}
+
 void ClockGridView::paletteApplied()
 {
     // The current row: a pale band on a screen; on a projector, which washes pale colours out, a
@@ -363,7 +385,7 @@ void ClockGridView::paletteApplied()
     // opaque, it covers the row below and looks as a translucent band under the row's faces and
     // hands does; on a transparent ground (an export's --transparent) it is translucent.
     const QColor tint = projector() ? QColor(255, 170, 0, 130) : QColor(255, 200, 0, 60);
-    highlight_->setBrush(coverCurrent_ ? laidOn(tint, palette().color(QPalette::Base)) : tint);
+    highlight_->setBrush(coverCurrent_ ? laidOn(tint, ground()) : tint);
 }
 
 void ClockGridView::placeHands()
@@ -404,10 +426,9 @@ void ClockGridView::placeRows(bool currentOnly)
             // A table's column without a partner fixes no angle: no hand.
             if (!enc.hasFrequencies() && enc.pairCosineColumn(pair) < 0)
                 continue;
-            // The plot's y axis points down (row 0 at the top), so "up" on the face is -y.
-            const pe::Point tip = pe::handTip(enc, at, pair, face());
+            const QPointF tip = handTipAt(r, c, at);
             into.append(QCPCurveData(key++, c, r));
-            into.append(QCPCurveData(key++, c + kHandLength * tip.x, r - kHandLength * tip.y));
+            into.append(QCPCurveData(key++, tip.x(), tip.y()));
             into.append(QCPCurveData(key++, nan, nan));
             if (local_) {
                 // Shorter than the global hand, so both read where they overlap.
@@ -449,7 +470,7 @@ void ClockGridView::placeCurrentLabel()
     currentLabel_->setFont(axis->tickLabelFont());
     currentLabel_->setColor(axis->tickLabelColor());
     // The plot's ground (applyPalette's), hiding the whole label under it.
-    currentLabel_->setBrush(QBrush(palette().color(QPalette::Base)));
+    currentLabel_->setBrush(QBrush(ground()));
     currentLabel_->setPen(Qt::NoPen);
     currentLabel_->setText(positionText(t));
     currentLabel_->position->setCoords(axis->axisRect()->left() - axis->tickLabelPadding(),

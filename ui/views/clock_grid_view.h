@@ -65,6 +65,10 @@ class ClockGridView : public PlotView
     void placeRows(bool currentOnly);
     // The band, the faces and the hands of the current row, on the overlay (the layer redrawn alone).
     void placeCurrentRow();
+    // The current row's band, faces, hands and label on their layers, for coverCurrent_.
+    void stackCurrentRow();
+    // Where row's hand of column col points at position t (plot coordinates).
+    QPointF handTipAt(int row, int col, double t) const;
     void placeCurrentLabel();
     std::int64_t pageStart() const;
 

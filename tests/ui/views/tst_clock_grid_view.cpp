@@ -34,7 +34,6 @@ class TestClockGridView : public QObject
 
   private:
     void set(const pe::EncodingParams &p) { QVERIFY(!params_->set(p)); }
-    // The points of every hands curve: the rows' and the current row's (no local layers here).
     // The hands' points of every row, each row once (the curves below the overlay); and the
     // overlay's, where the current row is drawn again over its band.
     int handPoints(bool overlay = false) const
