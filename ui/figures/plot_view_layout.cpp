@@ -96,8 +96,7 @@ void PlotView::spaceTicks()
             changed = spaceTickLabels(axis) || changed;
         if (!changed)
             return;
-        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            plot_->plotLayout()->update(phase);
+        layOut();
     }
 }
 

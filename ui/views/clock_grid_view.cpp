@@ -198,8 +198,7 @@ void ClockGridView::layoutGrid()
     const QFontMetrics metrics(plt->xAxis->tickLabelFont());
     plt->axisRect()->setMargins(QMargins(metrics.horizontalAdvance(QStringLiteral("999999999")) + metrics.height() + 16,
                                          3 * metrics.height() + 16, 12, 8));
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plt->plotLayout()->update(phase);
+    layOut();
     const QRect area = plt->axisRect()->rect();
     const int minCell = static_cast<int>(34 * fontScale());
     const int fitCols = std::max(1, area.width() / minCell);
@@ -227,8 +226,7 @@ void ClockGridView::layoutGrid()
     margins.setLeft(margins.left() + spare / 2);
     margins.setRight(margins.right() + spare - spare / 2);
     plt->axisRect()->setMargins(margins);
-    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plt->plotLayout()->update(phase);
+    layOut();
     fitSquareCells();
 
     faces_->setGrid(rows_, cols_, kRadius, face(), lineScale());

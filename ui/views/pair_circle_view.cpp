@@ -298,8 +298,7 @@ void PairCircleView::rebuild()
     setTitle(title_, title);
     if (rasterised_) {
         // The raster needs each circle's pixels: lay the grid out at the current size now.
-        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            plot()->plotLayout()->update(phase);
+        layOut();
         fitEqualAxes();
         rasterise(pairs_);
     }
@@ -433,8 +432,7 @@ void PairCircleView::fitEqualAxes()
     // unit circle's ticks at +/-0.5, off its axes.
     for (int pass = 0; pass < 3 && fitRanges(); ++pass) {
         spaceTicks();
-        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            plot()->plotLayout()->update(phase);
+        layOut();
     }
 }
 
