@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <algorithm>
+
 #include <QFile>
 
 #include <cmath>
@@ -31,6 +33,19 @@ pe::EncodingParams params(std::int64_t seqLen, int dModel, double base, std::int
     p.layout = layout;
     p.exponent = exponent;
     return p;
+}
+
+std::int64_t matrixPageFirst(std::int64_t t, std::int64_t start, std::int64_t n, std::int64_t count)
+{
+    const std::int64_t half = std::max<std::int64_t>(count / 2, 1);
+    std::int64_t first = start;
+    // The next page while t is past this one's middle half and the next one still fits.
+    while (t >= first + half / 2 + half && first + half + count <= start + n)
+        first += half;
+    // The last page, which stops at the window's end, when t is past the last whole page's middle.
+    if (t >= first + half / 2 + half)
+        first = start + n - count;
+    return first;
 }
 
 bool writeReadOnlyFile(const QString &path, const QByteArray &contents)

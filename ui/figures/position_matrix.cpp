@@ -38,16 +38,35 @@ PositionMatrix::PositionMatrix(QCustomPlot *plot, QCPLayoutGrid *content, const 
     plot->yAxis->setRangeReversed(true);
 }
 
+namespace {
+
+// The first cell of the page that holds t: pages begin every half window (a window of `count`
+// cells from `start`), and t lies in the middle half of its page but at the ends of [start, start + n).
+std::int64_t pageFirst(std::int64_t t, std::int64_t start, std::int64_t n, std::int64_t count)
+{
+    const std::int64_t half = std::max<std::int64_t>(count / 2, 1);
+    const std::int64_t from = t - start - half / 2;
+    const std::int64_t page = from >= 0 ? from / half : -((-from + half - 1) / half);
+    return std::clamp(start + page * half, start, start + n - count);
+}
+
+} // namespace
+
 void PositionMatrix::place(std::int64_t t, std::int64_t start, std::int64_t n, int asked, int maxCells)
 {
     const int fit = std::max(8, std::min(plot_->axisRect()->width(), plot_->axisRect()->height()));
     start_ = start;
     n_ = n;
     count_ = std::min<std::int64_t>(n, asked > 0 ? asked : std::min(fit, maxCells));
-    first_ = std::clamp(t - count_ / 2, start, start + n - count_);
+    first_ = pageFirst(t, start, n, count_);
     const double lo = static_cast<double>(first_) - 0.5, hi = static_cast<double>(first_ + count_) - 0.5;
     plot_->xAxis->setRange(lo, hi);
     plot_->yAxis->setRange(lo, hi);
+}
+
+bool PositionMatrix::holds(std::int64_t t) const
+{
+    return count_ > 0 && pageFirst(t, start_, n_, count_) == first_;
 }
 
 void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &valueAt, double low, double high)
@@ -99,7 +118,7 @@ QString PositionMatrix::windowText() const
 {
     if (count_ >= n_)
         return {};
-    return tr("cells: positions %1–%2 of %3–%4 around t, one a position")
+    return tr("cells: positions %1–%2 of %3–%4 (the page that holds t), one a position")
         .arg(first_)
         .arg(first_ + count_ - 1)
         .arg(start_)

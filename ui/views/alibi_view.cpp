@@ -60,10 +60,23 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     QCPGraph *slopes = addScatterGraph(hx, hy);
     slopes->setName(tr("get_slopes (the code)"));
     rowLine_ = addMarkerLine(kMark);
+    rowLine_->setLayer(QStringLiteral("overlay"));
+    usePositionLayer();
     headLine_ = addMarkerLine(kMark, slopeRect_);
 }
 
 AlibiView::~AlibiView() = default;
+
+void AlibiView::positionMoved()
+{
+    const std::int64_t t = parameters()->position();
+    if (!matrix_->holds(t)) {
+        rebuild();
+        return;
+    }
+    placeHorizontal(rowLine_, static_cast<double>(t));
+    replotPositionLayer();
+}
 
 void AlibiView::rebuild()
 {

@@ -26,7 +26,8 @@ class AlibiView : public PlotView
 
   protected:
     void rebuild() override;
-    void positionMoved() override { rebuild(); }
+    // On the page drawn, a step moves the row line alone (on the layer redrawn alone).
+    void positionMoved() override;
 
   private:
     QSpinBox *cellsSpin_;

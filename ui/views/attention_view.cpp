@@ -14,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QFontMetrics>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -106,6 +107,7 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     row->setName(tr("this scheme"));
     QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     other->setName(tr("other"));
+    ownMinimumMargins_ = p->axisRect()->minimumMargins();
     leftMargins_ = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft, leftMargins_);
     rowRect_->setMarginGroup(QCP::msLeft, leftMargins_);
@@ -207,6 +209,7 @@ const pe::PositionalAttention &AttentionView::attention()
             compared_ = std::make_unique<pe::PositionalAttention>(pe::Encoding(*other), s);
     }
     attentionFor_ = parameters()->sharedEncoding();
+    ++attentionVersion_;
     attentionSettings_ = s;
     compareAsked_ = compare;
     attentionKey_ = key;
@@ -252,10 +255,20 @@ QString AttentionView::formula() const
     return {};
 }
 
+void AttentionView::positionMoved()
+{
+    heldLeftMargin_ = plot()->axisRect()->margins().left();
+    rebuild();
+    heldLeftMargin_ = 0;
+}
+
 void AttentionView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
+    QMargins least = ownMinimumMargins_;
+    least.setLeft(std::max(least.left(), heldLeftMargin_));
+    plt->axisRect()->setMinimumMargins(least);
     // The NoPE temperature's panel in or out, and the row beside the matrix or under it, before the
     // heatmap's cells are counted from its height. Beside when the figure is over twice as wide
     // as tall (the temperature's third panel stays stacked).
@@ -280,6 +293,7 @@ void AttentionView::rebuild()
         why = pe::PositionalAttention::tooLarge(p);
     if (!why.empty()) {
         matrix_->clear();
+        matrixFor_ = {};
         plt->graph(0)->data()->clear();
         plt->graph(1)->data()->clear();
         attention_.reset();
@@ -301,22 +315,28 @@ void AttentionView::rebuild()
     matrix_->place(t, p.startPos, n, state().integer(QStringLiteral("attentionCells")), kMaxCells);
     const std::int64_t first = matrix_->first(), cells = matrix_->count();
     const bool causal = attentionSettings().causal;
-    // Kept between steps: a fresh 8 MB vector costs every step its page faults.
-    std::vector<double> &weights = weights_;
-    weights.resize(static_cast<std::size_t>(cells * cells));
-    // The colour scale reaches the largest weight shown, but for the window's first row under the
-    // mask: it sees itself alone (weight 1) and would leave every other cell dark.
-    double top = 0;
-    for (std::int64_t r = 0; r < cells; ++r) {
-        double *row = weights.data() + r * cells;
-        a.row(first + r, first, cells, row);
-        for (std::int64_t c = 0; c < cells; ++c)
-            if (a.masked(first + r, first + c))
-                row[c] = std::numeric_limits<double>::quiet_NaN(); // masked: grey, not a zero weight
-            else if (!causal || first + r > p.startPos)
-                top = std::max(top, row[c]);
+    // The cells again only when the attention or the page changed: a step within the page keeps
+    // them (and the map's colours and its scaled image, VectorColorMap), a fifth of a 4K step.
+    const std::array<std::int64_t, 3> matrixFor{static_cast<std::int64_t>(attentionVersion_), first, cells};
+    if (matrixFor != matrixFor_) {
+        // Kept between steps: a fresh 8 MB vector costs every step its page faults.
+        std::vector<double> &weights = weights_;
+        weights.resize(static_cast<std::size_t>(cells * cells));
+        // The colour scale reaches the largest weight shown, but for the window's first row under
+        // the mask: it sees itself alone (weight 1) and would leave every other cell dark.
+        double top = 0;
+        for (std::int64_t r = 0; r < cells; ++r) {
+            double *row = weights.data() + r * cells;
+            a.row(first + r, first, cells, row);
+            for (std::int64_t c = 0; c < cells; ++c)
+                if (a.masked(first + r, first + c))
+                    row[c] = std::numeric_limits<double>::quiet_NaN(); // masked: grey, not a zero weight
+                else if (!causal || first + r > p.startPos)
+                    top = std::max(top, row[c]);
+        }
+        matrix_->fill(weights, 0, top > 0 ? top : 1);
+        matrixFor_ = matrixFor;
     }
-    matrix_->fill(weights, 0, top > 0 ? top : 1);
     placeHorizontal(rowLine_, rowT);
 
     // Row t, every key of the window, reduced to its envelope per pixel column.
@@ -373,7 +393,12 @@ void AttentionView::rebuild()
     QCPAxis *x = rowRect_->axis(QCPAxis::atBottom);
     QCPAxis *y = rowRect_->axis(QCPAxis::atLeft);
     x->setRange(static_cast<double>(p.startPos) - 0.5, static_cast<double>(p.startPos + n) - 0.5);
-    y->setLabel(tr("weight in row t = %1").arg(positionText(rowT)));
+    // On two lines where one is longer than the row's plot is high (lecture mode, the row under
+    // the matrix): QCustomPlot would run it past the figure's edge.
+    const QString label = tr("weight in row t = %1").arg(positionText(rowT));
+    y->setLabel(QFontMetrics(y->labelFont()).horizontalAdvance(label) <= rowRect_->height()
+                    ? label
+                    : tr("weight in row\nt = %1").arg(positionText(rowT)));
     bool found = false;
     const QCPRange values = plt->graph(0)->data()->valueRange(found);
     bool foundOther = false;

@@ -4,6 +4,8 @@
 #include "figures/plot_view.h"
 #include "state/view_info/view_infos.h"
 
+#include <array>
+#include <cstdint>
 #include <memory>
 
 class PositionMatrix;
@@ -41,7 +43,10 @@ class AttentionView : public PlotView
   protected:
     QList<QCPAxis *> positionAxes() const override;
     void rebuild() override;
-    void positionMoved() override { rebuild(); }
+    // A rebuild that holds the matrix's left margin (it may grow, not shrink): the row's weight
+    // labels change width with t, and the matrix, aligned to them, would move sideways a few pixels
+    // a step (and be drawn afresh each step). Any other rebuild lets the margin fit again.
+    void positionMoved() override;
 
   private:
     const pe::PositionalAttention &attention();
@@ -76,6 +81,12 @@ class AttentionView : public PlotView
     std::unique_ptr<pe::PositionalAttention> compared_;
     bool compareAsked_ = false;
     std::vector<double> weights_; // the matrix's cells, row-major (reused: see rebuild)
+    // Counts the attention built or moved (attention()); the matrix holds the cells of that
+    // version, first cell and count (all zero: none).
+    std::uint64_t attentionVersion_ = 0;
+    std::array<std::int64_t, 3> matrixFor_{};
+    QMargins ownMinimumMargins_; // the matrix's minimum margins, as QCustomPlot made it
+    int heldLeftMargin_ = 0;     // during positionMoved: the matrix's left margin before the step
     std::weak_ptr<const pe::Encoding> attentionFor_;
     // What the scores per offset depend on: the parameters but start_pos, and θ.
     pe::EncodingParams attentionKey_;

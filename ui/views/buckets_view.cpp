@@ -78,11 +78,24 @@ BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
     for (int g = 0; g < 2; ++g)
         p->addGraph(x, y)->setLineStyle(QCPGraph::lsStepLeft);
     rowLine_ = addMarkerLine(kMark);
+    rowLine_->setLayer(QStringLiteral("overlay"));
+    usePositionLayer();
     maxBefore_ = addLine(QPen(kLimit, 1, Qt::DashLine), x, y);
     maxAfter_ = addLine(QPen(kLimit, 1, Qt::DashLine), x, y);
 }
 
 BucketsView::~BucketsView() = default;
+
+void BucketsView::positionMoved()
+{
+    const std::int64_t t = parameters()->position();
+    if (!matrix_->holds(t)) {
+        rebuild();
+        return;
+    }
+    placeHorizontal(rowLine_, static_cast<double>(t));
+    replotPositionLayer();
+}
 
 pe::T5Buckets BucketsView::buckets() const
 {

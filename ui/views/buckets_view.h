@@ -45,7 +45,8 @@ class BucketsView : public PlotView
 
   protected:
     void rebuild() override;
-    void positionMoved() override { rebuild(); }
+    // On the page drawn, a step moves the row line alone (on the layer redrawn alone).
+    void positionMoved() override;
 
   private:
     bool logDistance() const;

@@ -2,6 +2,7 @@
 // QCustomPlot's own, and a position step's picture against the whole figure drawn again.
 #include "figures/dot_graph.h"
 #include "figures/plot_view.h"
+#include "figures/vector_color_map.h"
 #include "figures/view_factory.h"
 #include "scheme_support.h"
 #include "state/parameters.h"
@@ -15,6 +16,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace {
@@ -63,6 +65,50 @@ std::unique_ptr<QCustomPlot> scatterPlot(bool copies, const QCPScatterStyle &sty
     return plot;
 }
 
+// A plot of a 37 x 23 colour map (a NaN cell, y reversed as the position matrices draw it, its
+// range off the pixel grid), in a QCPColorMap or a VectorColorMap.
+std::unique_ptr<QCustomPlot> colourMapPlot(bool copies, double ratio)
+{
+    auto plot = std::make_unique<QCustomPlot>();
+    plot->resize(500, 400);
+    plot->setBufferDevicePixelRatio(ratio);
+    QCPColorMap *map =
+        copies ? new VectorColorMap(plot->xAxis, plot->yAxis) : new QCPColorMap(plot->xAxis, plot->yAxis);
+    map->setInterpolate(false);
+    map->data()->setSize(37, 23);
+    map->data()->setRange(QCPRange(0, 36), QCPRange(0, 22));
+    for (int i = 0; i < 37; ++i)
+        for (int j = 0; j < 23; ++j)
+            map->data()->setCell(i, j, std::sin(i * 0.7) * std::cos(j * 0.3) + 0.01 * i);
+    map->data()->setCell(5, 7, std::numeric_limits<double>::quiet_NaN());
+    QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(150, 150, 150));
+    map->setGradient(gradient);
+    map->setDataRange(QCPRange(-1.2, 1.4));
+    plot->xAxis->setRange(-0.83, 35.27);
+    plot->yAxis->setRange(-0.41, 21.9);
+    plot->yAxis->setRangeReversed(true);
+    plot->show();
+    if (!QTest::qWaitForWindowExposed(plot.get()))
+        return nullptr;
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    return plot;
+}
+
+// The largest difference of two pictures' channels, pixel by pixel.
+int largestDifference(const QImage &a, const QImage &b)
+{
+    int worst = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            worst = std::max({worst, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                              std::abs(qBlue(p) - qBlue(q)), std::abs(qAlpha(p) - qAlpha(q))});
+        }
+    return worst;
+}
+
 } // namespace
 
 class TestPlotDrawing : public QObject
@@ -71,7 +117,9 @@ class TestPlotDrawing : public QObject
 
   private slots:
     void scatterCopiesDrawQCustomPlotsSymbols();
+    void colourMapCopyDrawsQCustomPlotsImage();
     void positionStepPaintsTheWholeFigure();
+    void matrixPageTurnsPastItsMiddle();
 };
 
 void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
@@ -130,13 +178,66 @@ void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
     }
 }
 
+void TestPlotDrawing::colourMapCopyDrawsQCustomPlotsImage()
+{
+    // On the screen VectorColorMap draws its scaled copy of the cells' image, made by the drawImage
+    // QCustomPlot calls: the picture is QCustomPlot's, pixel for pixel (the partly covered pixels at
+    // the map's edges, blended once in the copy and again on the ground, round alike here).
+    // The copy is made again when the cells, their place or the colours change, and only then.
+    for (const double ratio : {1.0, 2.0}) {
+        const QString what = QStringLiteral("ratio %1").arg(ratio);
+        auto own = colourMapPlot(false, ratio);
+        auto copied = colourMapPlot(true, ratio);
+        QVERIFY(own && copied);
+        auto *map = static_cast<VectorColorMap *>(copied->plottable(0));
+        QCOMPARE(map->scaledCopiesMade(), 1);
+        const auto same = [&](const char *when) {
+            const QImage a = screenBuffer(*own), b = screenBuffer(*copied);
+            QVERIFY2(!a.isNull() && a.size() == b.size(), when);
+            const int worst = largestDifference(a, b);
+            QVERIFY2(
+                worst == 0,
+                qPrintable(what + QStringLiteral(" %1: a pixel differs by %2").arg(QLatin1String(when)).arg(worst)));
+        };
+        same("first");
+        // Replotted as it was: the copy drawn again, not made again.
+        copied->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(map->scaledCopiesMade(), 1);
+        same("replotted");
+        // The cells moved by a third of a cell, a cell changed, other colours: made again each time.
+        for (QCustomPlot *plot : {own.get(), copied.get()})
+            plot->xAxis->setRange(-0.5, 35.6);
+        copied->replot(QCustomPlot::rpImmediateRefresh);
+        own->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(map->scaledCopiesMade(), 2);
+        same("moved");
+        for (QCustomPlot *plot : {own.get(), copied.get()}) {
+            auto *m = static_cast<QCPColorMap *>(plot->plottable(0));
+            m->data()->setCell(20, 11, 1.3);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        }
+        QCOMPARE(map->scaledCopiesMade(), 3);
+        same("a cell changed");
+        for (QCustomPlot *plot : {own.get(), copied.get()}) {
+            static_cast<QCPColorMap *>(plot->plottable(0))->setDataRange(QCPRange(-2, 2));
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        }
+        QCOMPARE(map->scaledCopiesMade(), 4);
+        same("other colours");
+        // Exports: QCustomPlot's path, pixel for pixel.
+        QCOMPARE(copied->toPixmap(300, 200, 2).toImage(), own->toPixmap(300, 200, 2).toImage());
+        QCOMPARE(map->scaledCopiesMade(), 4);
+    }
+}
+
 void TestPlotDrawing::positionStepPaintsTheWholeFigure()
 {
     // Every view that follows the position, stepped on the screen: the picture it paints is the
     // one the whole figure drawn again gives, pixel for pixel. The views that move only their
     // position's layer (the overlay) do so without a whole replot.
-    const QStringList layerOnly{QStringLiteral("heatmap"), QStringLiteral("distance"), QStringLiteral("circles"),
-                                QStringLiteral("inputs"), QStringLiteral("projection")};
+    const QStringList layerOnly{QStringLiteral("heatmap"), QStringLiteral("distance"),   QStringLiteral("circles"),
+                                QStringLiteral("inputs"),  QStringLiteral("projection"), QStringLiteral("alibi"),
+                                QStringLiteral("buckets")};
     int layered = 0;
     for (const ViewInfo &info : viewRegistry()) {
         Parameters params;
@@ -171,6 +272,46 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
         }
     }
     QCOMPARE(layered, layerOnly.size());
+}
+
+void TestPlotDrawing::matrixPageTurnsPastItsMiddle()
+{
+    // The ALiBi and T5 views at 5,000 positions, 301 cells: a step on the page moves the row line
+    // alone (the overlay, no whole replot), one past the page's middle half turns the page (a
+    // whole replot, the cells' axes moved by half a page). Each step paints the whole figure's
+    // picture.
+    for (const ViewInfo &info : viewRegistry()) {
+        if (info.id != QLatin1String("alibi") && info.id != QLatin1String("buckets"))
+            continue;
+        Parameters params;
+        pe::EncodingParams v = testsupport::params(5000, 16);
+        v.scheme = drawnScheme(info);
+        QVERIFY(!params.set(v));
+        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        view->resize(900, 700);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QVERIFY(!view->applySettings({{info.id + QStringLiteral("Cells"), 301}}));
+        QVERIFY(params.setPosition(2500));
+        QCoreApplication::processEvents();
+        QCPAxis *keys = view->plot()->xAxis;
+        const double firstKey = keys->range().lower + 0.5;
+        QCOMPARE(firstKey, static_cast<double>(testsupport::matrixPageFirst(2500, 0, 5000, 301)));
+        // The page's last position in its middle half, then the first past it.
+        const std::int64_t lastInMiddle = static_cast<std::int64_t>(firstKey) + 75 + 150 - 1;
+        for (const std::int64_t t : {std::int64_t{2501}, lastInMiddle, lastInMiddle + 1}) {
+            const QString what = QStringLiteral("%1 at %2").arg(info.id).arg(t);
+            QSignalSpy replotted(view->plot(), &QCustomPlot::afterReplot);
+            QVERIFY(params.setPosition(t));
+            QCoreApplication::processEvents();
+            const bool turned = t > lastInMiddle;
+            QCOMPARE(replotted.count(), turned ? 1 : 0);
+            QCOMPARE(keys->range().lower + 0.5, turned ? firstKey + 150 : firstKey);
+            const QImage stepped = view->plot()->grab().toImage();
+            view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QVERIFY2(stepped == view->plot()->grab().toImage(), qPrintable(what));
+        }
+    }
 }
 
 QTEST_MAIN(TestPlotDrawing)

@@ -457,7 +457,9 @@ void TestAttentionView::largeWindowShowsCellsAroundTAndSaysSo()
     const QRect area = view_->plot()->axisRect()->rect();
     QVERIFY2(cells >= 8 && cells < n && cells <= std::max(8, std::min(area.width(), area.height())),
              qPrintable(QString::number(cells)));
-    QCOMPARE(view_->firstCell(), t - cells / 2);
+    // The page that holds t, t in its middle half.
+    QCOMPARE(view_->firstCell(), testsupport::matrixPageFirst(t, 0, n, cells));
+    QVERIFY(t - view_->firstCell() >= cells / 4 && t - view_->firstCell() < cells - cells / 4);
     const Score score = sinusoidalScore(1e4, 16);
     const std::int64_t first = view_->firstCell();
     for (std::int64_t r : {first, t, first + cells - 1}) {
@@ -466,7 +468,7 @@ void TestAttentionView::largeWindowShowsCellsAroundTAndSaysSo()
             QVERIFY(std::abs(cell(r, s) - row[static_cast<std::size_t>(s)]) <= 1e-12);
     }
     const QString title = titleOf(view_);
-    QVERIFY2(title.contains(QStringLiteral("cells: positions %1–%2 of 0–2999 around t, one a position")
+    QVERIFY2(title.contains(QStringLiteral("cells: positions %1–%2 of 0–2999 (the page that holds t), one a position")
                                 .arg(first)
                                 .arg(first + cells - 1)),
              qPrintable(title));
@@ -492,11 +494,34 @@ void TestAttentionView::largeWindowShowsCellsAroundTAndSaysSo()
                                       [](const auto &a, const auto &b) { return a.second.second < b.second.second; })
                          ->second.second -
                      row[static_cast<std::size_t>(t)]) <= 1e-12);
-    // Cells asked for: that many, centred on t.
+    // Cells asked for: that many, on pages 10 apart, t in the middle half of its page.
     QVERIFY(!view_->applySettings({{QStringLiteral("attentionCells"), 21}}));
     QCOMPARE(view_->cellCount(), qint64(21));
-    QCOMPARE(view_->firstCell(), t - 10);
+    QCOMPARE(view_->firstCell(), qint64(1690));
     QVERIFY(titleOf(view_).contains(QStringLiteral("cells: positions 1690–1710 of 0–2999")));
+    QVERIFY(params_->setPosition(1704));
+    QCOMPARE(view_->firstCell(), qint64(1690));
+    QVERIFY(params_->setPosition(1705));
+    QCOMPARE(view_->firstCell(), qint64(1700));
+    QVERIFY(params_->setPosition(1694));
+    QCOMPARE(view_->firstCell(), qint64(1680));
+    // A step on the page keeps the cells; another base on the same page computes them again.
+    const auto cellsAre = [this, n](const Score &expected, const char *what) {
+        const std::int64_t from = view_->firstCell(), to = from + view_->cellCount() - 1;
+        for (std::int64_t r : {from, params_->position(), to}) {
+            const std::vector<double> row = softmaxRow(expected, r, 0, n, false);
+            for (std::int64_t s : {from, r, to})
+                QVERIFY2(std::abs(cell(r, s) - row[static_cast<std::size_t>(s)]) <= 1e-12, what);
+        }
+    };
+    QVERIFY(params_->setPosition(1685));
+    QCOMPARE(view_->firstCell(), qint64(1680));
+    cellsAre(score, "stepped on the page");
+    set(params(n, 16, 1e3));
+    QVERIFY(params_->setPosition(1685));
+    QCOMPARE(view_->firstCell(), qint64(1680));
+    cellsAre(sinusoidalScore(1e3, 16), "base 1000 on the same page");
+    set(params(n, 16, 1e4));
     // At the window's end the cells stop at its last position.
     QVERIFY(params_->setPosition(n - 1));
     QCOMPARE(view_->firstCell(), n - 21);
