@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,20 @@ QCPColorGradient gradient(const QString &name, bool reversed)
     g.setLevelCount(350);
     return g;
 }
+
+namespace {
+
+// A cell written only when its value changes (a NaN is the same as a NaN): QCustomPlot colours the
+// whole image again after any write, and a view that fills the same cells on each step (the
+// relative view's T(k)) would lose its scaled copy (VectorColorMap) to it.
+void setChangedCell(QCPColorMapData *data, int key, int value, double z)
+{
+    const double now = data->cell(key, value);
+    if (!(now == z || (std::isnan(now) && std::isnan(z))))
+        data->setCell(key, value, z);
+}
+
+} // namespace
 
 QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                                double lastCol, bool rowsOnKeyAxis)
@@ -54,9 +69,9 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
         for (int c = 0; c < dataCols; ++c) {
             const double v = value(std::min(r, rows - 1), std::min(c, cols - 1));
             if (rowsOnKeyAxis)
-                data->setCell(r, c, v);
+                setChangedCell(data, r, c, v);
             else
-                data->setCell(c, r, v);
+                setChangedCell(data, c, r, v);
         }
 }
 
@@ -71,9 +86,9 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
         for (int c = 0; c < dataCols; ++c) {
             const double v = row[std::min(c, cols - 1)];
             if (rowsOnKeyAxis)
-                data->setCell(r, c, v);
+                setChangedCell(data, r, c, v);
             else
-                data->setCell(c, r, v);
+                setChangedCell(data, c, r, v);
         }
     }
 }

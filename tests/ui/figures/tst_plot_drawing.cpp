@@ -238,7 +238,10 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
     const QStringList layerOnly{QStringLiteral("heatmap"), QStringLiteral("distance"),   QStringLiteral("circles"),
                                 QStringLiteral("inputs"),  QStringLiteral("projection"), QStringLiteral("alibi"),
                                 QStringLiteral("buckets")};
-    int layered = 0;
+    const QStringList keptMaps{QStringLiteral("heatmap"),  QStringLiteral("distance"), QStringLiteral("inputs"),
+                               QStringLiteral("relative"), QStringLiteral("alibi"),    QStringLiteral("buckets"),
+                               QStringLiteral("attention")};
+    int layered = 0, kept = 0;
     for (const ViewInfo &info : viewRegistry()) {
         Parameters params;
         pe::EncodingParams v = testsupport::params(48, 16);
@@ -255,6 +258,14 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
             QTRY_VERIFY_WITH_TIMEOUT(!projection->running(), 60000);
         QCoreApplication::processEvents();
         QSignalSpy replotted(view->plot(), &QCustomPlot::afterReplot);
+        const auto copiesMade = [&view] {
+            int made = 0;
+            for (int i = 0; i < view->plot()->plottableCount(); ++i)
+                if (const auto *map = dynamic_cast<const VectorColorMap *>(view->plot()->plottable(i)))
+                    made += map->scaledCopiesMade();
+            return made;
+        };
+        const int madeBefore = copiesMade();
         for (const std::int64_t t : {8, 9, 20}) {
             const QString what = QStringLiteral("%1 at %2").arg(info.id).arg(t);
             QVERIFY(params.setPosition(t));
@@ -264,6 +275,13 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
             const QImage whole = view->plot()->grab().toImage();
             QVERIFY2(stepped == whole, qPrintable(what));
         }
+        // Colour maps whose cells do not follow the position keep their scaled copy: the cells
+        // are not written again when they are the same (colormaps::fillColorMap).
+        if (keptMaps.contains(info.id)) {
+            ++kept;
+            QVERIFY2(madeBefore > 0, qPrintable(info.id));
+            QVERIFY2(copiesMade() == madeBefore, qPrintable(info.id));
+        }
         if (layerOnly.contains(info.id)) {
             ++layered;
             QVERIFY2(view->plot()->layer(QStringLiteral("overlay"))->mode() == QCPLayer::lmBuffered,
@@ -272,6 +290,7 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
         }
     }
     QCOMPARE(layered, layerOnly.size());
+    QCOMPARE(kept, keptMaps.size());
 }
 
 void TestPlotDrawing::matrixPageTurnsPastItsMiddle()
