@@ -32,8 +32,9 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
 {
     setObjectName(QStringLiteral("alibiView"));
     cellsSpin_->setObjectName(QStringLiteral("alibiCells"));
-    cellsSpin_->setToolTip(tr("Positions the bias matrix shows around the current one, a cell each: 'fit' as many "
-                              "as there are pixels"));
+    cellsSpin_->setToolTip(
+        tr("Positions the bias matrix shows, a page that holds the current one, a cell each: 'fit' as many "
+           "as there are pixels"));
     toolRow()->addWidget(new QLabel(tr("Cells:"), this));
     toolRow()->addWidget(cellsSpin_);
     toolRow()->addStretch(1);

@@ -12,7 +12,7 @@ class QCPTextElement;
 class QSpinBox;
 
 // ALiBi (scheme alibi): the bias −m_h·|t − s| the chosen head adds to its attention scores, a cell a
-// position around the current one, and every head's slope m_h as the reference get_slopes computes
+// position on a page that holds the current one, and every head's slope m_h as the reference get_slopes computes
 // it, with the paper's text formula 2^(−8h/H) beside it where the two differ (H not a power of two).
 class AlibiView : public PlotView
 {

@@ -73,8 +73,9 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     seedSpin_->setObjectName(QStringLiteral("attentionSeed"));
     seedSpin_->setToolTip(tr("Seed of the random q and k"));
     cellsSpin_->setObjectName(QStringLiteral("attentionCells"));
-    cellsSpin_->setToolTip(tr("Positions the heatmap shows around the current one, a cell each: 'fit' as many as "
-                              "there are pixels"));
+    cellsSpin_->setToolTip(
+        tr("Positions the heatmap shows, a page that holds the current one, a cell each: 'fit' as many as "
+           "there are pixels"));
     compareBox_->setObjectName(QStringLiteral("attentionCompare"));
     compareBox_->setToolTip(tr("Also draw the row of the other of sinusoidal and RoPE, same d and base"));
     toolRow()->addWidget(new QLabel(tr("RoPE q, k:"), this));
@@ -311,7 +312,7 @@ void AttentionView::rebuild()
     const bool real = realT != static_cast<double>(t) && a.realRows() && (!compared_ || compared_->realRows());
     const double rowT = real ? realT : static_cast<double>(t);
 
-    // The heatmap: a cell a position, the positions around t when they do not all fit.
+    // The heatmap: a cell a position, a page that holds t when they do not all fit.
     matrix_->place(t, p.startPos, n, state().integer(QStringLiteral("attentionCells")), kMaxCells);
     const std::int64_t first = matrix_->first(), cells = matrix_->count();
     const bool causal = attentionSettings().causal;

@@ -19,8 +19,8 @@ class QCPTextElement;
 class QSpinBox;
 
 // Attention from the positions alone, for every scheme (attention.h): the softmaxed weights of the
-// window as a heatmap, query t down, key s across, one cell a position (at large N the positions
-// around the current one), and below it the current position's whole row as a curve, reduced per
+// window as a heatmap, query t down, key s across, one cell a position (at large N a page of
+// positions that holds the current one), and below it the current position's whole row as a curve, reduced per
 // pixel column to its envelope. Optionally the row of the other of sinusoidal and RoPE with the
 // same d and base beside it (seed 003's "attend to the words 5 after" against RoPE's decay); with
 // Gemma's two kinds of RoPE layer, the chosen kind's heatmap (a local layer's keys outside the

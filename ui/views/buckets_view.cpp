@@ -42,8 +42,9 @@ BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
     axisChoice_->setToolTip(tr("The curve against the offset, or against the distance on a log axis where the "
                                "logarithmic buckets are evenly spaced"));
     cellsSpin_->setObjectName(QStringLiteral("bucketsCells"));
-    cellsSpin_->setToolTip(tr("Positions the bucket matrix shows around the current one, a cell each: 'fit' as many "
-                              "as there are pixels"));
+    cellsSpin_->setToolTip(
+        tr("Positions the bucket matrix shows, a page that holds the current one, a cell each: 'fit' as many "
+           "as there are pixels"));
     toolRow()->addWidget(causalBox_);
     toolRow()->addWidget(new QLabel(tr("Curve against:"), this));
     toolRow()->addWidget(axisChoice_);

@@ -21,11 +21,11 @@ class QSpinBox;
 
 // T5's relative attention bias (scheme t5): which bucket each key s falls in for a query t, or with
 // its learned table (--bias-table) the bias of the chosen head, the other heads' curves thin beside. Left, the buckets
-// of the window around the current position, a cell a position (a band a bucket along every diagonal: the bias depends
-// on s − t alone); right, the bucket against the offset s − t as _relative_position_bucket gives it, one step a bucket,
-// with the exact range shaded and max_distance marked (--buckets-axis distance: against |s − t| on a log axis, where
-// the logarithmic buckets are evenly spaced, the keys before and after the query apart). --causal: the decoder's
-// buckets (every key after the query in bucket 0, all buckets for the keys before it).
+// of a page of the window that holds the current position, a cell a position (a band a bucket along every diagonal: the
+// bias depends on s − t alone); right, the bucket against the offset s − t as _relative_position_bucket gives it, one
+// step a bucket, with the exact range shaded and max_distance marked (--buckets-axis distance: against |s − t| on a log
+// axis, where the logarithmic buckets are evenly spaced, the keys before and after the query apart). --causal: the
+// decoder's buckets (every key after the query in bucket 0, all buckets for the keys before it).
 class BucketsView : public PlotView
 {
     Q_OBJECT

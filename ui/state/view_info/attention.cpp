@@ -189,7 +189,8 @@ ViewInfo attentionViewInfo()
           {pe::SchemeId::Rope}},
          ViewSetting{QStringLiteral("attentionCells"), Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}.option(
              QStringLiteral("cells"), QStringLiteral("N"),
-             tr("Cells per side of the attention heatmap around the position; fit: one per pixel as they fit")),
+             tr("Cells per side of the attention heatmap, a page that holds the position; fit: one per pixel as they "
+                "fit")),
          {QStringLiteral("attentionCompare"),
           Kind::Bool,
           false,

@@ -31,7 +31,8 @@ ViewInfo bucketsViewInfo()
          axis,
          ViewSetting{QStringLiteral("bucketsCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}
              .option(QStringLiteral("cells"), QStringLiteral("N"),
-                     tr("Cells per side of the attention, ALiBi or T5 heatmap around the position; fit: one per "
+                     tr("Cells per side of the attention, ALiBi or T5 heatmap, a page that holds the position; fit: "
+                        "one per "
                         "pixel as they fit"))},
         {{QStringLiteral("buckets"),
           tr("T5's bucket of every offset s − t, −(seq_len−1)..seq_len−1, as _relative_position_bucket gives it"),
