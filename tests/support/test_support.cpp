@@ -38,12 +38,14 @@ pe::EncodingParams params(std::int64_t seqLen, int dModel, double base, std::int
 std::int64_t matrixPageFirst(std::int64_t t, std::int64_t start, std::int64_t n, std::int64_t count)
 {
     const std::int64_t half = std::max<std::int64_t>(count / 2, 1);
+    // The page's middle rows: `half` of them, as many rows above as below (one fewer above when odd).
+    const std::int64_t above = (count - half) / 2;
     std::int64_t first = start;
-    // The next page while t is past this one's middle half and the next one still fits.
-    while (t >= first + half / 2 + half && first + half + count <= start + n)
+    // The next page while t is past this one's middle rows and the next one still fits.
+    while (t >= first + above + half && first + half + count <= start + n)
         first += half;
     // The last page, which stops at the window's end, when t is past the last whole page's middle.
-    if (t >= first + half / 2 + half)
+    if (t >= first + above + half)
         first = start + n - count;
     return first;
 }

@@ -187,11 +187,18 @@ void PlotView::renderWith(QSize size, double scale, const std::function<void()> 
             const int length = axis->orientation() == Qt::Horizontal
                                    ? 2 * std::min(r.center().x() - figure.left(), figure.right() - r.center().x())
                                    : 2 * std::min(r.center().y() - figure.top(), figure.bottom() - r.center().y());
+            // A title on two lines (the attention row's) measured and cut line by line.
             const QFontMetrics m(axis->labelFont());
-            if (label.isEmpty() || !axis->visible() || m.horizontalAdvance(label) <= length)
+            QStringList lines = label.split(QLatin1Char('\n'));
+            int widest = 0;
+            for (const QString &line : lines)
+                widest = std::max(widest, m.horizontalAdvance(line));
+            if (label.isEmpty() || !axis->visible() || widest <= length)
                 continue;
             labels.emplace_back(axis, label);
-            axis->setLabel(m.elidedText(label, Qt::ElideRight, std::max(length, m.height())));
+            for (QString &line : lines)
+                line = m.elidedText(line, Qt::ElideRight, std::max(length, m.height()));
+            axis->setLabel(lines.join(QLatin1Char('\n')));
         }
     }
     QCPItemText *label = measureFigure();

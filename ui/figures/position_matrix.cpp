@@ -44,8 +44,10 @@ namespace {
 // cells from `start`), and t lies in the middle half of its page but at the ends of [start, start + n).
 std::int64_t pageFirst(std::int64_t t, std::int64_t start, std::int64_t n, std::int64_t count)
 {
+    // t's rows on a page: from `lead` to lead + half - 1, the middle of the page's count rows.
     const std::int64_t half = std::max<std::int64_t>(count / 2, 1);
-    const std::int64_t from = t - start - half / 2;
+    const std::int64_t lead = std::max<std::int64_t>(count - half, 0) / 2;
+    const std::int64_t from = t - start - lead;
     const std::int64_t page = from >= 0 ? from / half : -((-from + half - 1) / half);
     return std::clamp(start + page * half, start, start + n - count);
 }
@@ -79,7 +81,7 @@ void PositionMatrix::fillByOffset(const std::function<double(std::int64_t k)> &v
     const bool same = std::equal(byOffset.begin(), byOffset.end(), filledByOffset_.begin(), filledByOffset_.end(),
                                  [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); });
     if (cells > 0 && same) {
-        // The same cells where the window slid with t (a position step): the map keeps its colours
+        // The same cells on another page (a bias of the offset alone): the map keeps its colours
         // (QCustomPlot colours the cells again only when they change), and moves to the window.
         const double a = static_cast<double>(first_), b = static_cast<double>(first_ + count_ - 1);
         colormaps::placeColorMap(map_, static_cast<int>(cells), static_cast<int>(cells), a, b, a, b, false);

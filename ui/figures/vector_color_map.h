@@ -9,8 +9,8 @@
 //
 // On the screen the cells' image, scaled to the device's pixels, is kept between replots: QCustomPlot
 // scales (and mirrors) it again on every replot, a third of a 4K step of the ALiBi and T5 views at
-// device pixel ratio 2, although a position step that only slides the window shows the same cells at
-// the same pixels. The copy is made by the same drawImage QCustomPlot calls, with its hints, and is
+// device pixel ratio 2, although a step to another page of positions shows the same cells at the same
+// pixels. The copy is made by the same drawImage QCustomPlot calls, with its hints, and is
 // made again when the cells' image, their place on the device, the visible part or the hints change;
 // exports (PDF, SVG, a scaled PNG) and a painter with more than a translation take QCustomPlot's own
 // path (tst_plot_drawing compares the two).

@@ -108,7 +108,6 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     row->setName(tr("this scheme"));
     QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     other->setName(tr("other"));
-    ownMinimumMargins_ = p->axisRect()->minimumMargins();
     leftMargins_ = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft, leftMargins_);
     rowRect_->setMarginGroup(QCP::msLeft, leftMargins_);
@@ -258,18 +257,19 @@ QString AttentionView::formula() const
 
 void AttentionView::positionMoved()
 {
-    heldLeftMargin_ = plot()->axisRect()->margins().left();
+    // The matrix's left margin held (it may grow, not shrink) until the next whole rebuild, whose
+    // applyFonts sets the minimum margins afresh.
+    QCPAxisRect *matrixRect = plot()->axisRect();
+    QMargins least = matrixRect->minimumMargins();
+    least.setLeft(std::max(least.left(), matrixRect->margins().left()));
+    matrixRect->setMinimumMargins(least);
     rebuild();
-    heldLeftMargin_ = 0;
 }
 
 void AttentionView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();
     QCustomPlot *plt = plot();
-    QMargins least = ownMinimumMargins_;
-    least.setLeft(std::max(least.left(), heldLeftMargin_));
-    plt->axisRect()->setMinimumMargins(least);
     // The NoPE temperature's panel in or out, and the row beside the matrix or under it, before the
     // heatmap's cells are counted from its height. Beside when the figure is over twice as wide
     // as tall (the temperature's third panel stays stacked).

@@ -45,7 +45,7 @@ class AttentionView : public PlotView
     void rebuild() override;
     // A rebuild that holds the matrix's left margin (it may grow, not shrink): the row's weight
     // labels change width with t, and the matrix, aligned to them, would move sideways a few pixels
-    // a step (and be drawn afresh each step). Any other rebuild lets the margin fit again.
+    // a step (and be drawn afresh each step). A whole rebuild (applyFonts first) lets it fit again.
     void positionMoved() override;
 
   private:
@@ -85,8 +85,6 @@ class AttentionView : public PlotView
     // version, first cell and count (all zero: none).
     std::uint64_t attentionVersion_ = 0;
     std::array<std::int64_t, 3> matrixFor_{};
-    QMargins ownMinimumMargins_; // the matrix's minimum margins, as QCustomPlot made it
-    int heldLeftMargin_ = 0;     // during positionMoved: the matrix's left margin before the step
     std::weak_ptr<const pe::Encoding> attentionFor_;
     // What the scores per offset depend on: the parameters but start_pos, and θ.
     pe::EncodingParams attentionKey_;

@@ -59,7 +59,7 @@ class TestAlibiView : public QObject
     void biasCellsAreMinusSlopeTimesDistance();
     void powerOfTwoSlopesAreTheTextsFormula();
     void twelveHeadsFollowGetSlopes();
-    void largeWindowShowsCellsAroundTAndSaysSo();
+    void largeWindowShowsAPageOfCellsAndSaysSo();
     void slidingWindowDrawsAsAFreshView();
     void settingsRoundTrip();
     void refusesSchemesWithVectors();
@@ -193,7 +193,7 @@ void TestAlibiView::twelveHeadsFollowGetSlopes()
     checkCells(0.5, "head 5 of 6");
 }
 
-void TestAlibiView::largeWindowShowsCellsAroundTAndSaysSo()
+void TestAlibiView::largeWindowShowsAPageOfCellsAndSaysSo()
 {
     set(alibi(5000, 8, 2));
     QVERIFY(params_->setPosition(2500));
@@ -223,11 +223,10 @@ void TestAlibiView::largeWindowShowsCellsAroundTAndSaysSo()
 
 void TestAlibiView::slidingWindowDrawsAsAFreshView()
 {
-    // A position step slides the window over the same cells (a bias of the offset alone): the map
-    // keeps its colours and moves (PositionMatrix::fillByOffset). The figure must be the one a view
-    // opened at that position draws, and a new slope must still colour the cells again.
-    // A fixed count of cells: 'fit' counts them from the plot's last layout, whose tick labels
-    // depend on the window the view came from.
+    // A position step on the page moves the row line; to another page it shows the same cells (a
+    // bias of the offset alone): the map keeps its colours and moves (PositionMatrix::fillByOffset). The figure must be
+    // the one a view opened at that position draws, and a new slope must still colour the cells again. A fixed count of
+    // cells: 'fit' counts them from the plot's last layout, whose tick labels depend on the window the view came from.
     set(alibi(5000, 8, 2));
     QVERIFY(!view_->applySettings({{QStringLiteral("alibiCells"), 301}}));
     QVERIFY(params_->setPosition(2500));

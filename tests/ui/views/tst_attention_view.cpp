@@ -125,7 +125,8 @@ class TestAttentionView : public QObject
     void dynamicNtkFollowsTheWindowsEnd();
     void alibiIsTheHeadsLinearBias();
     void causalMasksLaterKeys();
-    void largeWindowShowsCellsAroundTAndSaysSo();
+    void largeWindowShowsAPageOfCellsAndSaysSo();
+    void stepsKeepTheMatrixInPlace();
     void compareDrawsTheOtherScheme();
     void gemmaLayersMaskTheWindowAndDrawEachOther();
     void nopeLayerIsUniformWithItsTemperature();
@@ -446,9 +447,9 @@ void TestAttentionView::causalMasksLaterKeys()
                  true, "causal ALiBi");
 }
 
-void TestAttentionView::largeWindowShowsCellsAroundTAndSaysSo()
+void TestAttentionView::largeWindowShowsAPageOfCellsAndSaysSo()
 {
-    // 3000 positions: the cells are the positions around t, one a position (never a sample), the
+    // 3000 positions: the cells are a page of positions that holds t, one a position (never a sample), the
     // title says which; the row is reduced to its envelope per pixel column and says that too.
     const std::int64_t n = 3000, t = 1700;
     set(params(n, 16, 1e4));
@@ -525,6 +526,48 @@ void TestAttentionView::largeWindowShowsCellsAroundTAndSaysSo()
     // At the window's end the cells stop at its last position.
     QVERIFY(params_->setPosition(n - 1));
     QCOMPARE(view_->firstCell(), n - 21);
+}
+
+void TestAttentionView::stepsKeepTheMatrixInPlace()
+{
+    // The row's weight labels change width with t (0.0025, 0.002): the matrix, aligned to them,
+    // keeps its left margin over steps (the margin may grow, never shrink: a step sets the
+    // matrix's least margin to the margin it has), and a whole rebuild lets it fit again.
+    set(params(400, 64, 1e4));
+    QVERIFY(params_->setPosition(0));
+    QCPAxisRect *matrixRect = view_->plot()->axisRect();
+    const int ownLeast = matrixRect->minimumMargins().left();
+    int left = matrixRect->rect().left();
+    for (std::int64_t t = 1; t <= 12; ++t) {
+        QVERIFY(params_->setPosition(t));
+        QCoreApplication::processEvents();
+        QVERIFY2(matrixRect->rect().left() >= left, qPrintable(QStringLiteral("t = %1").arg(t)));
+        left = matrixRect->rect().left();
+        QVERIFY(matrixRect->minimumMargins().left() >= matrixRect->margins().left() - 1);
+        QVERIFY(matrixRect->minimumMargins().left() > ownLeast);
+    }
+    set(params(400, 64, 1e3));
+    QCOMPARE(matrixRect->minimumMargins().left(), ownLeast);
+    // The row's axis title on two lines where one is longer than the row's plot is high.
+    const auto rowAxis = [this] {
+        for (QCPAxisRect *rect : view_->plot()->axisRects())
+            if (rect->axis(QCPAxis::atLeft)->label().startsWith(QStringLiteral("weight in row")))
+                return rect->axis(QCPAxis::atLeft);
+        return static_cast<QCPAxis *>(nullptr);
+    };
+    // Lecture mode's type (2.4 times) on a figure less than twice as wide as tall (the row under
+    // the matrix): the title is longer than the row's plot is high.
+    for (const bool lecture : {false, true}) {
+        view_->setLectureMode(lecture);
+        set(params(400, 64, lecture ? 1e2 : 1e3));
+        QCPAxis *y = rowAxis();
+        QVERIFY(y);
+        const QString line = QStringLiteral("weight in row t = %1").arg(params_->position());
+        const bool fits = QFontMetrics(y->labelFont()).horizontalAdvance(line) <= y->axisRect()->height();
+        QCOMPARE(fits, !lecture); // both cases met
+        QCOMPARE(y->label(), fits ? line : QStringLiteral("weight in row\nt = %1").arg(params_->position()));
+    }
+    view_->setLectureMode(false);
 }
 
 void TestAttentionView::compareDrawsTheOtherScheme()

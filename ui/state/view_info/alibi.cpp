@@ -11,7 +11,7 @@ ViewInfo alibiViewInfo()
             tr("ALiBi"),
             {ViewSetting{QStringLiteral("alibiCells"), ViewSetting::Kind::Integer, 0, {}, 0, kMaxMatrixCells, tr("fit")}
                  .option(QStringLiteral("cells"), QStringLiteral("N"),
-                         tr("Cells per side of the attention heatmap, a page that holds the position; fit: one per "
+                         tr("Cells per side of the bias matrix, a page that holds the position; fit: one per "
                             "pixel as they fit"))},
             {{QStringLiteral("slopes"),
               tr("ALiBi's slope of every head (1-based), as get_slopes computes it"),
