@@ -19,6 +19,7 @@
 #include <vector>
 
 class Parameters;
+class PositionMatrix;
 class ViewState;
 struct DataRequest;
 struct ViewInfo;
@@ -200,6 +201,10 @@ class PlotView : public QWidget
     // Gives the "overlay" layer its own paint buffer, for a view that calls replotPositionLayer
     // (without it that call replots the whole figure).
     void usePositionLayer();
+    // A position step of a view with a position matrix (attention, ALiBi, T5) whose row line is on
+    // the position layer: on the matrix's page, the line moved and the layer replotted alone; off
+    // it, a rebuild (a new page).
+    void stepMatrixRow(const PositionMatrix &matrix, QCPItemStraightLine *row);
     // Pen widths are multiplied by this (2.5 in lecture mode), font sizes by fontScale(): 2.4 in
     // lecture mode puts 9 pt tick labels at 21.6 pt, 29 px at 96 dpi, readable from the back of a hall.
     // Line widths and marker sizes: wider in lecture mode and on a projector; in a figure of given

@@ -1,8 +1,9 @@
 // PlotView's layout pieces: axes and their tick spacing, marker lines, the legend strip, curve envelopes.
 #include "figures/dot_graph.h"
 #include "figures/plot_view.h"
-
+#include "figures/position_matrix.h"
 #include "figures/tick_spacing.h"
+#include "state/parameters.h"
 #include "state/view_registry.h"
 #include "state/view_state.h"
 
@@ -62,6 +63,17 @@ void PlotView::placeVertical(QCPItemStraightLine *line, double x)
 {
     line->point1->setCoords(x, 0);
     line->point2->setCoords(x, 1);
+}
+
+void PlotView::stepMatrixRow(const PositionMatrix &matrix, QCPItemStraightLine *row)
+{
+    const std::int64_t t = parameters()->position();
+    if (!matrix.holds(t)) {
+        rebuild();
+        return;
+    }
+    placeHorizontal(row, static_cast<double>(t));
+    replotPositionLayer();
 }
 
 void PlotView::placeHorizontal(QCPItemStraightLine *line, double y)

@@ -68,17 +68,6 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
 
 AlibiView::~AlibiView() = default;
 
-void AlibiView::positionMoved()
-{
-    const std::int64_t t = parameters()->position();
-    if (!matrix_->holds(t)) {
-        rebuild();
-        return;
-    }
-    placeHorizontal(rowLine_, static_cast<double>(t));
-    replotPositionLayer();
-}
-
 void AlibiView::rebuild()
 {
     const pe::EncodingParams &p = parameters()->values();

@@ -87,17 +87,6 @@ BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
 
 BucketsView::~BucketsView() = default;
 
-void BucketsView::positionMoved()
-{
-    const std::int64_t t = parameters()->position();
-    if (!matrix_->holds(t)) {
-        rebuild();
-        return;
-    }
-    placeHorizontal(rowLine_, static_cast<double>(t));
-    replotPositionLayer();
-}
-
 pe::T5Buckets BucketsView::buckets() const
 {
     return t5BucketsFrom(parameters()->values(), state().values());

@@ -46,7 +46,7 @@ class BucketsView : public PlotView
   protected:
     void rebuild() override;
     // On the page drawn, a step moves the row line alone (on the layer redrawn alone).
-    void positionMoved() override;
+    void positionMoved() override { stepMatrixRow(*matrix_, rowLine_); }
 
   private:
     bool logDistance() const;
