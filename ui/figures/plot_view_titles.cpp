@@ -2,6 +2,7 @@
 #include "figures/plot_view.h"
 
 #include "figures/math_text.h"
+#include "figures/title_text.h"
 
 #include "state/view_state.h"
 
@@ -13,7 +14,7 @@ QCPTextElement *PlotView::addTitle()
 {
     // The title gets a row of the whole width; what was the plot layout's content moves into a
     // grid of its own below it, so a colour scale beside the plot does not narrow the title.
-    auto *title = new QCPTextElement(plot_, QString(), QFont(font().family(), 11, QFont::Bold));
+    auto *title = new TitleText(plot_, QFont(font().family(), 11, QFont::Bold));
     QCPLayoutGrid *outer = plot_->plotLayout();
     QCPLayoutElement *main = outer->element(0, 0);
     outer->take(main);
