@@ -9,7 +9,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libeigen3-dev libfftw3-dev libgif-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  xvfb xauth fonts-dejavu-core
+  xvfb xauth fonts-dejavu-core fonts-dejavu-extra
 )
 
 # scripts/test.sh --tests: numpy and scikit-learn for the tests that compare with them (t-SNE's
