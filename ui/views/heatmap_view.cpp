@@ -178,8 +178,7 @@ void HeatmapView::rebuild()
     const int cols = b.cols;
     colormaps::fillColorMap(map_, static_cast<int>(b.rows), cols, static_cast<double>(b.firstPosition),
                             static_cast<double>(b.firstPosition + (b.rows - 1) * b.positionStep), b.firstColumn,
-                            b.column(b.cols - 1), transposed,
-                            [this, cols](int r, int c) { return values_[static_cast<std::size_t>(r * cols + c)]; });
+                            b.column(b.cols - 1), transposed, values_.data());
     labels_->setCells(&values_, b, transposed);
 
     settingRange_ = true;

@@ -1,5 +1,6 @@
 // How figures reach the screen: scatter symbols copied from one drawing (DotGraph) against
 // QCustomPlot's own, and a position step's picture against the whole figure drawn again.
+#include "figures/color_maps.h"
 #include "figures/dot_graph.h"
 #include "figures/plot_view.h"
 #include "figures/title_text.h"
@@ -28,6 +29,9 @@ namespace {
 // those members, formed in derived classes, read them from a plot the test made.
 struct BuffersOf : QCustomPlot {
     static constexpr QList<QSharedPointer<QCPAbstractPaintBuffer>> QCustomPlot::*buffers = &BuffersOf::mPaintBuffers;
+};
+struct ModifiedOf : QCPColorMapData {
+    static constexpr bool QCPColorMapData::*modified = &ModifiedOf::mDataModified;
 };
 struct PixmapOf : QCPPaintBufferPixmap {
     static constexpr QPixmap QCPPaintBufferPixmap::*pixmap = &PixmapOf::mBuffer;
@@ -124,6 +128,7 @@ class TestPlotDrawing : public QObject
     void positionStepPaintsTheWholeFigure();
     void matrixPageTurnsPastItsMiddle();
     void largeTypeDrawsTheSameLetters();
+    void filledCellsAreTheValues();
 };
 
 void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
@@ -420,6 +425,57 @@ void TestPlotDrawing::largeTypeDrawsTheSameLetters()
                                      QStringLiteral("T(7)")));
     QVERIFY(!drawTextFromGlyphImages(&p, QRectF(0, 0, 400, 100), Qt::AlignCenter, QStringLiteral("T\t7")));
     QVERIFY(!drawTextFromGlyphImages(&p, QRectF(0, 0, 400, 100), Qt::AlignCenter, QStringLiteral("שלום")));
+}
+
+void TestPlotDrawing::filledCellsAreTheValues()
+{
+    // colormaps::fillColorMap from row-major values: rows along the value axis are copied whole into
+    // QCPColorMapData's cells (the heatmap's 6 million a frame), the rest set cell by cell. Every
+    // cell must be its value, single rows and columns spread over two, a NaN kept; the bounds
+    // widened; the image coloured again after a change and not after the same values.
+    for (const bool rowsOnKeys : {false, true})
+        for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {1, 5}, {4, 1}, {2, 2}, {23, 37}}) {
+            QCustomPlot plot;
+            auto *map = new VectorColorMap(plot.xAxis, plot.yAxis);
+            std::vector<double> values(static_cast<std::size_t>(rows * cols));
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < cols; ++c)
+                    values[static_cast<std::size_t>(r * cols + c)] = std::sin(0.3 * r + 0.7 * c) * (1 + r);
+            values.back() = std::numeric_limits<double>::quiet_NaN();
+            const QString what = QStringLiteral("%1 x %2%3")
+                                     .arg(rows)
+                                     .arg(cols)
+                                     .arg(rowsOnKeys ? QStringLiteral(" (rows on keys)") : QString());
+            for (int round = 0; round < 3; ++round) {
+                if (round == 2) // changed values: one row's
+                    for (int c = 0; c < cols - 1; ++c)
+                        values[static_cast<std::size_t>(c)] += 10;
+                colormaps::fillColorMap(map, rows, cols, 3, 3 + rows - 1, 0, cols - 1, rowsOnKeys, values.data());
+                QCPColorMapData *d = map->data();
+                QCOMPARE(rowsOnKeys ? d->keySize() : d->valueSize(), std::max(rows, 2));
+                QCOMPARE(rowsOnKeys ? d->valueSize() : d->keySize(), std::max(cols, 2));
+                double low = std::numeric_limits<double>::infinity(), high = -low;
+                for (int r = 0; r < std::max(rows, 2); ++r)
+                    for (int c = 0; c < std::max(cols, 2); ++c) {
+                        const double want =
+                            values[static_cast<std::size_t>(std::min(r, rows - 1) * cols + std::min(c, cols - 1))];
+                        const double got = rowsOnKeys ? d->cell(r, c) : d->cell(c, r);
+                        QVERIFY2(got == want || (std::isnan(got) && std::isnan(want)), qPrintable(what));
+                        if (!std::isnan(want)) {
+                            low = std::min(low, want);
+                            high = std::max(high, want);
+                        }
+                    }
+                QVERIFY2(d->dataBounds().lower <= low && d->dataBounds().upper >= high, qPrintable(what));
+                // To be coloured again after new values (the first round, and the third where a row
+                // changed), not after the same; drawing colours it.
+                const bool changed = round == 0 || (round == 2 && cols > 1);
+                QVERIFY2(d->*ModifiedOf::modified == changed,
+                         qPrintable(QStringLiteral("%1, round %2").arg(what).arg(round)));
+                plot.toPixmap(200, 100);
+                QVERIFY(!(d->*ModifiedOf::modified));
+            }
+        }
 }
 
 QTEST_MAIN(TestPlotDrawing)
