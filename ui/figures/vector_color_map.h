@@ -7,7 +7,8 @@
 // stays vector and exact at any zoom. Larger maps, and the screen, draw QCustomPlot's image (in a
 // PDF a lossless one: figure_export sets QPainter::LosslessImageRendering).
 //
-// On the screen the cells' image, scaled to the device's pixels, is kept between replots: QCustomPlot
+// On the screen the cells' image, scaled to the device's pixels, is kept between replots (from the
+// second replot that draws the same image: the first draws it QCustomPlot's way): QCustomPlot
 // scales (and mirrors) it again on every replot, a third of a 4K step of the ALiBi and T5 views at
 // device pixel ratio 2, although a step to another page of positions shows the same cells at the same
 // pixels. The copy is made by the same drawImage QCustomPlot calls, with its hints, and is
@@ -46,7 +47,7 @@ class VectorColorMap : public QCPColorMap
         QRect visible;
         bool mirrorX = false, mirrorY = false, antialiased = false, smooth = false;
         bool operator==(const Made &) const = default;
-    } made_;
-    QRect opaque_; // the part of scaled_ whose pixels are all opaque (empty: not that shape)
+    } made_, seen_; // what the copy was made from; what was last drawn without one
+    QRect opaque_;  // the part of scaled_ whose pixels are all opaque (empty: not that shape)
     int copiesMade_ = 0;
 };

@@ -20,6 +20,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 
@@ -192,7 +193,8 @@ void TestPlotDrawing::colourMapCopyDrawsQCustomPlotsImage()
     // On the screen VectorColorMap draws its scaled copy of the cells' image, made by the drawImage
     // QCustomPlot calls: the picture is QCustomPlot's, pixel for pixel (the partly covered pixels at
     // the map's edges, blended once in the copy and again on the ground, round alike here).
-    // The copy is made again when the cells, their place or the colours change, and only then.
+    // The copy is made again when the cells, their place or the colours change, and only then, on
+    // the second replot of the new image (the first draws it QCustomPlot's way).
     for (const double ratio : {1.0, 2.0}) {
         const QString what = QStringLiteral("ratio %1").arg(ratio);
         auto own = colourMapPlot(false, ratio);
@@ -213,28 +215,39 @@ void TestPlotDrawing::colourMapCopyDrawsQCustomPlotsImage()
         copied->replot(QCustomPlot::rpImmediateRefresh);
         QCOMPARE(map->scaledCopiesMade(), 1);
         same("replotted");
-        // The cells moved by a third of a cell, a cell changed, other colours: made again each time.
-        for (QCustomPlot *plot : {own.get(), copied.get()})
-            plot->xAxis->setRange(-0.5, 35.6);
-        copied->replot(QCustomPlot::rpImmediateRefresh);
-        own->replot(QCustomPlot::rpImmediateRefresh);
-        QCOMPARE(map->scaledCopiesMade(), 2);
-        same("moved");
-        for (QCustomPlot *plot : {own.get(), copied.get()}) {
-            auto *m = static_cast<QCPColorMap *>(plot->plottable(0));
-            m->data()->setCell(20, 11, 1.3);
-            plot->replot(QCustomPlot::rpImmediateRefresh);
-        }
-        QCOMPARE(map->scaledCopiesMade(), 3);
-        same("a cell changed");
-        for (QCustomPlot *plot : {own.get(), copied.get()}) {
+        // The cells moved by a third of a cell, a cell changed, other colours: the first replot
+        // draws the new image QCustomPlot's way (an animation's frames are each drawn once), the
+        // second makes the copy again, the third draws it.
+        int made = 1;
+        const auto changed = [&](const char *when, const std::function<void(QCustomPlot *)> &change) {
+            for (QCustomPlot *plot : {own.get(), copied.get()}) {
+                change(plot);
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+            }
+            QCOMPARE(map->scaledCopiesMade(), made);
+            same(when);
+            for (int i = 0; i < 2; ++i) {
+                copied->replot(QCustomPlot::rpImmediateRefresh);
+                QCOMPARE(map->scaledCopiesMade(), made + 1);
+                same(when);
+            }
+            ++made;
+        };
+        changed("moved", [](QCustomPlot *plot) { plot->xAxis->setRange(-0.5, 35.6); });
+        changed("a cell changed", [](QCustomPlot *plot) {
+            static_cast<QCPColorMap *>(plot->plottable(0))->data()->setCell(20, 11, 1.3);
+        });
+        changed("other colours", [](QCustomPlot *plot) {
             static_cast<QCPColorMap *>(plot->plottable(0))->setDataRange(QCPRange(-2, 2));
-            plot->replot(QCustomPlot::rpImmediateRefresh);
-        }
-        QCOMPARE(map->scaledCopiesMade(), 4);
-        same("other colours");
+        });
         // Exports: QCustomPlot's path, pixel for pixel.
         QCOMPARE(copied->toPixmap(300, 200, 2).toImage(), own->toPixmap(300, 200, 2).toImage());
+        QCOMPARE(map->scaledCopiesMade(), 4);
+        // A new image on every replot (an animation) is never copied.
+        for (int frame = 0; frame < 4; ++frame) {
+            map->data()->setCell(3, 4, 0.1 * frame);
+            copied->replot(QCustomPlot::rpImmediateRefresh);
+        }
         QCOMPARE(map->scaledCopiesMade(), 4);
     }
 }
@@ -266,6 +279,8 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
         if (auto *projection = qobject_cast<ProjectionView *>(view.get()))
             QTRY_VERIFY_WITH_TIMEOUT(!projection->running(), 60000);
         QCoreApplication::processEvents();
+        // Drawn a second time, the maps' images are copied (the first drawing is QCustomPlot's).
+        view->plot()->replot(QCustomPlot::rpImmediateRefresh);
         QSignalSpy replotted(view->plot(), &QCustomPlot::afterReplot);
         const auto copiesMade = [&view] {
             int made = 0;
