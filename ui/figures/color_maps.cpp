@@ -95,8 +95,11 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
         // key): each is compared and copied whole, not set cell by cell through setCell and read
         // through cell() (a third of the heatmap's animation frame at 3840 x 2160, 6 million
         // cells). What setCell does besides is done once: the bounds widened, the image marked
-        // to be coloured again, only when a row changed (bit for bit: a NaN is the same NaN).
+        // to be coloured again, only when a row changed (bit for bit: a NaN is the same NaN; -0
+        // against +0 counts as a change, an image coloured again for nothing, never a wrong one).
         double *cells = data->*CellsOf::cells;
+        if (!cells) // its allocation failed: nothing to write to (setCell would crash as well)
+            return;
         bool changed = false;
         QCPRange bounds = data->dataBounds();
         for (int r = 0; r < rows; ++r) {

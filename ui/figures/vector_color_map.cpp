@@ -130,9 +130,10 @@ bool VectorColorMap::drawScaledCopy(QCPPainter *painter)
                    mInterpolate};
     if (now != made_ || scaled_.isNull()) {
         // An image drawn once (an animation's frame, a slider's step: each a new image) is drawn
-        // QCustomPlot's way, in one pass over its pixels; the copy costs two (made, then copied:
-        // 12 of the heatmap animation's 32 ms a frame at 3840 x 2160). It is made when the same
-        // image is drawn a second time, as on the steps that follow a rebuild.
+        // QCustomPlot's way, in one pass over its pixels; the copy costs two (made, then copied).
+        // It is made when the same image is drawn a second time: by the next whole replot (the
+        // relative and attention views' first step after a rebuild, an ALiBi or T5 page turn),
+        // which pays for it instead of the rebuild; steps on a position layer draw no map.
         if (now != seen_) {
             seen_ = now;
             return false;
