@@ -30,7 +30,7 @@ QCPColorGradient gradient(const QString &name, bool reversed)
 namespace {
 
 // QCPColorMapData keeps its cells, their bounds and its "changed since coloured" flag protected:
-// pointers to those members, formed in a derived class, reach them (as VectorColorMap reads the flag).
+// pointers to those members, formed in a derived class, reach them.
 struct CellsOf : QCPColorMapData {
     static constexpr double *QCPColorMapData::*cells = &CellsOf::mData;
     static constexpr QCPRange QCPColorMapData::*bounds = &CellsOf::mDataBounds;
@@ -48,6 +48,11 @@ void setChangedCell(QCPColorMapData *data, int key, int value, double z)
 }
 
 } // namespace
+
+bool cellsChangedSinceColoured(const QCPColorMapData *data)
+{
+    return data->*CellsOf::modified;
+}
 
 QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                                double lastCol, bool rowsOnKeyAxis)

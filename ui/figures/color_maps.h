@@ -27,6 +27,9 @@ void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double 
 // change (a window slid over the same values) are moved without being coloured again.
 QCPColorMapData *placeColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,
                                double lastCol, bool rowsOnKeyAxis);
+// True when the map's cells changed since QCustomPlot last coloured its image (QCPColorMapData's
+// protected flag, read here for VectorColorMap and the tests: one place reaches past its API).
+bool cellsChangedSinceColoured(const QCPColorMapData *data);
 // The same from rows x cols values in row-major order, without a call a cell (a 1,024 x 1,024
 // matrix on every position step).
 void fillColorMap(QCPColorMap *map, int rows, int cols, double firstRow, double lastRow, double firstCol,

@@ -1,15 +1,11 @@
 #include "figures/vector_color_map.h"
 
+#include "figures/color_maps.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace {
-
-// QCPColorMapData keeps its "cells changed since the image was made" flag protected, for
-// QCPColorMap (a friend) alone: a pointer to the member, formed in a derived class, reads it.
-struct ModifiedOf : QCPColorMapData {
-    static constexpr bool QCPColorMapData::*modified = &ModifiedOf::mDataModified;
-};
 
 // The largest rectangle of `image` left when rows and columns with a pixel not fully opaque are
 // taken from its edges, if every pixel inside is opaque; else an empty rectangle.
@@ -99,7 +95,7 @@ bool VectorColorMap::drawScaledCopy(QCPPainter *painter)
     const QTransform world = painter->worldTransform();
     if (world.type() > QTransform::TxTranslate)
         return false;
-    if (mMapData->*ModifiedOf::modified || mMapImageInvalidated)
+    if (colormaps::cellsChangedSinceColoured(mMapData) || mMapImageInvalidated)
         updateMapImage();
     // The image's rectangle as QCustomPlot places it: from the first cell's centre to the last's,
     // and half a cell further each way (a cell is centred on its coordinate).

@@ -97,8 +97,7 @@ void RelativeView::rebuild()
         cells_[static_cast<std::size_t>((a + 1) * n + a)] = m.c;
         cells_[static_cast<std::size_t>((a + 1) * n + a + 1)] = m.d;
     }
-    colormaps::fillColorMap(matrix_, n, n, 0, n - 1, 0, n - 1, false,
-                            [this, n](int r, int c) { return cells_[static_cast<std::size_t>(r * n + c)]; });
+    colormaps::fillColorMap(matrix_, n, n, 0, n - 1, 0, n - 1, false, cells_.data());
     pe::Block grid;
     grid.rows = n;
     grid.cols = n;
