@@ -28,6 +28,7 @@
 #include <QJsonDocument>
 #include <QScreen>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -213,6 +214,41 @@ void lectureBenchmarks(bool quick, const QStringList &only)
                     qPrintable(id), static_cast<long long>(v.seqLen), percentile(gaps, 0.5), percentile(gaps, 0.95),
                     gaps.empty() ? 0.0 : 1000.0 * static_cast<double>(gaps.size()) / sum);
     }
+    // The built-in lectures' own actions, as a lecturer gives them: each step with a play or an
+    // animation, entered from the step before (its motion included), its action timed for up to 3 s.
+    if (!measured(QStringLiteral("lectures")))
+        return;
+    std::printf("  the built-in lectures' actions (the views painted; frame interval p50 / p95, frames a second):\n");
+    for (const Lecture &lecture : builtInLectures())
+        for (std::size_t i = 0; i < lecture.steps.size(); ++i) {
+            const LectureStep &step = lecture.steps[i];
+            if (step.action.kind == LectureAction::Kind::None)
+                continue;
+            QString error;
+            if (!window.openLecture(lecture, static_cast<int>(i), &error)) {
+                std::printf("    %s step %zu refused: %s\n", qPrintable(lecture.name), i + 1, qPrintable(error));
+                continue;
+            }
+            const std::vector<double> gaps = frameIntervals(window, std::min(3.0, actionSeconds(step.action)));
+            window.lecturePlayer()->close();
+            double sum = 0;
+            for (double g : gaps)
+                sum += g;
+            const QString what = step.action.kind == LectureAction::Kind::Play ? QStringLiteral("play %1 to %2 at %3/s")
+                                                                                     .arg(step.action.from)
+                                                                                     .arg(step.action.to)
+                                                                                     .arg(step.action.speed)
+                                                                               : QStringLiteral("%1 %2 to %3 in %4 s")
+                                                                                     .arg(step.action.parameter)
+                                                                                     .arg(step.action.from)
+                                                                                     .arg(step.action.to)
+                                                                                     .arg(step.action.seconds);
+            std::printf("    %-18s step %2zu %-9s%s %-34s %6.1f / %5.1f ms, %3.0f frames a second\n",
+                        qPrintable(lecture.name), i + 1, qPrintable(step.state.view),
+                        step.beside.isEmpty() ? "" : qPrintable(QStringLiteral("+") + step.beside), qPrintable(what),
+                        percentile(gaps, 0.5), percentile(gaps, 0.95),
+                        gaps.empty() ? 0.0 : 1000.0 * static_cast<double>(gaps.size()) / sum);
+        }
 }
 
 } // namespace bench

@@ -219,18 +219,20 @@ class PlotView : public QWidget
     // Outside lecture mode a small figure (an export down to 400 x 300) scales its type down with
     // its size, to 0.72 at the least, so labels and titles keep their room.
     double fontScale() const;
-    // A pen for a curve of n points: wide lines are stroked with joins at every point, which costs
-    // tens of milliseconds for a long wiggly curve, so long curves get the one-pixel cosmetic pen.
+    // A pen for a curve of n points: wide, with round caps and joins (a ScreenGraph draws it a
+    // segment at a time on the screen, the same outline), up to 400 points; longer curves get the
+    // one-pixel cosmetic pen, as a wide line costs each of its thousands of segments a stroke.
     QPen curvePen(const QColor &color, double width, std::int64_t points) const;
     // Point size of a plot font at the current scale.
     double fontSize(double normal) const { return normal * fontScale(); }
     // A dashed marker line (a reference, a true value, a window span) on an axis rect's bottom and
     // left axes, clipped to it; the plot's main rect by default.
     QCPItemStraightLine *addMarkerLine(const QColor &color, QCPAxisRect *rect = nullptr) const;
-    // A graph for scatter symbols (a point per pair, per head, per position): on the screen its
-    // symbols are drawn once and copied to each point (DotGraph); the plot's bottom and left axes
-    // by default.
-    QCPGraph *addScatterGraph(QCPAxis *keyAxis = nullptr, QCPAxis *valueAxis = nullptr) const;
+    // A graph (a curve, or symbols: a point per pair, per head, per position), on the plot's bottom
+    // and left axes by default. Every view's graph is made here, not by QCustomPlot::addGraph: a
+    // ScreenGraph, which draws its symbols and wide curves on the screen faster, to the same
+    // picture (tst_plot_drawing).
+    QCPGraph *addGraph(QCPAxis *keyAxis = nullptr, QCPAxis *valueAxis = nullptr) const;
     // A line in pen on the given axes (a key axis and a value axis of one rect), clipped to their rect.
     QCPItemStraightLine *addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const;
     // Puts a marker line upright at x, or level at y.

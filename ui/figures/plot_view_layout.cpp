@@ -1,7 +1,7 @@
 // PlotView's layout pieces: axes and their tick spacing, marker lines, the legend strip, curve envelopes.
-#include "figures/dot_graph.h"
 #include "figures/plot_view.h"
 #include "figures/position_matrix.h"
+#include "figures/screen_graph.h"
 #include "figures/tick_spacing.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
@@ -38,9 +38,9 @@ void PlotView::placeMarkers()
         }
 }
 
-QCPGraph *PlotView::addScatterGraph(QCPAxis *keyAxis, QCPAxis *valueAxis) const
+QCPGraph *PlotView::addGraph(QCPAxis *keyAxis, QCPAxis *valueAxis) const
 {
-    return new DotGraph(keyAxis ? keyAxis : plot_->xAxis, valueAxis ? valueAxis : plot_->yAxis);
+    return new ScreenGraph(keyAxis ? keyAxis : plot_->xAxis, valueAxis ? valueAxis : plot_->yAxis);
 }
 
 QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const

@@ -89,9 +89,12 @@ void PlotView::applyFonts()
 
 QPen PlotView::curvePen(const QColor &color, double width, std::int64_t points) const
 {
-    QPen pen(color, points > 400 ? 0.0 : width * lineScale());
-    pen.setCosmetic(points > 400);
-    return pen;
+    if (points > 400) {
+        QPen pen(color, 0.0);
+        pen.setCosmetic(true);
+        return pen;
+    }
+    return QPen(color, width * lineScale(), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
 }
 
 double PlotView::lectureFontScale(int height, double dpi, double zoom)

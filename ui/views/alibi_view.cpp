@@ -55,10 +55,10 @@ AlibiView::AlibiView(Parameters *parameters, QWidget *parent)
     hx->setLabel(tr("head h"));
     PowerTicker::install(hy);
     hy->setLabel(tr("slope mₕ"));
-    QCPGraph *paper = addScatterGraph(hx, hy);
+    QCPGraph *paper = addGraph(hx, hy);
     paper->setName(tr("paper's text: 2^(−8h/H)"));
     paper->setLineStyle(QCPGraph::lsNone);
-    QCPGraph *slopes = addScatterGraph(hx, hy);
+    QCPGraph *slopes = addGraph(hx, hy);
     slopes->setName(tr("get_slopes (the code)"));
     rowLine_ = addMarkerLine(kMark);
     rowLine_->setLayer(QStringLiteral("overlay"));

@@ -104,9 +104,9 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     content()->setRowStretchFactors({2.0, 1.0});
     rowRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
     rowRect_->axis(QCPAxis::atBottom)->setLabel(tr("key position s"));
-    QCPGraph *row = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
+    QCPGraph *row = addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     row->setName(tr("this scheme"));
-    QCPGraph *other = p->addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
+    QCPGraph *other = addGraph(rowRect_->axis(QCPAxis::atBottom), rowRect_->axis(QCPAxis::atLeft));
     other->setName(tr("other"));
     leftMargins_ = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft, leftMargins_);
@@ -118,7 +118,7 @@ AttentionView::AttentionView(Parameters *parameters, QWidget *parent)
     temperatureRect_->axis(QCPAxis::atBottom)->setLabel(tr("query position t"));
     temperatureRect_->axis(QCPAxis::atLeft)->setLabel(tr("NoPE τ(t)"));
     QCPGraph *temperature =
-        p->addGraph(temperatureRect_->axis(QCPAxis::atBottom), temperatureRect_->axis(QCPAxis::atLeft));
+        addGraph(temperatureRect_->axis(QCPAxis::atBottom), temperatureRect_->axis(QCPAxis::atLeft));
     temperature->setName(tr("NoPE temperature"));
     temperature->setLineStyle(QCPGraph::lsStepLeft);
     rowLine_ = addMarkerLine(kMarkColor);

@@ -77,7 +77,7 @@ BucketsView::BucketsView(Parameters *parameters, QWidget *parent)
     exactBand_->setPen(Qt::NoPen);
     exactBand_->setBrush(QColor(30, 90, 200, 40));
     for (int g = 0; g < 2; ++g)
-        p->addGraph(x, y)->setLineStyle(QCPGraph::lsStepLeft);
+        addGraph(x, y)->setLineStyle(QCPGraph::lsStepLeft);
     rowLine_ = addMarkerLine(kMark);
     rowLine_->setLayer(QStringLiteral("overlay"));
     usePositionLayer();
@@ -188,7 +188,7 @@ void BucketsView::rebuild()
     // blue curve's: against the distance, the keys before t). Every head, whatever their number.
     const int heads = table ? table->cols() : 0;
     while (static_cast<int>(otherHeads_.size()) < std::max(heads - 1, 0)) {
-        QCPGraph *g = plt->addGraph(x, y);
+        QCPGraph *g = addGraph(x, y);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setLayer(QStringLiteral("background"));
         otherHeads_.push_back(g);

@@ -171,7 +171,7 @@ void FrequencyView::rebuild()
     const bool markers = static_cast<int>(shown.size()) <= 64;
 
     auto addCurve = [&](const pe::EncodingParams &params, const QPen &pen, const QString &name) {
-        QCPGraph *g = plt->addGraph();
+        QCPGraph *g = addGraph();
         g->setName(name);
         g->setPen(pen);
         if (markers)
@@ -228,7 +228,7 @@ void FrequencyView::rebuild()
         // Filled markers: a whole period fits between the first and the last position.
         current->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 90, 200), Qt::white, 6 * lineScale()));
-        QCPGraph *done = addScatterGraph();
+        QCPGraph *done = addGraph();
         done->setName(tr("completes a period within the window"));
         done->setLineStyle(QCPGraph::lsNone);
         done->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(200, 30, 30), 7 * lineScale()));
@@ -260,7 +260,7 @@ void FrequencyView::rebuild()
         for (int i : shown)
             columns.push_back(!pe::perIndexExponent(p) ? enc.pairSineColumn(i) : i);
         spectrum_ = pe::columnSpectrum(enc, columns);
-        QCPGraph *measured = addScatterGraph();
+        QCPGraph *measured = addGraph();
         measured->setName(tr("measured: FFT of the column over %1 positions").arg(spectrum_.positions));
         measured->setLineStyle(QCPGraph::lsNone);
         measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(200, 30, 30), 8 * lineScale()));
@@ -363,12 +363,12 @@ void FrequencyView::rebuildSpectrum(const std::vector<int> &columns)
     spectrum_ = pe::columnSpectrum(enc, columns);
     auto quantity = [wavelength](double w) { return wavelength ? pe::wavelengthOf(w) : w; };
     const bool markers = columns.size() <= 256;
-    QCPGraph *resolved = addScatterGraph();
+    QCPGraph *resolved = addGraph();
     resolved->setName(tr("dominant frequency of the column"));
     resolved->setLineStyle(QCPGraph::lsNone);
     resolved->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), (markers ? 6 : 3) * lineScale()));
-    QCPGraph *unresolved = addScatterGraph();
+    QCPGraph *unresolved = addGraph();
     unresolved->setName(tr("fewer than 2 periods in the window: not resolved"));
     unresolved->setLineStyle(QCPGraph::lsNone);
     unresolved->setScatterStyle(

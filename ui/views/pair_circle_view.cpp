@@ -190,7 +190,7 @@ void PairCircleView::buildGrid(int pairs)
         rect->axis(QCPAxis::atTop)->setTicks(false);
         rect->axis(QCPAxis::atRight)->setTicks(false);
         auto *dots = new PositionDots(rect);
-        QCPGraph *marker = p->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        QCPGraph *marker = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         marker->setLineStyle(QCPGraph::lsNone);
         marker->setLayer(QStringLiteral("overlay")); // moved alone by playback
         rects_.push_back(rect);

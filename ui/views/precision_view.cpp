@@ -54,11 +54,11 @@ PrecisionView::PrecisionView(Parameters *parameters, QWidget *parent)
     p->yAxis2->setTickLabels(true);
     p->yAxis2->setTicker(QSharedPointer<IntegerTicker>::create());
     p->yAxis2->setLabel(tr("pairs with PE(t) = PE(t + 1)"));
-    QCPGraph *angle = p->addGraph();
+    QCPGraph *angle = addGraph();
     angle->setName(tr("angle t·θ, float32 (rad, on the circle)"));
-    QCPGraph *value = p->addGraph();
+    QCPGraph *value = addGraph();
     value->setName(tr("cos, sin"));
-    QCPGraph *equal = p->addGraph(p->xAxis, p->yAxis2);
+    QCPGraph *equal = addGraph(p->xAxis, p->yAxis2);
     equal->setName(tr("pairs: PE(t) = PE(t + 1) (right)"));
     equal->setLineStyle(QCPGraph::lsStepLeft);
     positionLine_ = addMarkerLine(kMark);

@@ -111,7 +111,7 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     p->yAxis->setScaleType(QCPAxis::stLogarithmic);
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
-    QCPGraph *loss = p->addGraph();
+    QCPGraph *loss = addGraph();
     loss->setName(tr("training loss"));
     accuracyRect_ = new QCPAxisRect(p);
     content()->addElement(0, 1, accuracyRect_);
@@ -133,7 +133,7 @@ ProbeView::ProbeView(Parameters *parameters, QWidget *parent)
     ay->setLabel(tr("accuracy"));
     ay->setRange(-0.02, 1.02);
     for (auto [name, color] : {std::pair{tr("training pairs"), kTrainColor}, std::pair{tr("held out"), kHeldColor}}) {
-        QCPGraph *g = p->addGraph(ax, ay);
+        QCPGraph *g = addGraph(ax, ay);
         g->setName(name);
         g->setPen(QPen(color, 1.8));
     }

@@ -36,11 +36,11 @@ void ProbeView::draw()
         held << e.heldOut;
     }
     p->graph(0)->setData(epochs, loss, true);
-    p->graph(0)->setPen(QPen(kLossColor, 1.8 * lineScale()));
+    p->graph(0)->setPen(curvePen(kLossColor, 1.8, epochs.size()));
     p->graph(1)->setData(epochs, acc, true);
-    p->graph(1)->setPen(QPen(kTrainColor, 1.8 * lineScale()));
+    p->graph(1)->setPen(curvePen(kTrainColor, 1.8, epochs.size()));
     p->graph(2)->setData(epochs, held, true);
-    p->graph(2)->setPen(QPen(kHeldColor, 1.8 * lineScale()));
+    p->graph(2)->setPen(curvePen(kHeldColor, 1.8, epochs.size()));
     const double lastEpoch = std::max(1, s.epochs);
     p->xAxis->setRange(0.5, lastEpoch + 0.5);
     accuracyRect_->axis(QCPAxis::atBottom)->setRange(0.5, lastEpoch + 0.5);

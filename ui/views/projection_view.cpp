@@ -129,7 +129,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
     points_->setGradient(gradient);
-    current_ = p->addGraph();
+    current_ = addGraph();
     current_->setLineStyle(QCPGraph::lsNone);
     currentLabel_ = new QCPItemText(p);
     currentLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);

@@ -35,15 +35,15 @@ RecoveryView::RecoveryView(Parameters *parameters, QWidget *parent)
     p->yAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("true position"));
     p->yAxis->setLabel(tr("predicted position"));
-    QCPGraph *predicted = addScatterGraph();
+    QCPGraph *predicted = addGraph();
     predicted->setName(QStringLiteral("predicted"));
     diagonal_ = addMarkerLine(QColor(150, 150, 150));
     curveRect_->axis(QCPAxis::atBottom)->setLabel(tr("noise σ"));
     curveRect_->axis(QCPAxis::atLeft)->setLabel(tr("accuracy"));
     curveRect_->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
     curveRect_->axis(QCPAxis::atBottom)->setRange(-0.05, 2.05);
-    p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
-    QCPGraph *mark = p->addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
+    QCPGraph *mark = addGraph(curveRect_->axis(QCPAxis::atBottom), curveRect_->axis(QCPAxis::atLeft));
     mark->setLineStyle(QCPGraph::lsNone);
     sigmaLine_ = addMarkerLine(QColor(220, 30, 30), curveRect_);
     connect(job_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
@@ -139,7 +139,7 @@ void RecoveryView::draw()
     }
     QCPGraph *curve = plt->graph(1);
     curve->setData(sx, sy, true);
-    curve->setPen(QPen(QColor(40, 140, 60), 1.8 * lineScale()));
+    curve->setPen(curvePen(QColor(40, 140, 60), 1.8, sx.size()));
     curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5 * lineScale()));
     QCPGraph *mark = plt->graph(2);
     mark->setData(QVector<double>{noise.sigma}, QVector<double>{have ? recovery_.accuracy() : 0.0}, true);

@@ -51,7 +51,7 @@ RelativeView::RelativeView(Parameters *parameters, QWidget *parent)
     decodeRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
     decodeRect_->axis(QCPAxis::atLeft)->setLabel(tr("offset read from pair i"));
     decodeRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<IntegerTicker>::create());
-    QCPGraph *readings = addScatterGraph(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
+    QCPGraph *readings = addGraph(decodeRect_->axis(QCPAxis::atBottom), decodeRect_->axis(QCPAxis::atLeft));
     readings->setLineStyle(QCPGraph::lsNone);
     truth_ = addMarkerLine(QColor(220, 30, 30), decodeRect_);
 }

@@ -52,8 +52,8 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     p->yAxis2->setVisible(true);
     p->yAxis2->setTickLabels(true);
     p->yAxis2->setLabel(tr("relative upper bound"));
-    QCPGraph *bandLow = p->addGraph();
-    QCPGraph *bandHigh = p->addGraph();
+    QCPGraph *bandLow = addGraph();
+    QCPGraph *bandHigh = addGraph();
     QColor fill = kRandom;
     fill.setAlpha(60);
     bandHigh->setBrush(fill);
@@ -65,13 +65,13 @@ RopeDecayView::RopeDecayView(Parameters *parameters, QWidget *parent)
     bandHigh->setPen(Qt::NoPen);
     bandLow->removeFromLegend();
     bandHigh->setName(tr("random q, k: ± 1 sd"));
-    QCPGraph *mean = p->addGraph();
+    QCPGraph *mean = addGraph();
     mean->setName(tr("random q, k: mean"));
-    QCPGraph *score = p->addGraph();
+    QCPGraph *score = addGraph();
     score->setName(tr("score, q = k = ones"));
-    QCPGraph *bound = p->addGraph(p->xAxis, p->yAxis2);
+    QCPGraph *bound = addGraph(p->xAxis, p->yAxis2);
     bound->setName(tr("relative upper bound (right axis)"));
-    QCPGraph *xpos = p->addGraph();
+    QCPGraph *xpos = addGraph();
     xpos->setName(tr("xPos: Σᵢ 2·ζᵢ^(k/γ)·cos(k·θᵢ), q = k = ones"));
     contextLine_ = addMarkerLine(QColor(220, 30, 30));
     placeLegendAbove();

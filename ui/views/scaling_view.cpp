@@ -48,13 +48,13 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     // One x axis for both plots (matplotlib's sharex): the pairs' numbers and title under the ratio.
     p->xAxis->setTickLabels(false);
-    QCPGraph *unscaled = p->addGraph();
+    QCPGraph *unscaled = addGraph();
     // Short names, two to a row at 3.5 in (the formula is the axis title's and the manual's).
     unscaled->setName(tr("unscaled θᵢ"));
     unscaled->setPen(QPen(kUnscaled, 1.5, Qt::DashLine));
     const QStringList names{tr("kept: extrapolates"), tr("interpolated: θᵢ/s"), tr("blended"), tr("beyond θᵢ/s")};
     for (int r = 0; r < kRegimes; ++r) {
-        QCPGraph *g = addScatterGraph();
+        QCPGraph *g = addGraph();
         g->setName(names[r]);
         g->setLineStyle(QCPGraph::lsNone);
     }
@@ -65,7 +65,7 @@ ScalingView::ScalingView(Parameters *parameters, QWidget *parent)
     ratioRect_->axis(QCPAxis::atBottom)->setLabel(tr("pair i"));
     ratioRect_->axis(QCPAxis::atLeft)->setLabel(tr("θ′ᵢ/θᵢ"));
     for (int r = 0; r < kRegimes; ++r) {
-        QCPGraph *g = addScatterGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
+        QCPGraph *g = addGraph(ratioRect_->axis(QCPAxis::atBottom), ratioRect_->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsNone);
         g->removeFromLegend();
     }

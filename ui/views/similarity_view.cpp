@@ -31,7 +31,7 @@ SimilarityView::SimilarityView(Parameters *parameters, QWidget *parent)
     title_ = addTitle();
     p->xAxis->setTicker(QSharedPointer<IntegerTicker>::create());
     p->xAxis->setLabel(tr("position t"));
-    p->addGraph();
+    addGraph();
     referenceLine_ = addMarkerLine(QColor(220, 30, 30));
     bestLine_ = addMarkerLine(QColor(30, 60, 220));
 }

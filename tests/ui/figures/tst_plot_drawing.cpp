@@ -1,8 +1,9 @@
-// How figures reach the screen: scatter symbols copied from one drawing (DotGraph) against
-// QCustomPlot's own, and a position step's picture against the whole figure drawn again.
+// How figures reach the screen: scatter symbols copied from one drawing and wide curves drawn a
+// segment at a time (ScreenGraph) against QCustomPlot's own, and a position step's picture against the whole figure
+// drawn again.
 #include "figures/color_maps.h"
-#include "figures/dot_graph.h"
 #include "figures/plot_view.h"
+#include "figures/screen_graph.h"
 #include "figures/title_text.h"
 #include "figures/vector_color_map.h"
 #include "figures/view_factory.h"
@@ -45,29 +46,53 @@ QImage screenBuffer(QCustomPlot &plot)
                   : QImage();
 }
 
-// A plot of 300 symbols at positions off the pixel grid, in a QCPGraph or a DotGraph.
-std::unique_ptr<QCustomPlot> scatterPlot(bool copies, const QCPScatterStyle &style, double ratio)
+// A plot of one graph, a QCPGraph or a ScreenGraph, set up by `fill` (its pen, style and data),
+// over x from -5 to xEnd and y from -5 to 105, shown and drawn.
+std::unique_ptr<QCustomPlot> graphPlot(bool screenGraph, double ratio, QSize size, double xEnd,
+                                       const std::function<void(QCPGraph *)> &fill)
 {
     auto plot = std::make_unique<QCustomPlot>();
-    plot->resize(500, 400);
+    plot->resize(size);
     plot->setBufferDevicePixelRatio(ratio);
-    QCPGraph *g = copies ? new DotGraph(plot->xAxis, plot->yAxis) : plot->addGraph();
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setPen(QPen(QColor(30, 90, 200), 1.5));
-    g->setScatterStyle(style);
-    QVector<double> x, y;
-    for (int i = 0; i < 300; ++i) {
-        x << std::fmod(i * 0.6180339887, 1.0) * 100;
-        y << std::fmod(i * 0.4142135623, 1.0) * 100;
-    }
-    g->setData(x, y);
-    plot->xAxis->setRange(-5, 105);
+    fill(screenGraph ? new ScreenGraph(plot->xAxis, plot->yAxis) : plot->addGraph());
+    plot->xAxis->setRange(-5, xEnd);
     plot->yAxis->setRange(-5, 105);
     plot->show();
     if (!QTest::qWaitForWindowExposed(plot.get()))
         return nullptr;
     plot->replot(QCustomPlot::rpImmediateRefresh);
     return plot;
+}
+
+// A plot of 300 symbols at positions off the pixel grid, in a QCPGraph or a ScreenGraph.
+std::unique_ptr<QCustomPlot> scatterPlot(bool copies, const QCPScatterStyle &style, double ratio)
+{
+    return graphPlot(copies, ratio, QSize(500, 400), 105, [&](QCPGraph *g) {
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setPen(QPen(QColor(30, 90, 200), 1.5));
+        g->setScatterStyle(style);
+        QVector<double> x, y;
+        for (int i = 0; i < 300; ++i) {
+            x << std::fmod(i * 0.6180339887, 1.0) * 100;
+            y << std::fmod(i * 0.4142135623, 1.0) * 100;
+        }
+        g->setData(x, y);
+    });
+}
+
+// A plot of a 300-point zigzag (noise: it crosses each row many times) in pen, with a gap at a NaN,
+// in a QCPGraph or a ScreenGraph.
+std::unique_ptr<QCustomPlot> curvePlot(bool screenGraph, const QPen &pen, double ratio)
+{
+    return graphPlot(screenGraph, ratio, QSize(600, 400), 305, [&](QCPGraph *g) {
+        g->setPen(pen);
+        QVector<double> x, y;
+        for (int i = 0; i < 300; ++i) {
+            x << i + 0.37;
+            y << (i == 150 ? std::numeric_limits<double>::quiet_NaN() : std::fmod(i * 0.6180339887, 1.0) * 100);
+        }
+        g->setData(x, y);
+    });
 }
 
 // A plot of a 37 x 23 colour map (a NaN cell, y reversed as the position matrices draw it, its
@@ -103,6 +128,48 @@ std::unique_ptr<QCustomPlot> colourMapPlot(bool copies, double ratio)
     return plot;
 }
 
+// How two pictures of the same figure differ over the pixels either inks (where either differs
+// from the ground: the figure without its symbols or curve), channel by channel.
+struct InkedDifference {
+    long long inked = 0;
+    long long apart = 0; // pixels that differ by more than a quarter of the range (64)
+    int worst = 0;
+    double mean = 0;
+};
+
+InkedDifference inkedDifference(const QImage &a, const QImage &b, const QImage &ground)
+{
+    InkedDifference r;
+    double total = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y), g = ground.pixel(x, y);
+            if (p == g && q == g)
+                continue;
+            ++r.inked;
+            const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                                    std::abs(qBlue(p) - qBlue(q)), std::abs(qAlpha(p) - qAlpha(q))});
+            r.worst = std::max(r.worst, d);
+            r.apart += d > 64;
+            total += d;
+        }
+    r.mean = total / static_cast<double>(std::max(1LL, r.inked));
+    return r;
+}
+
+// A view of the registry at n positions of d dimensions (its own scheme), 900 x 700, shown.
+std::unique_ptr<PlotView> shownView(const ViewInfo &info, Parameters &params, std::int64_t n, int d)
+{
+    pe::EncodingParams v = testsupport::params(n, d);
+    v.scheme = drawnScheme(info);
+    if (params.set(v))
+        return nullptr;
+    std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+    view->resize(900, 700);
+    view->show();
+    return QTest::qWaitForWindowExposed(view.get()) ? std::move(view) : nullptr;
+}
+
 // The largest difference of two pictures' channels, pixel by pixel.
 int largestDifference(const QImage &a, const QImage &b)
 {
@@ -124,6 +191,8 @@ class TestPlotDrawing : public QObject
 
   private slots:
     void scatterCopiesDrawQCustomPlotsSymbols();
+    void wideCurvesDrawThePolylinesOutline();
+    void everyViewsGraphIsAScreenGraph();
     void colourMapCopyDrawsQCustomPlotsImage();
     void positionStepPaintsTheWholeFigure();
     void matrixPageTurnsPastItsMiddle();
@@ -153,21 +222,10 @@ void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
             // The copies were drawn (a picture equal to QCustomPlot's would pass anything below).
             QVERIFY2(a != b, qPrintable(what));
             // Over the symbols' pixels alone: those either picture inks over the axes and grid.
-            long long inked = 0;
-            double total = 0;
-            int worst = 0;
-            for (int y = 0; y < a.height(); ++y)
-                for (int x = 0; x < a.width(); ++x) {
-                    const QRgb p = a.pixel(x, y), q = b.pixel(x, y), g = ground.pixel(x, y);
-                    if (p == g && q == g)
-                        continue;
-                    ++inked;
-                    const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
-                                            std::abs(qBlue(p) - qBlue(q)), std::abs(qAlpha(p) - qAlpha(q))});
-                    worst = std::max(worst, d);
-                    total += d;
-                }
-            const double mean = total / static_cast<double>(std::max(1LL, inked));
+            const InkedDifference diff = inkedDifference(a, b, ground);
+            const long long inked = diff.inked;
+            const int worst = diff.worst;
+            const double mean = diff.mean;
             // 300 symbols drawn (a blank buffer would pass any comparison).
             QVERIFY2(inked > 300 * 10 * ratio * ratio, qPrintable(what + QStringLiteral(": %1 inked").arg(inked)));
             // An eighth of a pixel moves an edge's coverage by at most an eighth: shades of the edges
@@ -185,6 +243,68 @@ void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
         QVERIFY(own && copied);
         QCOMPARE(screenBuffer(*copied), screenBuffer(*own));
     }
+}
+
+void TestPlotDrawing::wideCurvesDrawThePolylinesOutline()
+{
+    // A wide round pen drawn a segment at a time on the screen: the polyline's outline, the
+    // shades of the antialiased edges where segments overlap aside.
+    for (const double ratio : {1.0, 2.0})
+        for (const double width : {2.5, 6.0}) {
+            const QString what = QStringLiteral("width %1 at ratio %2").arg(width).arg(ratio);
+            const QPen pen(QColor(30, 90, 200), width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+            auto own = curvePlot(false, pen, ratio);
+            auto segments = curvePlot(true, pen, ratio);
+            auto blank = curvePlot(false, Qt::NoPen, ratio);
+            QVERIFY(own && segments && blank);
+            const QImage a = screenBuffer(*own), b = screenBuffer(*segments), ground = screenBuffer(*blank);
+            QVERIFY2(!a.isNull() && a.size() == b.size() && a.size() == ground.size(), qPrintable(what));
+            QVERIFY2(a != b, qPrintable(what)); // drawn a segment at a time
+            const InkedDifference diff = inkedDifference(a, b, ground);
+            const long long inked = diff.inked, apart = diff.apart;
+            const int worst = diff.worst;
+            const QString measured = QStringLiteral(": %1 of %2 inked pixels differ by more than 64, at most by %3")
+                                         .arg(apart)
+                                         .arg(inked)
+                                         .arg(worst);
+            qInfo("%s", qPrintable(what + measured));
+            QVERIFY2(inked > 300 * 20 * ratio * width, qPrintable(what + measured));
+            QVERIFY2(worst <= 96 && apart * 500 <= inked, qPrintable(what + measured));
+            // Exports: QCustomPlot's polyline.
+            QCOMPARE(segments->toPixmap(300, 200, 2).toImage(), own->toPixmap(300, 200, 2).toImage());
+        }
+    // A translucent pen (each joint would be shaded twice), a hairline, a square cap or a dash:
+    // QCustomPlot's own drawing, on the screen too.
+    QPen translucent(QColor(30, 90, 200, 160), 4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    QPen hairline(QColor(30, 90, 200), 0);
+    hairline.setCosmetic(true);
+    const QPen square(QColor(30, 90, 200), 4);
+    const QPen dashed(QColor(30, 90, 200), 4, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin);
+    for (const QPen &pen : {translucent, hairline, square, dashed}) {
+        auto own = curvePlot(false, pen, 2);
+        auto segments = curvePlot(true, pen, 2);
+        QVERIFY(own && segments);
+        QCOMPARE(screenBuffer(*segments), screenBuffer(*own));
+    }
+}
+
+void TestPlotDrawing::everyViewsGraphIsAScreenGraph()
+{
+    // Made by PlotView::addGraph, not QCustomPlot's: each view's curves and symbols take the
+    // screen's faster drawing.
+    int graphs = 0;
+    for (const ViewInfo &info : viewRegistry()) {
+        Parameters params;
+        std::unique_ptr<PlotView> view = shownView(info, params, 48, 16);
+        QVERIFY(view);
+        QCoreApplication::processEvents();
+        for (int i = 0; i < view->plot()->graphCount(); ++i) {
+            ++graphs;
+            QVERIFY2(qobject_cast<ScreenGraph *>(view->plot()->graph(i)),
+                     qPrintable(QStringLiteral("%1's graph %2").arg(info.id).arg(i)));
+        }
+    }
+    QVERIFY(graphs > 30);
 }
 
 void TestPlotDrawing::colourMapCopyDrawsQCustomPlotsImage()
@@ -265,15 +385,10 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
     int layered = 0, kept = 0;
     for (const ViewInfo &info : viewRegistry()) {
         Parameters params;
-        pe::EncodingParams v = testsupport::params(48, 16);
-        v.scheme = drawnScheme(info);
-        QVERIFY(!params.set(v));
-        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        std::unique_ptr<PlotView> view = shownView(info, params, 48, 16);
+        QVERIFY(view);
         if (!view->followsPosition())
             continue;
-        view->resize(900, 700);
-        view->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
         QVERIFY(params.setPosition(7));
         if (auto *projection = qobject_cast<ProjectionView *>(view.get()))
             QTRY_VERIFY_WITH_TIMEOUT(!projection->running(), 60000);
@@ -328,13 +443,8 @@ void TestPlotDrawing::matrixPageTurnsPastItsMiddle()
         if (info.id != QLatin1String("alibi") && info.id != QLatin1String("buckets"))
             continue;
         Parameters params;
-        pe::EncodingParams v = testsupport::params(5000, 16);
-        v.scheme = drawnScheme(info);
-        QVERIFY(!params.set(v));
-        std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
-        view->resize(900, 700);
-        view->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        std::unique_ptr<PlotView> view = shownView(info, params, 5000, 16);
+        QVERIFY(view);
         QVERIFY(!view->applySettings({{info.id + QStringLiteral("Cells"), 301}}));
         QVERIFY(params.setPosition(2500));
         QCoreApplication::processEvents();

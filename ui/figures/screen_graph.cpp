@@ -1,4 +1,4 @@
-#include "figures/dot_graph.h"
+#include "figures/screen_graph.h"
 
 #include <QDataStream>
 #include <QPaintEngine>
@@ -19,24 +19,50 @@ QByteArray spriteKey(const QCPScatterStyle &style, const QPen &pen, double scale
     return key;
 }
 
+// The screen's painter: the raster engine, neither an export's vector nor its one-off drawing.
+bool onScreen(const QCPPainter *painter)
+{
+    return painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster &&
+           !painter->modes().testFlag(QCPPainter::pmVectorized) && !painter->modes().testFlag(QCPPainter::pmNoCaching);
+}
+
+bool finite(const QPointF &p)
+{
+    return std::isfinite(p.x()) && std::isfinite(p.y());
+}
+
 } // namespace
 
-DotGraph::DotGraph(QCPAxis *keyAxis, QCPAxis *valueAxis)
+ScreenGraph::ScreenGraph(QCPAxis *keyAxis, QCPAxis *valueAxis)
     : QCPGraph(keyAxis, valueAxis)
 {
 }
 
-void DotGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
-                               const QCPScatterStyle &style) const
+void ScreenGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lines) const
+{
+    applyDefaultAntialiasingHint(painter);
+    const QPen pen = painter->pen();
+    const bool segments = onScreen(painter) && painter->antialiasing() && pen.style() == Qt::SolidLine &&
+                          pen.brush().style() == Qt::SolidPattern && pen.color().alpha() == 255 && !pen.isCosmetic() &&
+                          pen.widthF() > 1 && pen.capStyle() == Qt::RoundCap && pen.joinStyle() == Qt::RoundJoin;
+    if (!segments) {
+        QCPGraph::drawLinePlot(painter, lines);
+        return;
+    }
+    // A point that is not finite is a gap in the line, as in QCustomPlot's polyline.
+    for (qsizetype i = 1; i < lines.size(); ++i)
+        if (finite(lines[i - 1]) && finite(lines[i]))
+            painter->drawLine(lines[i - 1], lines[i]);
+}
+
+void ScreenGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
+                                  const QCPScatterStyle &style) const
 {
     // QCPPainter moves its origin half a pixel when it turns antialiasing on (its sharp-line fix):
     // the hint first, then the transform that places the symbols.
     applyScattersAntialiasingHint(painter);
     const QTransform world = painter->worldTransform();
-    const bool copies = painter->antialiasing() && scatters.size() >= kFewest && painter->paintEngine() &&
-                        painter->paintEngine()->type() == QPaintEngine::Raster &&
-                        !painter->modes().testFlag(QCPPainter::pmVectorized) &&
-                        !painter->modes().testFlag(QCPPainter::pmNoCaching) &&
+    const bool copies = painter->antialiasing() && scatters.size() >= kFewest && onScreen(painter) &&
                         world.type() <= QTransform::TxTranslate &&
                         (style.shape() == QCPScatterStyle::ssDisc || style.shape() == QCPScatterStyle::ssCircle);
     if (!copies) {
