@@ -5,7 +5,9 @@
 //   100,000 x 1,024;
 // - playback's frame interval on the clocks and the circles at 60 positions a second;
 // - a step's animation (the base from 1e2 to 1e8 over 2 s, as the built-in lecture's) on the
-//   heatmap and the clocks: the interval between painted frames, and frames a second.
+//   heatmap and the clocks: the interval between painted frames, and frames a second;
+// - every play and animation of the built-in lectures, at their own sizes (--views lectures for
+//   these alone).
 #include "bench_support.h"
 #include "figures/plot_view.h"
 #include "scheme_support.h"
@@ -214,8 +216,8 @@ void lectureBenchmarks(bool quick, const QStringList &only)
                     qPrintable(id), static_cast<long long>(v.seqLen), percentile(gaps, 0.5), percentile(gaps, 0.95),
                     gaps.empty() ? 0.0 : 1000.0 * static_cast<double>(gaps.size()) / sum);
     }
-    // The built-in lectures' own actions, as a lecturer gives them: each step with a play or an
-    // animation, entered from the step before (its motion included), its action timed for up to 3 s.
+    // The built-in lectures' own actions at their own sizes: each step with a play or an animation
+    // opened (Lecture > Open at that step, its state applied), its action timed for up to 3 s.
     if (!measured(QStringLiteral("lectures")))
         return;
     std::printf("  the built-in lectures' actions (the views painted; frame interval p50 / p95, frames a second):\n");

@@ -7,6 +7,7 @@
 //   build/tests/pe-bench --recovery               recovery only
 //   build/tests/pe-bench [--quick] --views a,b    the interaction table of those views alone
 //   build/tests/pe-bench [--quick] --lecture 3840x2160 [--dpr 2] [--views a,b]   lecture mode on that screen
+//     (--views lectures: the built-in lectures' plays and animations alone)
 //   build/tests/pe-bench [--quick] --no-interaction   everything but the interaction table
 //   PE_DYNAMIC_MALLOC=1 build/tests/pe-bench       with glibc's moving mmap threshold (core/allocator.h)
 #include "analysis/recovery.h"

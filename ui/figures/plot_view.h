@@ -231,7 +231,8 @@ class PlotView : public QWidget
     // A graph (a curve, or symbols: a point per pair, per head, per position), on the plot's bottom
     // and left axes by default. Every view's graph is made here, not by QCustomPlot::addGraph: a
     // ScreenGraph, which draws its symbols and wide curves on the screen faster, to the same
-    // picture (tst_plot_drawing).
+    // picture up to the shades of antialiased edges (tst_plot_drawing). A view that replaced the
+    // default axis rect passes its axes.
     QCPGraph *addGraph(QCPAxis *keyAxis = nullptr, QCPAxis *valueAxis = nullptr) const;
     // A line in pen on the given axes (a key axis and a value axis of one rect), clipped to their rect.
     QCPItemStraightLine *addLine(const QPen &pen, QCPAxis *xAxis, QCPAxis *yAxis) const;

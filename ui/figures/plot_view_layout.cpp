@@ -40,7 +40,10 @@ void PlotView::placeMarkers()
 
 QCPGraph *PlotView::addGraph(QCPAxis *keyAxis, QCPAxis *valueAxis) const
 {
-    return new ScreenGraph(keyAxis ? keyAxis : plot_->xAxis, valueAxis ? valueAxis : plot_->yAxis);
+    keyAxis = keyAxis ? keyAxis : plot_->xAxis;
+    valueAxis = valueAxis ? valueAxis : plot_->yAxis;
+    Q_ASSERT(keyAxis && valueAxis); // the default axis rect's, unless the view removed it
+    return new ScreenGraph(keyAxis, valueAxis);
 }
 
 QCPItemStraightLine *PlotView::addMarkerLine(const QColor &color, QCPAxisRect *rect) const

@@ -49,7 +49,9 @@ void ScreenGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &line
         QCPGraph::drawLinePlot(painter, lines);
         return;
     }
-    // A point that is not finite is a gap in the line, as in QCustomPlot's polyline.
+    // A point that is not finite is a gap in the line, as in QCustomPlot's polyline (which splits at
+    // NaN and an infinite y; an infinite x is a gap here too). Qt draws nothing for such a segment
+    // either; it is skipped rather than left to Qt.
     for (qsizetype i = 1; i < lines.size(); ++i)
         if (finite(lines[i - 1]) && finite(lines[i]))
             painter->drawLine(lines[i - 1], lines[i]);

@@ -19,17 +19,18 @@
 // shapes (a cross's lines landed a pixel off this way), a painter with more than a translation,
 // symbols without antialiasing and a few points take QCustomPlot's own path.
 //
-// Lines: a wide, opaque, solid pen with round caps and round joins (PlotView::curvePen) is drawn a
-// segment at a time, each segment with round caps: the union of the segments is the polyline's
+// Lines: a wide, opaque, solid, antialiased pen with round caps and round joins (PlotView::curvePen)
+// is drawn a segment at a time, each segment with round caps: the union of the segments is the polyline's
 // outline with round joins, and only the antialiased edges where two segments overlap differ in
 // shade. QCustomPlot strokes the whole polyline as one outline and Qt's rasteriser fills it; a curve
 // that crosses each scanline many times (noisy data: the similarity of x = PE + sigma z) makes that
 // fill's cost grow with the square of its points. A 300-point zigzag 4 px wide at 3840 x 2160
 // took 330 ms as one polyline and takes 15 ms drawn a segment at a time; a frame of the built-in
-// lecture's noise animation (the similarity view, sigma from 0 to 0.5) took 100 ms: 8 frames a
-// second, 56 now. A translucent pen would shade each joint twice, a cosmetic
+// lecture's noise animation (the similarity view, sigma from 0 to 0.5) took 97-113 ms (p50), 8
+// frames a second; 54-56 now. A translucent pen would shade each joint twice, a cosmetic
 // (hairline) pen is Qt's fast path already, and other caps and joins would change the outline:
-// those take QCustomPlot's own path.
+// those take QCustomPlot's own path. (QCustomPlot's own phFastPolylines hint also draws segments,
+// but for every solid pen of the plot, translucent and square-capped ones included.)
 class ScreenGraph : public QCPGraph
 {
     Q_OBJECT

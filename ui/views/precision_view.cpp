@@ -134,6 +134,7 @@ void PrecisionView::rebuild()
     // Dashed: past about 150,000 positions in bfloat16 the two curves meet, and the angle shows through.
     QPen valuePen = curvePen(kValue, 1.6, points);
     valuePen.setStyle(Qt::DashLine);
+    valuePen.setCapStyle(Qt::SquareCap); // Qt's dashes as before (round ones would be pills)
     plt->graph(1)->setPen(valuePen);
     plt->graph(1)->setName(tr("cos, sin, %1").arg(QString::fromUtf8(pe::precisionName(precision).data())));
     plt->graph(2)->setData(ex, ey, true);

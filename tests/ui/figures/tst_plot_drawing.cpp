@@ -95,6 +95,26 @@ std::unique_ptr<QCustomPlot> curvePlot(bool screenGraph, const QPen &pen, double
     });
 }
 
+// A plot of 30 points 20 px apart with gaps: NaN first and last, two NaNs running, an infinite
+// value; steps (lsStepLeft) or straight lines. Sparse, so that a segment drawn across a gap, or
+// an outline off by an edge, shows.
+std::unique_ptr<QCustomPlot> sparseCurvePlot(bool screenGraph, const QPen &pen, QCPGraph::LineStyle style, double ratio)
+{
+    return graphPlot(screenGraph, ratio, QSize(600, 400), 30, [&](QCPGraph *g) {
+        g->setPen(pen);
+        g->setLineStyle(style);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        QVector<double> x, y;
+        for (int i = 0; i < 30; ++i) {
+            x << i + 0.37;
+            y << (i == 0 || i == 29 || i == 12 || i == 13 ? nan
+                  : i == 20                               ? std::numeric_limits<double>::infinity()
+                                                          : std::fmod(i * 0.6180339887, 1.0) * 100);
+        }
+        g->setData(x, y);
+    });
+}
+
 // A plot of a 37 x 23 colour map (a NaN cell, y reversed as the position matrices draw it, its
 // range off the pixel grid), in a QCPColorMap or a VectorColorMap.
 std::unique_ptr<QCustomPlot> colourMapPlot(bool copies, double ratio)
@@ -235,6 +255,35 @@ void TestPlotDrawing::scatterCopiesDrawQCustomPlotsSymbols()
             // Exports: QCustomPlot's path.
             QCOMPARE(copied->toPixmap(300, 200, 2).toImage(), own->toPixmap(300, 200, 2).toImage());
         }
+    // A curve with discs, as the similarity view draws up to 120 positions: a wide round pen, the
+    // discs in its colour, both on the screen's path. Measured: at most 61 apart.
+    for (const double ratio : {1.0, 2.0}) {
+        const auto discsOnACurve = [](bool screenGraph, double r, bool line, bool discs) {
+            return graphPlot(screenGraph, r, QSize(500, 400), 105, [&](QCPGraph *g) {
+                g->setPen(line ? QPen(QColor(30, 90, 200), 3.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin)
+                               : QPen(Qt::NoPen));
+                g->setScatterStyle(discs ? QCPScatterStyle(QCPScatterStyle::ssDisc, 6.4) : QCPScatterStyle());
+                QVector<double> x, y;
+                for (int i = 0; i < 80; ++i) {
+                    x << i * 1.25 + 0.3;
+                    y << 50 + 40 * std::sin(i * 0.9);
+                }
+                g->setData(x, y);
+            });
+        };
+        auto own = discsOnACurve(false, ratio, true, true);
+        auto screen = discsOnACurve(true, ratio, true, true);
+        auto blank = discsOnACurve(false, ratio, false, false);
+        QVERIFY(own && screen && blank);
+        const QImage a = screenBuffer(*own), b = screenBuffer(*screen);
+        QVERIFY(a != b);
+        const InkedDifference diff = inkedDifference(a, b, screenBuffer(*blank));
+        qInfo("discs on a curve at ratio %g: %lld inked, at most %d apart, %lld by more than 64", ratio, diff.inked,
+              diff.worst, diff.apart);
+        QVERIFY(diff.inked > 80 * 30 * ratio * ratio);
+        QVERIFY2(diff.worst <= 96 && diff.apart * 500 <= diff.inked,
+                 qPrintable(QStringLiteral("at most %1 apart").arg(diff.worst)));
+    }
     // Any other shape: QCustomPlot's own drawing, on the screen too.
     const QCPScatterStyle cross(QCPScatterStyle::ssCross, QColor(200, 30, 30), 8);
     for (const double ratio : {1.0, 2.0}) {
@@ -273,6 +322,37 @@ void TestPlotDrawing::wideCurvesDrawThePolylinesOutline()
             // Exports: QCustomPlot's polyline.
             QCOMPARE(segments->toPixmap(300, 200, 2).toImage(), own->toPixmap(300, 200, 2).toImage());
         }
+    // Sparse curves with gaps (NaN first, last and twice running, an infinite value), as lines and
+    // as steps: where one segment's antialiased edge crosses another's the shades differ, by
+    // about a quarter of the range (64 at ratio 1, 70 at ratio 2 measured); a wrong cap differs by
+    // more. The gaps stay gaps (Qt itself draws nothing for a segment to a point that is not
+    // finite, so a segment across one would not show here either).
+    for (const double ratio : {1.0, 2.0})
+        for (const QCPGraph::LineStyle style : {QCPGraph::lsLine, QCPGraph::lsStepLeft}) {
+            const QString what = QStringLiteral("sparse, style %1 at ratio %2").arg(style).arg(ratio);
+            const QPen pen(QColor(30, 90, 200), 4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+            auto own = sparseCurvePlot(false, pen, style, ratio);
+            auto segments = sparseCurvePlot(true, pen, style, ratio);
+            auto blank = sparseCurvePlot(false, Qt::NoPen, style, ratio);
+            QVERIFY(own && segments && blank);
+            const QImage a = screenBuffer(*own), b = screenBuffer(*segments), ground = screenBuffer(*blank);
+            QVERIFY2(a != b, qPrintable(what));
+            const InkedDifference diff = inkedDifference(a, b, ground);
+            qInfo("%s: %lld inked, at most %d apart", qPrintable(what), diff.inked, diff.worst);
+            QVERIFY2(diff.inked > 20 * 20 * ratio, qPrintable(what));
+            QVERIFY2(diff.worst <= 80, qPrintable(what + QStringLiteral(": a pixel differs by %1").arg(diff.worst)));
+        }
+    // The views' curve pens take this path: the similarity view's curve at 48 positions.
+    {
+        Parameters params;
+        const ViewInfo *similarity = findView(QStringLiteral("similarity"));
+        QVERIFY(similarity);
+        std::unique_ptr<PlotView> view = shownView(*similarity, params, 48, 16);
+        QVERIFY(view);
+        const QPen pen = view->plot()->graph(0)->pen();
+        QVERIFY(!pen.isCosmetic() && pen.widthF() > 1 && pen.style() == Qt::SolidLine &&
+                pen.capStyle() == Qt::RoundCap && pen.joinStyle() == Qt::RoundJoin && pen.color().alpha() == 255);
+    }
     // A translucent pen (each joint would be shaded twice), a hairline, a square cap or a dash:
     // QCustomPlot's own drawing, on the screen too.
     QPen translucent(QColor(30, 90, 200, 160), 4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
@@ -296,7 +376,7 @@ void TestPlotDrawing::everyViewsGraphIsAScreenGraph()
     for (const ViewInfo &info : viewRegistry()) {
         Parameters params;
         std::unique_ptr<PlotView> view = shownView(info, params, 48, 16);
-        QVERIFY(view);
+        QVERIFY2(view, qPrintable(info.id));
         QCoreApplication::processEvents();
         for (int i = 0; i < view->plot()->graphCount(); ++i) {
             ++graphs;
@@ -386,7 +466,7 @@ void TestPlotDrawing::positionStepPaintsTheWholeFigure()
     for (const ViewInfo &info : viewRegistry()) {
         Parameters params;
         std::unique_ptr<PlotView> view = shownView(info, params, 48, 16);
-        QVERIFY(view);
+        QVERIFY2(view, qPrintable(info.id));
         if (!view->followsPosition())
             continue;
         QVERIFY(params.setPosition(7));
@@ -444,7 +524,7 @@ void TestPlotDrawing::matrixPageTurnsPastItsMiddle()
             continue;
         Parameters params;
         std::unique_ptr<PlotView> view = shownView(info, params, 5000, 16);
-        QVERIFY(view);
+        QVERIFY2(view, qPrintable(info.id));
         QVERIFY(!view->applySettings({{info.id + QStringLiteral("Cells"), 301}}));
         QVERIFY(params.setPosition(2500));
         QCoreApplication::processEvents();
