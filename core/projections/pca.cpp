@@ -16,6 +16,12 @@ namespace {
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 constexpr std::int64_t kRowBlock = 512;
+// Against a formed covariance an iteration costs d^2 a vector, not a pass over the rows.
+constexpr int kMaxFormedIterations = 5000;
+// Streamed rows (noise, a table) with at least d of them get their covariance formed at once up to
+// this d (32 MiB; a pass of 100,000 rows' products, 1.5 s at d 768 here); above it, only when the
+// streamed iteration is slow to settle.
+constexpr int kFormedUpTo = 2048;
 
 // The rows a PCA uses: all of them, or every stride-th.
 struct Sample {
@@ -53,6 +59,74 @@ template <class F> Eigen::MatrixXd accumulate(const Sample &s, Eigen::Index rows
     return total;
 }
 
+// The rows' mean, covariance (divisor n - 1) and its trace, formed in one pass. The rows are taken
+// a super-block at a time: filled on every thread (kRowBlock rows each), moved by a shift (the
+// first super-block's mean, so that the sums below do not cancel), and added to the upper
+// triangle of S = sum (x - shift)(x - shift)^T a tile of columns at a time on every thread
+// (Eigen's matrix product: the tile's columns against every column up to its last). Then
+// C = (S - u u^T / n) / (n - 1), with u = sum (x - shift). Each entry is one tile's and each
+// column sum one block's, summed in order, so the result does not depend on the threads. Empty
+// (cancelled) when cancel is set.
+struct Formed {
+    Eigen::VectorXd mean;
+    Eigen::MatrixXd covariance;
+    double total = 0;
+    bool cancelled = false;
+};
+
+Formed formedCovariance(const Sample &s, const std::atomic<bool> *cancel)
+{
+    const int d = s.rows.d;
+    constexpr std::int64_t kSuperBlock = 8 * kRowBlock;
+    constexpr int kTile = 48;
+    const int tiles = (d + kTile - 1) / kTile;
+    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(d, d);
+    Eigen::VectorXd shift, moved = Eigen::VectorXd::Zero(d);
+    std::vector<Eigen::VectorXd> parts(static_cast<std::size_t>(kSuperBlock / kRowBlock));
+    RowMatrix x;
+    Formed f;
+    for (std::int64_t first = 0; first < s.count; first += kSuperBlock) {
+        if (cancel && cancel->load()) {
+            f.cancelled = true;
+            return f;
+        }
+        const std::int64_t count = std::min(kSuperBlock, s.count - first);
+        const std::int64_t blocks = (count + kRowBlock - 1) / kRowBlock;
+        x.resize(count, d);
+        parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
+            for (std::int64_t b = b0; b < b1; ++b) {
+                const std::int64_t from = b * kRowBlock;
+                s.rows.fill((first + from) * s.stride, std::min(kRowBlock, count - from), s.stride,
+                            x.data() + from * d);
+            }
+        });
+        if (first == 0)
+            shift = x.colwise().mean().transpose();
+        parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
+            for (std::int64_t b = b0; b < b1; ++b) {
+                const std::int64_t from = b * kRowBlock, rows = std::min(kRowBlock, count - from);
+                x.middleRows(from, rows).rowwise() -= shift.transpose();
+                parts[static_cast<std::size_t>(b)] = x.middleRows(from, rows).colwise().sum().transpose();
+            }
+        });
+        for (std::int64_t b = 0; b < blocks; ++b)
+            moved += parts[static_cast<std::size_t>(b)];
+        parallelFor(tiles, [&](std::int64_t t0, std::int64_t t1) {
+            for (std::int64_t t = t0; t < t1; ++t) {
+                const int j0 = static_cast<int>(t) * kTile, width = std::min(kTile, d - j0);
+                sum.block(0, j0, j0 + width, width).noalias() +=
+                    x.leftCols(j0 + width).transpose() * x.middleCols(j0, width);
+            }
+        });
+    }
+    const double n = static_cast<double>(s.count);
+    sum.triangularView<Eigen::StrictlyLower>() = sum.transpose();
+    f.covariance = (sum - moved * moved.transpose() / n) / (n - 1);
+    f.mean = shift + moved / n;
+    f.total = f.covariance.trace();
+    return f;
+}
+
 } // namespace
 
 Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std::atomic<bool> *cancel,
@@ -69,6 +143,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     double total = 0;
     std::function<Eigen::MatrixXd(const Eigen::MatrixXd &)> times;
     ColumnCovariance closed;
+    Eigen::MatrixXd formed; // the rows' covariance, when formed
     // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2 per
     // vector instead of a pass over every row. Worth it once there are more rows than columns; with
     // fewer (128 positions of d 4,096) the passes over the rows are cheaper than d^2 kernels, and the
@@ -84,6 +159,19 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         const Eigen::Map<const Eigen::MatrixXd> covariance(closed.covariance.data(), d, d);
         total = covariance.trace();
         times = [covariance](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
+    } else if (s.count >= d && d <= kFormedUpTo) {
+        // Formed at once: one pass over the rows (a noisy row's values cost more to make than to
+        // multiply: the streamed passes below spent most of their time drawing the noise again).
+        Formed f = formedCovariance(s, cancel);
+        if (f.cancelled) {
+            Pca pca;
+            pca.cancelled = true;
+            return pca;
+        }
+        mean = std::move(f.mean);
+        total = f.total;
+        formed = std::move(f.covariance);
+        times = [&formed](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(formed * v); };
     } else {
         mean = accumulate(s, d, 1,
                           [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /
@@ -107,6 +195,13 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     }
 
     const int block = std::min(d, std::min<int>(static_cast<int>(std::min<std::int64_t>(s.count, d)), k + 6));
+    // Streamed rows (d above kFormedUpTo) whose components have not settled after this many passes
+    // (noise flattens the spectrum: 300 passes over 100,000 x 768 noisy rows took 36 s) get their
+    // covariance formed once, about the cost of d / (16 block) passes (a matrix product runs several
+    // times faster a value than the passes' thin products), and the iteration goes on against it at
+    // d^2 a vector.
+    const int formAfter =
+        closed.covariance.empty() && formed.size() == 0 && s.count >= d ? std::max(2, d / (16 * block)) : -1;
     // A fixed start, so the same input always gives the same components (and signs).
     Eigen::MatrixXd v(d, block);
     for (int c = 0; c < block; ++c)
@@ -117,13 +212,24 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     Pca pca;
     pca.d = d;
     pca.totalVariance = total;
+    pca.formed = formed.size() > 0;
     Eigen::VectorXd previous = Eigen::VectorXd::Constant(block, -1.0);
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz;
     Eigen::MatrixXd cv;
-    for (int it = 1; it <= 300; ++it) {
+    for (int it = 1; it <= (formed.size() ? kMaxFormedIterations : 300); ++it) {
         if (cancel && cancel->load()) {
             pca.cancelled = true;
             return pca;
+        }
+        if (it == formAfter + 1) {
+            Formed f = formedCovariance(s, cancel);
+            if (f.cancelled) {
+                pca.cancelled = true;
+                return pca;
+            }
+            formed = std::move(f.covariance);
+            times = [&formed](const Eigen::MatrixXd &u) { return Eigen::MatrixXd(formed * u); };
+            pca.formed = true;
         }
         cv = times(v);
         ritz.compute(v.transpose() * cv);

@@ -11,7 +11,9 @@ namespace pe {
 // Van Loan, 8.2.4): a block of a few vectors is multiplied by the covariance until its Ritz values
 // settle. For the pure encoding with more rows than columns (Rows::pure) the covariance is formed
 // in closed form (encoding_covariance.h); otherwise it is applied by streaming the rows a block at
-// a time, never formed, so d = 4096 costs what d = 8 does per value. Never fully decomposed.
+// a time, so d = 4096 costs what d = 8 does per value, until the Ritz values are slow to settle
+// (noisy rows: a flat spectrum); then, with at least d rows, the covariance is formed once by a
+// blocked, threaded product and the iteration goes on against it. Never fully decomposed.
 struct Pca {
     int d = 0;
     std::vector<double> mean;       // d
@@ -19,6 +21,7 @@ struct Pca {
     std::vector<double> variance;   // k eigenvalues of the covariance (divisor n - 1), largest first
     double totalVariance = 0;       // the covariance's trace
     int iterations = 0;
+    bool formed = false; // the streamed rows' covariance was formed (their components settled slowly)
     bool cancelled = false;
 
     int count() const { return static_cast<int>(variance.size()); }

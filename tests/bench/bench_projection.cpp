@@ -78,6 +78,42 @@ print(s, tsne.kl_divergence_, trustworthiness(pe, y, n_neighbors=10))
     return SklearnRun{parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble()};
 }
 
+// numpy's PCA (np.cov and np.linalg.eigh, Debian's python3-numpy) of x = PE + 0.5 z, n x d, PE
+// interleaved with base 1e4: z from np.random.seed(42) and randn when `legacy` (the app's
+// --rng numpy, bit for bit), else from default_rng(0). Seconds around cov and eigh, and the top
+// two explained fractions; nothing when numpy is missing.
+struct NumpyPca {
+    double seconds, explained[2];
+};
+std::optional<NumpyPca> numpyPca(std::int64_t n, int d, bool legacy)
+{
+    const char *script = R"(
+import sys, time, numpy as np
+n, d, legacy = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == '1'
+pos = np.arange(n)[:, None]
+w = 10000.0 ** (-2.0 * np.arange(d // 2) / d)
+x = np.zeros((n, d)); x[:, 0::2] = np.sin(pos * w); x[:, 1::2] = np.cos(pos * w)
+if legacy:
+    np.random.seed(42); x += 0.5 * np.random.randn(n, d)
+else:
+    x += 0.5 * np.random.default_rng(0).standard_normal((n, d))
+t = time.perf_counter()
+vals = np.linalg.eigh(np.cov(x, rowvar=False))[0]
+s = time.perf_counter() - t
+print(s, vals[-1] / vals.sum(), vals[-2] / vals.sum())
+)";
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"),
+             {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d),
+              legacy ? QStringLiteral("1") : QStringLiteral("0")});
+    if (!py.waitForFinished(1'800'000) || py.exitCode() != 0)
+        return std::nullopt;
+    const QStringList parts = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
+    if (parts.size() != 3)
+        return std::nullopt;
+    return NumpyPca{parts[0].toDouble(), {parts[1].toDouble(), parts[2].toDouble()}};
+}
+
 // The command a user runs, start to exit: pe-explorer ... --export-data projection --out FILE (or,
 // with figure, --export projection --out FILE.png); its peak resident memory (KiB) in *peakKiB when
 // given (wait4's, of this child alone).
@@ -241,11 +277,42 @@ void projectionBenchmarks(bool quick, const QString &explorer)
                 explorer, windowArgs(n, d) + QStringList{QStringLiteral("--method"), QStringLiteral("pca")}));
         }
         std::printf("  PCA %6lld x %4d, top 2, min / median / max of %d: closed-form covariance %s (%d iterations), "
-                    "streamed rows %s (%d iterations); whole process (--method pca --export-data projection) %s; "
+                    "rows without it %s (%d iterations); whole process (--method pca --export-data projection) %s; "
                     "explained %.12f + %.12f, streamed %.12f + %.12f\n",
                     static_cast<long long>(n), d, quick ? 1 : 3, spread(closedTimes).c_str(), closed.iterations,
                     spread(streamedTimes).c_str(), streamed.iterations, spread(whole).c_str(), closed.explained(0),
                     closed.explained(1), streamed.explained(0), streamed.explained(1));
+    }
+    // Issue 34: PCA of noisy rows (no closed form) against numpy in the same run. At 40,000 x 768
+    // numpy draws the same noise (--rng numpy), so the explained variances compare; at 100,000 the
+    // same shape with its own draws (the app keeps at most 2^25 of numpy's).
+    for (auto [n, legacy] : quick ? std::vector<std::pair<std::int64_t, bool>>{{40'000, true}}
+                                  : std::vector<std::pair<std::int64_t, bool>>{{40'000, true}, {100'000, false}}) {
+        const int d = 768;
+        const pe::NoiseParams noise{0.5, 42, legacy ? pe::NoiseRng::Numpy : pe::NoiseRng::Counter};
+        QStringList args = windowArgs(n, d) + QStringList{QStringLiteral("--noise"), QStringLiteral("0.5"),
+                                                          QStringLiteral("--method"), QStringLiteral("pca")};
+        if (legacy)
+            args << QStringLiteral("--rng") << QStringLiteral("numpy");
+        const double whole = wholeProcessSeconds(explorer, args);
+        const pe::Encoding e(params(n, d));
+        pe::Pca pca;
+        const double inside = seconds([&] { pca = pe::principalComponents(pe::embeddingRows(e, noise), 2); });
+        std::printf("  PCA of noisy rows (sigma 0.5%s) %lld x %d: whole process %.2f s (in process %.2f s, %s, %d "
+                    "iterations); explained %.12f + %.12f",
+                    legacy ? ", numpy's draws" : "", static_cast<long long>(n), d, whole, inside,
+                    pca.formed ? "covariance formed" : "streamed", pca.iterations, pca.explained(0), pca.explained(1));
+        if (const std::optional<NumpyPca> np = numpyPca(n, d, legacy)) {
+            std::printf("; numpy cov + eigh %.2f s (%.1fx ours), explained %.12f + %.12f", np->seconds,
+                        np->seconds / whole, np->explained[0], np->explained[1]);
+            if (legacy)
+                std::printf(", differences %.1e and %.1e", std::abs(pca.explained(0) - np->explained[0]),
+                            std::abs(pca.explained(1) - np->explained[1]));
+        } else {
+            std::printf("; numpy not measured (python3-numpy missing)");
+        }
+        std::printf("\n");
+        std::fflush(stdout);
     }
     // Issue 28: a figure export's peak within twice the data export's plus the image (its frames were
     // queued while it waited: 4.1 GB against 99 MB at 300,000 x 64).

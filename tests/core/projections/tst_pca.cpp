@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <thread>
 
 using testsupport::params;
 
@@ -26,6 +27,9 @@ class TestPca : public QObject
     void closedFormCovarianceMatchesTheRows();
     void closedFormPcaMatchesTheStreamedPca();
     void noisyRowsHaveNoClosedForm();
+    void formedCovarianceMatchesTheRows();
+    void formedCovarianceDoesNotDependOnTheThreads();
+    void wideRowsFormTheirCovarianceWhenSlowToSettle();
 };
 
 namespace {
@@ -80,21 +84,22 @@ void TestPca::pcaMatchesFullEigendecomposition()
 
 void TestPca::pcaOfWideVectors()
 {
-    // d = 1024: subspace iteration, never a 1024 x 1024 decomposition; checked by the Rayleigh
-    // quotient and the residual |C v - lambda v|.
-    const pe::Encoding e(params(2000, 1024));
+    // d = 1024 and fewer rows: subspace iteration over the streamed rows, never a 1024 x 1024
+    // matrix; checked by the Rayleigh quotient and the residual |C v - lambda v|.
+    const pe::Encoding e(params(900, 1024));
     const pe::Rows rows = pe::embeddingRows(e, {});
     const pe::Pca pca = pe::principalComponents(rows, 2);
     QVERIFY(pca.iterations < 300);
+    QVERIFY(!pca.formed);
     QVERIFY(pca.explained(0) >= pca.explained(1));
     QVERIFY(pca.explained(0) + pca.explained(1) <= 1.0);
     const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 2000,
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 900,
                                                                                                      1024);
     const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
     for (int c = 0; c < 2; ++c) {
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 1024, 1024);
-        const Eigen::VectorXd cv = centred.transpose() * (centred * v) / 1999.0;
+        const Eigen::VectorXd cv = centred.transpose() * (centred * v) / 899.0;
         QVERIFY((cv - pca.variance[static_cast<std::size_t>(c)] * v).norm() <
                 1e-6 * pca.variance[static_cast<std::size_t>(c)]);
     }
@@ -216,6 +221,110 @@ void TestPca::noisyRowsHaveNoClosedForm()
     pe::EncodingParams alibi = params(100, 8);
     alibi.scheme = pe::SchemeId::Alibi;
     QVERIFY(!pe::hasClosedFormCovariance(pe::Encoding(alibi)));
+}
+
+namespace {
+
+// Noisy rows (x = PE + 0.5 z) moved far from the origin: every value plus `offset`.
+pe::Rows offsetRows(const pe::Encoding &e, double offset)
+{
+    pe::Rows rows = pe::embeddingRows(e, {0.5, 7});
+    rows.fill = [inner = rows.fill, d = rows.d, offset](std::int64_t first, std::int64_t count, std::int64_t step,
+                                                        double *out) {
+        inner(first, count, step, out);
+        for (std::int64_t i = 0; i < count * d; ++i)
+            out[i] += offset;
+    };
+    return rows;
+}
+
+} // namespace
+
+void TestPca::formedCovarianceMatchesTheRows()
+{
+    // Noisy rows with more rows than columns: the covariance formed in one pass (three super-blocks
+    // and a part, three tiles of columns and a part), against a two-pass centred covariance and a
+    // full decomposition. Moved 1e5 from the origin, sums about zero would keep a millionth of the
+    // variance (the sums are taken about the first rows' mean).
+    const pe::Encoding e(params(15'000, 130));
+    const pe::Rows rows = offsetRows(e, 1e5);
+    const std::vector<double> x = rows.all();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 15'000,
+                                                                                                     130);
+    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Eigen::MatrixXd cov = centred.transpose() * centred / 14'999.0;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(cov);
+    const pe::Pca pca = pe::principalComponents(rows, 3);
+    QVERIFY(pca.formed);
+    QVERIFY2(
+        std::abs(pca.totalVariance - cov.trace()) < 1e-10 * cov.trace(),
+        qPrintable(QStringLiteral("%1 against %2").arg(pca.totalVariance, 0, 'g', 17).arg(cov.trace(), 0, 'g', 17)));
+    for (int j = 0; j < 130; ++j)
+        QVERIFY(std::abs(pca.mean[static_cast<std::size_t>(j)] - m.col(j).mean()) < 1e-9);
+    for (int c = 0; c < 3; ++c) {
+        const double expected = full.eigenvalues()(129 - c);
+        QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
+                 qPrintable(QStringLiteral("component %1: %2 vs %3")
+                                .arg(c)
+                                .arg(pca.variance[static_cast<std::size_t>(c)], 0, 'g', 17)
+                                .arg(expected, 0, 'g', 17)));
+        QVERIFY(std::abs(pca.explained(c) - expected / cov.trace()) < 1e-9);
+        const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 130, 130);
+        QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(129 - c))) - 1.0) < 1e-6);
+    }
+}
+
+void TestPca::formedCovarianceDoesNotDependOnTheThreads()
+{
+    // Two callers at once: one gets the worker pool, the other runs alone on its own thread. Both
+    // give a lone caller's bits.
+    const pe::Encoding e(params(9'000, 96));
+    const pe::Rows rows = pe::embeddingRows(e, {0.5, 3});
+    const pe::Pca alone = pe::principalComponents(rows, 2);
+    QVERIFY(alone.formed);
+    pe::Pca a, b;
+    std::thread other([&] { a = pe::principalComponents(rows, 2); });
+    b = pe::principalComponents(rows, 2);
+    other.join();
+    QVERIFY(a.components == alone.components && b.components == alone.components);
+    QVERIFY(a.variance == alone.variance && b.variance == alone.variance && a.mean == alone.mean);
+}
+
+void TestPca::wideRowsFormTheirCovarianceWhenSlowToSettle()
+{
+    // d above the formed-at-once limit, rows of noise alone (a flat spectrum: its top eigenvalues
+    // a few hundredths apart): the streamed iteration does not settle in its first passes and
+    // forms the covariance; the components are eigenvectors of the rows' covariance (the residual
+    // |C v - lambda v|).
+    constexpr std::int64_t n = 2'300;
+    constexpr int d = 2'100;
+    pe::Rows rows;
+    rows.n = n;
+    rows.d = d;
+    rows.fill = [](std::int64_t first, std::int64_t count, std::int64_t step, double *out) {
+        for (std::int64_t r = 0; r < count; ++r)
+            for (int j = 0; j < d; ++j) {
+                // splitmix64 of the cell's index: uniform in [-1, 1), the same for any block.
+                std::uint64_t z = static_cast<std::uint64_t>((first + r * step) * d + j) + 0x9e3779b97f4a7c15ULL;
+                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+                z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+                z ^= z >> 31;
+                out[r * d + j] = static_cast<double>(z >> 11) * 0x1p-52 - 1.0;
+            }
+    };
+    const pe::Pca pca = pe::principalComponents(rows, 2);
+    QVERIFY(pca.formed);
+    const std::vector<double> x = rows.all();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), n, d);
+    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    QVERIFY(std::abs(pca.totalVariance - centred.squaredNorm() / (n - 1)) < 1e-10 * pca.totalVariance);
+    for (int c = 0; c < 2; ++c) {
+        const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * d, d);
+        const Eigen::VectorXd cv = centred.transpose() * (centred * v) / static_cast<double>(n - 1);
+        QVERIFY2((cv - pca.variance[static_cast<std::size_t>(c)] * v).norm() <
+                     1e-6 * pca.variance[static_cast<std::size_t>(c)],
+                 qPrintable(QStringLiteral("component %1").arg(c)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPca)
