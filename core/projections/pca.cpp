@@ -19,9 +19,13 @@ constexpr std::int64_t kRowBlock = 512;
 // Against a formed covariance an iteration costs d^2 a vector, not a pass over the rows.
 constexpr int kMaxFormedIterations = 5000;
 // Streamed rows (noise, a table) with at least d of them get their covariance formed at once up to
-// this d (32 MiB; a pass of 100,000 rows' products, 1.5 s at d 768 here); above it, only when the
-// streamed iteration is slow to settle.
+// this d (the matrix 32 MiB, a super-block of rows 64 MiB; 100,000 rows of d 768 take 1.5 s of
+// products here); above it, only when the streamed iteration is slow to settle.
 constexpr int kFormedUpTo = 2048;
+// Formed later (streamed passes slow to settle) up to this d: 128 MiB, and a super-block's product
+// about 7e10 multiply-adds (a few seconds, cancel checked at each tile). Position tables reach
+// 16,384 columns, whose 2 GiB matrix no PCA forms.
+constexpr int kFormedLaterUpTo = 4096;
 
 // The rows a PCA uses: all of them, or every stride-th.
 struct Sample {
@@ -111,26 +115,36 @@ Formed formedCovariance(const Sample &s, const std::atomic<bool> *cancel)
         });
         for (std::int64_t b = 0; b < blocks; ++b)
             moved += parts[static_cast<std::size_t>(b)];
+        // The widest tiles (the last columns) first, so the threads finish together.
         parallelFor(tiles, [&](std::int64_t t0, std::int64_t t1) {
-            for (std::int64_t t = t0; t < t1; ++t) {
+            for (std::int64_t t = tiles - 1 - t0; t > tiles - 1 - t1; --t) {
+                if (cancel && cancel->load())
+                    return;
                 const int j0 = static_cast<int>(t) * kTile, width = std::min(kTile, d - j0);
                 sum.block(0, j0, j0 + width, width).noalias() +=
                     x.leftCols(j0 + width).transpose() * x.middleCols(j0, width);
             }
         });
     }
+    if (cancel && cancel->load()) {
+        f.cancelled = true;
+        return f;
+    }
+    x = RowMatrix(); // one d x d matrix from here on
     const double n = static_cast<double>(s.count);
     sum.triangularView<Eigen::StrictlyLower>() = sum.transpose();
-    f.covariance = (sum - moved * moved.transpose() / n) / (n - 1);
+    sum.noalias() -= (moved / n) * moved.transpose();
+    sum /= n - 1;
     f.mean = shift + moved / n;
-    f.total = f.covariance.trace();
+    f.total = sum.trace();
+    f.covariance = std::move(sum);
     return f;
 }
 
 } // namespace
 
 Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std::atomic<bool> *cancel,
-                        double tolerance)
+                        double tolerance, PcaPath path)
 {
     const int d = rows.d;
     if (rows.n < 2 || k < 1 || k > d || k > rows.n)
@@ -159,7 +173,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         const Eigen::Map<const Eigen::MatrixXd> covariance(closed.covariance.data(), d, d);
         total = covariance.trace();
         times = [covariance](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(covariance * v); };
-    } else if (s.count >= d && d <= kFormedUpTo) {
+    } else if (path == PcaPath::Auto && s.count >= d && d <= kFormedUpTo) {
         // Formed at once: one pass over the rows (a noisy row's values cost more to make than to
         // multiply: the streamed passes below spent most of their time drawing the noise again).
         Formed f = formedCovariance(s, cancel);
@@ -200,8 +214,10 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     // covariance formed once, about the cost of d / (16 block) passes (a matrix product runs several
     // times faster a value than the passes' thin products), and the iteration goes on against it at
     // d^2 a vector.
-    const int formAfter =
-        closed.covariance.empty() && formed.size() == 0 && s.count >= d ? std::max(2, d / (16 * block)) : -1;
+    const int formAfter = path == PcaPath::Auto && closed.covariance.empty() && formed.size() == 0 && s.count >= d &&
+                                  d <= kFormedLaterUpTo
+                              ? std::max(2, d / (16 * block))
+                              : -1;
     // A fixed start, so the same input always gives the same components (and signs).
     Eigen::MatrixXd v(d, block);
     for (int c = 0; c < block; ++c)

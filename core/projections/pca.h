@@ -10,10 +10,11 @@ namespace pe {
 // The top principal components of n rows, by subspace iteration with Rayleigh-Ritz (Golub and
 // Van Loan, 8.2.4): a block of a few vectors is multiplied by the covariance until its Ritz values
 // settle. For the pure encoding with more rows than columns (Rows::pure) the covariance is formed
-// in closed form (encoding_covariance.h); otherwise it is applied by streaming the rows a block at
-// a time, so d = 4096 costs what d = 8 does per value, until the Ritz values are slow to settle
-// (noisy rows: a flat spectrum); then, with at least d rows, the covariance is formed once by a
-// blocked, threaded product and the iteration goes on against it. Never fully decomposed.
+// in closed form (encoding_covariance.h). Other rows (noise, a table) with at least d of them and d
+// up to 2,048 get their covariance formed in one blocked, threaded pass. Otherwise it is applied
+// by streaming the rows a block at a time, so d = 4096 costs what d = 8 does per value; with at
+// least d rows and d up to 4,096, the covariance is formed once the Ritz values are slow to settle
+// (noisy rows: a flat spectrum). Never fully decomposed.
 struct Pca {
     int d = 0;
     std::vector<double> mean;       // d
@@ -21,7 +22,7 @@ struct Pca {
     std::vector<double> variance;   // k eigenvalues of the covariance (divisor n - 1), largest first
     double totalVariance = 0;       // the covariance's trace
     int iterations = 0;
-    bool formed = false; // the streamed rows' covariance was formed (their components settled slowly)
+    bool formed = false; // the rows' covariance was formed (at once, or when streaming settled slowly)
     bool cancelled = false;
 
     int count() const { return static_cast<int>(variance.size()); }
@@ -30,9 +31,11 @@ struct Pca {
 
 // k from 1 to min(d, n); rows.n >= 2. maxRows > 0 uses that many evenly spaced rows only (enough
 // for an initialisation); 0 uses all. Iterates until the top k Ritz values change by at most
-// tolerance (relative) from one step to the next.
+// tolerance (relative) from one step to the next. Streamed: never form the covariance (the tests
+// compare the paths).
+enum class PcaPath { Auto, Streamed };
 Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows = 0, const std::atomic<bool> *cancel = nullptr,
-                        double tolerance = 1e-12);
+                        double tolerance = 1e-12, PcaPath path = PcaPath::Auto);
 
 // Every row's coordinates on the components: n x k, row-major; empty when cancelled (a million rows
 // of d 4,096 take seconds).

@@ -278,7 +278,7 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         }
         std::printf("  PCA %6lld x %4d, top 2, min / median / max of %d: closed-form covariance %s (%d iterations), "
                     "rows without it %s (%d iterations); whole process (--method pca --export-data projection) %s; "
-                    "explained %.12f + %.12f, streamed %.12f + %.12f\n",
+                    "explained %.12f + %.12f, without it %.12f + %.12f\n",
                     static_cast<long long>(n), d, quick ? 1 : 3, spread(closedTimes).c_str(), closed.iterations,
                     spread(streamedTimes).c_str(), streamed.iterations, spread(whole).c_str(), closed.explained(0),
                     closed.explained(1), streamed.explained(0), streamed.explained(1));

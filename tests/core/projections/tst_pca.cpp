@@ -28,13 +28,15 @@ class TestPca : public QObject
     void closedFormPcaMatchesTheStreamedPca();
     void noisyRowsHaveNoClosedForm();
     void formedCovarianceMatchesTheRows();
+    void formedCovarianceMatchesTheStreamedPath();
     void formedCovarianceDoesNotDependOnTheThreads();
     void wideRowsFormTheirCovarianceWhenSlowToSettle();
 };
 
 namespace {
 
-// The same rows without the closed form: what principalComponents streamed before it had one.
+// The same rows without the closed form: what principalComponents streamed before it had one
+// (called with PcaPath::Streamed, so that they are not formed either).
 pe::Rows streamedOnly(pe::Rows rows)
 {
     rows.pure = nullptr;
@@ -61,18 +63,22 @@ void TestPca::pcaMatchesFullEigendecomposition()
     const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
     const Eigen::MatrixXd cov = centred.transpose() * centred / 299.0;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(cov);
-    const pe::Pca pca = pe::principalComponents(rows, 3);
-    QCOMPARE(pca.count(), 3);
-    QVERIFY(std::abs(pca.totalVariance - cov.trace()) < 1e-10 * cov.trace());
-    for (int c = 0; c < 3; ++c) {
-        const double expected = full.eigenvalues()(23 - c);
-        QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
-                 qPrintable(QStringLiteral("component %1: %2 vs %3")
-                                .arg(c)
-                                .arg(pca.variance[static_cast<std::size_t>(c)])
-                                .arg(expected)));
-        const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 24, 24);
-        QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(23 - c))) - 1.0) < 1e-6);
+    // Both paths: the covariance formed (noisy rows, more of them than columns) and streamed.
+    for (const pe::PcaPath path : {pe::PcaPath::Auto, pe::PcaPath::Streamed}) {
+        const pe::Pca pca = pe::principalComponents(rows, 3, 0, nullptr, 1e-12, path);
+        QCOMPARE(pca.formed, path == pe::PcaPath::Auto);
+        QCOMPARE(pca.count(), 3);
+        QVERIFY(std::abs(pca.totalVariance - cov.trace()) < 1e-10 * cov.trace());
+        for (int c = 0; c < 3; ++c) {
+            const double expected = full.eigenvalues()(23 - c);
+            QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
+                     qPrintable(QStringLiteral("component %1: %2 vs %3")
+                                    .arg(c)
+                                    .arg(pca.variance[static_cast<std::size_t>(c)])
+                                    .arg(expected)));
+            const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 24, 24);
+            QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(23 - c))) - 1.0) < 1e-6);
+        }
     }
     // All components: the explained fractions add up to 1.
     const pe::Pca all = pe::principalComponents(rows, 24);
@@ -181,7 +187,8 @@ void TestPca::closedFormPcaMatchesTheStreamedPca()
         const pe::Encoding e(params(20000, 256));
         const pe::Rows rows = pe::embeddingRows(e, {});
         const pe::Pca closed = pe::principalComponents(rows, 2, maxRows);
-        const pe::Pca streamed = pe::principalComponents(streamedOnly(rows), 2, maxRows);
+        const pe::Pca streamed =
+            pe::principalComponents(streamedOnly(rows), 2, maxRows, nullptr, 1e-12, pe::PcaPath::Streamed);
         for (int c = 0; c < 2; ++c)
             QVERIFY2(std::abs(closed.explained(c) - streamed.explained(c)) < 1e-9,
                      qPrintable(QStringLiteral("maxRows %1, component %2").arg(maxRows).arg(c)));
@@ -193,7 +200,8 @@ void TestPca::closedFormPcaMatchesTheStreamedPca()
         const pe::Rows rows = pe::embeddingRows(e, {});
         QVERIFY(rows.pure);
         const pe::Pca closed = pe::principalComponents(rows, 2);
-        const pe::Pca streamed = pe::principalComponents(streamedOnly(rows), 2);
+        const pe::Pca streamed =
+            pe::principalComponents(streamedOnly(rows), 2, 0, nullptr, 1e-12, pe::PcaPath::Streamed);
         const QString what = QStringLiteral("%1 x %2 from %3").arg(p.seqLen).arg(p.dModel).arg(p.startPos);
         QVERIFY2(std::abs(closed.totalVariance - streamed.totalVariance) < 1e-9 * streamed.totalVariance,
                  qPrintable(what));
@@ -243,7 +251,7 @@ pe::Rows offsetRows(const pe::Encoding &e, double offset)
 void TestPca::formedCovarianceMatchesTheRows()
 {
     // Noisy rows with more rows than columns: the covariance formed in one pass (three super-blocks
-    // and a part, three tiles of columns and a part), against a two-pass centred covariance and a
+    // and a part, two tiles of columns and a part), against a two-pass centred covariance and a
     // full decomposition. Moved 1e5 from the origin, sums about zero would keep a millionth of the
     // variance (the sums are taken about the first rows' mean).
     const pe::Encoding e(params(15'000, 130));
@@ -271,6 +279,27 @@ void TestPca::formedCovarianceMatchesTheRows()
         QVERIFY(std::abs(pca.explained(c) - expected / cov.trace()) < 1e-9);
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 130, 130);
         QVERIFY(std::abs(std::abs(v.dot(full.eigenvectors().col(129 - c))) - 1.0) < 1e-6);
+    }
+}
+
+void TestPca::formedCovarianceMatchesTheStreamedPath()
+{
+    // Noisy rows, every row and every 7th (the t-SNE start's kind of sample): the formed
+    // covariance's explained variances equal the streamed iteration's to 1e-9, the same plane.
+    const pe::Encoding e(params(12'000, 64));
+    const pe::Rows rows = pe::embeddingRows(e, {0.2, 9});
+    for (const std::int64_t maxRows : {0, 1'700}) {
+        const pe::Pca formed = pe::principalComponents(rows, 2, maxRows);
+        const pe::Pca streamed = pe::principalComponents(rows, 2, maxRows, nullptr, 1e-12, pe::PcaPath::Streamed);
+        QVERIFY(formed.formed && !streamed.formed);
+        QVERIFY(std::abs(formed.totalVariance - streamed.totalVariance) < 1e-10 * streamed.totalVariance);
+        for (int c = 0; c < 2; ++c)
+            QVERIFY2(std::abs(formed.explained(c) - streamed.explained(c)) < 1e-9,
+                     qPrintable(QStringLiteral("maxRows %1, component %2").arg(maxRows).arg(c)));
+        const Eigen::Map<const Eigen::MatrixXd> a(formed.components.data(), 64, 2),
+            b(streamed.components.data(), 64, 2);
+        for (int c = 0; c < 2; ++c) // each formed axis lies in the streamed plane
+            QVERIFY((b.transpose() * a.col(c)).norm() > 1 - 1e-6);
     }
 }
 
@@ -314,6 +343,7 @@ void TestPca::wideRowsFormTheirCovarianceWhenSlowToSettle()
     };
     const pe::Pca pca = pe::principalComponents(rows, 2);
     QVERIFY(pca.formed);
+    QVERIFY(pca.iterations < 5000); // settled against the formed matrix, not stopped by the bound
     const std::vector<double> x = rows.all();
     const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), n, d);
     const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
