@@ -141,6 +141,14 @@ Formed formedCovariance(const Sample &s, const std::atomic<bool> *cancel)
     return f;
 }
 
+// What a cancelled call returns (its callers read `cancelled` alone).
+Pca cancelledPca()
+{
+    Pca pca;
+    pca.cancelled = true;
+    return pca;
+}
+
 } // namespace
 
 Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std::atomic<bool> *cancel,
@@ -158,17 +166,18 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     std::function<Eigen::MatrixXd(const Eigen::MatrixXd &)> times;
     ColumnCovariance closed;
     Eigen::MatrixXd formed; // the rows' covariance, when formed
+    const auto multiplyByFormed = [&](Eigen::MatrixXd covariance) {
+        formed = std::move(covariance);
+        times = [&formed](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(formed * v); };
+    };
     // The encoding's covariance in closed form, O(d^2) whatever n: a product by it costs d^2 per
     // vector instead of a pass over every row. Worth it once there are more rows than columns; with
     // fewer (128 positions of d 4,096) the passes over the rows are cheaper than d^2 kernels, and the
     // d x d matrix (128 MiB at d 4,096) is not needed. Row r of the rows is position start + r.
     if (rows.pure && hasClosedFormCovariance(*rows.pure) && s.count > d) {
         closed = columnCovariance(*rows.pure, rows.pure->params().startPos, s.count, stride, cancel);
-        if (closed.cancelled) {
-            Pca pca;
-            pca.cancelled = true;
-            return pca;
-        }
+        if (closed.cancelled)
+            return cancelledPca();
         mean = Eigen::Map<const Eigen::VectorXd>(closed.mean.data(), d);
         const Eigen::Map<const Eigen::MatrixXd> covariance(closed.covariance.data(), d, d);
         total = covariance.trace();
@@ -177,15 +186,11 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         // Formed at once: one pass over the rows (a noisy row's values cost more to make than to
         // multiply: the streamed passes below spent most of their time drawing the noise again).
         Formed f = formedCovariance(s, cancel);
-        if (f.cancelled) {
-            Pca pca;
-            pca.cancelled = true;
-            return pca;
-        }
+        if (f.cancelled)
+            return cancelledPca();
         mean = std::move(f.mean);
         total = f.total;
-        formed = std::move(f.covariance);
-        times = [&formed](const Eigen::MatrixXd &v) { return Eigen::MatrixXd(formed * v); };
+        multiplyByFormed(std::move(f.covariance));
     } else {
         mean = accumulate(s, d, 1,
                           [](const RowMatrix &x, Eigen::MatrixXd &acc) { acc += x.colwise().sum().transpose(); }) /
@@ -228,24 +233,17 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
     Pca pca;
     pca.d = d;
     pca.totalVariance = total;
-    pca.formed = formed.size() > 0;
     Eigen::VectorXd previous = Eigen::VectorXd::Constant(block, -1.0);
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz;
     Eigen::MatrixXd cv;
     for (int it = 1; it <= (formed.size() ? kMaxFormedIterations : 300); ++it) {
-        if (cancel && cancel->load()) {
-            pca.cancelled = true;
-            return pca;
-        }
+        if (cancel && cancel->load())
+            return cancelledPca();
         if (it == formAfter + 1) {
             Formed f = formedCovariance(s, cancel);
-            if (f.cancelled) {
-                pca.cancelled = true;
-                return pca;
-            }
-            formed = std::move(f.covariance);
-            times = [&formed](const Eigen::MatrixXd &u) { return Eigen::MatrixXd(formed * u); };
-            pca.formed = true;
+            if (f.cancelled)
+                return cancelledPca();
+            multiplyByFormed(std::move(f.covariance)); // the streamed pass's mean and total kept
         }
         cv = times(v);
         ritz.compute(v.transpose() * cv);
@@ -257,6 +255,7 @@ Pca principalComponents(const Rows &rows, int k, std::int64_t maxRows, const std
         previous = values;
         v = Eigen::HouseholderQR<Eigen::MatrixXd>(cv).householderQ() * Eigen::MatrixXd::Identity(d, block);
     }
+    pca.formed = formed.size() > 0;
     // Ritz vectors of the last block, largest first, with a sign fixed by the largest entry.
     const Eigen::MatrixXd vectors = v * ritz.eigenvectors();
     pca.mean.assign(mean.data(), mean.data() + d);

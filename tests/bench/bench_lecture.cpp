@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 namespace {
 
@@ -63,6 +64,13 @@ std::vector<double> frameIntervals(MainWindow &window, double seconds)
     for (std::size_t i = 1; i < stamps.size(); ++i)
         gaps.push_back(stamps[i] - stamps[i - 1]);
     return gaps;
+}
+
+// Frames a second over the intervals between painted frames (0 without any).
+double framesPerSecond(const std::vector<double> &gaps)
+{
+    const double total = std::accumulate(gaps.begin(), gaps.end(), 0.0);
+    return total > 0 ? 1000.0 * static_cast<double>(gaps.size()) / total : 0.0;
 }
 
 Lecture twoSteps(const QString &view, const pe::EncodingParams &p, const QJsonObject &action)
@@ -208,13 +216,10 @@ void lectureBenchmarks(bool quick, const QStringList &only)
         window.openLecture(lecture, 1, &error);
         const std::vector<double> gaps = frameIntervals(window, 2.0);
         window.lecturePlayer()->close();
-        double sum = 0;
-        for (double g : gaps)
-            sum += g;
         std::printf("  a step's animation (base 1e2 to 1e8 in 2 s), %-8s %lld x 1024: frame interval p50 %.1f ms, "
                     "p95 %.1f ms, %.0f frames a second\n",
                     qPrintable(id), static_cast<long long>(v.seqLen), percentile(gaps, 0.5), percentile(gaps, 0.95),
-                    gaps.empty() ? 0.0 : 1000.0 * static_cast<double>(gaps.size()) / sum);
+                    framesPerSecond(gaps));
     }
     // The built-in lectures' own actions at their own sizes: each step with a play or an animation
     // opened (Lecture > Open at that step, its state applied), its action timed for up to 3 s.
@@ -233,9 +238,6 @@ void lectureBenchmarks(bool quick, const QStringList &only)
             }
             const std::vector<double> gaps = frameIntervals(window, std::min(3.0, actionSeconds(step.action)));
             window.lecturePlayer()->close();
-            double sum = 0;
-            for (double g : gaps)
-                sum += g;
             const QString what = step.action.kind == LectureAction::Kind::Play ? QStringLiteral("play %1 to %2 at %3/s")
                                                                                      .arg(step.action.from)
                                                                                      .arg(step.action.to)
@@ -248,8 +250,7 @@ void lectureBenchmarks(bool quick, const QStringList &only)
             std::printf("    %-18s step %2zu %-9s%s %-34s %6.1f / %5.1f ms, %3.0f frames a second\n",
                         qPrintable(lecture.name), i + 1, qPrintable(step.state.view),
                         step.beside.isEmpty() ? "" : qPrintable(QStringLiteral("+") + step.beside), qPrintable(what),
-                        percentile(gaps, 0.5), percentile(gaps, 0.95),
-                        gaps.empty() ? 0.0 : 1000.0 * static_cast<double>(gaps.size()) / sum);
+                        percentile(gaps, 0.5), percentile(gaps, 0.95), framesPerSecond(gaps));
         }
 }
 

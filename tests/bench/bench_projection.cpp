@@ -47,6 +47,24 @@ std::string spread(std::vector<double> v)
     return text;
 }
 
+// A Python script (Debian's /usr/bin/python3 -c) run with args, that prints `count` numbers on one
+// line separated by spaces; nothing when it fails, times out (ms) or prints something else (its
+// modules are not installed).
+std::optional<std::vector<double>> pythonNumbers(const char *script, const QStringList &args, int count, int timeoutMs)
+{
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), QString::fromUtf8(script)} + args);
+    if (!py.waitForFinished(timeoutMs) || py.exitCode() != 0)
+        return std::nullopt;
+    const QStringList parts = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
+    if (parts.size() != count)
+        return std::nullopt;
+    std::vector<double> numbers;
+    for (const QString &part : parts)
+        numbers.push_back(part.toDouble());
+    return numbers;
+}
+
 // scikit-learn's Barnes-Hut t-SNE on the same vectors (Debian's python3-sklearn), timed around
 // fit_transform alone; seconds, KL and trustworthiness(10), or nothing when it is not installed.
 struct SklearnRun {
@@ -67,15 +85,11 @@ y = tsne.fit_transform(pe)
 s = time.perf_counter() - t
 print(s, tsne.kl_divergence_, trustworthiness(pe, y, n_neighbors=10))
 )";
-    QProcess py;
-    py.start(QStringLiteral("/usr/bin/python3"),
-             {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d)});
-    if (!py.waitForFinished(600'000) || py.exitCode() != 0)
+    const std::optional<std::vector<double>> v =
+        pythonNumbers(script, {QString::number(n), QString::number(d)}, 3, 600'000);
+    if (!v)
         return std::nullopt;
-    const QStringList parts = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
-    if (parts.size() != 3)
-        return std::nullopt;
-    return SklearnRun{parts[0].toDouble(), parts[1].toDouble(), parts[2].toDouble()};
+    return SklearnRun{(*v)[0], (*v)[1], (*v)[2]};
 }
 
 // numpy's PCA (np.cov and np.linalg.eigh, Debian's python3-numpy) of x = PE + 0.5 z, n x d, PE
@@ -102,16 +116,12 @@ vals = np.linalg.eigh(np.cov(x, rowvar=False))[0]
 s = time.perf_counter() - t
 print(s, vals[-1] / vals.sum(), vals[-2] / vals.sum())
 )";
-    QProcess py;
-    py.start(QStringLiteral("/usr/bin/python3"),
-             {QStringLiteral("-c"), QString::fromUtf8(script), QString::number(n), QString::number(d),
-              legacy ? QStringLiteral("1") : QStringLiteral("0")});
-    if (!py.waitForFinished(1'800'000) || py.exitCode() != 0)
+    const std::optional<std::vector<double>> v = pythonNumbers(
+        script, {QString::number(n), QString::number(d), legacy ? QStringLiteral("1") : QStringLiteral("0")}, 3,
+        1'800'000);
+    if (!v)
         return std::nullopt;
-    const QStringList parts = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
-    if (parts.size() != 3)
-        return std::nullopt;
-    return NumpyPca{parts[0].toDouble(), {parts[1].toDouble(), parts[2].toDouble()}};
+    return NumpyPca{(*v)[0], {(*v)[1], (*v)[2]}};
 }
 
 // The command a user runs, start to exit: pe-explorer ... --export-data projection --out FILE (or,

@@ -43,6 +43,20 @@ pe::Rows streamedOnly(pe::Rows rows)
     return rows;
 }
 
+// The rows in memory, centred on their mean (two passes: the reference the tests compare with).
+struct Centred {
+    Eigen::MatrixXd rows;
+    Eigen::RowVectorXd mean;
+};
+Centred centredRows(const pe::Rows &rows)
+{
+    const std::vector<double> x = rows.all();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), rows.n,
+                                                                                                     rows.d);
+    const Eigen::RowVectorXd mean = m.colwise().mean();
+    return {m.rowwise() - mean, mean};
+}
+
 pe::EncodingParams rope(std::int64_t seqLen, int d, pe::RopeScaling scaling, double factor)
 {
     pe::EncodingParams p = params(seqLen, d);
@@ -58,9 +72,8 @@ void TestPca::pcaMatchesFullEigendecomposition()
 {
     const pe::Encoding e(params(300, 24));
     const pe::Rows rows = pe::embeddingRows(e, {0.3, 5});
-    const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 300, 24);
-    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Centred reference = centredRows(rows);
+    const Eigen::MatrixXd &centred = reference.rows;
     const Eigen::MatrixXd cov = centred.transpose() * centred / 299.0;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(cov);
     // Both paths: the covariance formed (noisy rows, more of them than columns) and streamed.
@@ -99,10 +112,8 @@ void TestPca::pcaOfWideVectors()
     QVERIFY(!pca.formed);
     QVERIFY(pca.explained(0) >= pca.explained(1));
     QVERIFY(pca.explained(0) + pca.explained(1) <= 1.0);
-    const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 900,
-                                                                                                     1024);
-    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Centred reference = centredRows(rows);
+    const Eigen::MatrixXd &centred = reference.rows;
     for (int c = 0; c < 2; ++c) {
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * 1024, 1024);
         const Eigen::VectorXd cv = centred.transpose() * (centred * v) / 899.0;
@@ -256,10 +267,8 @@ void TestPca::formedCovarianceMatchesTheRows()
     // variance (the sums are taken about the first rows' mean).
     const pe::Encoding e(params(15'000, 130));
     const pe::Rows rows = offsetRows(e, 1e5);
-    const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), 15'000,
-                                                                                                     130);
-    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Centred reference = centredRows(rows);
+    const Eigen::MatrixXd &centred = reference.rows;
     const Eigen::MatrixXd cov = centred.transpose() * centred / 14'999.0;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> full(cov);
     const pe::Pca pca = pe::principalComponents(rows, 3);
@@ -268,7 +277,7 @@ void TestPca::formedCovarianceMatchesTheRows()
         std::abs(pca.totalVariance - cov.trace()) < 1e-10 * cov.trace(),
         qPrintable(QStringLiteral("%1 against %2").arg(pca.totalVariance, 0, 'g', 17).arg(cov.trace(), 0, 'g', 17)));
     for (int j = 0; j < 130; ++j)
-        QVERIFY(std::abs(pca.mean[static_cast<std::size_t>(j)] - m.col(j).mean()) < 1e-9);
+        QVERIFY(std::abs(pca.mean[static_cast<std::size_t>(j)] - reference.mean(j)) < 1e-9);
     for (int c = 0; c < 3; ++c) {
         const double expected = full.eigenvalues()(129 - c);
         QVERIFY2(std::abs(pca.variance[static_cast<std::size_t>(c)] - expected) < 1e-9 * expected,
@@ -344,9 +353,8 @@ void TestPca::wideRowsFormTheirCovarianceWhenSlowToSettle()
     const pe::Pca pca = pe::principalComponents(rows, 2);
     QVERIFY(pca.formed);
     QVERIFY(pca.iterations < 5000); // settled against the formed matrix, not stopped by the bound
-    const std::vector<double> x = rows.all();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(x.data(), n, d);
-    const Eigen::MatrixXd centred = m.rowwise() - m.colwise().mean();
+    const Centred reference = centredRows(rows);
+    const Eigen::MatrixXd &centred = reference.rows;
     QVERIFY(std::abs(pca.totalVariance - centred.squaredNorm() / (n - 1)) < 1e-10 * pca.totalVariance);
     for (int c = 0; c < 2; ++c) {
         const Eigen::Map<const Eigen::VectorXd> v(pca.components.data() + c * d, d);
