@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <system_error>
@@ -558,17 +559,47 @@ Table frequencyTable(const Encoding &encoding)
 
 namespace pe {
 
-Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings)
+namespace {
+
+// n x 2 coordinates and one value a row as n x 3 rows.
+std::vector<double> withColumn(const std::vector<double> &xy, const std::vector<double> &column)
 {
-    return lazyValuesTable(
-        "position", {"x", "y"}, encoding.params().startPos, encoding.params().seqLen,
-        [&encoding, noise, method, settings] { return computeProjection(encoding, noise, method, settings).xy; });
+    const std::size_t n = xy.size() / 2;
+    std::vector<double> out(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        out[3 * i] = xy[2 * i];
+        out[3 * i + 1] = xy[2 * i + 1];
+        out[3 * i + 2] = i < column.size() ? column[i] : std::numeric_limits<double>::quiet_NaN();
+    }
+    return out;
 }
 
-Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy)
+} // namespace
+
+Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
+                      const TsneSettings &settings, const ColorBy &colorBy)
 {
-    return valuesTable("position", {"x", "y"}, firstPosition, std::move(xy));
+    const EncodingParams &p = encoding.params();
+    if (colorBy.kind == ColorByKind::Position)
+        return lazyValuesTable("position", {"x", "y"}, p.startPos, p.seqLen, [&encoding, noise, method, settings] {
+            return computeProjection(encoding, noise, method, settings).xy;
+        });
+    return lazyValuesTable("position", {"x", "y", colorColumnHeader(colorBy)}, p.startPos, p.seqLen,
+                           [&encoding, noise, method, settings, colorBy] {
+                               const std::vector<double> xy = computeProjection(encoding, noise, method, settings).xy;
+                               if (colorBy.kind == ColorByKind::Error)
+                                   return withColumn(xy, nearestOffsets(xy, 2));
+                               std::string error;
+                               const std::optional<PointColors> colors = pointColors(colorBy, encoding, noise, &error);
+                               return withColumn(xy, colors ? colors->values : std::vector<double>{});
+                           });
+}
+
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors)
+{
+    if (!colors || colors->by.kind == ColorByKind::Position)
+        return valuesTable("position", {"x", "y"}, firstPosition, std::move(xy));
+    return valuesTable("position", {"x", "y", colors->header}, firstPosition, withColumn(xy, colors->values));
 }
 
 } // namespace pe

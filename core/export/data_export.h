@@ -9,6 +9,7 @@
 #include "encodings/noise.h"
 #include "encodings/relative_buckets.h"
 #include "encodings/rope_grid.h"
+#include "projections/point_colors.h"
 #include "projections/projection.h"
 
 #include <cstdint>
@@ -115,11 +116,16 @@ Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition);
 inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
-// Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y".
+// Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y", and
+// with a colouring other than position its values as a fourth column (colorColumnHeader: "norm",
+// "phase_3", "label": the legend's index, -1 unlabelled). The colouring must be possible
+// (pointColors refuses nothing the caller has not checked); a labels file that fails between
+// the check and the write leaves that column NaN.
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings);
-// Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y".
-Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy);
+                      const TsneSettings &settings, const ColorBy &colorBy = {});
+// Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y",
+// and the colouring's column when `colors` is given and not by position (its values one a row).
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors = nullptr);
 
 // Values computed up front, row-major with one column per header; rows are indexed from firstIndex.
 Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,

@@ -25,6 +25,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <numbers>
 
 using testsupport::params;
 
@@ -46,6 +47,7 @@ class TestCommandLineExports : public QObject
     void framesBetweenWholePositions();
     void exportAnalysisData();
     void exportProjection();
+    void exportProjectionColoured();
     void exportVectorFormatsAndAll();
     void exportLargerThanFreeSpaceIsRefused();
     void interruptedExportLeavesNothing_data();
@@ -383,6 +385,57 @@ void TestCommandLineExports::exportProjection()
     }
     QCOMPARE(firsts[0], firsts[1]);
     QVERIFY(firsts[0] != firsts[2]);
+}
+
+void TestCommandLineExports::exportProjectionColoured()
+{
+    // --color-by adds its column to the data and colours the figure; a colouring that cannot be
+    // drawn refuses both, writing nothing.
+    const QStringList pca{QStringLiteral("--seq-len"), QStringLiteral("300"),      QStringLiteral("--d-model"),
+                          QStringLiteral("16"),        QStringLiteral("--method"), QStringLiteral("pca")};
+    const QString csv = dir_.filePath(QStringLiteral("phase.csv"));
+    Run r =
+        run(pca + QStringList{QStringLiteral("--color-by"), QStringLiteral("phase:2"), QStringLiteral("--export-data"),
+                              QStringLiteral("projection"), QStringLiteral("--out"), csv});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QStringList lines = csvLines(csv);
+    QCOMPARE(lines[0], QStringLiteral("position,x,y,phase_2"));
+    // Position 100's phase on pair 2: 100 w_2 mod 2 pi, w_2 = 1e4^(-4/16).
+    const double phase = std::fmod(100 * std::pow(1e4, -4.0 / 16), 2 * std::numbers::pi);
+    QVERIFY(std::abs(lines[101].split(QLatin1Char(','))[3].toDouble() - phase) < 1e-12);
+    const QString labels = dir_.filePath(QStringLiteral("labels.csv"));
+    {
+        QFile f(labels);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("position,label\n0,start\n1,start\n150,middle\n");
+    }
+    const QString png = dir_.filePath(QStringLiteral("labels.png"));
+    r = run(pca + QStringList{QStringLiteral("--color-by"), QStringLiteral("labels:") + labels,
+                              QStringLiteral("--export"), QStringLiteral("projection"), QStringLiteral("--size"),
+                              QStringLiteral("640x480"), QStringLiteral("--out"), png});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QImage(png).size() == QSize(640, 480));
+    for (const auto &[what, says] : {std::pair{"phase:8", "names no pair: d_model 16 has pairs 0 to 7"},
+                                     {"column:16", "names no column"},
+                                     {"phase:x", "colour by position"},
+                                     {"labels:", "colour by position"}}) {
+        const QString out = dir_.filePath(QStringLiteral("refused.csv"));
+        r = run(pca + QStringList{QStringLiteral("--color-by"), QString::fromLatin1(what),
+                                  QStringLiteral("--export-data"), QStringLiteral("projection"),
+                                  QStringLiteral("--out"), out});
+        QVERIFY2(r.code != 0 && r.err.contains(QLatin1String(says)), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+    {
+        QFile f(labels);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("0,start\n0,again\n");
+    }
+    r = run(pca + QStringList{QStringLiteral("--color-by"), QStringLiteral("labels:") + labels,
+                              QStringLiteral("--export"), QStringLiteral("projection"), QStringLiteral("--out"),
+                              png + QStringLiteral("2.png")});
+    QVERIFY2(r.code != 0 && r.err.contains(QStringLiteral("line 2 labels position 0 again")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(png + QStringLiteral("2.png")));
 }
 
 void TestCommandLineExports::exportVectorFormatsAndAll()

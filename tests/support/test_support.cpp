@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "export/data_export.h"
+
 #include <algorithm>
 
 #include <QFile>
@@ -63,6 +65,14 @@ QByteArray readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::shared_ptr<const pe::PositionTable> tableOf(std::int64_t rows, int cols, const std::vector<double> &values,
+                                                 const std::string &name)
+{
+    std::string bytes = pe::npyHeader({rows, cols});
+    bytes.append(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(double));
+    return pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), name);
 }
 
 } // namespace testsupport

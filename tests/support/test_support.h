@@ -1,11 +1,15 @@
 #pragma once
 
 #include "encodings/encoding_params.h"
+#include "encodings/position_table.h"
 
 #include <QByteArray>
 #include <QString>
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace testsupport {
 
@@ -26,5 +30,10 @@ std::int64_t matrixPageFirst(std::int64_t t, std::int64_t start, std::int64_t n,
 // Writes contents to path and makes the file read-only; false if it could not.
 bool writeReadOnlyFile(const QString &path, const QByteArray &contents);
 QByteArray readFile(const QString &path);
+
+// A position table of rows x cols values (row-major) held in memory, as a .npy file of that name
+// would give it.
+std::shared_ptr<const pe::PositionTable> tableOf(std::int64_t rows, int cols, const std::vector<double> &values,
+                                                 const std::string &name = "wpe.npy");
 
 } // namespace testsupport

@@ -258,6 +258,10 @@ class PlotView : public QWidget
     // the rest down. wrapLegend() (each rebuild) puts as many items a row as the width holds.
     void placeLegendAbove();
     void wrapLegend();
+    // The legend where the legend setting asks (legendSetting), after each rebuild: the strip above
+    // (placeLegendAbove's row), a row below the plots, or the main plot's inset at a corner; an
+    // empty one in no layout. A view whose entries change between rebuilds calls it then.
+    void placeLegend();
     // "1 position", "50 positions".
     static QString countText(std::int64_t n, const QString &one, const QString &many);
 
@@ -303,9 +307,6 @@ class PlotView : public QWidget
         QString ownLabel, appliedLabel;
     };
     std::map<const void *, ColourBar> colourBars_;
-    // The legend where the legend setting asks (legendSetting), after each rebuild: the strip above
-    // (placeLegendAbove's row), a row below the plots, or the main plot's inset at a corner.
-    void placeLegend();
     // A legend inside the plot that its plot does not hold (at the layout now) goes above; then
     // laid out again. The figure's render asks at its final layout too.
     void keepLegendInside();

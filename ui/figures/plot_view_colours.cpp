@@ -116,7 +116,8 @@ void PlotView::alignColourBars()
             bool here = false;
             QCPAxisRect *beside = nullptr;
             for (int column = 0; column < grid->columnCount(); ++column) {
-                QCPLayoutElement *cell = grid->element(row, column);
+                // hasElement first: element() of an empty cell (a legend strip's row) logs a complaint.
+                QCPLayoutElement *cell = grid->hasElement(row, column) ? grid->element(row, column) : nullptr;
                 here = here || cell == scale;
                 if (auto *rect = qobject_cast<QCPAxisRect *>(cell); rect && !beside)
                     beside = rect;

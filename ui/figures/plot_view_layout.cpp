@@ -190,13 +190,16 @@ void PlotView::placeLegend()
     QCPAxisRect *rect = plot_->axisRect();
     QCPLayoutInset *inset = rect->insetLayout();
     QCPLayoutGrid *outer = plot_->plotLayout();
+    // An empty legend is in no layout, as one turned off: its margins alone capped the width of
+    // the column it stood in (the projection's plot shrank to the empty strip's 8 px).
+    const bool off = where == QLatin1String("off") || legend->itemCount() == 0;
     // The default on every rebuild (a slider step): already in the strip, nothing moves.
-    if (where == QLatin1String("above") && legend->layout() == content_) {
-        legend->setVisible(legend->itemCount() > 0);
+    if (where == QLatin1String("above") && legend->layout() == content_ && !off) {
+        legend->setVisible(true);
         return;
     }
     // Back from off: into the layout first, where the type and colours reach it.
-    if (!legend->layout() && where != QLatin1String("off")) {
+    if (!legend->layout() && !off) {
         content_->addElement(0, 0, legend);
         applyFonts();
     }
@@ -208,12 +211,12 @@ void PlotView::placeLegend()
         else if (now == inset)
             inset->simplify();
     }
-    legend->setVisible(where != QLatin1String("off") && legend->itemCount() > 0);
+    legend->setVisible(!off);
     // A frame inside a plot (matplotlib's), none for a strip.
     const bool inside =
         where != QLatin1String("above") && where != QLatin1String("below") && where != QLatin1String("off");
     legend->setBorderPen(inside ? QPen(QColor(160, 160, 160), 0.8) : QPen(Qt::NoPen));
-    if (where == QLatin1String("off"))
+    if (off)
         return; // in no layout: a hidden element in one still takes its room
     if (where == QLatin1String("above")) {
         content_->addElement(0, 0, legend);

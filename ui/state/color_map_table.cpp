@@ -28,6 +28,25 @@ const std::vector<ColorMapStops> &colorMapTable()
           {1.0, QColor(0xf0, 0xf9, 0x21)}}},
         {QStringLiteral("grey"), {{0.0, QColor(0, 0, 0)}, {1.0, QColor(255, 255, 255)}}},
         {QStringLiteral("pastel blue"), {{0.0, QColor(255, 255, 255)}, {1.0, QColor(0xa3, 0xc1, 0xda)}}},
+        // Cyclic: its ends are one colour, so a phase of 2 pi meets 0 (the projection's phase:I).
+        {QStringLiteral("twilight"),
+         {{0.0, QColor(226, 217, 226)},
+          {0.0625, QColor(196, 206, 212)},
+          {0.125, QColor(149, 181, 199)},
+          {0.1875, QColor(114, 151, 193)},
+          {0.25, QColor(98, 118, 186)},
+          {0.3125, QColor(94, 81, 173)},
+          {0.375, QColor(89, 42, 143)},
+          {0.4375, QColor(69, 19, 92)},
+          {0.5, QColor(47, 20, 54)},
+          {0.5625, QColor(74, 19, 66)},
+          {0.625, QColor(116, 30, 79)},
+          {0.6875, QColor(152, 53, 80)},
+          {0.75, QColor(178, 86, 82)},
+          {0.8125, QColor(194, 124, 99)},
+          {0.875, QColor(204, 163, 137)},
+          {0.9375, QColor(216, 199, 190)},
+          {1.0, QColor(226, 217, 226)}}},
     };
     return all;
 }

@@ -87,7 +87,7 @@ const std::vector<ViewInfo> &viewRegistry()
         in(relativeViewInfo(), readingGroup()),
         in(probeViewInfo(), readingGroup()),
         in(inputsViewInfo(), encodingGroup(), OnPositions, Values),
-        in(projectionViewInfo(), projectionGroup(), Markers::None, Positions, Legend::None, Aspect::Auto),
+        in(projectionViewInfo(), projectionGroup(), Markers::None, Positions, Legend::Placed, Aspect::Auto),
         in(scalingViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(ropeDecayViewInfo(), ropeGroup(), Markers::None, ColourScale::None, Legend::Placed),
         in(precisionViewInfo(), ropeGroup(), OnPositions, ColourScale::None, Legend::Placed),

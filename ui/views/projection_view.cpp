@@ -4,17 +4,22 @@
 #include "figures/background_job.h"
 #include "figures/color_maps.h"
 #include "state/parameters.h"
+#include "state/view_info/view_infos.h"
 #include "state/view_state.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
 #include <QToolButton>
@@ -57,6 +62,11 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , seed_(new QSpinBox(this))
     , runButton_(new QPushButton(tr("Pause"), this))
     , restartButton_(new QPushButton(tr("Restart"), this))
+    , colorKind_(new QComboBox(this))
+    , colorIndex_(new QSpinBox(this))
+    , labelsButton_(new QPushButton(tr("File…"), this))
+    , colorBy_(new QLineEdit(this))
+    , colorJob_(new BackgroundJob(this))
 {
     setObjectName(QStringLiteral("projectionView"));
     debounce_->setSingleShot(true);
@@ -82,7 +92,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     runButton_->setToolTip(tr("Pause the optimisation, or resume it where it stopped"));
     restartButton_->setObjectName(QStringLiteral("restart"));
     restartButton_->setToolTip(tr("Start t-SNE again from the beginning"));
-    auto *fitButton = new QPushButton(tr("Fit"), this);
+    auto *fitButton = new QToolButton(this); // as narrow as its word: the row fits 1280 px beside the panels
+    fitButton->setText(tr("Fit"));
     fitButton->setToolTip(tr("Show every point again after zooming or panning (or double-click the plot)"));
 
     // The two settings people change most in the row; the rest in a small pop-up, so the row fits
@@ -99,7 +110,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     auto *more = new QToolButton(this);
     more->setObjectName(QStringLiteral("moreSettings"));
     more->setText(tr("More…"));
-    more->setToolTip(tr("Learning rate, early exaggeration, start and seed"));
+    more->setToolTip(tr("Learning rate, early exaggeration, start and seed; restart a run"));
     auto *popup = new QFrame(this, Qt::Popup);
     popup->setFrameShape(QFrame::StyledPanel);
     auto *form = new QFormLayout(popup);
@@ -107,24 +118,56 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     form->addRow(tr("Early exaggeration:"), exaggeration_);
     form->addRow(tr("Start:"), init_);
     form->addRow(tr("Seed:"), seed_);
+    form->addRow(QString(), restartButton_); // beside the row's Run again, which restarts a finished run
     connect(more, &QToolButton::clicked, this, [more, popup] {
         popup->adjustSize();
         popup->move(more->mapToGlobal(QPoint(0, more->height())));
         popup->show();
     });
+    // The colouring: a kind, and the pair or column it names (or the labels' file); the setting's
+    // own text field stays hidden, written from these.
+    colorKind_->setObjectName(QStringLiteral("colorKind"));
+    for (auto [text, name] : {std::pair{tr("position"), "position"},
+                              {tr("phase"), "phase"},
+                              {tr("norm"), "norm"},
+                              {tr("column"), "column"},
+                              {tr("nearest offset"), "error"},
+                              {tr("labels"), "labels"}})
+        colorKind_->addItem(text, QString::fromLatin1(name));
+    colorKind_->setToolTip(tr("What colours the points: the position; its phase on one pair's clock (t·ω mod 2π); "
+                              "the vector's length; one column's value; the offset |s − t| to the nearest point "
+                              "drawn (1: a true neighbour); or labels from a CSV file of position,label lines"));
+    colorIndex_->setObjectName(QStringLiteral("colorIndex"));
+    colorIndex_->setKeyboardTracking(false);
+    colorIndex_->setToolTip(tr("The pair (phase) or the column the colours show"));
+    colorIndex_->setPrefix(tr("#"));
+    labelsButton_->setObjectName(QStringLiteral("labelsFile"));
+    labelsButton_->setToolTip(tr("Choose the CSV file of position,label lines"));
+    colorBy_->setObjectName(QStringLiteral("colorBy"));
+    colorBy_->setToolTip(tr("The colouring as --color-by writes it: position, phase:I, norm, column:J, error or "
+                            "labels:FILE.csv"));
+    colorBy_->setVisible(false);
+    auto *colorLabel = new QLabel(tr("Colour:"), this);
+    colorLabel->setBuddy(colorKind_);
+    row->addWidget(colorLabel);
+    row->addWidget(colorKind_);
+    row->addWidget(colorIndex_);
+    row->addWidget(labelsButton_);
+    row->addWidget(colorBy_);
     row->addWidget(more);
     row->addWidget(runButton_);
-    row->addWidget(restartButton_);
     row->addWidget(fitButton);
     row->addStretch(1);
 
     QCustomPlot *p = plot();
     title_ = addTitle();
+    placeLegendAbove();                    // the labels' legend, when they colour the points
+    p->setAutoAddPlottableToLegend(false); // its entries alone, not the points' map and the ring
     points_ = new QCPColorMap(p->xAxis, p->yAxis);
     points_->setInterpolate(false);
     scale_ = new QCPColorScale(p);
     scale_->axis()->setLabel(tr("position"));
-    content()->addElement(0, 1, scale_);
+    content()->addElement(1, 1, scale_);
     points_->setColorScale(scale_);
     QCPColorGradient gradient = colormaps::gradient(QStringLiteral("viridis"));
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
@@ -186,7 +229,24 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
             restart();
     });
     connect(restartButton_, &QPushButton::clicked, this, &ProjectionView::restart);
-    connect(fitButton, &QPushButton::clicked, this, &ProjectionView::fit);
+    connect(colorBy_, &QLineEdit::editingFinished, this, &ProjectionView::showColorBy);
+    connect(colorKind_, &QComboBox::currentIndexChanged, this, &ProjectionView::editColorBy);
+    connect(colorIndex_, &QSpinBox::valueChanged, this, &ProjectionView::editColorBy);
+    connect(labelsButton_, &QPushButton::clicked, this, [this] {
+        const pe::ColorBy now = colorByFrom(settings());
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Labels for the points"), QString::fromStdString(now.path),
+                                         tr("Position labels (*.csv *.txt);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        pe::ColorBy by;
+        by.kind = pe::ColorByKind::Labels;
+        by.path = path.toStdString();
+        colorBy_->setText(QString::fromStdString(pe::colorByText(by)));
+        emit colorBy_->editingFinished();
+    });
+    connect(colorJob_, &BackgroundJob::finished, this, [this] { emit rebuilt(); });
+    connect(fitButton, &QToolButton::clicked, this, &ProjectionView::fit);
 }
 
 void ProjectionView::settingsBound()
@@ -212,10 +272,13 @@ void ProjectionView::finishWork()
     }
     if (completeFigures() || method() == pe::ProjectionMethod::Pca)
         job_->wait();
+    colorJob_->wait();
 }
 
 void ProjectionView::rebuild()
 {
+    showColorBy(); // the pair's or column's range follows d_model
+    updateColors();
     const Key key = currentKey();
     if (key_ == key) {
         draw();
@@ -367,6 +430,7 @@ void ProjectionView::showFrame(pe::Projection frame)
     shown_ = std::move(frame);
     shownStart_ = key_ ? key_->params.startPos : 0;
     stale_ = false;
+    nearestDone_ = false;
     if (first)
         userRange_ = false;
     draw();
@@ -381,6 +445,79 @@ void ProjectionView::updateControls()
     seed_->setEnabled(tsne && state().choice(QStringLiteral("init")) == QLatin1String("random"));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
     runButton_->setEnabled(tsne && problem_.isEmpty());
+}
+
+void ProjectionView::updateColors()
+{
+    const QString text = settings().value(QStringLiteral("colorBy")).toString();
+    std::string refused;
+    const std::optional<pe::ColorBy> parsed = pe::parseColorBy(text.toStdString(), &refused);
+    const ColorKey want{parameters()->values(), parameters()->noise(), parsed.value_or(pe::ColorBy{}), text};
+    if (colorKey_ == want)
+        return;
+    colorKey_ = want;
+    colors_.reset();
+    colorProblem_ = QString::fromStdString(refused); // a session's text the setting refuses
+    nearestDone_ = false;
+    colorJob_->cancel();
+    if (want.by.kind == pe::ColorByKind::Position || want.by.kind == pe::ColorByKind::Error)
+        return; // the index, or the picture's own nearest points (draw)
+    const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
+    colorJob_->start([this, enc, want](const std::atomic<bool> &cancel) -> std::function<void()> {
+        std::string error;
+        std::optional<pe::PointColors> colors = pe::pointColors(want.by, *enc, want.noise, &error, &cancel);
+        if (cancel.load())
+            return {};
+        return [this, colors = std::move(colors), error]() mutable {
+            colors_ = std::move(colors);
+            colorProblem_ = QString::fromStdString(error);
+            draw();
+        };
+    });
+}
+
+void ProjectionView::showColorBy()
+{
+    // The field's text: this runs on its editingFinished, before the state has taken it.
+    const pe::ColorBy by = pe::parseColorBy(colorBy_->text().toStdString(), nullptr).value_or(pe::ColorBy{});
+    const QSignalBlocker quietKind(colorKind_), quietIndex(colorIndex_);
+    static const char *const names[] = {"position", "phase", "norm", "column", "error", "labels"};
+    colorKind_->setCurrentIndex(colorKind_->findData(QString::fromLatin1(names[static_cast<int>(by.kind)])));
+    const pe::EncodingParams &p = parameters()->values();
+    const bool phase = by.kind == pe::ColorByKind::Phase;
+    // Up to the last pair or column, or the index asked for when it names none (the title says so).
+    colorIndex_->setRange(0, std::max(by.index, (phase ? (p.dModel + 1) / 2 : p.dModel) - 1));
+    colorIndex_->setValue(by.index);
+    colorIndex_->setVisible(phase || by.kind == pe::ColorByKind::Column);
+    labelsButton_->setVisible(by.kind == pe::ColorByKind::Labels);
+    labelsButton_->setText(by.kind == pe::ColorByKind::Labels
+                               ? QFileInfo(QString::fromStdString(by.path)).fileName().left(24) + QStringLiteral("…")
+                               : tr("File…"));
+}
+
+void ProjectionView::editColorBy()
+{
+    const pe::ColorBy now = colorByFrom(settings());
+    pe::ColorBy by;
+    const QString kind = colorKind_->currentData().toString();
+    by.kind = kind == QLatin1String("phase")    ? pe::ColorByKind::Phase
+              : kind == QLatin1String("norm")   ? pe::ColorByKind::Norm
+              : kind == QLatin1String("column") ? pe::ColorByKind::Column
+              : kind == QLatin1String("error")  ? pe::ColorByKind::Error
+              : kind == QLatin1String("labels") ? pe::ColorByKind::Labels
+                                                : pe::ColorByKind::Position;
+    if (by.kind == pe::ColorByKind::Phase || by.kind == pe::ColorByKind::Column)
+        by.index = colorIndex_->value();
+    if (by.kind == pe::ColorByKind::Labels) {
+        if (now.kind != pe::ColorByKind::Labels) {
+            labelsButton_->click(); // a file to read first; none chosen leaves the colouring as it was
+            showColorBy();
+            return;
+        }
+        by.path = now.path;
+    }
+    colorBy_->setText(QString::fromStdString(pe::colorByText(by)));
+    emit colorBy_->editingFinished();
 }
 
 QList<QCPAxisRect *> ProjectionView::aspectRects() const

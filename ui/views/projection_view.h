@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figures/plot_view.h"
+#include "projections/point_colors.h"
 #include "projections/projection.h"
 #include "state/view_settings.h"
 
@@ -19,12 +20,15 @@ class QCPGraph;
 class QCPItemText;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTimer;
 
 // Seed 004's projection: every position's vector placed in 2-D by t-SNE or PCA, coloured by
-// position, labelled when few, the current position ringed. t-SNE runs on a worker thread and the
+// position or by what --color-by names (a pair's phase, the norm, a column, the offset to the
+// nearest point drawn, labels from a file with their legend), labelled when few, the current
+// position ringed. t-SNE runs on a worker thread and the
 // plot follows it as it converges; Pause keeps the optimiser, Restart starts it anew, and any
 // change of parameters or settings restarts it. Points are drawn as a raster at the plot's own
 // resolution, so 100,000 points cost what the pixels do.
@@ -45,6 +49,10 @@ class ProjectionView : public PlotView
 
     // The last frame shown: n x 2 coordinates (empty while the first is computed).
     const pe::Projection &projection() const { return shown_; }
+    // The value each shown point is coloured by (the colour bar's, or a label's index, -1
+    // unlabelled), and why the colouring asked for is not drawn (empty when it is).
+    std::vector<double> colorValues() const;
+    const QString &colorProblem() const { return colorProblem_; }
     bool running() const;
     bool paused() const { return paused_; }
     void finishWork() override;
@@ -82,6 +90,14 @@ class ProjectionView : public PlotView
     void raster();
     void placeCurrent();
     void updateControls();
+    // The colouring's values for the parameters and settings now: computed on a worker when they
+    // changed (a pass over the vectors, a labels file); Error's from the frame, as it is drawn.
+    void updateColors();
+    // The colour scale, or the labels' legend, of the colouring drawn.
+    void showColoring();
+    // The colouring's controls from its setting, and the setting from them.
+    void showColorBy();
+    void editColorBy();
 
     BackgroundJob *job_;
     QTimer *debounce_;
@@ -95,11 +111,31 @@ class ProjectionView : public PlotView
     QPushButton *runButton_;
     QPushButton *restartButton_;
     QCPTextElement *title_;
+    QComboBox *colorKind_;
+    QSpinBox *colorIndex_;
+    QPushButton *labelsButton_;
+    QLineEdit *colorBy_; // the setting itself ("phase:3"), edited through the three above
+    BackgroundJob *colorJob_;
     QCPColorMap *points_;
     QCPColorScale *scale_;
     QCPGraph *current_;
     QCPItemText *currentLabel_;
     std::vector<QCPItemText *> labels_;
+    std::vector<QCPGraph *> legendEntries_;
+
+    struct ColorKey {
+        pe::EncodingParams params;
+        pe::NoiseParams noise;
+        pe::ColorBy by; // position when text does not parse
+        QString text;
+        bool operator==(const ColorKey &) const = default;
+    };
+    std::optional<ColorKey> colorKey_;      // what colors_ is (or is being computed) for
+    std::optional<pe::PointColors> colors_; // once computed
+    QString colorProblem_;
+    std::vector<double> nearest_; // Error: nearestOffsets of the frame shown
+    bool nearestDone_ = false;
+    std::optional<pe::ColorByKind> scaleKind_; // the colouring the colour bar's ticker is for
 
     // The optimiser of the current run, written by its worker; read here only once that worker
     // has been joined (Pause) or has delivered its last frame.

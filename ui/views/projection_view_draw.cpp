@@ -1,17 +1,36 @@
 #include "views/projection_view.h"
 
+#include "figures/color_maps.h"
+#include "state/color_map_table.h"
 #include "state/parameters.h"
+#include "state/view_info/view_infos.h"
+#include "state/view_state.h"
 
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace {
 
 // Positions are labelled with their number up to this many points (article 4 labels all 128).
 constexpr std::int64_t kMaxLabels = 200;
+
+// The labels' colours: matplotlib's tab10, then tab20, each without its greys (the unlabelled are
+// grey): as many as pe::kMaxLabelNames.
+QColor labelColor(int index, int count)
+{
+    static const QRgb tab10[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                 0x8c564b, 0xe377c2, 0xbcbd22, 0x17becf};
+    static const QRgb tab20[] = {0x1f77b4, 0xaec7e8, 0xff7f0e, 0xffbb78, 0x2ca02c, 0x98df8a,
+                                 0xd62728, 0xff9896, 0x9467bd, 0xc5b0d5, 0x8c564b, 0xc49c94,
+                                 0xe377c2, 0xf7b6d2, 0xbcbd22, 0xdbdb8d, 0x17becf, 0x9edae5};
+    static_assert(std::size(tab20) == pe::kMaxLabelNames);
+    return QColor(count <= static_cast<int>(std::size(tab10)) ? tab10[index] : tab20[index]);
+}
+const QColor kUnlabelled(200, 200, 200);
 
 } // namespace
 
@@ -67,6 +86,11 @@ void ProjectionView::draw()
         p->yAxis->setRange(y0 - padY, y1 + padY);
         settingRange_ = false;
     }
+    if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > 1) {
+        nearest_ = pe::nearestOffsets(shown_.xy, 2);
+        nearestDone_ = true;
+    }
+    showColoring();
     raster();
 
     // Labels: every position's number next to its point when there are few (article 4).
@@ -128,9 +152,162 @@ void ProjectionView::draw()
         p->xAxis->setLabel(tr("PC1 (%1% of the variance)").arg(100 * shown_.explained[0], 0, 'f', 1));
         p->yAxis->setLabel(tr("PC2 (%1% of the variance)").arg(100 * shown_.explained[1], 0, 'f', 1));
     }
+    if (!colorProblem_.isEmpty() && problem_.isEmpty())
+        title << tr("coloured by position: %1").arg(colorProblem_);
     setTitle(title_, title);
     updateControls();
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<double> ProjectionView::colorValues() const
+{
+    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    std::vector<double> out(static_cast<std::size_t>(n));
+    const pe::ColorByKind kind = colorKey_ ? colorKey_->by.kind : pe::ColorByKind::Position;
+    const bool computed = colors_ && static_cast<std::int64_t>(colors_->values.size()) == n;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (kind == pe::ColorByKind::Error && nearestDone_ && nearest_.size() == out.size())
+            out[k] = nearest_[k];
+        else if (kind != pe::ColorByKind::Error && computed)
+            out[k] = colors_->values[k];
+        else
+            out[k] = static_cast<double>(shownStart_ + i); // by position until the colouring is ready
+    }
+    return out;
+}
+
+void ProjectionView::showColoring()
+{
+    QCustomPlot *p = plot();
+    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const pe::ColorBy by = colorKey_ ? colorKey_->by : pe::ColorBy{};
+    const bool computed = colors_ && static_cast<std::int64_t>(colors_->values.size()) == n;
+    pe::ColorByKind kind = by.kind;
+    if ((kind == pe::ColorByKind::Error && !nearestDone_) ||
+        (kind != pe::ColorByKind::Error && kind != pe::ColorByKind::Position && !computed))
+        kind = pe::ColorByKind::Position; // drawn by position until the colouring is ready
+    const std::vector<double> values = colorValues();
+    double lo = values.empty() ? 0.0 : values.front(), hi = lo;
+    for (double v : values)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    const bool labels = kind == pe::ColorByKind::Labels;
+    QCPColorGradient gradient;
+    QCPRange range(lo, std::max(hi, lo + 1.0));
+    QString label;
+    QSharedPointer<QCPAxisTicker> ticker = QSharedPointer<QCPAxisTicker>::create();
+    QCPAxis::ScaleType scaleType = QCPAxis::stLinear;
+    switch (kind) {
+    case pe::ColorByKind::Position:
+        gradient = colormaps::gradient(QStringLiteral("viridis"));
+        range =
+            QCPRange(static_cast<double>(shownStart_),
+                     std::max(static_cast<double>(shownStart_ + std::max<std::int64_t>(n, 1) - 1), shownStart_ + 1.0));
+        label = tr("position");
+        break;
+    case pe::ColorByKind::Phase: {
+        gradient = colormaps::gradient(QStringLiteral("twilight"));
+        range = QCPRange(0, 2 * std::numbers::pi);
+        auto quarters = QSharedPointer<QCPAxisTickerText>::create();
+        const double pi = std::numbers::pi;
+        quarters->setTicks({0.0, pi / 2, pi, 3 * pi / 2, 2 * pi},
+                           {QStringLiteral("0"), QStringLiteral("π/2"), QStringLiteral("π"), QStringLiteral("3π/2"),
+                            QStringLiteral("2π")});
+        ticker = quarters;
+        const pe::Encoding &enc = *parameters()->sharedEncoding();
+        label = tr("phase of pair %1: t·ω mod 2π (λ = %2)")
+                    .arg(by.index)
+                    .arg(by.index < enc.pairCount() ? enc.pairWavelength(by.index) : 0.0, 0, 'g', 4);
+        break;
+    }
+    case pe::ColorByKind::Norm:
+        gradient = colormaps::gradient(QStringLiteral("viridis"));
+        // A constant norm (the pure sinusoids' √(d/2)) gets a band about it, not a zero-width scale.
+        range = hi - lo > 1e-9 * std::max(1.0, std::abs(hi)) ? QCPRange(lo, hi)
+                                                             : QCPRange(lo - 0.5 * std::max(1e-3, std::abs(lo) * 1e-3),
+                                                                        hi + 0.5 * std::max(1e-3, std::abs(hi) * 1e-3));
+        label = tr("‖x(t)‖, the vector's length");
+        break;
+    case pe::ColorByKind::Column: {
+        gradient = colormaps::gradient(QStringLiteral("coolwarm"), true);
+        const double m = std::max({std::abs(lo), std::abs(hi), 1e-12});
+        range = QCPRange(-m, m);
+        label = tr("column %1's value (±%2 = max |value|)").arg(by.index).arg(m, 0, 'g', 3);
+        break;
+    }
+    case pe::ColorByKind::Error:
+        gradient = colormaps::gradient(QStringLiteral("plasma"));
+        scaleType = QCPAxis::stLogarithmic;
+        ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        range = QCPRange(1, std::max(hi, 10.0));
+        label = tr("|s − t|, s the nearest point drawn (1: a true neighbour)");
+        break;
+    case pe::ColorByKind::Labels: {
+        // One level a label and one for the unlabelled (-1), each exactly its colour.
+        const int k = static_cast<int>(colors_->names.size());
+        gradient = QCPColorGradient();
+        gradient.setColorStopAt(0, kUnlabelled);
+        for (int i = 0; i < k; ++i)
+            gradient.setColorStopAt(static_cast<double>(i + 1) / k, labelColor(i, k));
+        gradient.setLevelCount(k + 1);
+        range = QCPRange(-1, std::max(k - 1, 0));
+        label = tr("label");
+        break;
+    }
+    }
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    points_->setGradient(gradient);
+    points_->setDataScaleType(scaleType);
+    scale_->setDataScaleType(scaleType);
+    if (scaleKind_ != kind) { // a new ticker only when the kind changes: spaceTicks tunes the one there
+        scale_->axis()->setTicker(ticker);
+        scaleKind_ = kind;
+    }
+    scale_->setDataRange(range);
+    scale_->axis()->setLabel(label);
+    scale_->setVisible(!labels);
+
+    // The labels' legend: one entry a label, with how many points it has, and the unlabelled.
+    QStringList entries;
+    std::vector<QColor> colours;
+    if (labels) {
+        const int k = static_cast<int>(colors_->names.size());
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(k) + 1, 0);
+        for (double v : values)
+            ++counts[static_cast<std::size_t>(static_cast<int>(v) + 1)];
+        for (int i = 0; i < k; ++i) {
+            entries << tr("%1 (%2)")
+                           .arg(QString::fromStdString(colors_->names[static_cast<std::size_t>(i)]))
+                           .arg(QString::fromStdString(pe::withThousands(counts[static_cast<std::size_t>(i) + 1])));
+            colours.push_back(labelColor(i, k));
+        }
+        if (counts[0] > 0) {
+            entries << tr("unlabelled (%1)").arg(QString::fromStdString(pe::withThousands(counts[0])));
+            colours.push_back(kUnlabelled);
+        }
+    }
+    while (legendEntries_.size() > static_cast<std::size_t>(entries.size())) {
+        p->removePlottable(legendEntries_.back());
+        legendEntries_.pop_back();
+    }
+    while (legendEntries_.size() < static_cast<std::size_t>(entries.size())) {
+        QCPGraph *g = addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->addToLegend();
+        legendEntries_.push_back(g);
+    }
+    for (std::size_t i = 0; i < legendEntries_.size(); ++i) {
+        legendEntries_[i]->setName(entries[static_cast<int>(i)]);
+        legendEntries_[i]->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, colours[i], colours[i], 8 * lineScale()));
+    }
+    // Placed now, not at the next rebuild: the entries may arrive after it (the labels are read on
+    // a worker, and an export waits for them after its rebuild).
+    placeLegend();
+    wrapLegend();
 }
 
 void ProjectionView::raster()
@@ -138,8 +315,10 @@ void ProjectionView::raster()
     QCustomPlot *p = plot();
     // On a dark theme the first positions' near-black purple would vanish: the cloud sits on a
     // mid grey there, on which both ends of viridis stand out.
+    // So does the phase's cyclic map on any theme: its ends are near white, its middle near black.
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    p->axisRect()->setBackground(dark ? QBrush(QColor(128, 128, 134)) : QBrush(Qt::NoBrush));
+    const bool twilight = scaleKind_ == pe::ColorByKind::Phase;
+    p->axisRect()->setBackground(dark || twilight ? QBrush(QColor(128, 128, 134)) : QBrush(Qt::NoBrush));
     const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
     const QRect area = p->axisRect()->rect();
     const int w = std::clamp(static_cast<int>(std::lround(area.width() * pixelScale())), 1, 8192);
@@ -163,13 +342,14 @@ void ProjectionView::raster()
         for (int dx = -r; dx <= r; ++dx)
             if (dx * dx + dy * dy <= radius * radius + 0.25)
                 disc.emplace_back(dx, dy);
+    const std::vector<double> values = colorValues();
     for (std::int64_t i = 0; i < n; ++i) {
         const double fx = (shown_.xy[2 * i] - kx.lower) / kx.size() * w;
         const double fy = (shown_.xy[2 * i + 1] - vy.lower) / vy.size() * h;
         if (!(fx > -r - 1 && fx < w + r + 1 && fy > -r - 1 && fy < h + r + 1))
             continue;
         const int cx = static_cast<int>(std::floor(fx)), cy = static_cast<int>(std::floor(fy));
-        const double value = static_cast<double>(shownStart_ + i);
+        const double value = values[static_cast<std::size_t>(i)];
         for (auto [dx, dy] : disc) {
             const int x = cx + dx, y = cy + dy;
             if (x < 0 || x >= w || y < 0 || y >= h)
@@ -179,8 +359,6 @@ void ProjectionView::raster()
                 static_cast<std::int32_t>(i);
         }
     }
-    const double last = static_cast<double>(shownStart_ + std::max<std::int64_t>(n, 1) - 1);
-    points_->setDataRange(QCPRange(static_cast<double>(shownStart_), std::max(last, shownStart_ + 1.0)));
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -237,5 +415,16 @@ std::optional<pe::Table> ProjectionView::dataTable() const
     // The coordinates on screen: the frame shown, finished or not.
     if (shown_.xy.empty() || stale_)
         return std::nullopt;
-    return pe::coordinateTable(shownStart_, shown_.xy);
+    // With the colouring's column when it is drawn (not while it is computed, nor refused).
+    const pe::ColorBy by = colorKey_ ? colorKey_->by : pe::ColorBy{};
+    pe::PointColors drawn;
+    drawn.by = by;
+    drawn.header = pe::colorColumnHeader(by);
+    if (by.kind == pe::ColorByKind::Error && nearestDone_)
+        drawn.values = nearest_;
+    else if (by.kind != pe::ColorByKind::Error && colors_ && colors_->values.size() == shown_.xy.size() / 2)
+        drawn.values = colors_->values;
+    else
+        drawn.by = {};
+    return pe::coordinateTable(shownStart_, shown_.xy, &drawn);
 }

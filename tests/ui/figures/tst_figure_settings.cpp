@@ -10,6 +10,7 @@
 #include "figures/view_factory.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
+#include "test_support.h"
 #include "window/figure_title_dialog.h"
 
 #include <qcustomplot.h>
@@ -355,6 +356,18 @@ void TestFigureSettings::legendGoesWhereAsked()
         if (info.id != QLatin1String("frequencies"))
             QVERIFY(!params.set(p));
         std::unique_ptr<PlotView> view(createView(info, &params, nullptr));
+        // The projection's legend is its labels' (--color-by labels:FILE): none by position.
+        QTemporaryDir labelsDir;
+        if (info.id == QLatin1String("projection")) {
+            const QString labels = labelsDir.filePath(QStringLiteral("labels.csv"));
+            QFile f(labels);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("0,first\n1,second\n2,third\n");
+            f.close();
+            QVERIFY(!params.set(testsupport::params(300, 16)));
+            QVERIFY(!view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("labels:") + labels},
+                                          {QStringLiteral("projectionMethod"), QStringLiteral("pca")}}));
+        }
         for (const QString &where : legendSetting->choices) {
             QVERIFY(!view->applySettings({{QStringLiteral("legend"), where}}));
             QVERIFY(!view->render(QSize(900, 650), 1).isNull());
@@ -406,7 +419,7 @@ void TestFigureSettings::legendGoesWhereAsked()
                     QVERIFY2(!title->outerRect().intersects(box), qPrintable(what));
         }
     }
-    QCOMPARE(views, 4); // frequencies, scaling, rope-decay, precision
+    QCOMPARE(views, 5); // frequencies, projection (its labels), scaling, rope-decay, precision
 }
 
 void TestFigureSettings::bestLegendCoversFewestPoints()

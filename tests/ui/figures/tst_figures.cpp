@@ -392,6 +392,7 @@ void TestFigures::everyViewSettingOnTheCommandLine()
                            : s.key == QStringLiteral("gridShape")         ? QStringLiteral("5x10")
                            : s.key == QStringLiteral("mropeSection")      ? QStringLiteral("1,2,3")
                            : s.key.startsWith(QStringLiteral("colorM"))   ? QStringLiteral("-0.5")
+                           : s.key == QStringLiteral("colorBy")           ? QStringLiteral("phase:3")
                                                                           : QStringLiteral("A figure's own title");
                 args << QStringLiteral("--") + s.flag << expected.toString();
                 break;

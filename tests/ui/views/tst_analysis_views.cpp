@@ -189,13 +189,10 @@ void TestAnalysisViews::distanceTitleGivesTheSchemesReason()
     ViewFixture<DistanceView> f(QSize(700, 700));
     QVERIFY(f.exposed());
     auto *title = f.view->plot()->findChild<QCPTextElement *>();
-    std::string bytes = pe::npyHeader({40, 6});
-    for (int i = 0; i < 240; ++i) {
-        const double v = 0.02 * std::sin(0.7 * i * i);
-        bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
-    }
-    const auto table =
-        pe::PositionTable::fromBytes(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), "wpe.npy");
+    std::vector<double> values;
+    for (int i = 0; i < 240; ++i)
+        values.push_back(0.02 * std::sin(0.7 * i * i));
+    const auto table = testsupport::tableOf(40, 6, values);
     QVERIFY(!f.params.set(pe::tableParams({}, table)));
     QVERIFY2(title->text().contains(QStringLiteral("position table")) &&
                  !title->text().contains(QStringLiteral("per-index")) &&

@@ -7,8 +7,10 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -31,6 +33,9 @@ class TestProjectionView : public QObject
     void pcaShowsExplainedVariance();
     void tooLargeIsRefusedWithAMessage();
     void settingsControlsDriveTheRun();
+    void colourByEachKindDrawsItsValues();
+    void colourByLabelsShowsALegend();
+    void colourThatCannotBeDrawnIsSaid();
 
   private:
     static QString title(ProjectionView *view) { return view->plot()->findChild<QCPTextElement *>()->text(); }
@@ -268,6 +273,196 @@ void TestProjectionView::settingsControlsDriveTheRun()
     QVERIFY(!seed->isEnabled()); // PCA start: the seed plays no part
     f.view->findChild<QComboBox *>(QStringLiteral("init"))->setCurrentIndex(1);
     QVERIFY(seed->isEnabled());
+}
+
+namespace {
+
+// Every third point: the raster's cell under it holds the value of the point drawn there, exactly;
+// and the image has that value's colour on the colour map's gradient where it is drawn.
+int pointsOffColour(ProjectionView *view, const std::vector<double> &values)
+{
+    auto *cells = view->plot()->findChild<QCPColorMap *>()->data();
+    for (std::size_t i = 0; i < values.size(); i += 3) {
+        int kx = 0, vy = 0;
+        cells->coordToCell(view->projection().xy[2 * i], view->projection().xy[2 * i + 1], &kx, &vy);
+        double x = 0, y = 0;
+        cells->cellToCoord(kx, vy, &x, &y);
+        const std::int64_t drawn =
+            view->positionAt(QPointF(view->plot()->xAxis->coordToPixel(x), view->plot()->yAxis->coordToPixel(y)));
+        const std::int64_t start = view->parameters()->values().startPos;
+        if (drawn < 0 || cells->cell(kx, vy) != values[static_cast<std::size_t>(drawn - start)])
+            return 1000 + static_cast<int>(i);
+    }
+    auto *map = view->plot()->findChild<QCPColorMap *>();
+    view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage image = view->plot()->toPixmap().toImage();
+    const std::int64_t start = view->parameters()->values().startPos;
+    const auto current = static_cast<std::size_t>(view->parameters()->position() - start);
+    const QPointF ring(view->plot()->xAxis->coordToPixel(view->projection().xy[2 * current]),
+                       view->plot()->yAxis->coordToPixel(view->projection().xy[2 * current + 1]));
+    int off = 0, checked = 0;
+    for (std::size_t i = 1; i < values.size(); i += 3) {
+        const QPointF at(view->plot()->xAxis->coordToPixel(view->projection().xy[2 * i]),
+                         view->plot()->yAxis->coordToPixel(view->projection().xy[2 * i + 1]));
+        if (QLineF(at, ring).length() < 20)
+            continue; // under the current position's ring
+        // The pixel's colour is its cell's value on the gradient, whichever point the cell holds.
+        const QPoint pixel(static_cast<int>(std::floor(at.x())), static_cast<int>(std::floor(at.y())));
+        int kx = 0, vy = 0;
+        cells->coordToCell(view->plot()->xAxis->pixelToCoord(pixel.x() + 0.5),
+                           view->plot()->yAxis->pixelToCoord(pixel.y() + 0.5), &kx, &vy);
+        const double value = cells->cell(kx, vy);
+        if (!std::isfinite(value))
+            continue;
+        ++checked;
+        const QRgb want =
+            map->gradient().color(value, map->dataRange(), map->dataScaleType() == QCPAxis::stLogarithmic);
+        // Within a pixel of it: QCustomPlot places the map's image to about a pixel of the axes.
+        bool found = false;
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                const QColor got = image.pixelColor(pixel + QPoint(dx, dy));
+                found = found || std::abs(got.red() - qRed(want)) + std::abs(got.green() - qGreen(want)) +
+                                         std::abs(got.blue() - qBlue(want)) <=
+                                     6;
+            }
+        off += !found;
+    }
+    return checked < 20 ? -1 : off * 25 > checked ? off : 0;
+}
+
+} // namespace
+
+void TestProjectionView::colourByEachKindDrawsItsValues()
+{
+    ViewFixture<ProjectionView> f(QSize(900, 700));
+    QVERIFY(f.exposed());
+    f.view->setMethod(pe::ProjectionMethod::Pca);
+    const pe::NoiseParams noise{0.2, 3};
+    QVERIFY(!f.params.set(params(600, 32)));
+    QVERIFY(!f.params.setNoise(noise));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    auto *scale = f.view->plot()->findChild<QCPColorScale *>();
+    const std::vector<double> &xy = f.view->projection().xy;
+    for (const auto &[text, label] : {std::pair{"phase:3", "phase of pair 3"},
+                                      {"norm", "length"},
+                                      {"column:5", "column 5"},
+                                      {"error", "nearest point drawn"},
+                                      {"position", "position"}}) {
+        QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QString::fromLatin1(text)}}));
+        QTRY_VERIFY2_WITH_TIMEOUT(scale->axis()->label().contains(QLatin1String(label)),
+                                  qPrintable(scale->axis()->label()), 20000);
+        // The values drawn are the core's for the vectors projected, or of the picture (error).
+        const pe::ColorBy by = *pe::parseColorBy(text, nullptr);
+        std::vector<double> want;
+        if (by.kind == pe::ColorByKind::Error) {
+            want = pe::nearestOffsets(xy, 2);
+            QCOMPARE(scale->dataScaleType(), QCPAxis::stLogarithmic);
+        } else {
+            std::string error;
+            want = pe::pointColors(by, f.params.encoding(), noise, &error)->values;
+            QCOMPARE(scale->dataScaleType(), QCPAxis::stLinear);
+        }
+        QVERIFY(f.view->colorValues() == want);
+        const int off = pointsOffColour(f.view.get(), want);
+        QVERIFY2(off == 0,
+                 qPrintable(QStringLiteral("%1: %2 points off their colour").arg(QLatin1String(text)).arg(off)));
+        // The data export carries the column (none for position: the index is it).
+        const pe::Table t = *f.view->dataTable();
+        QCOMPARE(t.cols, by.kind == pe::ColorByKind::Position ? 2 : 3);
+        if (t.cols == 3) {
+            QCOMPARE(t.columnHeaders[2], pe::colorColumnHeader(by));
+            std::vector<double> rows(static_cast<std::size_t>(3 * t.rows));
+            t.fill(0, t.rows, rows.data());
+            for (std::size_t i = 0; i < want.size(); i += 50)
+                QCOMPARE(rows[3 * i + 2], want[i]);
+        }
+        // The choice shows in the controls.
+        auto *kind = f.view->findChild<QComboBox *>(QStringLiteral("colorKind"));
+        QCOMPARE(kind->currentData().toString(), QString::fromLatin1(text).section(QLatin1Char(':'), 0, 0));
+    }
+    // The controls drive the setting: column 7 from the combo and the spin box.
+    auto *kind = f.view->findChild<QComboBox *>(QStringLiteral("colorKind"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("column")));
+    f.view->findChild<QSpinBox *>(QStringLiteral("colorIndex"))->setValue(7);
+    QCOMPARE(f.view->settings().value(QStringLiteral("colorBy")).toString(), QStringLiteral("column:7"));
+    QTRY_VERIFY_WITH_TIMEOUT(scale->axis()->label().contains(QStringLiteral("column 7")), 20000);
+}
+
+void TestProjectionView::colourByLabelsShowsALegend()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("labels.csv"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray text = "position,label\n";
+        for (int t = 0; t < 300; ++t)
+            text += QByteArray::number(t) + (t < 100 ? ",early\n" : t < 250 ? ",middle\n" : ",late\n");
+        file.write(text);
+    }
+    ViewFixture<ProjectionView> f(QSize(900, 700));
+    QVERIFY(f.exposed());
+    f.view->setMethod(pe::ProjectionMethod::Pca);
+    QVERIFY(!f.params.set(params(400, 16)));
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("labels:") + path}}));
+    QTRY_VERIFY_WITH_TIMEOUT(f.view->plot()->legend->itemCount() == 4, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    QCPLegend *legend = f.view->plot()->legend;
+    QVERIFY(legend->visible());
+    QStringList names;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        names << qobject_cast<QCPPlottableLegendItem *>(legend->item(i))->plottable()->name();
+    QCOMPARE(names, (QStringList{QStringLiteral("early (100)"), QStringLiteral("middle (150)"),
+                                 QStringLiteral("late (50)"), QStringLiteral("unlabelled (100)")}));
+    QVERIFY(!f.view->plot()->findChild<QCPColorScale *>()->visible());
+    std::vector<double> want(400, -1);
+    for (int t = 0; t < 300; ++t)
+        want[static_cast<std::size_t>(t)] = t < 100 ? 0 : t < 250 ? 1 : 2;
+    QVERIFY(f.view->colorValues() == want);
+    QCOMPARE(pointsOffColour(f.view.get(), want), 0);
+    // Each entry's disc is its points' colour.
+    auto *map = f.view->plot()->findChild<QCPColorMap *>();
+    for (int i = 0; i < 4; ++i) {
+        auto *g = qobject_cast<QCPGraph *>(qobject_cast<QCPPlottableLegendItem *>(legend->item(i))->plottable());
+        QCOMPARE(g->scatterStyle().brush().color().rgb(), map->gradient().color(i < 3 ? i : -1, map->dataRange()));
+    }
+    // Back to position: no legend, the bar again.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("position")}}));
+    QCOMPARE(legend->itemCount(), 0);
+    QVERIFY(f.view->plot()->findChild<QCPColorScale *>()->visible());
+}
+
+void TestProjectionView::colourThatCannotBeDrawnIsSaid()
+{
+    ViewFixture<ProjectionView> f(QSize(900, 700));
+    QVERIFY(f.exposed());
+    f.view->setMethod(pe::ProjectionMethod::Pca);
+    QVERIFY(!f.params.set(params(200, 16)));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    // A text the setting refuses (a session may hold one): drawn by position, the title says why,
+    // exports refuse it.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("phase")}}));
+    QTRY_VERIFY_WITH_TIMEOUT(title(f.view.get()).contains(QStringLiteral("coloured by position: colour by position")),
+                             20000);
+    QVERIFY(f.view->cannotDraw().contains(QStringLiteral("not 'phase'")));
+    // A pair d_model 16 has not: drawn by position, the title says why, exports refuse.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("phase:8")}}));
+    QTRY_VERIFY_WITH_TIMEOUT(title(f.view.get()).contains(QStringLiteral("coloured by position")), 20000);
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("pairs 0 to 7")), qPrintable(title(f.view.get())));
+    QVERIFY(f.view->cannotDraw().contains(QStringLiteral("pairs 0 to 7")));
+    std::vector<double> positions(200);
+    for (int t = 0; t < 200; ++t)
+        positions[static_cast<std::size_t>(t)] = t;
+    QVERIFY(f.view->colorValues() == positions);
+    QCOMPARE(f.view->dataTable()->cols, 2);
+    // d_model 32 has pair 8: coloured by it now.
+    QVERIFY(!f.params.set(params(200, 32)));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        f.view->plot()->findChild<QCPColorScale *>()->axis()->label().contains(QStringLiteral("phase of pair 8")),
+        20000);
+    QVERIFY(!title(f.view.get()).contains(QStringLiteral("coloured by position")));
+    QVERIFY(f.view->cannotDraw().isEmpty());
 }
 
 QTEST_MAIN(TestProjectionView)

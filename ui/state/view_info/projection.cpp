@@ -20,6 +20,13 @@ pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings)
     s.seed = static_cast<std::uint64_t>(settings.value(QStringLiteral("tsneSeed")).toDouble());
     return s;
 }
+
+pe::ColorBy colorByFrom(const QJsonObject &settings)
+{
+    return pe::parseColorBy(settings.value(QStringLiteral("colorBy")).toString().toStdString(), nullptr)
+        .value_or(pe::ColorBy{});
+}
+
 ViewInfo projectionViewInfo()
 {
     using Kind = ViewSetting::Kind;
@@ -29,6 +36,31 @@ ViewInfo projectionViewInfo()
                                                tsneSettingsFrom(r.settings));
         return why ? QString::fromStdString(*why) : QString();
     };
+    // A figure's or a data export's colouring is checked whole before anything is written: a labels
+    // file is read here, and its problem (a line without a comma, a position twice) refuses the
+    // export. The window's view draws the points by position meanwhile and says why.
+    const auto colouredProblem = [problem](const DataRequest &r) {
+        if (QString why = problem(r); !why.isEmpty())
+            return why;
+        // A session may hold a text the setting refuses (the window frames it): refused here too.
+        std::string why;
+        const std::optional<pe::ColorBy> parsed =
+            pe::parseColorBy(r.settings.value(QStringLiteral("colorBy")).toString().toStdString(), &why);
+        if (!parsed)
+            return QString::fromStdString(why);
+        const pe::ColorBy by = *parsed;
+        if (by.kind == pe::ColorByKind::Labels)
+            pe::readPositionLabels(by.path, r.encoding->params().startPos, r.encoding->params().seqLen, &why);
+        else if (auto p = pe::colorByProblem(by, *r.encoding))
+            why = *p;
+        return QString::fromStdString(why);
+    };
+    ViewSetting colorBy{QStringLiteral("colorBy"), Kind::Text, QStringLiteral("position")};
+    colorBy.check = [](const QString &text) {
+        std::string error;
+        return pe::parseColorBy(text.toStdString(), &error) ? QString() : QString::fromStdString(error);
+    };
+    colorBy.allowed = tr("position, phase:I, norm, column:J, error or labels:FILE.csv");
     return {QStringLiteral("projection"),
             tr("Projection"),
             {{QStringLiteral("projectionMethod"),
@@ -106,11 +138,17 @@ ViewInfo projectionViewInfo()
               static_cast<double>(pe::limits::maxSeed),
               {},
               {},
-              QStringLiteral("seed")}},
-            {{QStringLiteral("projection"), tr("each position's 2-D coordinates (t-SNE or PCA)"), problem,
+              QStringLiteral("seed")},
+             colorBy.option(QStringLiteral("color-by"), QStringLiteral("WHAT"),
+                            tr("What colours the points: position; phase:I, the position on pair I's clock (t w_I "
+                               "mod 2 pi); norm, the vector's length; column:J, one column's value; error, the "
+                               "offset |s - t| to the nearest point drawn (1: a true neighbour); labels:FILE.csv, "
+                               "labels from position,label lines, as a legend. Data exports add its column"))},
+            {{QStringLiteral("projection"), tr("each position's 2-D coordinates (t-SNE or PCA), and the colouring's"),
+              colouredProblem,
               [](const DataRequest &r) {
                   return pe::projectionTable(*r.encoding, r.noise, projectionMethodFrom(r.settings),
-                                             tsneSettingsFrom(r.settings));
+                                             tsneSettingsFrom(r.settings), colorByFrom(r.settings));
               }}},
-            problem};
+            colouredProblem};
 }

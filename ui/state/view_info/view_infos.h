@@ -5,6 +5,7 @@
 #include "analysis/probe.h"
 #include "encodings/noise.h"
 #include "encodings/rope_grid.h"
+#include "projections/point_colors.h"
 #include "projections/projection.h"
 #include "state/view_registry.h"
 
@@ -81,6 +82,8 @@ std::vector<double> recoveryCurveSigmas();
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+// The projection's colouring (colorBy, checked by its setting: position when it does not parse).
+pe::ColorBy colorByFrom(const QJsonObject &settings);
 // The precision view's type (float64, float32, bfloat16), and why a window is too large for it.
 pe::Precision precisionFrom(const QJsonObject &settings);
 QString precisionTooLarge(const pe::EncodingParams &p);
