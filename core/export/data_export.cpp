@@ -577,16 +577,18 @@ std::vector<double> withColumn(const std::vector<double> &xy, const std::vector<
 } // namespace
 
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings, const ColorBy &colorBy)
+                      const TsneSettings &settings, const UmapSettings &umap, const ColorBy &colorBy)
 {
     const EncodingParams &p = encoding.params();
     if (colorBy.kind == ColorByKind::Position)
-        return lazyValuesTable("position", {"x", "y"}, p.startPos, p.seqLen, [&encoding, noise, method, settings] {
-            return computeProjection(encoding, noise, method, settings).xy;
-        });
+        return lazyValuesTable("position", {"x", "y"}, p.startPos, p.seqLen,
+                               [&encoding, noise, method, settings, umap] {
+                                   return computeProjection(encoding, noise, method, settings, umap).xy;
+                               });
     return lazyValuesTable("position", {"x", "y", colorColumnHeader(colorBy)}, p.startPos, p.seqLen,
-                           [&encoding, noise, method, settings, colorBy] {
-                               const std::vector<double> xy = computeProjection(encoding, noise, method, settings).xy;
+                           [&encoding, noise, method, settings, umap, colorBy] {
+                               const std::vector<double> xy =
+                                   computeProjection(encoding, noise, method, settings, umap).xy;
                                if (colorBy.kind == ColorByKind::Error)
                                    return withColumn(xy, nearestOffsets(xy, 2));
                                std::string error;

@@ -116,13 +116,13 @@ Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition);
 inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
-// Seed 004's projection, computed to completion (t-SNE: every iteration): CSV "position,x,y", and
+// Seed 004's projection, computed to completion (every iteration or epoch): CSV "position,x,y", and
 // with a colouring other than position its values as a fourth column (colorColumnHeader: "norm",
 // "phase_3", "label": the legend's index, -1 unlabelled). The colouring must be possible
 // (pointColors refuses nothing the caller has not checked); a labels file that fails between
 // the check and the write leaves that column NaN.
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings, const ColorBy &colorBy = {});
+                      const TsneSettings &settings, const UmapSettings &umap = {}, const ColorBy &colorBy = {});
 // Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y",
 // and the colouring's column when `colors` is given and not by position (its values one a row).
 Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors = nullptr);

@@ -315,46 +315,84 @@ std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims)
 {
     const auto n = static_cast<std::int64_t>(xy.size()) / dims;
     std::vector<double> out(static_cast<std::size_t>(n), std::numeric_limits<double>::quiet_NaN());
-    if (n < 2)
-        return out;
-    // A uniform grid over the points' box, about two points a cell.
-    double lo[3] = {0, 0, 0}, width[3] = {1, 1, 1};
-    std::int64_t cells[3] = {1, 1, 1};
-    const double perAxis = std::pow(static_cast<double>(n) / 2.0, 1.0 / dims);
-    for (int a = 0; a < dims; ++a) {
-        double l = xy[static_cast<std::size_t>(a)], h = l;
-        for (std::int64_t i = 0; i < n; ++i) {
-            l = std::min(l, xy[static_cast<std::size_t>(i * dims + a)]);
-            h = std::max(h, xy[static_cast<std::size_t>(i * dims + a)]);
+    const auto at = [&](std::int64_t i, int a) { return xy[static_cast<std::size_t>(i * dims + a)]; };
+    // Points with a coordinate that is not finite are in no cell and have no nearest (NaN).
+    std::vector<char> finite(static_cast<std::size_t>(n), 1);
+    std::int64_t m = 0;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    bool first = true;
+    for (std::int64_t i = 0; i < n; ++i) {
+        for (int a = 0; a < dims; ++a)
+            finite[static_cast<std::size_t>(i)] &= std::isfinite(at(i, a)) ? 1 : 0;
+        if (!finite[static_cast<std::size_t>(i)])
+            continue;
+        ++m;
+        for (int a = 0; a < dims; ++a) {
+            lo[a] = first ? at(i, a) : std::min(lo[a], at(i, a));
+            hi[a] = first ? at(i, a) : std::max(hi[a], at(i, a));
         }
-        lo[a] = l;
-        if (h > l) {
-            cells[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(perAxis), 1, 4096);
-            width[a] = (h - l) / static_cast<double>(cells[a]);
-        }
+        first = false;
     }
+    if (m < 2)
+        return out;
+    // A uniform grid over the points' box. About two points a cell were they spread over it; a
+    // projection's points mostly lie along curves and fill few cells, so the grid is refined while
+    // the cells they fill hold more than four on average (at most 2^22 cells: 16 MB of starts).
+    constexpr std::int64_t kMaxCells = std::int64_t{1} << 22;
+    double width[3] = {1, 1, 1};
+    std::int64_t cells[3] = {1, 1, 1};
     const auto cellOf = [&](std::int64_t i, int a) {
-        const double f = (xy[static_cast<std::size_t>(i * dims + a)] - lo[a]) / width[a];
+        const double f = (at(i, a) - lo[a]) / width[a];
         return f > 0 ? std::min(static_cast<std::int64_t>(std::min(f, 1e9)), cells[a] - 1) : std::int64_t{0};
     };
-    const std::int64_t total = cells[0] * cells[1] * cells[2];
     const auto flat = [&](std::int64_t x, std::int64_t y, std::int64_t z) { return (z * cells[1] + y) * cells[0] + x; };
+    const auto cellOfRow = [&](std::int64_t i) {
+        return flat(cellOf(i, 0), dims > 1 ? cellOf(i, 1) : 0, dims > 2 ? cellOf(i, 2) : 0);
+    };
+    double perAxis = std::pow(static_cast<double>(m) / 2.0, 1.0 / dims);
+    for (int refine = 0; refine < 6; ++refine) {
+        std::int64_t want[3] = {1, 1, 1}, total = 1;
+        for (int a = 0; a < dims; ++a) {
+            want[a] = hi[a] > lo[a] ? std::clamp<std::int64_t>(static_cast<std::int64_t>(perAxis), 1, 1 << 14) : 1;
+            total *= want[a];
+        }
+        if (refine > 0 && total > kMaxCells)
+            break; // the last grid that fitted stays
+        for (int a = 0; a < dims; ++a) {
+            cells[a] = want[a];
+            width[a] = hi[a] > lo[a] ? (hi[a] - lo[a]) / static_cast<double>(cells[a]) : 1.0;
+        }
+        std::vector<char> used(static_cast<std::size_t>(total), 0);
+        std::int64_t occupied = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+            if (finite[static_cast<std::size_t>(i)]) {
+                char &u = used[static_cast<std::size_t>(cellOfRow(i))];
+                occupied += u == 0;
+                u = 1;
+            }
+        const double mean = static_cast<double>(m) / static_cast<double>(occupied);
+        if (mean <= 4)
+            break;
+        perAxis *= std::min(8.0, std::sqrt(mean / 2.0));
+    }
+    const std::int64_t total = cells[0] * cells[1] * cells[2];
     // Counting sort into cells; each cell's rows stay in increasing order.
     std::vector<std::int64_t> start(static_cast<std::size_t>(total + 1), 0);
-    std::vector<std::int64_t> cellOfRow(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t cell = flat(cellOf(i, 0), dims > 1 ? cellOf(i, 1) : 0, dims > 2 ? cellOf(i, 2) : 0);
-        cellOfRow[static_cast<std::size_t>(i)] = cell;
-        ++start[static_cast<std::size_t>(cell + 1)];
-    }
+    std::vector<std::int64_t> cellOfPoint(static_cast<std::size_t>(n), -1);
+    for (std::int64_t i = 0; i < n; ++i)
+        if (finite[static_cast<std::size_t>(i)]) {
+            const std::int64_t cell = cellOfRow(i);
+            cellOfPoint[static_cast<std::size_t>(i)] = cell;
+            ++start[static_cast<std::size_t>(cell + 1)];
+        }
     for (std::int64_t c = 0; c < total; ++c)
         start[static_cast<std::size_t>(c + 1)] += start[static_cast<std::size_t>(c)];
-    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    std::vector<std::int64_t> order(static_cast<std::size_t>(m));
     {
         std::vector<std::int64_t> fillAt(start.begin(), start.end() - 1);
         for (std::int64_t i = 0; i < n; ++i)
-            order[static_cast<std::size_t>(
-                fillAt[static_cast<std::size_t>(cellOfRow[static_cast<std::size_t>(i)])]++)] = i;
+            if (const std::int64_t cell = cellOfPoint[static_cast<std::size_t>(i)]; cell >= 0)
+                order[static_cast<std::size_t>(fillAt[static_cast<std::size_t>(cell)]++)] = i;
     }
     // The narrowest cell of the axes that have more than one, and the farthest ring.
     double step = std::numeric_limits<double>::infinity();
@@ -371,7 +409,10 @@ std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims)
         // One cell's rows, in increasing order: false once a point at distance 0 is found, since
         // none can be nearer and the first found is the lowest row (such points share this cell), so a
         // cloud of one point repeated stays linear.
-        const auto scan = [&](std::int64_t cell) {
+        const auto scan = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+            if (x < 0 || x >= cells[0] || y < 0 || y >= cells[1] || z < 0 || z >= cells[2])
+                return true;
+            const std::int64_t cell = flat(x, y, z);
             for (std::int64_t k = start[static_cast<std::size_t>(cell)]; k < start[static_cast<std::size_t>(cell + 1)];
                  ++k) {
                 const std::int64_t j = order[static_cast<std::size_t>(k)];
@@ -379,8 +420,7 @@ std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims)
                     continue;
                 double d2 = 0;
                 for (int a = 0; a < dims; ++a) {
-                    const double diff =
-                        xy[static_cast<std::size_t>(i * dims + a)] - xy[static_cast<std::size_t>(j * dims + a)];
+                    const double diff = at(i, a) - at(j, a);
                     d2 += diff * diff;
                 }
                 if (d2 < best || (d2 == best && j < bestRow)) {
@@ -392,7 +432,7 @@ std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims)
             }
             return true;
         };
-        if (!scan(flat(home[0], home[1], home[2])))
+        if (!scan(home[0], home[1], home[2]))
             return bestRow;
         for (std::int64_t r = 1; r <= maxRing; ++r) {
             // Every point past ring r - 1 is at least (r - 1) narrowest cells away: strictly nearer
@@ -400,24 +440,37 @@ std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims)
             const double reach = static_cast<double>(r - 1) * step;
             if (bestRow >= 0 && best < reach * reach)
                 break;
+            if (dims == 2) {
+                // The ring's perimeter alone: its top and bottom rows, then its sides between them.
+                for (std::int64_t dx = -r; dx <= r; ++dx) {
+                    scan(home[0] + dx, home[1] - r, 0);
+                    scan(home[0] + dx, home[1] + r, 0);
+                }
+                for (std::int64_t dy = -r + 1; dy <= r - 1; ++dy) {
+                    scan(home[0] - r, home[1] + dy, 0);
+                    scan(home[0] + r, home[1] + dy, 0);
+                }
+                continue;
+            }
             const std::int64_t rz = dims > 2 ? r : 0, ry = dims > 1 ? r : 0;
             for (std::int64_t dz = -rz; dz <= rz; ++dz)
                 for (std::int64_t dy = -ry; dy <= ry; ++dy)
-                    for (std::int64_t dx = -r; dx <= r; ++dx) {
-                        if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) != r)
-                            continue; // an inner ring's cell
-                        const std::int64_t x = home[0] + dx, y = home[1] + dy, z = home[2] + dz;
-                        if (x >= 0 && x < cells[0] && y >= 0 && y < cells[1] && z >= 0 && z < cells[2])
-                            scan(flat(x, y, z));
-                    }
+                    for (std::int64_t dx = -r; dx <= r; ++dx)
+                        if (std::max({std::abs(dx), std::abs(dy), std::abs(dz)}) == r) // not an inner ring's
+                            scan(home[0] + dx, home[1] + dy, home[2] + dz);
         }
         return bestRow;
     };
     parallelFor(
         n,
         [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i)
-                out[static_cast<std::size_t>(i)] = static_cast<double>(std::abs(nearest(i) - i));
+            for (std::int64_t i = begin; i < end; ++i) {
+                if (!finite[static_cast<std::size_t>(i)])
+                    continue;
+                const std::int64_t j = nearest(i);
+                if (j >= 0)
+                    out[static_cast<std::size_t>(i)] = static_cast<double>(std::abs(j - i));
+            }
         },
         1024);
     return out;

@@ -75,7 +75,9 @@ std::optional<PointColors> pointColors(const ColorBy &colorBy, const Encoding &e
 
 // Error's values: for each of the n points (xy: n x dims, row-major) |s - t|, where s is the other
 // point drawn nearest to it (ties to the lower row); 1 when its nearest is a true neighbour (t - 1
-// or t + 1). Exact, through a uniform grid of about two points a cell: O(n) for spread points.
+// or t + 1); NaN for a point with a coordinate that is not finite, or with no finite other. Exact,
+// through a uniform grid refined until the cells the points fill hold about four each (points
+// along a curve fill few cells of a grid sized for an area).
 std::vector<double> nearestOffsets(const std::vector<double> &xy, int dims);
 
 } // namespace pe

@@ -11,15 +11,19 @@ std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
 
 std::string_view projectionMethodName(ProjectionMethod method)
 {
-    return method == ProjectionMethod::Tsne ? "tsne" : "pca";
+    return method == ProjectionMethod::Tsne ? "tsne" : method == ProjectionMethod::Pca ? "pca" : "umap";
 }
 
 std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise,
-                                             ProjectionMethod method, const TsneSettings &settings)
+                                             ProjectionMethod method, const TsneSettings &settings,
+                                             const UmapSettings &umap)
 {
     const bool tsne = method == ProjectionMethod::Tsne;
-    if (auto problem = projectionTooLarge(params, noise, tsne))
+    // UMAP rests on the neighbours as t-SNE does: the same reach.
+    if (auto problem = projectionTooLarge(params, noise, method != ProjectionMethod::Pca))
         return problem;
+    if (method == ProjectionMethod::Umap)
+        return validateUmap(umap, params.seqLen);
     if (tsne)
         return validateTsne(settings, params.seqLen); // which also wants 3 positions or more
     if (params.seqLen < 2)
@@ -52,10 +56,19 @@ Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, con
 }
 
 Projection computeProjection(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                             const TsneSettings &settings, const std::atomic<bool> *cancel)
+                             const TsneSettings &settings, const UmapSettings &umap, const std::atomic<bool> *cancel)
 {
     if (method == ProjectionMethod::Pca)
         return pcaProjection(encoding, noise, cancel);
+    if (method == ProjectionMethod::Umap) {
+        std::optional<Umap> u = prepareUmap(encoding, noise, umap, cancel);
+        Projection out;
+        if (!u || !runUmap(*u, {}, cancel))
+            return out;
+        out.xy = u->embedding();
+        out.iteration = u->epoch();
+        return out;
+    }
     std::optional<Tsne> tsne = prepareTsne(encoding, noise, settings, cancel);
     Projection out;
     if (!tsne || !runTsne(*tsne, {}, cancel))

@@ -271,8 +271,8 @@ void TestCommandLine::refusals_data()
                                     << "--pairs: '20-10' is not a pair or a range of pairs";
     QTest::newRow("lecture export") << "--lecture --export heatmap --out x.png"
                                     << "--lecture goes with";
-    QTest::newRow("bad method") << "--method umap"
-                                << "--method: must be tsne or pca (got 'umap')";
+    QTest::newRow("bad method") << "--method mds"
+                                << "--method: must be tsne, pca or umap (got 'mds')";
     QTest::newRow("perplexity text")
         << "--perplexity high"
         << "--perplexity: must be a number from 1 to 1,000 with at most 2 decimals (got 'high')";

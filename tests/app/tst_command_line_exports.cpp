@@ -48,6 +48,7 @@ class TestCommandLineExports : public QObject
     void exportAnalysisData();
     void exportProjection();
     void exportProjectionColoured();
+    void exportUmap();
     void exportVectorFormatsAndAll();
     void exportLargerThanFreeSpaceIsRefused();
     void interruptedExportLeavesNothing_data();
@@ -436,6 +437,40 @@ void TestCommandLineExports::exportProjectionColoured()
                               png + QStringLiteral("2.png")});
     QVERIFY2(r.code != 0 && r.err.contains(QStringLiteral("line 2 labels position 0 again")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(png + QStringLiteral("2.png")));
+}
+
+void TestCommandLineExports::exportUmap()
+{
+    // UMAP to the end, the same bits from the same seed (each run on its own process), its
+    // settings checked before anything is written.
+    const QStringList umap{
+        QStringLiteral("--seq-len"), QStringLiteral("400"),  QStringLiteral("--d-model"),     QStringLiteral("16"),
+        QStringLiteral("--method"),  QStringLiteral("umap"), QStringLiteral("--umap-epochs"), QStringLiteral("100")};
+    QStringList bodies;
+    for (const char *seed : {"7", "7", "8"}) {
+        const QString csv = dir_.filePath(QStringLiteral("umap%1.csv").arg(bodies.size()));
+        const Run r =
+            run(umap + QStringList{QStringLiteral("--seed"), QString::fromLatin1(seed), QStringLiteral("--export-data"),
+                                   QStringLiteral("projection"), QStringLiteral("--out"), csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = csvLines(csv);
+        QCOMPARE(lines.size(), 401);
+        QCOMPARE(lines[0], QStringLiteral("position,x,y"));
+        bodies << lines.join(QLatin1Char('\n'));
+    }
+    QCOMPARE(bodies[0], bodies[1]);
+    QVERIFY(bodies[0] != bodies[2]);
+    for (const auto &[flags, says] :
+         {std::pair{QStringList{QStringLiteral("--neighbors"), QStringLiteral("401")}, "from 2 to 200"},
+          {QStringList{QStringLiteral("--min-dist"), QStringLiteral("2")}, "minimum distance"},
+          {QStringList{QStringLiteral("--neighbors"), QStringLiteral("1")}, "--neighbors"}}) {
+        const QString out = dir_.filePath(QStringLiteral("refused-umap.csv"));
+        const Run r = run(
+            umap + flags +
+            QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"), QStringLiteral("--out"), out});
+        QVERIFY2(r.code != 0 && r.err.contains(QLatin1String(says)), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
 }
 
 void TestCommandLineExports::exportVectorFormatsAndAll()

@@ -202,6 +202,7 @@ void PlotView::placeLegend()
     if (!legend->layout() && !off) {
         content_->addElement(0, 0, legend);
         applyFonts();
+        applyPalette(); // the theme's colours too: entries may arrive after the rebuild's palette pass
     }
     // Out of wherever it was: the strip's row stays (empty, it takes no height), a row below goes.
     if (QCPLayout *now = legend->layout()) {

@@ -62,6 +62,14 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , seed_(new QSpinBox(this))
     , runButton_(new QPushButton(tr("Pause"), this))
     , restartButton_(new QPushButton(tr("Restart"), this))
+    , neighbors_(new QSpinBox(this))
+    , umapEpochs_(new QSpinBox(this))
+    , minDist_(doubleSpin(this, "minDist",
+                          tr("UMAP's minimum distance between embedded points: smaller packs "
+                             "neighbours tighter (umap-learn's min_dist)")))
+    , spread_(doubleSpin(this, "spread",
+                         tr("UMAP's scale of the embedded points; the minimum distance stays "
+                            "below it")))
     , colorKind_(new QComboBox(this))
     , colorIndex_(new QSpinBox(this))
     , labelsButton_(new QPushButton(tr("File…"), this))
@@ -76,7 +84,17 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     method_->setObjectName(QStringLiteral("projectionMethod"));
     method_->addItem(tr("t-SNE"));
     method_->addItem(tr("PCA"));
-    method_->setToolTip(tr("t-SNE keeps neighbourhoods; PCA shows the two directions of largest variance"));
+    method_->addItem(tr("UMAP"));
+    method_->setToolTip(tr("t-SNE keeps neighbourhoods; PCA shows the two directions of largest variance; UMAP "
+                           "keeps neighbourhoods and more of the layout between them"));
+    neighbors_->setObjectName(QStringLiteral("umapNeighbors"));
+    neighbors_->setKeyboardTracking(false);
+    neighbors_->setToolTip(tr("Neighbours of each point, itself counted (umap-learn's n_neighbors): larger keeps more "
+                              "of the global layout"));
+    umapEpochs_->setObjectName(QStringLiteral("umapEpochs"));
+    umapEpochs_->setKeyboardTracking(false);
+    umapEpochs_->setSingleStep(50);
+    umapEpochs_->setToolTip(tr("Passes of stochastic gradient descent (auto: 500 up to 10,000 positions, else 200)"));
     iterations_->setObjectName(QStringLiteral("iterations"));
     iterations_->setSingleStep(250);
     iterations_->setKeyboardTracking(false);
@@ -91,7 +109,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     runButton_->setObjectName(QStringLiteral("runPause"));
     runButton_->setToolTip(tr("Pause the optimisation, or resume it where it stopped"));
     restartButton_->setObjectName(QStringLiteral("restart"));
-    restartButton_->setToolTip(tr("Start t-SNE again from the beginning"));
+    restartButton_->setToolTip(tr("Start t-SNE or UMAP again from the beginning"));
     auto *fitButton = new QToolButton(this); // as narrow as its word: the row fits 1280 px beside the panels
     fitButton->setText(tr("Fit"));
     fitButton->setToolTip(tr("Show every point again after zooming or panning (or double-click the plot)"));
@@ -100,17 +118,22 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     // a laptop screen beside the parameter panel.
     QHBoxLayout *row = toolRow();
     row->addWidget(method_);
-    for (auto [text, w] :
-         {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_}, {tr("Iterations:"), iterations_}}) {
+    // t-SNE's two, or UMAP's two in their place (updateControls shows the method's).
+    for (auto [text, w] : {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_},
+                           {tr("Iterations:"), iterations_},
+                           {tr("Neighbours:"), neighbors_},
+                           {tr("Epochs:"), umapEpochs_}}) {
         auto *label = new QLabel(text, this);
         label->setBuddy(w);
         row->addWidget(label);
         row->addWidget(w);
+        methodLabels_.push_back(label);
     }
     auto *more = new QToolButton(this);
     more->setObjectName(QStringLiteral("moreSettings"));
     more->setText(tr("More…"));
-    more->setToolTip(tr("Learning rate, early exaggeration, start and seed; restart a run"));
+    more->setToolTip(tr("t-SNE's learning rate, early exaggeration and start; UMAP's minimum distance and spread; "
+                        "the seed; restart a run"));
     auto *popup = new QFrame(this, Qt::Popup);
     popup->setFrameShape(QFrame::StyledPanel);
     auto *form = new QFormLayout(popup);
@@ -118,6 +141,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     form->addRow(tr("Early exaggeration:"), exaggeration_);
     form->addRow(tr("Start:"), init_);
     form->addRow(tr("Seed:"), seed_);
+    form->addRow(tr("UMAP minimum distance:"), minDist_);
+    form->addRow(tr("UMAP spread:"), spread_);
     form->addRow(QString(), restartButton_); // beside the row's Run again, which restarts a finished run
     connect(more, &QToolButton::clicked, this, [more, popup] {
         popup->adjustSize();
@@ -261,7 +286,7 @@ bool ProjectionView::running() const
 
 ProjectionView::Key ProjectionView::currentKey() const
 {
-    return {parameters()->values(), parameters()->noise(), method(), tsneSettings()};
+    return {parameters()->values(), parameters()->noise(), method(), tsneSettings(), umapSettings()};
 }
 
 void ProjectionView::finishWork()
@@ -291,7 +316,8 @@ void ProjectionView::rebuild()
     stale_ = !shown_.xy.empty();
     job_->cancel();
     debounce_->stop();
-    const std::optional<std::string> problem = pe::projectionProblem(key.params, key.noise, key.method, key.settings);
+    const std::optional<std::string> problem =
+        pe::projectionProblem(key.params, key.noise, key.method, key.settings, key.umap);
     problem_ = problem ? QString::fromStdString(*problem) : QString();
     if (problem) {
         shown_ = {};
@@ -315,10 +341,11 @@ void ProjectionView::launch()
     const Key key = *key_;
     const std::shared_ptr<TsneSlot> slot = slot_;
     const std::shared_ptr<pe::Tsne> resume = slot->tsne;
+    const std::shared_ptr<pe::Umap> resumeUmap = slot->umap;
     const std::shared_ptr<const std::atomic<double>> frameCost = frameCostMs_;
     const bool frames = !completeFigures();
     paused_ = false;
-    job_->start([this, enc, key, slot, resume, frameCost,
+    job_->start([this, enc, key, slot, resume, resumeUmap, frameCost,
                  frames](const std::atomic<bool> &cancel, const BackgroundJob::Post &post) -> std::function<void()> {
         if (key.method == pe::ProjectionMethod::Pca) {
             pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel);
@@ -348,6 +375,45 @@ void ProjectionView::launch()
                         showFrame(std::move(*latest));
                 });
         };
+        // A frame is due at most once per kFrameInterval and per ten times what the last one cost.
+        auto last = std::chrono::steady_clock::now() - 2 * kFrameInterval;
+        const auto frameDue = [&last, &frameCost] {
+            const auto now = std::chrono::steady_clock::now();
+            const auto interval = std::max<std::chrono::steady_clock::duration>(
+                kFrameInterval, std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double, std::milli>(kFrameCostShare * *frameCost)));
+            if (now - last < interval)
+                return false;
+            last = now;
+            return true;
+        };
+        if (key.method == pe::ProjectionMethod::Umap) {
+            std::shared_ptr<pe::Umap> umap = resumeUmap;
+            if (!umap) {
+                std::optional<pe::Umap> fresh =
+                    pe::prepareUmap(*enc, key.noise, key.umap, &cancel, [&](const std::vector<double> &start) {
+                        if (frames)
+                            offer(pe::Projection{start, 0, 0, {0, 0}});
+                    });
+                if (!fresh)
+                    return {};
+                umap = std::make_shared<pe::Umap>(std::move(*fresh));
+                slot->umap = umap;
+            }
+            const bool done = pe::runUmap(
+                *umap,
+                [&](const pe::Umap &u) {
+                    if (frames && !u.finished() && frameDue())
+                        offer(pe::Projection{u.embedding(), u.epoch(), 0, {0, 0}});
+                    return true;
+                },
+                &cancel);
+            if (!done)
+                return {};
+            return [this, frame = pe::Projection{umap->embedding(), umap->epoch(), 0, {0, 0}}]() mutable {
+                showFrame(std::move(frame));
+            };
+        }
         std::shared_ptr<pe::Tsne> tsne = resume;
         if (!tsne) {
             // The start is on screen while the neighbours and affinities are computed.
@@ -361,7 +427,6 @@ void ProjectionView::launch()
             tsne = std::make_shared<pe::Tsne>(std::move(*fresh));
             slot->tsne = tsne;
         }
-        auto last = std::chrono::steady_clock::now() - 2 * kFrameInterval;
         const auto frameOf = [](const pe::Tsne &t) {
             return pe::Projection{t.embedding(),
                                   t.iteration(),
@@ -371,14 +436,8 @@ void ProjectionView::launch()
         const bool done = pe::runTsne(
             *tsne,
             [&](const pe::Tsne &t) {
-                const auto now = std::chrono::steady_clock::now();
-                const auto interval = std::max<std::chrono::steady_clock::duration>(
-                    kFrameInterval, std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                        std::chrono::duration<double, std::milli>(kFrameCostShare * *frameCost)));
-                if (frames && now - last >= interval && !t.finished()) {
-                    last = now;
+                if (frames && !t.finished() && frameDue())
                     offer(frameOf(t));
-                }
                 return true;
             },
             &cancel);
@@ -438,13 +497,23 @@ void ProjectionView::showFrame(pe::Projection frame)
 
 void ProjectionView::updateControls()
 {
-    const bool tsne = method() == pe::ProjectionMethod::Tsne;
-    for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_,
-                                                       runButton_, restartButton_})
+    const pe::ProjectionMethod m = method();
+    const bool tsne = m == pe::ProjectionMethod::Tsne, umap = m == pe::ProjectionMethod::Umap;
+    for (QWidget *w : std::initializer_list<QWidget *>{perplexity_, learningRate_, iterations_, exaggeration_, init_})
         w->setEnabled(tsne);
-    seed_->setEnabled(tsne && state().choice(QStringLiteral("init")) == QLatin1String("random"));
+    for (QWidget *w : std::initializer_list<QWidget *>{neighbors_, umapEpochs_, minDist_, spread_})
+        w->setEnabled(umap);
+    // The row shows the method's two settings (PCA: t-SNE's, greyed).
+    for (std::size_t i = 0; i < methodLabels_.size(); ++i) {
+        const bool umapPair = i >= 2;
+        QWidget *control = methodLabels_[i]->buddy();
+        methodLabels_[i]->setVisible(umapPair == umap);
+        control->setVisible(umapPair == umap);
+    }
+    restartButton_->setEnabled(tsne || umap);
+    seed_->setEnabled(umap || (tsne && state().choice(QStringLiteral("init")) == QLatin1String("random")));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
-    runButton_->setEnabled(tsne && problem_.isEmpty());
+    runButton_->setEnabled((tsne || umap) && problem_.isEmpty());
 }
 
 void ProjectionView::updateColors()
@@ -452,12 +521,19 @@ void ProjectionView::updateColors()
     const QString text = settings().value(QStringLiteral("colorBy")).toString();
     std::string refused;
     const std::optional<pe::ColorBy> parsed = pe::parseColorBy(text.toStdString(), &refused);
-    const ColorKey want{parameters()->values(), parameters()->noise(), parsed.value_or(pe::ColorBy{}), text};
+    // A labels file edited since it was read is read again: its size and time are part of the key.
+    QString stamp;
+    if (parsed && parsed->kind == pe::ColorByKind::Labels) {
+        const QFileInfo file(QString::fromStdString(parsed->path));
+        stamp = QStringLiteral("%1 %2").arg(file.size()).arg(file.lastModified().toMSecsSinceEpoch());
+    }
+    const ColorKey want{parameters()->values(), parameters()->noise(), parsed.value_or(pe::ColorBy{}), text, stamp};
     if (colorKey_ == want)
         return;
     colorKey_ = want;
     colors_.reset();
-    colorProblem_ = QString::fromStdString(refused); // a session's text the setting refuses
+    // A session's text the setting refuses.
+    colorProblem_ = parsed ? QString() : tr("'%1' is not a colouring").arg(text.left(40));
     nearestDone_ = false;
     colorJob_->cancel();
     if (want.by.kind == pe::ColorByKind::Position || want.by.kind == pe::ColorByKind::Error)
@@ -468,7 +544,9 @@ void ProjectionView::updateColors()
         std::optional<pe::PointColors> colors = pe::pointColors(want.by, *enc, want.noise, &error, &cancel);
         if (cancel.load())
             return {};
-        return [this, colors = std::move(colors), error]() mutable {
+        return [this, colors = std::move(colors), error, want]() mutable {
+            if (colorKey_ != want)
+                return; // a result for a colouring since left (cancel does not stop a delivery queued)
             colors_ = std::move(colors);
             colorProblem_ = QString::fromStdString(error);
             draw();
@@ -483,16 +561,22 @@ void ProjectionView::showColorBy()
     const QSignalBlocker quietKind(colorKind_), quietIndex(colorIndex_);
     static const char *const names[] = {"position", "phase", "norm", "column", "error", "labels"};
     colorKind_->setCurrentIndex(colorKind_->findData(QString::fromLatin1(names[static_cast<int>(by.kind)])));
-    const pe::EncodingParams &p = parameters()->values();
     const bool phase = by.kind == pe::ColorByKind::Phase;
     // Up to the last pair or column, or the index asked for when it names none (the title says so).
-    colorIndex_->setRange(0, std::max(by.index, (phase ? (p.dModel + 1) / 2 : p.dModel) - 1));
+    colorIndex_->setRange(0, std::max(by.index, indexCount(by.kind) - 1));
     colorIndex_->setValue(by.index);
     colorIndex_->setVisible(phase || by.kind == pe::ColorByKind::Column);
     labelsButton_->setVisible(by.kind == pe::ColorByKind::Labels);
     labelsButton_->setText(by.kind == pe::ColorByKind::Labels
-                               ? QFileInfo(QString::fromStdString(by.path)).fileName().left(24) + QStringLiteral("…")
+                               ? fontMetrics().elidedText(QFileInfo(QString::fromStdString(by.path)).fileName(),
+                                                          Qt::ElideMiddle, fontMetrics().averageCharWidth() * 16)
                                : tr("File…"));
+}
+
+int ProjectionView::indexCount(pe::ColorByKind kind) const
+{
+    const std::shared_ptr<const pe::Encoding> enc = parameters()->sharedEncoding();
+    return kind == pe::ColorByKind::Phase ? enc->pairCount() : enc->dModel();
 }
 
 void ProjectionView::editColorBy()
@@ -506,8 +590,9 @@ void ProjectionView::editColorBy()
               : kind == QLatin1String("error")  ? pe::ColorByKind::Error
               : kind == QLatin1String("labels") ? pe::ColorByKind::Labels
                                                 : pe::ColorByKind::Position;
+    // The index carried over to another kind stays within it (column 500 to the phase of d 64).
     if (by.kind == pe::ColorByKind::Phase || by.kind == pe::ColorByKind::Column)
-        by.index = colorIndex_->value();
+        by.index = std::clamp(colorIndex_->value(), 0, std::max(0, indexCount(by.kind) - 1));
     if (by.kind == pe::ColorByKind::Labels) {
         if (now.kind != pe::ColorByKind::Labels) {
             labelsButton_->click(); // a file to read first; none chosen leaves the colouring as it was

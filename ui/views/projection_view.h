@@ -25,7 +25,7 @@ class QPushButton;
 class QSpinBox;
 class QTimer;
 
-// Seed 004's projection: every position's vector placed in 2-D by t-SNE or PCA, coloured by
+// Seed 004's projection: every position's vector placed in 2-D by t-SNE, PCA or UMAP, coloured by
 // position or by what --color-by names (a pair's phase, the norm, a column, the offset to the
 // nearest point drawn, labels from a file with their legend), labelled when few, the current
 // position ringed. t-SNE runs on a worker thread and the
@@ -45,6 +45,7 @@ class ProjectionView : public PlotView
     pe::ProjectionMethod method() const;
     void setMethod(pe::ProjectionMethod method);
     pe::TsneSettings tsneSettings() const;
+    pe::UmapSettings umapSettings() const;
     void setSettings(const pe::TsneSettings &settings);
 
     // The last frame shown: n x 2 coordinates (empty while the first is computed).
@@ -81,6 +82,7 @@ class ProjectionView : public PlotView
         pe::NoiseParams noise;
         pe::ProjectionMethod method;
         pe::TsneSettings settings;
+        pe::UmapSettings umap;
         bool operator==(const Key &) const = default;
     };
     Key currentKey() const;
@@ -98,6 +100,8 @@ class ProjectionView : public PlotView
     // The colouring's controls from its setting, and the setting from them.
     void showColorBy();
     void editColorBy();
+    // Pairs (phase) or columns (any other kind) the encoding has.
+    int indexCount(pe::ColorByKind kind) const;
 
     BackgroundJob *job_;
     QTimer *debounce_;
@@ -111,6 +115,11 @@ class ProjectionView : public PlotView
     QPushButton *runButton_;
     QPushButton *restartButton_;
     QCPTextElement *title_;
+    QSpinBox *neighbors_;
+    QSpinBox *umapEpochs_;
+    QDoubleSpinBox *minDist_;
+    QDoubleSpinBox *spread_;
+    std::vector<QLabel *> methodLabels_; // Perplexity, Iterations, Neighbours, Epochs
     QComboBox *colorKind_;
     QSpinBox *colorIndex_;
     QPushButton *labelsButton_;
@@ -128,6 +137,7 @@ class ProjectionView : public PlotView
         pe::NoiseParams noise;
         pe::ColorBy by; // position when text does not parse
         QString text;
+        QString fileStamp; // a labels file's size and time
         bool operator==(const ColorKey &) const = default;
     };
     std::optional<ColorKey> colorKey_;      // what colors_ is (or is being computed) for
@@ -141,6 +151,7 @@ class ProjectionView : public PlotView
     // has been joined (Pause) or has delivered its last frame.
     struct TsneSlot {
         std::shared_ptr<pe::Tsne> tsne;
+        std::shared_ptr<pe::Umap> umap;
     };
     // The newest frame a run has for this thread and not yet shown (launch()).
     struct FrameMailbox {

@@ -1,5 +1,6 @@
 #include "views/projection_view.h"
 
+#include "figures/background_job.h"
 #include "figures/color_maps.h"
 #include "state/color_map_table.h"
 #include "state/parameters.h"
@@ -17,6 +18,9 @@ namespace {
 
 // Positions are labelled with their number up to this many points (article 4 labels all 128).
 constexpr std::int64_t kMaxLabels = 200;
+// The nearest-point offsets are found again for every frame of a run up to this many points (about
+// 20 ms on two cores); above it, once, for the last.
+constexpr std::int64_t kLiveNearest = 100'000;
 
 // The labels' colours: matplotlib's tab10, then tab20, each without its greys (the unlabelled are
 // grey): as many as pe::kMaxLabelNames.
@@ -86,7 +90,9 @@ void ProjectionView::draw()
         p->yAxis->setRange(y0 - padY, y1 + padY);
         settingRange_ = false;
     }
-    if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > 1) {
+    // The nearest offsets of a frame: on every frame up to kLiveNearest points, else once the run ends.
+    if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > 1 &&
+        (n <= kLiveNearest || !job_->running())) {
         nearest_ = pe::nearestOffsets(shown_.xy, 2);
         nearestDone_ = true;
     }
@@ -140,6 +146,20 @@ void ProjectionView::draw()
         }
         p->xAxis->setLabel(tr("t-SNE 1"));
         p->yAxis->setLabel(tr("t-SNE 2"));
+    } else if (method() == pe::ProjectionMethod::Umap) {
+        const pe::UmapSettings s = key_ ? key_->umap : umapSettings();
+        title << tr("UMAP of %1, %2 neighbours, minimum distance %3").arg(what).arg(s.neighbors).arg(s.minDist);
+        const int epochs = pe::umapEpochs(s, params.seqLen);
+        if (n > 0)
+            title << tr("epoch %1 of %2%3%4")
+                         .arg(shown_.iteration)
+                         .arg(epochs)
+                         .arg(shown_.iteration == 0 ? tr(", spectral start") : QString())
+                         .arg(paused_ ? tr(" (paused)") : QString());
+        else
+            title << tr("computing neighbours and the fuzzy graph…");
+        p->xAxis->setLabel(tr("UMAP 1"));
+        p->yAxis->setLabel(tr("UMAP 2"));
     } else {
         title << tr("PCA of %1").arg(what);
         if (n > 0) {
@@ -154,6 +174,9 @@ void ProjectionView::draw()
     }
     if (!colorProblem_.isEmpty() && problem_.isEmpty())
         title << tr("coloured by position: %1").arg(colorProblem_);
+    else if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > kLiveNearest)
+        title << tr("coloured by position until the run ends: the nearest offsets of %1 points are found once")
+                     .arg(QString::fromStdString(pe::withThousands(n)));
     setTitle(title_, title);
     updateControls();
     p->replot(QCustomPlot::rpQueuedReplot);
@@ -218,9 +241,13 @@ void ProjectionView::showColoring()
                             QStringLiteral("2π")});
         ticker = quarters;
         const pe::Encoding &enc = *parameters()->sharedEncoding();
+        // λ in positions: a decimal below 100 (2π is 6.3), whole and grouped above (62,832).
+        const double lambda = by.index < enc.pairCount() ? enc.pairWavelength(by.index) : 0.0;
         label = tr("phase of pair %1: t·ω mod 2π (λ = %2)")
                     .arg(by.index)
-                    .arg(by.index < enc.pairCount() ? enc.pairWavelength(by.index) : 0.0, 0, 'g', 4);
+                    .arg(!std::isfinite(lambda) || lambda > 1e15 ? QStringLiteral("∞")
+                         : lambda < 100                          ? QString::number(lambda, 'f', 1)
+                                        : QString::fromStdString(pe::withThousands(std::llround(lambda))));
         break;
     }
     case pe::ColorByKind::Norm:
@@ -268,6 +295,18 @@ void ProjectionView::showColoring()
     }
     scale_->setDataRange(range);
     scale_->axis()->setLabel(label);
+    // The labels have a legend, not a bar: the bar leaves the layout (hidden in it, it kept its room).
+    const bool barPlaced = scale_->layout() != nullptr;
+    if (labels && barPlaced) {
+        content()->take(scale_);
+        content()->simplify();
+    } else if (!labels && !barPlaced) {
+        int row = 0;
+        for (int r = 0; r < content()->rowCount(); ++r)
+            if (content()->hasElement(r, 0) && content()->element(r, 0) == p->axisRect())
+                row = r;
+        content()->addElement(row, 1, scale_);
+    }
     scale_->setVisible(!labels);
 
     // The labels' legend: one entry a label, with how many points it has, and the unlabelled.

@@ -23,6 +23,11 @@ pe::TsneSettings ProjectionView::tsneSettings() const
     return tsneSettingsFrom(completeSettings(info().settings, settings()));
 }
 
+pe::UmapSettings ProjectionView::umapSettings() const
+{
+    return umapSettingsFrom(completeSettings(info().settings, settings()));
+}
+
 void ProjectionView::setSettings(const pe::TsneSettings &s)
 {
     perplexity_->setValue(s.perplexity);

@@ -230,7 +230,7 @@ void TestPointColors::nearestOffsetsMatchEveryPair_data()
     QTest::addColumn<int>("n");
     QTest::addColumn<QString>("shape");
     for (int dims : {2, 3})
-        for (const char *shape : {"uniform", "clusters", "line", "grid", "lattice"})
+        for (const char *shape : {"uniform", "clusters", "line", "grid", "lattice", "curve"})
             QTest::addRow("%dd %s", dims, shape) << dims << 2500 << QString::fromLatin1(shape);
     QTest::addRow("2d two points") << 2 << 2 << QStringLiteral("uniform");
 }
@@ -255,6 +255,8 @@ void TestPointColors::nearestOffsetsMatchEveryPair()
                 v = 1000.0 * (i % 5) * (a + 1) + 0.01 * z(rng);
             else if (shape == QLatin1String("line"))
                 v = a == 0 ? u(rng) : 3.0;
+            else if (shape == QLatin1String("curve")) // a spiral: few cells of the first grid filled
+                v = (1.0 + i * 0.01) * (a == 0 ? std::cos(i * 0.05) : a == 1 ? std::sin(i * 0.05) : 0.001 * i);
             else if (shape == QLatin1String("grid"))
                 v = static_cast<double>((i * (a + 3)) % 17);
             else // a lattice laid out backwards: each point's nearest are 2 to 6 at distance 1, the lowest last
@@ -298,6 +300,14 @@ void TestPointColors::nearestOffsetsOfOnePointRepeated()
     for (int i = 1; i < n; i += 997)
         QCOMPARE(got[static_cast<std::size_t>(i)], static_cast<double>(i));
     QVERIFY(std::isnan(pe::nearestOffsets({1.0, 2.0}, 2)[0])); // one point has no nearest
+    // A point that is not finite has no nearest and is nobody's; the others are as without it.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> withNan = pe::nearestOffsets({nan, 0.0, 0.0, 0.0, 5.0, 5.0, 0.1, 0.0}, 2);
+    QVERIFY(std::isnan(withNan[0]));
+    QCOMPARE(withNan[1], 2.0);
+    QCOMPARE(withNan[2], 1.0);
+    QCOMPARE(withNan[3], 2.0);
+    QVERIFY(std::isnan(pe::nearestOffsets({nan, 0.0, 1.0, 1.0}, 2)[1])); // no finite other
 }
 
 void TestPointColors::dataExportAddsTheColouringsColumn()
@@ -313,7 +323,7 @@ void TestPointColors::dataExportAddsTheColouringsColumn()
     QCOMPARE(plain.columnHeaders, (std::vector<std::string>{"x", "y"}));
     const std::vector<double> xy = read(plain);
     const pe::Table phase =
-        pe::projectionTable(e, {}, pe::ProjectionMethod::Pca, s, *pe::parseColorBy("phase:2", nullptr));
+        pe::projectionTable(e, {}, pe::ProjectionMethod::Pca, s, {}, *pe::parseColorBy("phase:2", nullptr));
     QCOMPARE(phase.columnHeaders, (std::vector<std::string>{"x", "y", "phase_2"}));
     const std::vector<double> withPhase = read(phase);
     std::string error;
@@ -324,7 +334,7 @@ void TestPointColors::dataExportAddsTheColouringsColumn()
         QCOMPARE(withPhase[3 * i + 2], colors->values[i]);
     }
     const std::vector<double> withError =
-        read(pe::projectionTable(e, {}, pe::ProjectionMethod::Pca, s, *pe::parseColorBy("error", nullptr)));
+        read(pe::projectionTable(e, {}, pe::ProjectionMethod::Pca, s, {}, *pe::parseColorBy("error", nullptr)));
     const std::vector<double> nearest = pe::nearestOffsets(xy, 2);
     for (std::size_t i = 0; i < 64; ++i)
         QCOMPARE(withError[3 * i + 2], nearest[i]);

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <numeric>
 #include <set>
 
 using testsupport::params;
@@ -33,6 +34,7 @@ class TestProjectionView : public QObject
     void pcaShowsExplainedVariance();
     void tooLargeIsRefusedWithAMessage();
     void settingsControlsDriveTheRun();
+    void umapRunsPausesAndResumesExactly();
     void colourByEachKindDrawsItsValues();
     void colourByLabelsShowsALegend();
     void colourThatCannotBeDrawnIsSaid();
@@ -275,6 +277,31 @@ void TestProjectionView::settingsControlsDriveTheRun()
     QVERIFY(seed->isEnabled());
 }
 
+void TestProjectionView::umapRunsPausesAndResumesExactly()
+{
+    ViewFixture<ProjectionView> f(QSize(900, 700));
+    QVERIFY(f.exposed());
+    f.view->setMethod(pe::ProjectionMethod::Umap);
+    QVERIFY(!f.params.set(params(1500, 16)));
+    // Paused midway and resumed, it ends with the bits of an uninterrupted run (the core's).
+    QTRY_VERIFY_WITH_TIMEOUT(f.view->projection().iteration > 20, 20000);
+    f.view->pause();
+    QVERIFY(f.view->paused());
+    QVERIFY(title(f.view.get()).contains(QStringLiteral("(paused)")));
+    f.view->resume();
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 30000);
+    QCOMPARE(f.view->projection().iteration, 500);
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("UMAP of 1,500 positions")) &&
+                 title(f.view.get()).contains(QStringLiteral("epoch 500 of 500")),
+             qPrintable(title(f.view.get())));
+    QVERIFY(f.view->projection().xy ==
+            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Umap, {}, f.view->umapSettings()).xy);
+    QCOMPARE(f.view->plot()->xAxis->label(), QStringLiteral("UMAP 1"));
+    // Its controls in the row, t-SNE's hidden.
+    QVERIFY(f.view->findChild<QSpinBox *>(QStringLiteral("umapNeighbors"))->isVisibleTo(f.view.get()));
+    QVERIFY(!f.view->findChild<QDoubleSpinBox *>(QStringLiteral("perplexity"))->isVisibleTo(f.view.get()));
+}
+
 namespace {
 
 // Every third point: the raster's cell under it holds the value of the point drawn there, exactly;
@@ -405,9 +432,15 @@ void TestProjectionView::colourByLabelsShowsALegend()
     QVERIFY(f.exposed());
     f.view->setMethod(pe::ProjectionMethod::Pca);
     QVERIFY(!f.params.set(params(400, 16)));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const int width = f.view->plot()->axisRect()->width();
     QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("labels:") + path}}));
     QTRY_VERIFY_WITH_TIMEOUT(f.view->plot()->legend->itemCount() == 4, 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    // The bar's room goes to the plot (a hidden bar in the layout kept it).
+    f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY2(f.view->plot()->axisRect()->width() > width + 20,
+             qPrintable(QStringLiteral("%1 then %2").arg(width).arg(f.view->plot()->axisRect()->width())));
     QCPLegend *legend = f.view->plot()->legend;
     QVERIFY(legend->visible());
     QStringList names;
@@ -427,10 +460,20 @@ void TestProjectionView::colourByLabelsShowsALegend()
         auto *g = qobject_cast<QCPGraph *>(qobject_cast<QCPPlottableLegendItem *>(legend->item(i))->plottable());
         QCOMPARE(g->scatterStyle().brush().color().rgb(), map->gradient().color(i < 3 ? i : -1, map->dataRange()));
     }
-    // Back to position: no legend, the bar again.
+    // Back to position: no legend, the bar again, the plot as wide as before.
     QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("position")}}));
     QCOMPARE(legend->itemCount(), 0);
     QVERIFY(f.view->plot()->findChild<QCPColorScale *>()->visible());
+    f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(f.view->plot()->axisRect()->width(), width);
+    // A colouring left before its values arrive: they are not drawn when they do.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("norm")}}));
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("position")}}));
+    QTest::qWait(300);
+    std::vector<double> positions(400);
+    std::iota(positions.begin(), positions.end(), 0.0);
+    QVERIFY(f.view->colorValues() == positions);
+    QVERIFY(f.view->plot()->findChild<QCPColorScale *>()->axis()->label() == QStringLiteral("position"));
 }
 
 void TestProjectionView::colourThatCannotBeDrawnIsSaid()
@@ -443,8 +486,8 @@ void TestProjectionView::colourThatCannotBeDrawnIsSaid()
     // A text the setting refuses (a session may hold one): drawn by position, the title says why,
     // exports refuse it.
     QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("phase")}}));
-    QTRY_VERIFY_WITH_TIMEOUT(title(f.view.get()).contains(QStringLiteral("coloured by position: colour by position")),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        title(f.view.get()).contains(QStringLiteral("coloured by position: 'phase' is not a colouring")), 20000);
     QVERIFY(f.view->cannotDraw().contains(QStringLiteral("not 'phase'")));
     // A pair d_model 16 has not: drawn by position, the title says why, exports refuse.
     QVERIFY(!f.view->applySettings({{QStringLiteral("colorBy"), QStringLiteral("phase:8")}}));

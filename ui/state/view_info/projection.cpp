@@ -21,6 +21,17 @@ pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings)
     return s;
 }
 
+pe::UmapSettings umapSettingsFrom(const QJsonObject &settings)
+{
+    pe::UmapSettings s;
+    s.neighbors = settings.value(QStringLiteral("umapNeighbors")).toInt();
+    s.minDist = settings.value(QStringLiteral("minDist")).toDouble();
+    s.spread = settings.value(QStringLiteral("spread")).toDouble();
+    s.epochs = settings.value(QStringLiteral("umapEpochs")).toInt();
+    s.seed = static_cast<std::uint64_t>(settings.value(QStringLiteral("tsneSeed")).toDouble());
+    return s;
+}
+
 pe::ColorBy colorByFrom(const QJsonObject &settings)
 {
     return pe::parseColorBy(settings.value(QStringLiteral("colorBy")).toString().toStdString(), nullptr)
@@ -31,9 +42,10 @@ ViewInfo projectionViewInfo()
 {
     using Kind = ViewSetting::Kind;
     const pe::TsneSettings d;
+    const pe::UmapSettings u;
     const auto problem = [](const DataRequest &r) {
         const auto why = pe::projectionProblem(r.encoding->params(), r.noise, projectionMethodFrom(r.settings),
-                                               tsneSettingsFrom(r.settings));
+                                               tsneSettingsFrom(r.settings), umapSettingsFrom(r.settings));
         return why ? QString::fromStdString(*why) : QString();
     };
     // A figure's or a data export's colouring is checked whole before anything is written: a labels
@@ -66,7 +78,7 @@ ViewInfo projectionViewInfo()
             {{QStringLiteral("projectionMethod"),
               Kind::Choice,
               QStringLiteral("tsne"),
-              {QStringLiteral("tsne"), QStringLiteral("pca")},
+              {QStringLiteral("tsne"), QStringLiteral("pca"), QStringLiteral("umap")},
               0,
               0,
               {},
@@ -129,6 +141,54 @@ ViewInfo projectionViewInfo()
               QStringLiteral("init"),
               QStringLiteral("I"),
               tr("t-SNE start (random: drawn with --seed)")},
+             // UMAP's (umap.h). Its epochs are --umap-epochs: --epochs is the probe's training, and a
+             // flag two views share must mean one range.
+             {QStringLiteral("umapNeighbors"),
+              Kind::Integer,
+              u.neighbors,
+              {},
+              2,
+              pe::limits::maxUmapNeighbors,
+              {},
+              {},
+              QStringLiteral("neighbors"),
+              QStringLiteral("K"),
+              tr("UMAP's neighbours of each point, the point itself counted (umap-learn's n_neighbors), below "
+                 "seq_len")},
+             {QStringLiteral("minDist"),
+              Kind::Real,
+              u.minDist,
+              {},
+              0,
+              pe::limits::maxUmapSpread,
+              {},
+              {},
+              QStringLiteral("min-dist"),
+              QStringLiteral("D"),
+              tr("UMAP's minimum distance between embedded points, at most --spread"),
+              3},
+             {QStringLiteral("spread"),
+              Kind::Real,
+              u.spread,
+              {},
+              0.01,
+              pe::limits::maxUmapSpread,
+              {},
+              {},
+              QStringLiteral("spread"),
+              QStringLiteral("S"),
+              tr("UMAP's scale of the embedded points")},
+             {QStringLiteral("umapEpochs"),
+              Kind::Integer,
+              0,
+              {},
+              0,
+              pe::limits::maxUmapEpochs,
+              QStringLiteral("auto"),
+              {},
+              QStringLiteral("umap-epochs"),
+              QStringLiteral("N"),
+              tr("UMAP's epochs (auto: 500 up to 10,000 positions, 200 above, as umap-learn)")},
              // --seed sets the noise's seed and this one (the command line's own option).
              {QStringLiteral("tsneSeed"),
               Kind::Integer,
@@ -144,11 +204,12 @@ ViewInfo projectionViewInfo()
                                "mod 2 pi); norm, the vector's length; column:J, one column's value; error, the "
                                "offset |s - t| to the nearest point drawn (1: a true neighbour); labels:FILE.csv, "
                                "labels from position,label lines, as a legend. Data exports add its column"))},
-            {{QStringLiteral("projection"), tr("each position's 2-D coordinates (t-SNE or PCA), and the colouring's"),
-              colouredProblem,
+            {{QStringLiteral("projection"),
+              tr("each position's 2-D coordinates (t-SNE, PCA or UMAP), and the colouring's"), colouredProblem,
               [](const DataRequest &r) {
                   return pe::projectionTable(*r.encoding, r.noise, projectionMethodFrom(r.settings),
-                                             tsneSettingsFrom(r.settings), colorByFrom(r.settings));
+                                             tsneSettingsFrom(r.settings), umapSettingsFrom(r.settings),
+                                             colorByFrom(r.settings));
               }}},
             colouredProblem};
 }

@@ -82,6 +82,7 @@ std::vector<double> recoveryCurveSigmas();
 pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
+pe::UmapSettings umapSettingsFrom(const QJsonObject &settings);
 // The projection's colouring (colorBy, checked by its setting: position when it does not parse).
 pe::ColorBy colorByFrom(const QJsonObject &settings);
 // The precision view's type (float64, float32, bfloat16), and why a window is too large for it.

@@ -1,0 +1,579 @@
+#include "projections/umap.h"
+
+#include "support/parallel.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace pe {
+
+namespace {
+
+// umap-learn's constants (umap/umap_.py): the bisection's tolerance and steps, and sigma's floor as a
+// share of the mean distance.
+constexpr double kSmoothTolerance = 1e-5;
+constexpr int kBisectionSteps = 64;
+constexpr double kMinDistScale = 1e-3;
+// The gradient's clip, per coordinate (paper, appendix C: "clipped to [-4, 4]").
+constexpr double kClip = 4.0;
+// Rows a block of the order-fixed sums (a sum's bits do not depend on the threads).
+constexpr std::int64_t kSumBlock = 4096;
+
+std::uint64_t mix(std::uint64_t x)
+{
+    // splitmix64's finaliser: a counter-based generator, the same draw on any thread.
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t draw(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c)
+{
+    return mix(mix(mix(mix(seed) ^ a) ^ b) ^ c);
+}
+
+// A uniform double in [0, 1) from a draw.
+double unit(std::uint64_t x)
+{
+    return static_cast<double>(x >> 11) * 0x1.0p-53;
+}
+
+double clip(double v)
+{
+    return std::clamp(v, -kClip, kClip);
+}
+
+// sum over rows of f(row), in blocks of kSumBlock summed in order: the same bits on any thread count.
+template <class F> double orderedSum(std::int64_t n, F &&f)
+{
+    const std::int64_t blocks = (n + kSumBlock - 1) / kSumBlock;
+    std::vector<double> part(static_cast<std::size_t>(blocks), 0.0);
+    parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
+        for (std::int64_t b = b0; b < b1; ++b) {
+            double s = 0;
+            for (std::int64_t i = b * kSumBlock; i < std::min(n, (b + 1) * kSumBlock); ++i)
+                s += f(i);
+            part[static_cast<std::size_t>(b)] = s;
+        }
+    });
+    double total = 0;
+    for (double p : part)
+        total += p;
+    return total;
+}
+
+} // namespace
+
+std::optional<std::string> validateUmap(const UmapSettings &s, std::int64_t n)
+{
+    if (n < 3)
+        return "UMAP needs at least 3 positions.";
+    if (s.neighbors < 2 || s.neighbors > limits::maxUmapNeighbors)
+        return "UMAP's neighbours are a whole number from 2 to " + std::to_string(limits::maxUmapNeighbors) + ".";
+    if (s.neighbors > n)
+        return "UMAP's neighbours (" + std::to_string(s.neighbors) + ", the point itself counted) must be at most " +
+               "seq_len (" + std::to_string(n) + ").";
+    if (!(s.spread > 0) || s.spread > limits::maxUmapSpread)
+        return "UMAP's spread is a number above 0 and at most 100.";
+    if (!(s.minDist >= 0) || s.minDist > s.spread)
+        return "UMAP's minimum distance is a number from 0 to the spread (" + std::to_string(s.spread) +
+               "): above it the layout collapses.";
+    if (s.epochs < 0 || s.epochs > limits::maxUmapEpochs)
+        return "UMAP's epochs are auto (0) or a whole number from 1 to " + std::to_string(limits::maxUmapEpochs) + ".";
+    if (s.negativeRate < 0 || s.negativeRate > 100 || !(s.learningRate > 0) || s.learningRate > 1e3)
+        return "UMAP's negative sample rate is 0 to 100 and its learning rate above 0 and at most 1,000.";
+    return std::nullopt;
+}
+
+int umapEpochs(const UmapSettings &s, std::int64_t n)
+{
+    return s.epochs > 0 ? s.epochs : n <= 10'000 ? 500 : 200;
+}
+
+std::pair<double, double> umapCurve(double minDist, double spread)
+{
+    // Levenberg-Marquardt on the residuals f(x) - y, from (1, 1) as scipy's curve_fit starts.
+    constexpr int kPoints = 300;
+    std::vector<double> x(kPoints), y(kPoints);
+    for (int i = 0; i < kPoints; ++i) {
+        x[static_cast<std::size_t>(i)] = 3.0 * spread * i / (kPoints - 1);
+        const double xi = x[static_cast<std::size_t>(i)];
+        y[static_cast<std::size_t>(i)] = xi < minDist ? 1.0 : std::exp(-(xi - minDist) / spread);
+    }
+    const auto cost = [&](double a, double b) {
+        double c = 0;
+        for (int i = 0; i < kPoints; ++i) {
+            const double xi = x[static_cast<std::size_t>(i)];
+            const double f = 1.0 / (1.0 + a * std::pow(xi, 2 * b));
+            c += (f - y[static_cast<std::size_t>(i)]) * (f - y[static_cast<std::size_t>(i)]);
+        }
+        return c;
+    };
+    double a = 1, b = 1, lambda = 1e-3;
+    double now = cost(a, b);
+    for (int iter = 0; iter < 500; ++iter) {
+        Eigen::Matrix2d jtj = Eigen::Matrix2d::Zero();
+        Eigen::Vector2d jtr = Eigen::Vector2d::Zero();
+        for (int i = 0; i < kPoints; ++i) {
+            const double xi = x[static_cast<std::size_t>(i)];
+            if (xi <= 0)
+                continue; // f = 1 there whatever a and b: no slope
+            const double p = std::pow(xi, 2 * b), den = 1.0 + a * p;
+            const double f = 1.0 / den, r = f - y[static_cast<std::size_t>(i)];
+            const Eigen::Vector2d g(-p / (den * den), -a * p * 2.0 * std::log(xi) / (den * den));
+            jtj += g * g.transpose();
+            jtr += g * r;
+        }
+        bool improved = false;
+        while (lambda < 1e12) {
+            Eigen::Matrix2d m = jtj;
+            m.diagonal() *= 1.0 + lambda;
+            const Eigen::Vector2d delta = m.ldlt().solve(-jtr);
+            const double na = a + delta(0), nb = b + delta(1);
+            const double next = na > 0 && nb > 0 ? cost(na, nb) : std::numeric_limits<double>::infinity();
+            if (next < now) {
+                const bool settled = now - next <= 1e-15 * std::max(now, 1e-300);
+                a = na;
+                b = nb;
+                now = next;
+                lambda = std::max(lambda / 10, 1e-12);
+                improved = !settled;
+                break;
+            }
+            lambda *= 10;
+        }
+        if (!improved)
+            break;
+    }
+    return {a, b};
+}
+
+UmapGraph umapGraph(const Neighbors &nb, const std::atomic<bool> *cancel)
+{
+    UmapGraph g;
+    const std::int64_t n = nb.n;
+    const int m = nb.k; // k - 1 others
+    if (n == 0)
+        return g;
+    g.sigma.assign(static_cast<std::size_t>(n), 0.0);
+    g.rho.assign(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> dist(static_cast<std::size_t>(n * m));
+    for (std::size_t e = 0; e < dist.size(); ++e)
+        dist[e] = std::sqrt(std::max(nb.dist2[e], 0.0));
+    // umap-learn's means count the point itself, at distance 0, among its k.
+    const double k = m + 1.0;
+    const double meanAll = orderedSum(n,
+                                      [&](std::int64_t i) {
+                                          double s = 0;
+                                          for (int j = 0; j < m; ++j)
+                                              s += dist[static_cast<std::size_t>(i * m + j)];
+                                          return s;
+                                      }) /
+                           (static_cast<double>(n) * k);
+    const double target = std::log2(k);
+    std::vector<double> member(static_cast<std::size_t>(n * m));
+    parallelFor(
+        n,
+        [&](std::int64_t i0, std::int64_t i1) {
+            for (std::int64_t i = i0; i < i1; ++i) {
+                if (cancel && (i & 1023) == 0 && cancel->load())
+                    return;
+                const double *d = dist.data() + i * m;
+                double rho = 0, sum = 0;
+                for (int j = 0; j < m; ++j) {
+                    sum += d[j];
+                    if (rho == 0 && d[j] > 0)
+                        rho = d[j]; // the nearest at a distance (local connectivity 1)
+                }
+                double lo = 0, hi = std::numeric_limits<double>::infinity(), mid = 1;
+                for (int step = 0; step < kBisectionSteps; ++step) {
+                    double psum = 0;
+                    for (int j = 0; j < m; ++j) {
+                        const double over = d[j] - rho;
+                        psum += over > 0 ? std::exp(-over / mid) : 1.0;
+                    }
+                    if (std::abs(psum - target) < kSmoothTolerance)
+                        break;
+                    if (psum > target) {
+                        hi = mid;
+                        mid = (lo + hi) / 2;
+                    } else {
+                        lo = mid;
+                        mid = std::isinf(hi) ? mid * 2 : (lo + hi) / 2;
+                    }
+                }
+                const double floor = kMinDistScale * (rho > 0 ? sum / k : meanAll);
+                const double sigma = std::max(mid, floor);
+                g.sigma[static_cast<std::size_t>(i)] = sigma;
+                g.rho[static_cast<std::size_t>(i)] = rho;
+                for (int j = 0; j < m; ++j) {
+                    const double over = d[j] - rho;
+                    member[static_cast<std::size_t>(i * m + j)] =
+                        over <= 0 || sigma == 0 ? 1.0 : std::exp(-over / sigma);
+                }
+            }
+        },
+        256);
+    if (cancel && cancel->load())
+        return {};
+
+    // The fuzzy union: each row's own neighbours and the rows that have it as a neighbour, merged.
+    std::vector<std::int64_t> incoming(static_cast<std::size_t>(n + 1), 0);
+    for (std::int64_t e = 0; e < n * m; ++e)
+        ++incoming[static_cast<std::size_t>(nb.index[static_cast<std::size_t>(e)]) + 1];
+    for (std::int64_t i = 0; i < n; ++i)
+        incoming[static_cast<std::size_t>(i + 1)] += incoming[static_cast<std::size_t>(i)];
+    std::vector<std::int32_t> from(static_cast<std::size_t>(n * m));
+    std::vector<double> fromWeight(static_cast<std::size_t>(n * m));
+    {
+        std::vector<std::int64_t> at(incoming.begin(), incoming.end() - 1);
+        for (std::int64_t i = 0; i < n; ++i)
+            for (int j = 0; j < m; ++j) {
+                const auto to = static_cast<std::size_t>(nb.index[static_cast<std::size_t>(i * m + j)]);
+                from[static_cast<std::size_t>(at[to])] = static_cast<std::int32_t>(i);
+                fromWeight[static_cast<std::size_t>(at[to]++)] = member[static_cast<std::size_t>(i * m + j)];
+            }
+    }
+    // Each row's merged entries, counted first so the rows can be written in parallel.
+    std::vector<std::int64_t> count(static_cast<std::size_t>(n), 0);
+    const auto merged = [&](std::int64_t i, auto &&emit) {
+        std::vector<std::pair<std::int32_t, double>> own;
+        own.reserve(static_cast<std::size_t>(m));
+        for (int j = 0; j < m; ++j)
+            own.emplace_back(nb.index[static_cast<std::size_t>(i * m + j)],
+                             member[static_cast<std::size_t>(i * m + j)]);
+        std::sort(own.begin(), own.end());
+        std::vector<std::pair<std::int32_t, double>> in;
+        for (std::int64_t e = incoming[static_cast<std::size_t>(i)]; e < incoming[static_cast<std::size_t>(i + 1)]; ++e)
+            in.emplace_back(from[static_cast<std::size_t>(e)], fromWeight[static_cast<std::size_t>(e)]);
+        std::sort(in.begin(), in.end());
+        std::size_t a = 0, b = 0;
+        while (a < own.size() || b < in.size()) {
+            if (b == in.size() || (a < own.size() && own[a].first < in[b].first)) {
+                emit(own[a].first, own[a].second);
+                ++a;
+            } else if (a == own.size() || in[b].first < own[a].first) {
+                emit(in[b].first, in[b].second);
+                ++b;
+            } else {
+                const double x = own[a].second, y = in[b].second;
+                emit(own[a].first, x + y - x * y);
+                ++a;
+                ++b;
+            }
+        }
+    };
+    parallelFor(
+        n,
+        [&](std::int64_t i0, std::int64_t i1) {
+            for (std::int64_t i = i0; i < i1; ++i)
+                merged(i, [&](std::int32_t, double) { ++count[static_cast<std::size_t>(i)]; });
+        },
+        1024);
+    g.n = n;
+    g.rowStart.assign(static_cast<std::size_t>(n + 1), 0);
+    for (std::int64_t i = 0; i < n; ++i)
+        g.rowStart[static_cast<std::size_t>(i + 1)] =
+            g.rowStart[static_cast<std::size_t>(i)] + count[static_cast<std::size_t>(i)];
+    g.column.resize(static_cast<std::size_t>(g.rowStart.back()));
+    g.weight.resize(static_cast<std::size_t>(g.rowStart.back()));
+    parallelFor(
+        n,
+        [&](std::int64_t i0, std::int64_t i1) {
+            for (std::int64_t i = i0; i < i1; ++i) {
+                auto at = static_cast<std::size_t>(g.rowStart[static_cast<std::size_t>(i)]);
+                merged(i, [&](std::int32_t j, double w) {
+                    g.column[at] = j;
+                    g.weight[at++] = w;
+                });
+            }
+        },
+        1024);
+    return g;
+}
+
+std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel)
+{
+    const std::int64_t n = g.n;
+    std::vector<double> out(static_cast<std::size_t>(2 * n));
+    const auto uniformStart = [&] {
+        for (std::int64_t i = 0; i < 2 * n; ++i)
+            out[static_cast<std::size_t>(i)] = -10.0 + 20.0 * unit(draw(seed, 1, static_cast<std::uint64_t>(i), 0));
+        return out;
+    };
+    if (n < 3)
+        return uniformStart();
+    // S = (I + D^-1/2 W D^-1/2) / 2: the normalised Laplacian's smallest eigenvectors are S's
+    // largest, its eigenvalues in [0, 1]. The largest, 1, has D^1/2 1: projected out each step.
+    std::vector<double> invSqrt(static_cast<std::size_t>(n)), top(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        double deg = 0;
+        for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)]; e < g.rowStart[static_cast<std::size_t>(i + 1)];
+             ++e)
+            deg += g.weight[static_cast<std::size_t>(e)];
+        invSqrt[static_cast<std::size_t>(i)] = deg > 0 ? 1.0 / std::sqrt(deg) : 0.0;
+        top[static_cast<std::size_t>(i)] = std::sqrt(deg);
+    }
+    const double topNorm = std::sqrt(orderedSum(
+        n, [&](std::int64_t i) { return top[static_cast<std::size_t>(i)] * top[static_cast<std::size_t>(i)]; }));
+    if (!(topNorm > 0))
+        return uniformStart();
+    for (double &v : top)
+        v /= topNorm;
+    // A block of 6 vectors for the 2 wanted: the 4 more guard them (the eigenvalues below the
+    // wanted ones crowd close on a long chain or ring, and a block's convergence goes by the gap to
+    // the first eigenvalue outside it).
+    constexpr int kBlock = 6;
+    Eigen::MatrixXd q(n, kBlock), sq(n, kBlock), prev(n, kBlock), cur(n, kBlock);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < kBlock; ++c)
+            q(i, c) = unit(draw(seed, 2, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c))) - 0.5;
+    const auto dot = [&](const Eigen::MatrixXd &m, int a, const double *v) {
+        return orderedSum(n, [&](std::int64_t i) { return m(i, a) * v[i]; });
+    };
+    const auto deflate = [&](Eigen::MatrixXd &m) {
+        for (int c = 0; c < kBlock; ++c) {
+            const double t = dot(m, c, top.data());
+            for (std::int64_t i = 0; i < n; ++i)
+                m(i, c) -= t * top[static_cast<std::size_t>(i)];
+        }
+    };
+    // Deflated, then orthonormalised by modified Gram-Schmidt twice.
+    const auto orthonormalise = [&](Eigen::MatrixXd &m) {
+        for (int pass = 0; pass < 2; ++pass) {
+            deflate(m);
+            for (int c = 0; c < kBlock; ++c) {
+                for (int p = 0; p < c; ++p) {
+                    const double t = dot(m, c, m.col(p).data());
+                    m.col(c) -= t * m.col(p);
+                }
+                const double norm = std::sqrt(dot(m, c, m.col(c).data()));
+                if (norm > 0)
+                    m.col(c) /= norm;
+            }
+        }
+    };
+    // result = (alpha S + beta I) in + gamma other, row by row (a gather: the same bits on any threads).
+    const auto apply = [&](const Eigen::MatrixXd &in, Eigen::MatrixXd &result, double alpha, double beta, double gamma,
+                           const Eigen::MatrixXd *other) {
+        parallelFor(
+            n,
+            [&](std::int64_t i0, std::int64_t i1) {
+                for (std::int64_t i = i0; i < i1; ++i) {
+                    double acc[kBlock] = {};
+                    for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)];
+                         e < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e) {
+                        const auto j = g.column[static_cast<std::size_t>(e)];
+                        const double w = g.weight[static_cast<std::size_t>(e)] * invSqrt[static_cast<std::size_t>(j)];
+                        for (int c = 0; c < kBlock; ++c)
+                            acc[c] += w * in(j, c);
+                    }
+                    for (int c = 0; c < kBlock; ++c) {
+                        const double s = 0.5 * (in(i, c) + invSqrt[static_cast<std::size_t>(i)] * acc[c]);
+                        result(i, c) = alpha * s + beta * in(i, c) + (other ? gamma * (*other)(i, c) : 0.0);
+                    }
+                }
+            },
+            1024);
+    };
+    // The block's Ritz values and vectors (ascending), from S q.
+    const auto ritz = [&](const Eigen::MatrixXd &m) {
+        apply(m, sq, 1.0, 0.0, 0.0, nullptr);
+        Eigen::Matrix<double, kBlock, kBlock> h;
+        for (int a = 0; a < kBlock; ++a)
+            for (int b = 0; b < kBlock; ++b)
+                h(a, b) = dot(m, a, sq.col(b).data());
+        return Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, kBlock, kBlock>>(0.5 * (h + h.transpose()));
+    };
+    orthonormalise(q);
+    // Chebyshev-filtered subspace iteration (Zhou and Saad 2007): each pass applies the degree-16
+    // Chebyshev polynomial that is at most 1 on [0, mu], mu the block's smallest Ritz value, and
+    // grows fastest above it, so the wanted eigenvalues near 1 separate from the crowd below them as
+    // a Krylov method would separate them. Until the two wanted Ritz values settle (to 1e-10), within
+    // a budget of applications of S that keeps the start to seconds at a million points; what the
+    // passes have by then is made of the smoothest eigenvectors, which is what a start needs.
+    constexpr int kDegree = 16;
+    const double nnz = std::max<double>(1.0, static_cast<double>(g.column.size()));
+    const int passes = std::clamp(static_cast<int>(4e9 / (nnz * kBlock * kDegree)), 3, 60);
+    Eigen::Vector2d last(0, 0);
+    for (int pass = 0; pass < passes; ++pass) {
+        if (cancel && cancel->load())
+            return {};
+        const auto es = ritz(q);
+        const Eigen::Vector2d wanted(es.eigenvalues()(kBlock - 1), es.eigenvalues()(kBlock - 2));
+        if (pass > 0 && (wanted - last).cwiseAbs().maxCoeff() < 1e-10)
+            break;
+        last = wanted;
+        q = q * es.eigenvectors(); // the Ritz vectors, so the block's directions stay ordered
+        const double mu = std::clamp(es.eigenvalues()(0), 1e-3, 1.0 - 1e-12);
+        // x' = (2 x - mu) / mu maps [0, mu] to [-1, 1]: T_0 = q, T_1 = x' q, T_k+1 = 2 x' T_k - T_k-1.
+        prev = q;
+        apply(q, cur, 2.0 / mu, -1.0, 0.0, nullptr);
+        for (int k = 2; k <= kDegree; ++k) {
+            apply(cur, sq, 4.0 / mu, -2.0, -1.0, &prev);
+            prev.swap(cur);
+            cur.swap(sq);
+            // Kept in scale: the wanted directions grow by up to cosh(16 acosh(x')) a pass.
+            const double big = cur.cwiseAbs().maxCoeff();
+            if (big > 1e100) {
+                cur /= big;
+                prev /= big;
+            }
+        }
+        q = cur;
+        orthonormalise(q);
+    }
+    // Rayleigh-Ritz: the block's two leading directions.
+    const auto es = ritz(q);
+    const Eigen::MatrixXd coords = q * es.eigenvectors().rightCols(2).rowwise().reverse();
+    // umap-learn's: scaled so the largest |value| is 10, a jitter of 1e-4, then each axis to [0, 10].
+    const double biggest = coords.cwiseAbs().maxCoeff();
+    if (!(biggest > 0) || !coords.allFinite())
+        return uniformStart();
+    for (int c = 0; c < 2; ++c) {
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (std::int64_t i = 0; i < n; ++i) {
+            // Box-Muller from two counter draws: a Gaussian jitter of standard deviation 1e-4.
+            const double u1 = 1.0 - unit(draw(seed, 3, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
+            const double u2 = unit(draw(seed, 4, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
+            const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * 3.141592653589793 * u2);
+            const double v = coords(i, c) * (10.0 / biggest) + 1e-4 * z;
+            out[static_cast<std::size_t>(2 * i + c)] = v;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+            double &v = out[static_cast<std::size_t>(2 * i + c)];
+            v = hi > lo ? 10.0 * (v - lo) / (hi - lo) : 5.0;
+        }
+    }
+    return out;
+}
+
+Umap::Umap(UmapGraph graph, std::vector<double> initial, const UmapSettings &settings)
+    : graph_(std::move(graph))
+    , settings_(settings)
+    , y_(std::move(initial))
+    , next_(y_.size())
+{
+    std::tie(a_, b_) = umapCurve(settings_.minDist, settings_.spread);
+    epochs_ = umapEpochs(settings_, graph_.n);
+    // Each edge's period in epochs: the strongest every epoch, a weaker one w_max / w as often; edges
+    // below w_max / epochs are never sampled (umap-learn drops them).
+    const double wMax = graph_.weight.empty() ? 0.0 : *std::max_element(graph_.weight.begin(), graph_.weight.end());
+    const std::size_t edges = graph_.weight.size();
+    epochsPerSample_.assign(edges, std::numeric_limits<double>::infinity());
+    for (std::size_t e = 0; e < edges; ++e)
+        if (graph_.weight[e] >= wMax / epochs_ && graph_.weight[e] > 0)
+            epochsPerSample_[e] = wMax / graph_.weight[e];
+    nextSample_ = epochsPerSample_;
+    nextNegative_.resize(edges);
+    for (std::size_t e = 0; e < edges; ++e)
+        nextNegative_[e] = settings_.negativeRate > 0 ? epochsPerSample_[e] / settings_.negativeRate
+                                                      : std::numeric_limits<double>::infinity();
+}
+
+bool Umap::step(const std::atomic<bool> *cancel)
+{
+    if (finished())
+        return true;
+    const std::int64_t n = graph_.n;
+    const int e = epoch_;
+    // umap-learn's rate: the first epoch at the full rate, then lowered linearly after each.
+    const double alpha = settings_.learningRate * (e == 0 ? 1.0 : 1.0 - static_cast<double>(e - 1) / epochs_);
+    const double a = a_, b = b_;
+    const double rate = settings_.negativeRate;
+    // An epoch is whole or not at all: cancel is asked before it, so a paused run resumes exactly.
+    if (cancel && cancel->load())
+        return false;
+    parallelFor(
+        n,
+        [&](std::int64_t i0, std::int64_t i1) {
+            for (std::int64_t i = i0; i < i1; ++i) {
+                const double yi0 = y_[static_cast<std::size_t>(2 * i)], yi1 = y_[static_cast<std::size_t>(2 * i + 1)];
+                double f0 = 0, f1 = 0;
+                for (std::int64_t k = graph_.rowStart[static_cast<std::size_t>(i)];
+                     k < graph_.rowStart[static_cast<std::size_t>(i + 1)]; ++k) {
+                    const auto edge = static_cast<std::size_t>(k);
+                    if (nextSample_[edge] > e)
+                        continue;
+                    const auto j = static_cast<std::size_t>(graph_.column[edge]);
+                    const double d0 = yi0 - y_[2 * j], d1 = yi1 - y_[2 * j + 1];
+                    const double dist2 = d0 * d0 + d1 * d1;
+                    if (dist2 > 0) {
+                        const double coeff = -2.0 * a * b * std::pow(dist2, b - 1.0) / (a * std::pow(dist2, b) + 1.0);
+                        // This edge's pull on i, and the reverse edge's (sampled in the same epochs,
+                        // its weight being the same) pull on i as its other end: the same again.
+                        f0 += 2.0 * clip(coeff * d0);
+                        f1 += 2.0 * clip(coeff * d1);
+                    }
+                    nextSample_[edge] += epochsPerSample_[edge];
+                    const double perNegative = epochsPerSample_[edge] / rate;
+                    const auto negatives = static_cast<std::int64_t>((e - nextNegative_[edge]) / perNegative);
+                    for (std::int64_t s = 0; s < negatives; ++s) {
+                        const auto other = static_cast<std::int64_t>(draw(settings_.seed, static_cast<std::uint64_t>(e),
+                                                                          static_cast<std::uint64_t>(k),
+                                                                          static_cast<std::uint64_t>(s)) %
+                                                                     static_cast<std::uint64_t>(n));
+                        if (other == i)
+                            continue;
+                        const double n0 = yi0 - y_[static_cast<std::size_t>(2 * other)];
+                        const double n1 = yi1 - y_[static_cast<std::size_t>(2 * other + 1)];
+                        const double nd2 = n0 * n0 + n1 * n1;
+                        if (nd2 > 0) {
+                            const double coeff = 2.0 * b / ((0.001 + nd2) * (a * std::pow(nd2, b) + 1.0));
+                            f0 += clip(coeff * n0);
+                            f1 += clip(coeff * n1);
+                        } else {
+                            f0 += kClip; // one place: pushed apart along the diagonal, as umap-learn does
+                            f1 += kClip;
+                        }
+                    }
+                    if (negatives > 0)
+                        nextNegative_[edge] += static_cast<double>(negatives) * perNegative;
+                }
+                next_[static_cast<std::size_t>(2 * i)] = yi0 + alpha * f0;
+                next_[static_cast<std::size_t>(2 * i + 1)] = yi1 + alpha * f1;
+            }
+        },
+        512);
+    y_.swap(next_);
+    ++epoch_;
+    return true;
+}
+
+std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noise, const UmapSettings &settings,
+                                const std::atomic<bool> *cancel,
+                                const std::function<void(const std::vector<double> &)> &onStart)
+{
+    const Neighbors nb = windowNeighbors(encoding, noise, settings.neighbors - 1, cancel);
+    if (nb.n == 0)
+        return std::nullopt;
+    UmapGraph graph = umapGraph(nb, cancel);
+    if (graph.n == 0)
+        return std::nullopt;
+    std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel);
+    if (start.empty())
+        return std::nullopt;
+    if (onStart)
+        onStart(start);
+    return Umap(std::move(graph), std::move(start), settings);
+}
+
+bool runUmap(Umap &umap, const std::function<bool(const Umap &)> &afterEpoch, const std::atomic<bool> *cancel)
+{
+    while (!umap.finished()) {
+        if (!umap.step(cancel))
+            return false;
+        if (afterEpoch && !afterEpoch(umap))
+            return true;
+    }
+    return true;
+}
+
+} // namespace pe

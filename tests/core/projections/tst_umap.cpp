@@ -1,0 +1,205 @@
+// UMAP (core/projections/umap.h): the kernel's a and b, the fuzzy graph against a direct
+// computation, the spectral start, the same bits on any thread count, and the neighbourhoods the
+// layout keeps.
+#include "projections/neighbors.h"
+#include "projections/umap.h"
+#include "test_support.h"
+
+#include <Eigen/Dense>
+
+#include <QTest>
+
+#include <cmath>
+#include <random>
+#include <thread>
+
+using testsupport::params;
+
+class TestUmap : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void curveMatchesUmapLearn();
+    void settingsAreChecked();
+    void graphMatchesADirectComputation();
+    void spectralStartIsTheLaplaciansSmoothestVectors();
+    void sameSeedSameBitsOnAnyThreads();
+    void layoutKeepsNeighbourhoods();
+};
+
+void TestUmap::curveMatchesUmapLearn()
+{
+    // umap-learn 0.5's find_ab_params (scipy's curve_fit) for its defaults, min_dist 0.1 and
+    // spread 1: a = 1.5769434603113077, b = 0.8950608779109733 (as umap-learn's docs and its users'
+    // reports print them; the same fit run on Debian's scipy gives them to 1e-6).
+    const auto [a, b] = pe::umapCurve(0.1, 1.0);
+    QVERIFY2(std::abs(a - 1.5769434603113077) < 1e-5 && std::abs(b - 0.8950608779109733) < 1e-5,
+             qPrintable(QStringLiteral("a %1, b %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+    // The fit is a minimum: nudging either parameter costs more.
+    const auto cost = [](double a, double b) {
+        double c = 0;
+        for (int i = 0; i < 300; ++i) {
+            const double x = 3.0 * i / 299, y = x < 0.5 ? 1.0 : std::exp(-(x - 0.5));
+            c += std::pow(1.0 / (1.0 + a * std::pow(x, 2 * b)) - y, 2);
+        }
+        return c;
+    };
+    const auto [a5, b5] = pe::umapCurve(0.5, 1.0);
+    for (const auto &[da, db] : {std::pair{1e-3, 0.0}, {-1e-3, 0.0}, {0.0, 1e-3}, {0.0, -1e-3}})
+        QVERIFY(cost(a5 + da, b5 + db) > cost(a5, b5));
+}
+
+void TestUmap::settingsAreChecked()
+{
+    pe::UmapSettings s;
+    QVERIFY(!pe::validateUmap(s, 100));
+    QVERIFY(pe::validateUmap(s, 2)->find("at least 3") != std::string::npos);
+    QVERIFY(pe::validateUmap(s, 10)->find("at most seq_len (10)") != std::string::npos);
+    s.minDist = 2;
+    QVERIFY(pe::validateUmap(s, 100)->find("minimum distance") != std::string::npos);
+    s = {};
+    s.spread = 0;
+    QVERIFY(pe::validateUmap(s, 100));
+    s = {};
+    s.neighbors = 1;
+    QVERIFY(pe::validateUmap(s, 100));
+    s = {};
+    QCOMPARE(pe::umapEpochs(s, 10'000), 500);
+    QCOMPARE(pe::umapEpochs(s, 10'001), 200);
+    s.epochs = 7;
+    QCOMPARE(pe::umapEpochs(s, 10'001), 7);
+}
+
+void TestUmap::graphMatchesADirectComputation()
+{
+    // Noisy rows (ties and duplicates nowhere), k = 8: every row's sigma meets the paper's target,
+    // log2 k, and the graph's weights are the fuzzy union of the memberships, computed here densely.
+    const pe::Encoding e(params(90, 6));
+    const pe::Rows rows = pe::embeddingRows(e, {0.4, 5});
+    const int k = 8;
+    const pe::Neighbors nb = pe::exactNeighbors(rows, k - 1);
+    const pe::UmapGraph g = pe::umapGraph(nb);
+    QCOMPARE(g.n, std::int64_t{90});
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(90, 90);
+    for (int i = 0; i < 90; ++i) {
+        const double rho = g.rho[static_cast<std::size_t>(i)], sigma = g.sigma[static_cast<std::size_t>(i)];
+        QCOMPARE(rho, std::sqrt(nb.dist2[static_cast<std::size_t>(i * (k - 1))]));
+        double psum = 0;
+        for (int j = 0; j < k - 1; ++j) {
+            const double d = std::sqrt(nb.dist2[static_cast<std::size_t>(i * (k - 1) + j)]);
+            const double w = d - rho > 0 ? std::exp(-(d - rho) / sigma) : 1.0;
+            psum += w;
+            a(i, nb.index[static_cast<std::size_t>(i * (k - 1) + j)]) = w;
+        }
+        QVERIFY2(std::abs(psum - std::log2(8.0)) < 1e-4, qPrintable(QStringLiteral("row %1: %2").arg(i).arg(psum)));
+    }
+    const Eigen::MatrixXd u = a + a.transpose() - a.cwiseProduct(a.transpose());
+    int entries = 0;
+    for (int i = 0; i < 90; ++i) {
+        int last = -1;
+        for (std::int64_t e2 = g.rowStart[static_cast<std::size_t>(i)];
+             e2 < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e2) {
+            const int j = g.column[static_cast<std::size_t>(e2)];
+            QVERIFY(j > last && j != i); // increasing columns, no loop
+            last = j;
+            QVERIFY(std::abs(g.weight[static_cast<std::size_t>(e2)] - u(i, j)) < 1e-15);
+            ++entries;
+        }
+    }
+    QCOMPARE(entries, static_cast<int>((u.array() > 0).count())); // every pair of the union, none more
+    QVERIFY((u - u.transpose()).cwiseAbs().maxCoeff() == 0);
+}
+
+void TestUmap::spectralStartIsTheLaplaciansSmoothestVectors()
+{
+    // A ring of 400 points, each joined to its 4 nearest on either side: the normalised Laplacian's
+    // two smallest non-trivial eigenvectors are cos and sin of the angle, so the start is a circle.
+    const int n = 400;
+    pe::UmapGraph g;
+    g.n = n;
+    g.rowStart.push_back(0);
+    for (int i = 0; i < n; ++i) {
+        std::vector<int> cols;
+        for (int o = -4; o <= 4; ++o)
+            if (o != 0)
+                cols.push_back((i + o + n) % n);
+        std::sort(cols.begin(), cols.end());
+        for (int c : cols) {
+            g.column.push_back(c);
+            g.weight.push_back(1.0);
+        }
+        g.rowStart.push_back(static_cast<std::int64_t>(g.column.size()));
+    }
+    const std::vector<double> y = pe::umapSpectralStart(g, 1);
+    double cx = 0, cy = 0;
+    for (int i = 0; i < n; ++i) {
+        QVERIFY(y[2 * i] >= 0 && y[2 * i] <= 10 && y[2 * i + 1] >= 0 && y[2 * i + 1] <= 10);
+        cx += y[2 * i] / n;
+        cy += y[2 * i + 1] / n;
+    }
+    // On a circle about the middle: every radius within 1% of the mean, neighbours adjacent.
+    double mean = 0;
+    for (int i = 0; i < n; ++i)
+        mean += std::hypot(y[2 * i] - cx, y[2 * i + 1] - cy) / n;
+    for (int i = 0; i < n; ++i) {
+        const double r = std::hypot(y[2 * i] - cx, y[2 * i + 1] - cy);
+        QVERIFY2(std::abs(r / mean - 1) < 0.01,
+                 qPrintable(QStringLiteral("point %1: %2 of %3").arg(i).arg(r).arg(mean)));
+        const int j = (i + 1) % n;
+        QVERIFY(std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]) < 2 * 3.1416 * mean / n * 1.1);
+    }
+}
+
+void TestUmap::sameSeedSameBitsOnAnyThreads()
+{
+    // Two callers at once: one gets the worker pool, the other runs alone on its own thread; both
+    // give a lone caller's bits. Another seed, another layout.
+    const pe::Encoding e(params(3000, 32));
+    const pe::NoiseParams noise{0.3, 9};
+    pe::UmapSettings s;
+    s.epochs = 60;
+    const auto run = [&](std::uint64_t seed) {
+        pe::UmapSettings t = s;
+        t.seed = seed;
+        std::optional<pe::Umap> u = pe::prepareUmap(e, noise, t);
+        pe::runUmap(*u);
+        return u->embedding();
+    };
+    const std::vector<double> alone = run(42);
+    std::vector<double> a, b;
+    std::thread other([&] { a = run(42); });
+    b = run(42);
+    other.join();
+    QVERIFY(a == alone && b == alone);
+    QVERIFY(run(43) != alone);
+}
+
+void TestUmap::layoutKeepsNeighbourhoods()
+{
+    // Noisy sinusoids, 2,000 x 32 (500 epochs): UMAP keeps what t-SNE keeps of each point's 10
+    // nearest. The comparison with umap-learn on the same rows is tests/bench's (pe-bench --umap).
+    const pe::Encoding e(params(2000, 32));
+    const pe::NoiseParams noise{0.2, 4};
+    std::optional<pe::Umap> u = pe::prepareUmap(e, noise, {});
+    QVERIFY(u);
+    QCOMPARE(u->epochs(), 500);
+    int frames = 0;
+    QVERIFY(pe::runUmap(*u, [&](const pe::Umap &) { return ++frames > 0; }));
+    QCOMPARE(frames, 500);
+    QVERIFY(u->finished());
+    const double t = pe::trustworthiness(pe::embeddingRows(e, noise), u->embedding(), 2, 10);
+    QVERIFY2(t > 0.95, qPrintable(QString::number(t)));
+    for (double v : u->embedding())
+        QVERIFY(std::isfinite(v));
+    // Cancelled before an epoch: nothing changes, and the run resumes where it was.
+    std::optional<pe::Umap> v = pe::prepareUmap(e, noise, {});
+    const std::atomic<bool> cancel{true};
+    const std::vector<double> before = v->embedding();
+    QVERIFY(!v->step(&cancel));
+    QCOMPARE(v->epoch(), 0);
+    QVERIFY(v->embedding() == before);
+}
+
+QTEST_GUILESS_MAIN(TestUmap)
+#include "tst_umap.moc"
