@@ -75,6 +75,10 @@ std::optional<std::string> validateUmap(const UmapSettings &s, std::int64_t n)
         return "UMAP needs at least 3 positions.";
     if (s.neighbors < 2 || s.neighbors > limits::maxUmapNeighbors)
         return "UMAP's neighbours are a whole number from 2 to " + std::to_string(limits::maxUmapNeighbors) + ".";
+    // Each edge's neighbour, distance, membership and schedule: about 50 bytes an entry at the peak.
+    if (static_cast<double>(n) * (s.neighbors - 1) > limits::maxUmapNeighborEntries)
+        return "UMAP keeps at most 50 million neighbour entries, n x (neighbours - 1) (about 2.5 GB): fewer "
+               "neighbours or positions.";
     if (s.neighbors > n)
         return "UMAP's neighbours (" + std::to_string(s.neighbors) + ", the point itself counted) must be at most " +
                "seq_len (" + std::to_string(n) + ").";
@@ -319,6 +323,31 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
         invSqrt[static_cast<std::size_t>(i)] = deg > 0 ? 1.0 / std::sqrt(deg) : 0.0;
         top[static_cast<std::size_t>(i)] = std::sqrt(deg);
     }
+    // A graph in several pieces has eigenvalue 1 once a piece: the filter would find the pieces'
+    // indicators, and each piece would collapse onto a ray. umap-learn lays the pieces out apart;
+    // until then such a graph starts from the seeded uniform layout.
+    {
+        std::vector<std::int64_t> parent(static_cast<std::size_t>(n));
+        std::iota(parent.begin(), parent.end(), std::int64_t{0});
+        const auto root = [&](std::int64_t x) {
+            while (parent[static_cast<std::size_t>(x)] != x)
+                x = parent[static_cast<std::size_t>(x)] =
+                    parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+            return x;
+        };
+        std::int64_t pieces = n;
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)];
+                 e < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e) {
+                const std::int64_t a = root(i), b = root(g.column[static_cast<std::size_t>(e)]);
+                if (a != b) {
+                    parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+                    --pieces;
+                }
+            }
+        if (pieces > 1)
+            return uniformStart();
+    }
     const double topNorm = std::sqrt(orderedSum(
         n, [&](std::int64_t i) { return top[static_cast<std::size_t>(i)] * top[static_cast<std::size_t>(i)]; }));
     if (!(topNorm > 0))
@@ -514,7 +543,8 @@ bool Umap::step(const std::atomic<bool> *cancel)
                     }
                     nextSample_[edge] += epochsPerSample_[edge];
                     const double perNegative = epochsPerSample_[edge] / rate;
-                    const auto negatives = static_cast<std::int64_t>((e - nextNegative_[edge]) / perNegative);
+                    const auto negatives =
+                        rate > 0 ? static_cast<std::int64_t>((e - nextNegative_[edge]) / perNegative) : std::int64_t{0};
                     for (std::int64_t s = 0; s < negatives; ++s) {
                         const auto other = static_cast<std::int64_t>(draw(settings_.seed, static_cast<std::uint64_t>(e),
                                                                           static_cast<std::uint64_t>(k),

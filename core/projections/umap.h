@@ -32,6 +32,8 @@ namespace limits {
 inline constexpr int maxUmapNeighbors = 200;
 inline constexpr int maxUmapEpochs = 10'000;
 inline constexpr double maxUmapSpread = 100.0;
+// Neighbour entries, n x (k - 1): 1,000,000 positions take up to 51 neighbours.
+inline constexpr double maxUmapNeighborEntries = 5e7;
 } // namespace limits
 
 // One sentence naming the setting out of range (or too few points), nothing when they fit n points.

@@ -286,7 +286,13 @@ bool ProjectionView::running() const
 
 ProjectionView::Key ProjectionView::currentKey() const
 {
-    return {parameters()->values(), parameters()->noise(), method(), tsneSettings(), umapSettings()};
+    // The method's own settings alone: a t-SNE setting changed does not restart UMAP, nor the reverse.
+    Key key{parameters()->values(), parameters()->noise(), method(), tsneSettings(), umapSettings()};
+    if (key.method != pe::ProjectionMethod::Tsne)
+        key.settings = {};
+    if (key.method != pe::ProjectionMethod::Umap)
+        key.umap = {};
+    return key;
 }
 
 void ProjectionView::finishWork()

@@ -24,6 +24,7 @@ class TestUmap : public QObject
     void settingsAreChecked();
     void graphMatchesADirectComputation();
     void spectralStartIsTheLaplaciansSmoothestVectors();
+    void piecesStartApart();
     void sameSeedSameBitsOnAnyThreads();
     void layoutKeepsNeighbourhoods();
 };
@@ -149,6 +150,32 @@ void TestUmap::spectralStartIsTheLaplaciansSmoothestVectors()
         const int j = (i + 1) % n;
         QVERIFY(std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]) < 2 * 3.1416 * mean / n * 1.1);
     }
+}
+
+void TestUmap::piecesStartApart()
+{
+    // Two rings with no edge between them: eigenvalue 1 twice. The start must not collapse each ring
+    // onto a ray (the pieces' indicators): every point stands apart from every other.
+    const int n = 200;
+    pe::UmapGraph g;
+    g.n = n;
+    g.rowStart.push_back(0);
+    for (int i = 0; i < n; ++i) {
+        const int base = i < 100 ? 0 : 100;
+        std::vector<int> cols{base + (i - base + 1) % 100, base + (i - base + 99) % 100};
+        std::sort(cols.begin(), cols.end());
+        for (int c : cols) {
+            g.column.push_back(c);
+            g.weight.push_back(1.0);
+        }
+        g.rowStart.push_back(static_cast<std::int64_t>(g.column.size()));
+    }
+    const std::vector<double> y = pe::umapSpectralStart(g, 3);
+    double closest = 1e300;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            closest = std::min(closest, std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]));
+    QVERIFY2(closest > 1e-3, qPrintable(QString::number(closest)));
 }
 
 void TestUmap::sameSeedSameBitsOnAnyThreads()
