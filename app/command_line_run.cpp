@@ -180,6 +180,8 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
             std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());
             return 2;
         }
+        if (const std::string note = table.note ? table.note() : std::string(); !note.empty())
+            std::fprintf(stderr, "pe-explorer: note: %s\n", note.c_str());
         return 0;
     }
     const bool offscreen = cmd.mode == CommandLine::Mode::ExportFigure || cmd.mode == CommandLine::Mode::ExportFrames ||

@@ -7,7 +7,7 @@ packages=(
   cmake g++ make pkg-config
   qt6-base-dev qt6-svg-dev libgl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
-  libeigen3-dev libfftw3-dev libgif-dev
+  libeigen3-dev libfftw3-dev libgif-dev libhnswlib-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   xvfb xauth fonts-dejavu-core fonts-dejavu-extra
 )

@@ -580,21 +580,25 @@ Table projectionTable(const Encoding &encoding, const NoiseParams &noise, Projec
                       const TsneSettings &settings, const UmapSettings &umap, const ColorBy &colorBy)
 {
     const EncodingParams &p = encoding.params();
-    if (colorBy.kind == ColorByKind::Position)
-        return lazyValuesTable("position", {"x", "y"}, p.startPos, p.seqLen,
-                               [&encoding, noise, method, settings, umap] {
-                                   return computeProjection(encoding, noise, method, settings, umap).xy;
-                               });
-    return lazyValuesTable("position", {"x", "y", colorColumnHeader(colorBy)}, p.startPos, p.seqLen,
-                           [&encoding, noise, method, settings, umap, colorBy] {
-                               const std::vector<double> xy =
-                                   computeProjection(encoding, noise, method, settings, umap).xy;
-                               if (colorBy.kind == ColorByKind::Error)
-                                   return withColumn(xy, nearestOffsets(xy, 2));
-                               std::string error;
-                               const std::optional<PointColors> colors = pointColors(colorBy, encoding, noise, &error);
-                               return withColumn(xy, colors ? colors->values : std::vector<double>{});
-                           });
+    std::vector<std::string> headers{"x", "y"};
+    if (colorBy.kind != ColorByKind::Position)
+        headers.push_back(colorColumnHeader(colorBy));
+    auto recall = std::make_shared<Recall>(); // the neighbours', known once computed
+    Table t = lazyValuesTable(
+        "position", headers, p.startPos, p.seqLen, [&encoding, noise, method, settings, umap, colorBy, recall] {
+            Projection projection = computeProjection(encoding, noise, method, settings, umap);
+            *recall = projection.recall;
+            const std::vector<double> &xy = projection.xy;
+            if (colorBy.kind == ColorByKind::Position)
+                return std::move(projection.xy);
+            if (colorBy.kind == ColorByKind::Error)
+                return withColumn(xy, nearestOffsets(xy, 2));
+            std::string error;
+            const std::optional<PointColors> colors = pointColors(colorBy, encoding, noise, &error);
+            return withColumn(xy, colors ? colors->values : std::vector<double>{});
+        });
+    t.note = [recall] { return recallNote(*recall); };
+    return t;
 }
 
 Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors)

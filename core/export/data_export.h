@@ -37,6 +37,10 @@ struct Table {
     // distance and attention): its NPY is the matrix alone, so np.load gives it and --table reads
     // it back. Every other NPY holds the CSV's columns in the CSV's order, the index first.
     bool matrix = false;
+    // Once the table is written, what its reader should know that the file cannot say (a
+    // projection's approximate neighbours and their recall); empty for nothing. The command line
+    // prints it on stderr.
+    std::function<std::string()> note;
     // The NPY's columns: cols, and the index unless a matrix.
     int npyCols() const { return cols + (matrix ? 0 : 1); }
 };

@@ -177,11 +177,25 @@ Neighbors exactNeighbors(const Rows &rows, int k, const std::atomic<bool> *cance
     return nb;
 }
 
+NeighborSearch neighborSearch(const EncodingParams &params, const NoiseParams &noise)
+{
+    if (OffsetKernel::applies(params, noise))
+        return NeighborSearch::Offsets;
+    const auto n = static_cast<double>(params.seqLen);
+    return n * n * params.dModel <= limits::maxExactNeighborWork ? NeighborSearch::Exact : NeighborSearch::Approximate;
+}
+
 Neighbors windowNeighbors(const Encoding &encoding, const NoiseParams &noise, int k, const std::atomic<bool> *cancel)
 {
-    if (OffsetKernel::applies(encoding.params(), noise))
+    switch (neighborSearch(encoding.params(), noise)) {
+    case NeighborSearch::Offsets:
         return offsetNeighbors(encoding, k, cancel);
-    return exactNeighbors(embeddingRows(encoding, noise), k, cancel);
+    case NeighborSearch::Exact:
+        return exactNeighbors(embeddingRows(encoding, noise), k, cancel);
+    case NeighborSearch::Approximate:
+        break;
+    }
+    return approximateNeighbors(embeddingRows(encoding, noise), k, cancel);
 }
 
 double trustworthiness(const Rows &input, const std::vector<double> &embedding, int dims, int k)

@@ -75,23 +75,33 @@ std::optional<ColorBy> parseColorBy(std::string_view text, std::string *error)
     return c;
 }
 
-std::string colorByText(const ColorBy &c)
+std::string_view colorByKindName(ColorByKind kind)
 {
-    switch (c.kind) {
+    switch (kind) {
     case ColorByKind::Position:
         return "position";
     case ColorByKind::Phase:
-        return "phase:" + std::to_string(c.index);
+        return "phase";
     case ColorByKind::Norm:
         return "norm";
     case ColorByKind::Column:
-        return "column:" + std::to_string(c.index);
+        return "column";
     case ColorByKind::Error:
         return "error";
     case ColorByKind::Labels:
-        return "labels:" + c.path;
+        return "labels";
     }
     return {};
+}
+
+std::string colorByText(const ColorBy &c)
+{
+    std::string text(colorByKindName(c.kind));
+    if (c.kind == ColorByKind::Phase || c.kind == ColorByKind::Column || c.kind == ColorByKind::Labels) {
+        text += ':'; // appended apart: GCC 12 warns falsely (-Wrestrict) of ":" + std::to_string
+        text += c.kind == ColorByKind::Labels ? c.path : std::to_string(c.index);
+    }
+    return text;
 }
 
 std::string colorColumnHeader(const ColorBy &c)

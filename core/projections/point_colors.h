@@ -18,6 +18,11 @@ namespace pe {
 // nearest), or labels read from a CSV file.
 enum class ColorByKind { Position, Phase, Norm, Column, Error, Labels };
 
+inline constexpr ColorByKind kColorByKinds[] = {ColorByKind::Position, ColorByKind::Phase, ColorByKind::Norm,
+                                                ColorByKind::Column,   ColorByKind::Error, ColorByKind::Labels};
+// The kind's word in --color-by ("position", "phase", ... "labels").
+std::string_view colorByKindName(ColorByKind kind);
+
 struct ColorBy {
     ColorByKind kind = ColorByKind::Position;
     int index = 0;    // Phase: the pair; Column: the column

@@ -67,6 +67,7 @@ Projection computeProjection(const Encoding &encoding, const NoiseParams &noise,
             return out;
         out.xy = u->embedding();
         out.iteration = u->epoch();
+        out.recall = u->graph().recall;
         return out;
     }
     std::optional<Tsne> tsne = prepareTsne(encoding, noise, settings, cancel);
@@ -76,6 +77,7 @@ Projection computeProjection(const Encoding &encoding, const NoiseParams &noise,
     out.xy = tsne->embedding();
     out.iteration = tsne->iteration();
     out.kl = tsne->kl();
+    out.recall = tsne->recall();
     return out;
 }
 

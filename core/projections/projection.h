@@ -22,6 +22,7 @@ struct Projection {
     int iteration = 0;            // t-SNE: steps done; UMAP: epochs done
     double kl = 0;                // t-SNE: KL divergence at the last measurement
     double explained[2] = {0, 0}; // PCA: fraction of the total variance on each axis
+    Recall recall;                // t-SNE, UMAP: their neighbours'
 };
 
 // Why the window cannot be projected with this method and these settings, in one sentence;

@@ -473,10 +473,16 @@ std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noi
         onStart(y);
     // By the offsets where they apply: no list of every row's neighbours is held (at 1,000,000
     // positions it alone would be 1.1 GB).
-    Affinities p =
-        OffsetKernel::applies(encoding.params(), noise)
-            ? offsetAffinities(encoding, k, settings.perplexity, cancel)
-            : affinities(exactNeighbors(embeddingRows(encoding, noise), k, cancel), settings.perplexity, cancel);
+    Affinities p;
+    if (OffsetKernel::applies(encoding.params(), noise)) {
+        p = offsetAffinities(encoding, k, settings.perplexity, cancel);
+    } else {
+        const Neighbors nb = windowNeighbors(encoding, noise, k, cancel);
+        if (nb.n == 0)
+            return std::nullopt;
+        p = affinities(nb, settings.perplexity, cancel);
+        p.recall = nb.recall;
+    }
     if (p.n == 0)
         return std::nullopt;
     return Tsne(std::move(p), std::move(y), settings);

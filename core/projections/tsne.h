@@ -34,18 +34,13 @@ struct TsneSettings {
 };
 
 namespace limits {
-// Projections of any vectors take at most this many positions; of a pure encoding with the offset
-// structure (OffsetKernel::applies: closed-form PCA sums, neighbours and affinities by offsets) the
-// longest window.
-inline constexpr std::int64_t maxProjectionPositions = 100'000;
-inline constexpr std::int64_t maxOffsetProjectionPositions = 1'000'000;
+// Projections take at most this many positions: PCA of any vectors streams them, t-SNE and UMAP
+// find their neighbours by the offsets, exactly or through the approximate index (neighbors.h).
+inline constexpr std::int64_t maxProjectionPositions = 1'000'000;
 inline constexpr double maxPerplexity = 1000.0;
 inline constexpr int maxTsneIterations = 100'000;
 inline constexpr double maxLearningRate = 1e6;
 inline constexpr double maxExaggeration = 1000.0;
-// Inputs without the offset structure (noise, per-index exponent, odd d) need an exact kNN:
-// n^2 d multiply-adds at most this (about 10 s on one core).
-inline constexpr double maxExactNeighborWork = 1.1e11;
 // The neighbours t-SNE keeps, n x 3 perplexity: 100,000 positions take every perplexity, 1,000,000
 // up to 100 (the offset path's break rows grow with k^2 where far offsets are among the nearest).
 inline constexpr double maxNeighborEntries = 3e8;
@@ -66,8 +61,9 @@ struct TsneProblem {
 };
 std::optional<TsneProblem> checkTsne(const TsneSettings &settings, std::int64_t n);
 std::optional<std::string> validateTsne(const TsneSettings &settings, std::int64_t n); // checkTsne's sentence
-// One sentence when the window cannot be projected (too many positions, or an exact kNN too long).
-std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne);
+// One sentence when the window cannot be projected (too many positions, or vectors whose approximate
+// index would not fit limits::maxApproximateValues). `neighbours`: the method needs them (t-SNE, UMAP).
+std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool neighbours);
 
 // The symmetric joint probabilities p_ij (sum 1), in runs of rows alike. Rows of a pure encoding's
 // window are mostly the row before them shifted by one (the offset structure: 99.7% of them at
@@ -82,6 +78,7 @@ struct Affinities {
     std::vector<std::int32_t> offset;
     std::vector<double> p;
     std::vector<std::int32_t> runOf; // each row's run
+    Recall recall;                   // the neighbours' (from the approximate index or exact)
 
     std::int64_t runs() const { return runFirst.empty() ? 0 : static_cast<std::int64_t>(runFirst.size()) - 1; }
     // f(j, p_ij) for row i's entries, by increasing j.
@@ -130,6 +127,7 @@ class Tsne
     bool finished() const { return iteration_ >= settings_.iterations; }
     double learningRate() const { return learningRate_; }
     bool exact() const { return exact_; }
+    const Recall &recall() const { return p_.recall; }
 
     // How the repulsion of the Barnes-Hut range (n > kExactMaxPoints) is computed: each step the
     // cheaper of FFT interpolation (tsne_fft.h) and the quadtree, or always one of them (tests and

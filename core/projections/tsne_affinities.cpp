@@ -154,23 +154,18 @@ std::optional<std::string> validateTsne(const TsneSettings &s, std::int64_t n)
     return std::nullopt;
 }
 
-std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool tsne)
+std::optional<std::string> projectionTooLarge(const EncodingParams &params, const NoiseParams &noise, bool neighbours)
 {
-    const bool offsets = OffsetKernel::applies(params, noise);
-    if (params.seqLen > limits::maxOffsetProjectionPositions)
-        return "projections take at most " + withThousands(limits::maxOffsetProjectionPositions) +
-               " positions (seq_len is " + withThousands(params.seqLen) + ").";
-    if (!offsets && params.seqLen > limits::maxProjectionPositions)
-        return "projections of these vectors take at most " + withThousands(limits::maxProjectionPositions) +
-               " positions (seq_len is " + withThousands(params.seqLen) +
-               "); without noise, the sinusoids with the pair exponent and even d_model, or RoPE without YaRN's "
-               "factor, take " +
-               withThousands(limits::maxOffsetProjectionPositions) + " (their neighbours come from the offsets).";
-    const double work = static_cast<double>(params.seqLen) * static_cast<double>(params.seqLen) * params.dModel;
-    if (tsne && !offsets && params.seqLen > kExactMaxPoints && work > limits::maxExactNeighborWork)
-        return "t-SNE of these vectors needs an exact neighbour search of seq_len^2 x d_model = " + number(work) +
-               " operations, more than " + number(limits::maxExactNeighborWork) +
-               "; without noise, with the pair exponent and even d_model the offsets give it for free.";
+    if (params.seqLen > limits::maxProjectionPositions)
+        return "projections take at most " + withThousands(limits::maxProjectionPositions) + " positions (seq_len is " +
+               withThousands(params.seqLen) + ").";
+    const auto n = static_cast<double>(params.seqLen);
+    if (neighbours && neighborSearch(params, noise) == NeighborSearch::Approximate &&
+        n * params.dModel > limits::maxApproximateValues)
+        return "the approximate neighbour index of these vectors would hold seq_len x d_model = " +
+               number(n * params.dModel) + " values, more than " + number(limits::maxApproximateValues) +
+               " (1.6 GB); without noise, the sinusoids with the pair exponent and even d_model, or RoPE without "
+               "YaRN's factor, need none (their neighbours come from the offsets).";
     return std::nullopt;
 }
 

@@ -166,6 +166,7 @@ UmapGraph umapGraph(const Neighbors &nb, const std::atomic<bool> *cancel)
         return g;
     g.sigma.assign(static_cast<std::size_t>(n), 0.0);
     g.rho.assign(static_cast<std::size_t>(n), 0.0);
+    g.recall = nb.recall;
     std::vector<double> dist(static_cast<std::size_t>(n * m));
     for (std::size_t e = 0; e < dist.size(); ++e)
         dist[e] = std::sqrt(std::max(nb.dist2[e], 0.0));
@@ -535,7 +536,9 @@ bool Umap::step(const std::atomic<bool> *cancel)
                     const double d0 = yi0 - y_[2 * j], d1 = yi1 - y_[2 * j + 1];
                     const double dist2 = d0 * d0 + d1 * d1;
                     if (dist2 > 0) {
-                        const double coeff = -2.0 * a * b * std::pow(dist2, b - 1.0) / (a * std::pow(dist2, b) + 1.0);
+                        // d^(2b - 2) as d^2b / d^2: one pow (the epochs' cost is their pows).
+                        const double p = std::pow(dist2, b);
+                        const double coeff = -2.0 * a * b * (p / dist2) / (a * p + 1.0);
                         // This edge's pull on i, and the reverse edge's (sampled in the same epochs,
                         // its weight being the same) pull on i as its other end: the same again.
                         f0 += 2.0 * clip(coeff * d0);
@@ -556,7 +559,10 @@ bool Umap::step(const std::atomic<bool> *cancel)
                         const double n1 = yi1 - y_[static_cast<std::size_t>(2 * other + 1)];
                         const double nd2 = n0 * n0 + n1 * n1;
                         if (nd2 > 0) {
-                            const double coeff = 2.0 * b / ((0.001 + nd2) * (a * std::pow(nd2, b) + 1.0));
+                            // In single precision: the force is clipped to 4 and scaled by the
+                            // rate, and powf is half pow's cost (umap-learn's layout is float32).
+                            const double p = std::pow(static_cast<float>(nd2), static_cast<float>(b));
+                            const double coeff = 2.0 * b / ((0.001 + nd2) * (a * p + 1.0));
                             f0 += clip(coeff * n0);
                             f1 += clip(coeff * n1);
                         } else {

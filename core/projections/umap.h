@@ -54,6 +54,7 @@ struct UmapGraph {
     std::vector<std::int32_t> column;
     std::vector<double> weight;
     std::vector<double> sigma, rho; // each row's, from the smooth kNN distances
+    Recall recall;                  // the neighbours' (from the approximate index or exact)
 };
 // neighbours: each row's k - 1 nearest others (Neighbors' squared distances). Empty when cancelled.
 UmapGraph umapGraph(const Neighbors &neighbors, const std::atomic<bool> *cancel = nullptr);

@@ -369,11 +369,11 @@ void TestCommandLine::refusals_data()
     QTest::newRow("attention data too large") << "--seq-len 20000 --export-data attention --out a.npy"
                                               << "at most 10,000 positions";
     QTest::newRow("projection of noisy vectors too big")
-        << "--seq-len 200000 --noise 0.1 --export projection --out p.png"
-        << "at most 100,000 positions";
+        << "--seq-len 1000000 --d-model 512 --noise 0.1 --export projection --out p.png"
+        << "approximate neighbour index of these vectors would hold seq_len x d_model = 5.12e+08 values";
     QTest::newRow("noisy projection too big")
-        << "--seq-len 100000 --d-model 512 --noise 0.5 --export-data projection --out p.csv"
-        << "exact neighbour search";
+        << "--seq-len 100000 --d-model 4096 --noise 0.5 --method umap --export-data projection --out p.csv"
+        << "more than 4e+08 (1.6 GB)";
     // Lectures: every step is a whole state; the flags that go with one.
     QTest::newRow("lecture unknown") << "--lecture-file clocks"
                                      << "no built-in lecture or file 'clocks'";

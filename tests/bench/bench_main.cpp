@@ -1,7 +1,8 @@
 // pe-bench: the figures quoted in the README. Measured, never asserted.
 //   build/tests/pe-bench            all benchmarks
 //   build/tests/pe-bench --quick    smaller repeat counts
-//   build/tests/pe-bench [--quick] --projection   t-SNE and PCA only (and scikit-learn when installed;
+//   build/tests/pe-bench [--quick] --projection   t-SNE, PCA, UMAP and the approximate neighbours only
+//                                                 (scikit-learn, numpy and umap-learn when installed;
 //                                                 without --quick also 1,000,000 x 64 in the window)
 //   build/tests/pe-bench --projection-window      t-SNE of 1,000,000 x 64 in the window alone
 //   build/tests/pe-bench --recovery               recovery only
@@ -400,7 +401,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1 && std::string(argv[argc - 1]) == "--projection") {
-        std::printf("Projections (t-SNE, PCA) on %d threads:\n", pe::parallelThreads());
+        std::printf("Projections (t-SNE, PCA, UMAP) on %d threads:\n", pe::parallelThreads());
         const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
         projectionBenchmarks(argc > 2, QString::fromStdString((self.parent_path() / "../app/pe-explorer").string()));
         if (argc == 2) {

@@ -348,6 +348,43 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
             std::printf("  (not measured: python3-sklearn not installed, or the script failed)\n");
     }
+    // Issue 34: the approximate index above the exact search's reach, in process (build and search
+    // apart) and as t-SNE's and UMAP's whole process, with the recall each measured.
+    for (auto [n, d] : quick ? std::vector<std::pair<std::int64_t, int>>{{40'000, 128}}
+                             : std::vector<std::pair<std::int64_t, int>>{{100'000, 128}, {1'000'000, 64}}) {
+        const pe::Encoding e(params(n, d));
+        const pe::NoiseParams noise{0.5, 42};
+        for (int k : {14, 90}) {
+            pe::Neighbors nb;
+            const double inside = seconds([&] { nb = pe::approximateNeighbors(pe::embeddingRows(e, noise), k); });
+            std::printf("  approximate neighbours (HNSW), sigma 0.5, %lld x %d, k %d: %.2f s in process, %s\n",
+                        static_cast<long long>(n), d, k, inside, pe::recallNote(nb.recall).c_str());
+            std::fflush(stdout);
+        }
+        for (const char *method : {"umap", "tsne"}) {
+            long peak = 0;
+            const double whole = wholeProcessSeconds(
+                explorer,
+                windowArgs(n, d) + QStringList{QStringLiteral("--noise"), QStringLiteral("0.5"),
+                                               QStringLiteral("--method"), QString::fromLatin1(method)},
+                &peak);
+            std::printf("  %s of noisy rows (sigma 0.5) %lld x %d, whole process %.1f s, peak resident %.0f MiB\n",
+                        method, static_cast<long long>(n), d, whole, static_cast<double>(peak) / 1024.0);
+            std::fflush(stdout);
+        }
+    }
+    // Issue 34: UMAP against umap-learn, whole process both (tests/bench/umap_quality.py).
+    if (!quick) {
+        QProcess py;
+        py.setProcessChannelMode(QProcess::ForwardedChannels);
+        std::printf("  UMAP against umap-learn (tests/bench/umap_quality.py):\n");
+        std::fflush(stdout);
+        py.start(QStringLiteral("/usr/bin/python3"),
+                 {QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QStringLiteral("umap_quality.py")),
+                  QStringLiteral("--explorer"), explorer});
+        if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
+            std::printf("  (not measured: umap-learn or python3-sklearn not installed, or the script failed)\n");
+    }
     std::vector<double> sk;
     SklearnRun last{};
     for (int rep = 0; rep < (quick ? 0 : 3); ++rep)

@@ -152,13 +152,11 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     // The colouring: a kind, and the pair or column it names (or the labels' file); the setting's
     // own text field stays hidden, written from these.
     colorKind_->setObjectName(QStringLiteral("colorKind"));
-    for (auto [text, name] : {std::pair{tr("position"), "position"},
-                              {tr("phase"), "phase"},
-                              {tr("norm"), "norm"},
-                              {tr("column"), "column"},
-                              {tr("nearest offset"), "error"},
-                              {tr("labels"), "labels"}})
-        colorKind_->addItem(text, QString::fromLatin1(name));
+    for (const pe::ColorByKind kind : pe::kColorByKinds) {
+        const std::string_view name = pe::colorByKindName(kind);
+        const QString data = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+        colorKind_->addItem(kind == pe::ColorByKind::Error ? tr("nearest offset") : tr(name.data()), data);
+    }
     colorKind_->setToolTip(tr("What colours the points: the position; its phase on one pair's clock (t·ω mod 2π); "
                               "the vector's length; one column's value; the offset |s − t| to the nearest point "
                               "drawn (1: a true neighbour); or labels from a CSV file of position,label lines"));
@@ -399,7 +397,7 @@ void ProjectionView::launch()
                 std::optional<pe::Umap> fresh =
                     pe::prepareUmap(*enc, key.noise, key.umap, &cancel, [&](const std::vector<double> &start) {
                         if (frames)
-                            offer(pe::Projection{start, 0, 0, {0, 0}});
+                            offer(pe::Projection{start, 0, 0, {0, 0}, {}});
                     });
                 if (!fresh)
                     return {};
@@ -410,13 +408,14 @@ void ProjectionView::launch()
                 *umap,
                 [&](const pe::Umap &u) {
                     if (frames && !u.finished() && frameDue())
-                        offer(pe::Projection{u.embedding(), u.epoch(), 0, {0, 0}});
+                        offer(pe::Projection{u.embedding(), u.epoch(), 0, {0, 0}, u.graph().recall});
                     return true;
                 },
                 &cancel);
             if (!done)
                 return {};
-            return [this, frame = pe::Projection{umap->embedding(), umap->epoch(), 0, {0, 0}}]() mutable {
+            return [this, frame = pe::Projection{
+                              umap->embedding(), umap->epoch(), 0, {0, 0}, umap->graph().recall}]() mutable {
                 showFrame(std::move(frame));
             };
         }
@@ -426,7 +425,7 @@ void ProjectionView::launch()
             std::optional<pe::Tsne> fresh =
                 pe::prepareTsne(*enc, key.noise, key.settings, &cancel, [&](const std::vector<double> &start) {
                     if (frames)
-                        offer(pe::Projection{start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}});
+                        offer(pe::Projection{start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}, {}});
                 });
             if (!fresh)
                 return {};
@@ -437,7 +436,8 @@ void ProjectionView::launch()
             return pe::Projection{t.embedding(),
                                   t.iteration(),
                                   t.iteration() > 0 ? t.kl() : std::numeric_limits<double>::quiet_NaN(),
-                                  {0, 0}};
+                                  {0, 0},
+                                  t.recall()};
         };
         const bool done = pe::runTsne(
             *tsne,
@@ -565,8 +565,9 @@ void ProjectionView::showColorBy()
     // The field's text: this runs on its editingFinished, before the state has taken it.
     const pe::ColorBy by = pe::parseColorBy(colorBy_->text().toStdString(), nullptr).value_or(pe::ColorBy{});
     const QSignalBlocker quietKind(colorKind_), quietIndex(colorIndex_);
-    static const char *const names[] = {"position", "phase", "norm", "column", "error", "labels"};
-    colorKind_->setCurrentIndex(colorKind_->findData(QString::fromLatin1(names[static_cast<int>(by.kind)])));
+    colorKind_->setCurrentIndex(
+        static_cast<int>(std::find(std::begin(pe::kColorByKinds), std::end(pe::kColorByKinds), by.kind) -
+                         std::begin(pe::kColorByKinds)));
     const bool phase = by.kind == pe::ColorByKind::Phase;
     // Up to the last pair or column, or the index asked for when it names none (the title says so).
     colorIndex_->setRange(0, std::max(by.index, indexCount(by.kind) - 1));
@@ -589,13 +590,7 @@ void ProjectionView::editColorBy()
 {
     const pe::ColorBy now = colorByFrom(settings());
     pe::ColorBy by;
-    const QString kind = colorKind_->currentData().toString();
-    by.kind = kind == QLatin1String("phase")    ? pe::ColorByKind::Phase
-              : kind == QLatin1String("norm")   ? pe::ColorByKind::Norm
-              : kind == QLatin1String("column") ? pe::ColorByKind::Column
-              : kind == QLatin1String("error")  ? pe::ColorByKind::Error
-              : kind == QLatin1String("labels") ? pe::ColorByKind::Labels
-                                                : pe::ColorByKind::Position;
+    by.kind = pe::kColorByKinds[std::max(0, colorKind_->currentIndex())];
     // The index carried over to another kind stays within it (column 500 to the phase of d 64).
     if (by.kind == pe::ColorByKind::Phase || by.kind == pe::ColorByKind::Column)
         by.index = std::clamp(colorIndex_->value(), 0, std::max(0, indexCount(by.kind) - 1));

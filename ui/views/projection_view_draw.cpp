@@ -172,6 +172,9 @@ void ProjectionView::draw()
         p->xAxis->setLabel(tr("PC1 (%1% of the variance)").arg(100 * shown_.explained[0], 0, 'f', 1));
         p->yAxis->setLabel(tr("PC2 (%1% of the variance)").arg(100 * shown_.explained[1], 0, 'f', 1));
     }
+    // Neighbours from the approximate index: how many of the true ones it found.
+    if (problem_.isEmpty() && n > 0 && method() != pe::ProjectionMethod::Pca && shown_.recall.approximate())
+        title << QString::fromStdString(pe::recallNote(shown_.recall));
     if (!colorProblem_.isEmpty() && problem_.isEmpty())
         title << tr("coloured by position: %1").arg(colorProblem_);
     else if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > kLiveNearest)
@@ -328,6 +331,7 @@ void ProjectionView::showColoring()
             colours.push_back(kUnlabelled);
         }
     }
+    const std::size_t entriesBefore = legendEntries_.size();
     while (legendEntries_.size() > static_cast<std::size_t>(entries.size())) {
         p->removePlottable(legendEntries_.back());
         legendEntries_.pop_back();
@@ -343,9 +347,11 @@ void ProjectionView::showColoring()
         legendEntries_[i]->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssDisc, colours[i], colours[i], 8 * lineScale()));
     }
-    // Placed now, not at the next rebuild: the entries may arrive after it (the labels are read on
-    // a worker, and an export waits for them after its rebuild).
-    placeLegend();
+    // Placed when the entries come or go, not at the next rebuild: they may arrive after it (the
+    // labels are read on a worker, and an export waits for them after its rebuild). Not every
+    // frame: placing re-lays the plot out.
+    if (legendEntries_.size() != entriesBefore)
+        placeLegend();
     wrapLegend();
 }
 

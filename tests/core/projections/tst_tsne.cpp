@@ -574,15 +574,18 @@ void TestTsne::settingsAreValidated()
     QVERIFY2(QString::fromStdString(pe::checkTsne(s, 1'000'000)->message)
                  .startsWith(QStringLiteral("perplexity times seq_len must be at most 1e8 (got 101 x 1,000,000)")),
              pe::checkTsne(s, 1'000'000)->message.c_str());
-    // A pure encoding's window to 1,000,000 positions (by its offsets); other vectors to 100,000.
+    // Any window to 1,000,000 positions.
     QVERIFY(pe::projectionTooLarge(params(1'000'001, 8), {}, false));
     QVERIFY(!pe::projectionTooLarge(params(1'000'000, 64), {}, true));
     QVERIFY(!pe::projectionTooLarge(params(200'000, 8), {}, false));
-    QVERIFY(pe::projectionTooLarge(params(200'000, 8), {0.5, 1}, false));
+    QVERIFY(!pe::projectionTooLarge(params(200'000, 8), {0.5, 1}, false));
     QVERIFY(!pe::projectionTooLarge(params(100'000, 8), {}, true));
-    // Noisy vectors have no offset structure: an exact search, which is bounded.
-    QVERIFY(pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, true));
-    QVERIFY(!pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, false));
+    // Noisy vectors have no offset structure: above the exact search's reach, an approximate index
+    // of at most 4e8 values. PCA needs no neighbours.
+    QVERIFY(!pe::projectionTooLarge(params(100'000, 512), {0.5, 1}, true));
+    QVERIFY(!pe::projectionTooLarge(params(781'250, 512), {0.5, 1}, true));
+    QVERIFY(pe::projectionTooLarge(params(781'251, 512), {0.5, 1}, true));
+    QVERIFY(!pe::projectionTooLarge(params(1'000'000, 512), {0.5, 1}, false));
 }
 
 void TestTsne::resultsDoNotDependOnTheThreads()

@@ -15,6 +15,29 @@
 
 using testsupport::params;
 
+// `count` rings of `size` points, each point joined with weight 1 to its `reach` nearest on either
+// side of its own ring, and to nothing on another.
+static pe::UmapGraph rings(int count, int size, int reach)
+{
+    pe::UmapGraph g;
+    g.n = count * size;
+    g.rowStart.push_back(0);
+    for (int i = 0; i < g.n; ++i) {
+        const int base = i / size * size;
+        std::vector<int> cols;
+        for (int o = -reach; o <= reach; ++o)
+            if (o != 0)
+                cols.push_back(base + (i - base + o + size) % size);
+        std::sort(cols.begin(), cols.end());
+        for (int c : cols) {
+            g.column.push_back(c);
+            g.weight.push_back(1.0);
+        }
+        g.rowStart.push_back(static_cast<std::int64_t>(g.column.size()));
+    }
+    return g;
+}
+
 class TestUmap : public QObject
 {
     Q_OBJECT
@@ -117,21 +140,7 @@ void TestUmap::spectralStartIsTheLaplaciansSmoothestVectors()
     // A ring of 400 points, each joined to its 4 nearest on either side: the normalised Laplacian's
     // two smallest non-trivial eigenvectors are cos and sin of the angle, so the start is a circle.
     const int n = 400;
-    pe::UmapGraph g;
-    g.n = n;
-    g.rowStart.push_back(0);
-    for (int i = 0; i < n; ++i) {
-        std::vector<int> cols;
-        for (int o = -4; o <= 4; ++o)
-            if (o != 0)
-                cols.push_back((i + o + n) % n);
-        std::sort(cols.begin(), cols.end());
-        for (int c : cols) {
-            g.column.push_back(c);
-            g.weight.push_back(1.0);
-        }
-        g.rowStart.push_back(static_cast<std::int64_t>(g.column.size()));
-    }
+    const pe::UmapGraph g = rings(1, n, 4);
     const std::vector<double> y = pe::umapSpectralStart(g, 1);
     double cx = 0, cy = 0;
     for (int i = 0; i < n; ++i) {
@@ -157,19 +166,7 @@ void TestUmap::piecesStartApart()
     // Two rings with no edge between them: eigenvalue 1 twice. The start must not collapse each ring
     // onto a ray (the pieces' indicators): every point stands apart from every other.
     const int n = 200;
-    pe::UmapGraph g;
-    g.n = n;
-    g.rowStart.push_back(0);
-    for (int i = 0; i < n; ++i) {
-        const int base = i < 100 ? 0 : 100;
-        std::vector<int> cols{base + (i - base + 1) % 100, base + (i - base + 99) % 100};
-        std::sort(cols.begin(), cols.end());
-        for (int c : cols) {
-            g.column.push_back(c);
-            g.weight.push_back(1.0);
-        }
-        g.rowStart.push_back(static_cast<std::int64_t>(g.column.size()));
-    }
+    const pe::UmapGraph g = rings(2, n / 2, 1);
     const std::vector<double> y = pe::umapSpectralStart(g, 3);
     double closest = 1e300;
     for (int i = 0; i < n; ++i)

@@ -247,11 +247,12 @@ void TestProjectionView::tooLargeIsRefusedWithAMessage()
 {
     ViewFixture<ProjectionView> f(QSize(900, 600));
     QVERIFY(f.exposed());
-    // Vectors without the offset structure (the per-index exponent) take at most 100,000 positions.
-    QVERIFY(!f.params.set(params(200'000, 16, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
+    // Vectors without the offset structure (the per-index exponent) need the approximate index
+    // above 1.1e11 n^2 d, which holds at most 4e8 values.
+    QVERIFY(!f.params.set(params(1'000'000, 512, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
     QVERIFY(!f.view->running());
     QVERIFY(f.view->projection().xy.empty());
-    QVERIFY2(title(f.view.get()).contains(QStringLiteral("at most 100,000 positions")),
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("approximate neighbour index")),
              qPrintable(title(f.view.get())));
     // Perplexity too large for the window: said, and nothing runs.
     QVERIFY(!f.params.set(params(20, 8)));
