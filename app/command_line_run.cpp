@@ -173,8 +173,15 @@ int runCommandLine(const CommandLine &cmd, int &argc, char **argv)
         const pe::Table table = kind.data->make(request);
         std::string error;
         TerminalProgress progress(cmd.out);
-        const bool ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()),
-                                       error, progress.callback());
+        bool ok = false;
+        try {
+            ok = pe::writeTable(table, cmd.out.toStdString(), *pe::dataFormatForPath(cmd.out.toStdString()), error,
+                                progress.callback());
+        } catch (const std::exception &e) {
+            // Memory the computation could not have (an index's, a neighbour list's): said, and the
+            // temporary file removed (AtomicFile), nothing written.
+            error = std::string("the table could not be computed: ") + e.what();
+        }
         progress.finish();
         if (!ok) {
             std::fprintf(stderr, "pe-explorer: --out: %s\n", error.c_str());

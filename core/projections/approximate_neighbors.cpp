@@ -16,7 +16,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <functional>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -25,8 +28,6 @@
 namespace pe {
 
 namespace {
-
-using FloatRows = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // In double, four sums at a time (so the compiler can keep them in vector lanes; the order is
 // fixed, so the result is too).
@@ -46,48 +47,78 @@ double squaredDistance(const float *a, const float *b, int d)
     return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-// The rows in single precision, as the index holds them (half the memory of doubles, and
-// hnswlib's L2 space is float). Nothing when cancelled.
-std::optional<FloatRows> floatRows(const Rows &rows, const std::atomic<bool> *cancel)
+// A row's single-precision values, by its index.
+using RowAccess = std::function<const float *(std::int64_t row)>;
+
+// The rows in single precision (as the index holds them: half the memory of doubles, and hnswlib's
+// L2 space is float), a block at a time: take(first, count, values). False when cancelled.
+bool forEachFloatBlock(const Rows &rows, const std::atomic<bool> *cancel,
+                       const std::function<void(std::int64_t first, std::int64_t count, const float *values)> &take)
 {
-    FloatRows x(rows.n, rows.d);
     constexpr std::int64_t kBlock = 2048;
     std::vector<double> block;
+    std::vector<float> values;
     for (std::int64_t first = 0; first < rows.n; first += kBlock) {
         if (cancel && cancel->load())
-            return std::nullopt;
+            return false;
         const std::int64_t count = std::min(kBlock, rows.n - first);
         block.resize(static_cast<std::size_t>(count * rows.d));
         rows.fill(first, count, 1, block.data());
-        for (std::int64_t i = 0; i < count * rows.d; ++i) {
-            const auto v = static_cast<float>(block[static_cast<std::size_t>(i)]);
-            if (!std::isfinite(v))
-                throw std::invalid_argument("approximateNeighbors: a value does not fit in single precision");
-            x.data()[first * rows.d + i] = v;
+        values.resize(block.size());
+        for (std::size_t i = 0; i < block.size(); ++i) {
+            values[i] = static_cast<float>(block[i]);
+            if (!std::isfinite(values[i]))
+                throw std::invalid_argument("a value of the vectors does not fit in single precision");
         }
+        take(first, count, values.data());
     }
-    return x;
+    return true;
+}
+
+// Runs body(begin, end) through parallelFor, and rethrows the first exception any chunk threw once
+// every chunk is done (an exception leaving a worker would end the program).
+void parallelForCatching(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)> &body,
+                         std::int64_t minChunk = 1)
+{
+    std::mutex mutex;
+    std::exception_ptr first;
+    parallelFor(
+        n,
+        [&](std::int64_t begin, std::int64_t end) {
+            try {
+                body(begin, end);
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                if (!first)
+                    first = std::current_exception();
+            }
+        },
+        minChunk);
+    if (first)
+        std::rethrow_exception(first);
 }
 
 // Sample rows' exact k nearest by every distance (blocked products through Eigen), and the share of
 // them the approximate lists hold. A listed row as near as the k-th exact one counts: ties may be
 // listed either way, and the product's rounding differs from squaredDistance's by far less than
 // the 1e-9 allowed.
-double sampleRecall(const FloatRows &x, const Neighbors &nb, std::int64_t sample, const std::atomic<bool> *cancel)
+double sampleRecall(const RowAccess &row, int d, const Neighbors &nb, std::int64_t sample,
+                    const std::atomic<bool> *cancel)
 {
     using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    const std::int64_t n = x.rows();
+    const auto rowOfFloats = [&row, d](std::int64_t i) { return Eigen::Map<const Eigen::RowVectorXf>(row(i), d); };
+    const std::int64_t n = nb.n;
     const int k = nb.k;
     const auto rowOf = [n, sample](std::int64_t s) { return s * n / sample; }; // evenly over the window
     constexpr std::int64_t kSampleBlock = 32, kChunk = 4096;
     const std::int64_t blocks = (sample + kSampleBlock - 1) / kSampleBlock;
     std::vector<std::int64_t> found(static_cast<std::size_t>(blocks), 0);
-    parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
+    parallelForCatching(blocks, [&](std::int64_t b0, std::int64_t b1) {
         for (std::int64_t b = b0; b < b1; ++b) {
             const std::int64_t first = b * kSampleBlock, count = std::min(kSampleBlock, sample - first);
-            RowMatrix q(count, x.cols());
+            RowMatrix q(count, d);
             for (std::int64_t s = 0; s < count; ++s)
-                q.row(s) = x.row(rowOf(first + s)).cast<double>();
+                q.row(s) = rowOfFloats(rowOf(first + s)).cast<double>();
             const Eigen::VectorXd qNorms = q.rowwise().squaredNorm();
             // Each sample row's k smallest so far, a max-heap.
             std::vector<std::vector<double>> nearest(static_cast<std::size_t>(count));
@@ -96,7 +127,9 @@ double sampleRecall(const FloatRows &x, const Neighbors &nb, std::int64_t sample
                 if (cancel && cancel->load())
                     return;
                 const std::int64_t rows = std::min(kChunk, n - c0);
-                chunk = x.middleRows(c0, rows).cast<double>();
+                chunk.resize(rows, d);
+                for (std::int64_t j = 0; j < rows; ++j)
+                    chunk.row(j) = rowOfFloats(c0 + j).cast<double>();
                 d2.noalias() = -2.0 * q * chunk.transpose();
                 d2.rowwise() += chunk.rowwise().squaredNorm().transpose();
                 d2.colwise() += qNorms;
@@ -148,10 +181,13 @@ double measureRecall(const Rows &rows, const Neighbors &nb, std::int64_t sample,
 {
     if (nb.n != rows.n || sample < 1 || sample > rows.n)
         throw std::invalid_argument("measureRecall: the lists are not of these rows, or the sample is not 1 to n");
-    const std::optional<FloatRows> x = floatRows(rows, cancel);
-    if (!x)
+    std::vector<float> x(static_cast<std::size_t>(rows.n * rows.d));
+    if (!forEachFloatBlock(rows, cancel, [&](std::int64_t first, std::int64_t count, const float *values) {
+            std::copy_n(values, count * rows.d, x.begin() + first * rows.d);
+        }))
         return std::numeric_limits<double>::quiet_NaN();
-    const double recall = sampleRecall(*x, nb, sample, cancel);
+    const int d = rows.d;
+    const double recall = sampleRecall([&x, d](std::int64_t i) { return x.data() + i * d; }, d, nb, sample, cancel);
     return cancel && cancel->load() ? std::numeric_limits<double>::quiet_NaN() : recall;
 }
 
@@ -167,22 +203,29 @@ Neighbors approximateNeighbors(const Rows &rows, int k, const std::atomic<bool> 
     const std::int64_t n = rows.n;
     if (k < 1 || k >= n)
         throw std::invalid_argument("approximateNeighbors: k must be from 1 to n - 1");
-    std::optional<FloatRows> x = floatRows(rows, cancel);
-    if (!x)
-        return {};
     const int d = rows.d;
 
     // The graph is built on one thread: hnswlib's concurrent insertion links points in whatever
     // order the threads reach them, and the same seed must give the same neighbours (and so the
-    // same t-SNE or UMAP bits) on any machine. The searches, which only read it, use every core.
+    // same t-SNE or UMAP bits) run after run, on any number of threads. The searches, which only
+    // read it, use every core. The rows are held by the index alone (row i is its internal id i:
+    // inserted in order).
     hnswlib::L2Space space(static_cast<std::size_t>(d));
     hnswlib::HierarchicalNSW<float> index(&space, static_cast<std::size_t>(n), kHnswLinks, kHnswBuildBreadth,
                                           kHnswSeed);
-    for (std::int64_t i = 0; i < n; ++i) {
-        if ((i & 1023) == 0 && cancel && cancel->load())
-            return {};
-        index.addPoint(x->row(i).data(), static_cast<hnswlib::labeltype>(i));
-    }
+    if (!forEachFloatBlock(rows, cancel,
+                           [&](std::int64_t first, std::int64_t count, const float *values) {
+                               for (std::int64_t r = 0; r < count; ++r) {
+                                   if (((first + r) & 1023) == 0 && cancel && cancel->load())
+                                       return;
+                                   index.addPoint(values + r * d, static_cast<hnswlib::labeltype>(first + r));
+                               }
+                           }) ||
+        (cancel && cancel->load()))
+        return {};
+    const RowAccess row = [&index](std::int64_t i) {
+        return reinterpret_cast<const float *>(index.getDataByInternalId(static_cast<hnswlib::tableint>(i)));
+    };
     // Each search keeps k + 1 (the row itself is in the index) and looks at least twice as wide.
     index.setEf(static_cast<std::size_t>(std::max(2 * (k + 1), kHnswSearchBreadth)));
 
@@ -191,33 +234,36 @@ Neighbors approximateNeighbors(const Rows &rows, int k, const std::atomic<bool> 
     nb.k = k;
     nb.index.resize(static_cast<std::size_t>(n * k));
     nb.dist2.resize(static_cast<std::size_t>(n * k));
-    parallelFor(
+    parallelForCatching(
         n,
         [&](std::int64_t begin, std::int64_t end) {
             std::vector<std::pair<double, std::int32_t>> list;
             for (std::int64_t i = begin; i < end; ++i) {
-                if ((i & 255) == 0 && cancel && cancel->load())
+                if ((i & 63) == 0 && cancel && cancel->load())
                     return;
-                auto heap = index.searchKnn(x->row(i).data(), static_cast<std::size_t>(k + 1));
+                const float *self = row(i);
+                auto heap = index.searchKnn(self, static_cast<std::size_t>(k + 1));
                 list.clear();
                 for (; !heap.empty(); heap.pop()) {
                     const auto j = static_cast<std::int32_t>(heap.top().second);
                     if (j != i) // distances again in double, from the same single-precision rows
-                        list.emplace_back(squaredDistance(x->row(i).data(), x->row(j).data(), d), j);
+                        list.emplace_back(squaredDistance(self, row(j), d), j);
                 }
-                std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
+                // Fewer than k found (a point the graph's pruning left hard to reach, duplicate
+                // rows): this row's lists by every distance instead, never padded.
+                if (static_cast<int>(list.size()) < k) {
+                    list.clear();
+                    for (std::int64_t j = 0; j < n; ++j)
+                        if (j != i)
+                            list.emplace_back(squaredDistance(self, row(j), d), static_cast<std::int32_t>(j));
+                }
+                const auto closer = [](const auto &a, const auto &b) {
                     return a.first < b.first || (a.first == b.first && a.second < b.second);
-                });
-                // A search returns fewer than asked only from a graph in pieces, which hnswlib's
-                // linking of every new point to its nearest does not build; the farthest found
-                // would fill the places left.
-                if (list.empty())
-                    throw std::runtime_error("approximateNeighbors: the index found no neighbour of a row");
+                };
+                std::partial_sort(list.begin(), list.begin() + k, list.end(), closer);
                 for (int j = 0; j < k; ++j) {
-                    const auto &[dist2, other] =
-                        list[std::min<std::size_t>(static_cast<std::size_t>(j), list.size() - 1)];
-                    nb.index[static_cast<std::size_t>(i * k + j)] = other;
-                    nb.dist2[static_cast<std::size_t>(i * k + j)] = dist2;
+                    nb.index[static_cast<std::size_t>(i * k + j)] = list[static_cast<std::size_t>(j)].second;
+                    nb.dist2[static_cast<std::size_t>(i * k + j)] = list[static_cast<std::size_t>(j)].first;
                 }
             }
         },
@@ -226,7 +272,7 @@ Neighbors approximateNeighbors(const Rows &rows, int k, const std::atomic<bool> 
         return {};
     nb.recall.sample = recallSampleSize(n, d);
     nb.recall.k = k;
-    nb.recall.value = sampleRecall(*x, nb, nb.recall.sample, cancel);
+    nb.recall.value = sampleRecall(row, d, nb, nb.recall.sample, cancel);
     if (cancel && cancel->load())
         return {};
     return nb;

@@ -24,8 +24,20 @@ std::optional<std::string> projectionProblem(const EncodingParams &params, const
         return problem;
     if (method == ProjectionMethod::Umap)
         return validateUmap(umap, params.seqLen);
-    if (tsne)
-        return validateTsne(settings, params.seqLen); // which also wants 3 positions or more
+    if (tsne) {
+        if (auto problem = validateTsne(settings, params.seqLen)) // which also wants 3 positions or more
+            return problem;
+        // Neighbours from a search are held as lists, then as affinities (about 60 bytes an entry
+        // at the peak); the offsets' runs are far smaller.
+        const double entries = static_cast<double>(params.seqLen) * tsneNeighborCount(params.seqLen, settings);
+        if (neighborSearch(params, noise) != NeighborSearch::Offsets && entries > limits::maxSearchedNeighborEntries)
+            return "t-SNE of these vectors would keep seq_len x " +
+                   std::to_string(tsneNeighborCount(params.seqLen, settings)) + " = " + compactNumber(entries) +
+                   " neighbour entries (3 x perplexity + 1 a position, or every other position with theta 0), more "
+                   "than " +
+                   compactNumber(limits::maxSearchedNeighborEntries) + ": lower the perplexity or the positions.";
+        return std::nullopt;
+    }
     if (params.seqLen < 2)
         return "PCA needs at least 2 positions.";
     return std::nullopt;

@@ -44,6 +44,10 @@ inline constexpr double maxExaggeration = 1000.0;
 // The neighbours t-SNE keeps, n x 3 perplexity: 100,000 positions take every perplexity, 1,000,000
 // up to 100 (the offset path's break rows grow with k^2 where far offsets are among the nearest).
 inline constexpr double maxNeighborEntries = 3e8;
+// Neighbours from a search (exact or approximate, not the offsets) are held as n x k lists and then
+// as affinities, about 60 bytes an entry at the peak: at most this many (6 GB; 1,000,000 positions
+// to perplexity 33).
+inline constexpr double maxSearchedNeighborEntries = 1e8;
 } // namespace limits
 
 // KL is measured every this many steps (and at the last).

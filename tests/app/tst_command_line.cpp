@@ -371,6 +371,9 @@ void TestCommandLine::refusals_data()
     QTest::newRow("projection of noisy vectors too big")
         << "--seq-len 1000000 --d-model 512 --noise 0.1 --export projection --out p.png"
         << "approximate neighbour index of these vectors would hold seq_len x d_model = 5.12e+08 values";
+    QTest::newRow("noisy t-SNE with too many neighbours")
+        << "--seq-len 1000000 --d-model 64 --noise 0.5 --perplexity 50 --export-data projection --out p.csv"
+        << "would keep seq_len x 151 = ";
     QTest::newRow("noisy projection too big")
         << "--seq-len 100000 --d-model 4096 --noise 0.5 --method umap --export-data projection --out p.csv"
         << "more than 4e+08 (1.6 GB)";
