@@ -85,10 +85,11 @@ inline constexpr int kHnswSearchBreadth = 100;
 inline constexpr int kHnswSeed = 100;
 
 // Any rows, approximately: a hierarchical navigable small-world graph (Malkov and Yashunin 2020,
-// through Debian's hnswlib), built on one thread (so the same rows give the same lists on any
-// machine) and searched on every core; the rows held in single precision and the distances of the
-// lists found computed again in double from them. Recall is measured against an exact search of
-// recallSampleSize rows. Empty (n == 0) when cancelled.
+// through Debian's hnswlib), built on one thread (so the same rows give the same lists run after
+// run, on any number of threads) and searched on every core; the rows held by the index alone, in
+// single precision, and the distances of the lists found computed again in double from them.
+// Recall is measured against an exact search of recallSampleSize rows. Empty (n == 0) when
+// cancelled.
 Neighbors approximateNeighbors(const Rows &rows, int k, const std::atomic<bool> *cancel = nullptr);
 // The rows recall is measured on: about 2e10 multiply-adds' worth, from 100 to 1,000 (n at most).
 std::int64_t recallSampleSize(std::int64_t n, int d);
