@@ -16,10 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -75,29 +73,6 @@ bool forEachFloatBlock(const Rows &rows, const std::atomic<bool> *cancel,
     return true;
 }
 
-// Runs body(begin, end) through parallelFor, and rethrows the first exception any chunk threw once
-// every chunk is done (an exception leaving a worker would end the program).
-void parallelForCatching(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)> &body,
-                         std::int64_t minChunk = 1)
-{
-    std::mutex mutex;
-    std::exception_ptr first;
-    parallelFor(
-        n,
-        [&](std::int64_t begin, std::int64_t end) {
-            try {
-                body(begin, end);
-            } catch (...) {
-                const std::lock_guard lock(mutex);
-                if (!first)
-                    first = std::current_exception();
-            }
-        },
-        minChunk);
-    if (first)
-        std::rethrow_exception(first);
-}
-
 // Sample rows' exact k nearest by every distance (blocked products through Eigen), and the share of
 // them the approximate lists hold. A listed row as near as the k-th exact one counts: ties may be
 // listed either way, and the product's rounding differs from squaredDistance's by far less than
@@ -113,7 +88,7 @@ double sampleRecall(const RowAccess &row, int d, const Neighbors &nb, std::int64
     constexpr std::int64_t kSampleBlock = 32, kChunk = 4096;
     const std::int64_t blocks = (sample + kSampleBlock - 1) / kSampleBlock;
     std::vector<std::int64_t> found(static_cast<std::size_t>(blocks), 0);
-    parallelForCatching(blocks, [&](std::int64_t b0, std::int64_t b1) {
+    parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {
         for (std::int64_t b = b0; b < b1; ++b) {
             const std::int64_t first = b * kSampleBlock, count = std::min(kSampleBlock, sample - first);
             RowMatrix q(count, d);
@@ -229,12 +204,8 @@ Neighbors approximateNeighbors(const Rows &rows, int k, const std::atomic<bool> 
     // Each search keeps k + 1 (the row itself is in the index) and looks at least twice as wide.
     index.setEf(static_cast<std::size_t>(std::max(2 * (k + 1), kHnswSearchBreadth)));
 
-    Neighbors nb;
-    nb.n = n;
-    nb.k = k;
-    nb.index.resize(static_cast<std::size_t>(n * k));
-    nb.dist2.resize(static_cast<std::size_t>(n * k));
-    parallelForCatching(
+    Neighbors nb = Neighbors::sized(n, k);
+    parallelFor(
         n,
         [&](std::int64_t begin, std::int64_t end) {
             std::vector<std::pair<double, std::int32_t>> list;

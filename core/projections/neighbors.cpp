@@ -43,6 +43,16 @@ void selectNearest(const double *dist, std::int64_t n, std::int64_t self, int k,
 
 } // namespace
 
+Neighbors Neighbors::sized(std::int64_t n, int k)
+{
+    Neighbors nb;
+    nb.n = n;
+    nb.k = k;
+    nb.index.resize(static_cast<std::size_t>(n * k));
+    nb.dist2.resize(static_cast<std::size_t>(n * k));
+    return nb;
+}
+
 std::vector<double> Rows::all() const
 {
     std::vector<double> out(static_cast<std::size_t>(n * d));
@@ -120,11 +130,7 @@ Neighbors offsetNeighbors(const Encoding &encoding, int k, const std::atomic<boo
     const OffsetOrder order = offsetOrder(encoding, cancel);
     if (order.n == 0)
         return {};
-    Neighbors nb;
-    nb.n = n;
-    nb.k = k;
-    nb.index.resize(static_cast<std::size_t>(n * k));
-    nb.dist2.resize(static_cast<std::size_t>(n * k));
+    Neighbors nb = Neighbors::sized(n, k);
     parallelFor(
         n,
         [&](std::int64_t begin, std::int64_t end) {
@@ -147,11 +153,7 @@ Neighbors exactNeighbors(const Rows &rows, int k, const std::atomic<bool> *cance
         throw std::invalid_argument("exactNeighbors: k must be from 1 to n - 1");
     const RowMatrix x = toMatrix(rows);
     const Eigen::VectorXd norms = x.rowwise().squaredNorm();
-    Neighbors nb;
-    nb.n = n;
-    nb.k = k;
-    nb.index.resize(static_cast<std::size_t>(n * k));
-    nb.dist2.resize(static_cast<std::size_t>(n * k));
+    Neighbors nb = Neighbors::sized(n, k);
     constexpr std::int64_t kBlock = 64;
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
     parallelFor(blocks, [&](std::int64_t b0, std::int64_t b1) {

@@ -50,6 +50,8 @@ struct Neighbors {
     std::vector<std::int32_t> index;
     std::vector<double> dist2;
     Recall recall;
+
+    static Neighbors sized(std::int64_t n, int k); // n rows of k places, to be filled
 };
 
 // Pure pair-exponent encodings with even d (OffsetKernel::applies): |PE(t) - PE(s)|^2 =

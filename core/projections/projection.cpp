@@ -29,10 +29,10 @@ std::optional<std::string> projectionProblem(const EncodingParams &params, const
             return problem;
         // Neighbours from a search are held as lists, then as affinities (about 60 bytes an entry
         // at the peak); the offsets' runs are far smaller.
-        const double entries = static_cast<double>(params.seqLen) * tsneNeighborCount(params.seqLen, settings);
+        const int k = tsneNeighborCount(params.seqLen, settings);
+        const double entries = static_cast<double>(params.seqLen) * k;
         if (neighborSearch(params, noise) != NeighborSearch::Offsets && entries > limits::maxSearchedNeighborEntries)
-            return "t-SNE of these vectors would keep seq_len x " +
-                   std::to_string(tsneNeighborCount(params.seqLen, settings)) + " = " + compactNumber(entries) +
+            return "t-SNE of these vectors would keep seq_len x " + std::to_string(k) + " = " + compactNumber(entries) +
                    " neighbour entries (3 x perplexity + 1 a position, or every other position with theta 0), more "
                    "than " +
                    compactNumber(limits::maxSearchedNeighborEntries) + ": lower the perplexity or the positions.";

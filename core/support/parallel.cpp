@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -142,10 +143,25 @@ void parallelFor(std::int64_t n, const std::function<void(std::int64_t, std::int
         fn(0, n);
         return;
     }
-    const std::function<void(std::int64_t)> chunk = [&](std::int64_t c) { fn(c * size, std::min(n, (c + 1) * size)); };
+    // An exception may not leave a worker (the program would end) nor the caller's share early (the
+    // workers would go on with what the caller's frame held): the first one thrown is kept, and
+    // rethrown here once every chunk is done.
+    std::mutex failedMutex;
+    std::exception_ptr failed;
+    const std::function<void(std::int64_t)> chunk = [&](std::int64_t c) {
+        try {
+            fn(c * size, std::min(n, (c + 1) * size));
+        } catch (...) {
+            const std::lock_guard lock(failedMutex);
+            if (!failed)
+                failed = std::current_exception();
+        }
+    };
     if (!pool().run(chunks, chunk))
         for (std::int64_t c = 0; c < chunks; ++c)
             chunk(c);
+    if (failed)
+        std::rethrow_exception(failed);
 }
 
 } // namespace pe

@@ -159,6 +159,21 @@ double wholeProcessSeconds(const QString &explorer, const QStringList &args, lon
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// One of the comparison scripts beside this file (Debian's /usr/bin/python3 SCRIPT --explorer
+// EXPLORER), its output passed through; `missing` says what its failure most likely means.
+void benchScript(const char *what, const char *script, const QString &explorer, const char *missing)
+{
+    QProcess py;
+    py.setProcessChannelMode(QProcess::ForwardedChannels);
+    std::printf("  %s (tests/bench/%s):\n", what, script);
+    std::fflush(stdout);
+    py.start(QStringLiteral("/usr/bin/python3"),
+             {QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QString::fromLatin1(script)),
+              QStringLiteral("--explorer"), explorer});
+    if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
+        std::printf("  (not measured: %s, or the script failed)\n", missing);
+}
+
 QStringList windowArgs(std::int64_t n, int d)
 {
     return {QStringLiteral("--seq-len"), QString::number(n), QStringLiteral("--d-model"), QString::number(d)};
@@ -337,17 +352,9 @@ void projectionBenchmarks(bool quick, const QString &explorer)
                     static_cast<double>(figureKiB) / 1024.0);
     }
     // Issue 28: small inputs against scikit-learn on the same table (tests/bench/tsne_quality.py).
-    if (!quick) {
-        QProcess py;
-        py.setProcessChannelMode(QProcess::ForwardedChannels);
-        std::printf("  t-SNE trustworthiness(10) against scikit-learn (tests/bench/tsne_quality.py):\n");
-        std::fflush(stdout);
-        py.start(QStringLiteral("/usr/bin/python3"),
-                 {QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QStringLiteral("tsne_quality.py")),
-                  QStringLiteral("--explorer"), explorer});
-        if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
-            std::printf("  (not measured: python3-sklearn not installed, or the script failed)\n");
-    }
+    if (!quick)
+        benchScript("t-SNE trustworthiness(10) against scikit-learn", "tsne_quality.py", explorer,
+                    "python3-sklearn not installed");
     // Issue 34: the approximate index above the exact search's reach, in process (build and search
     // apart) and as t-SNE's and UMAP's whole process, with the recall each measured.
     for (auto [n, d] : quick ? std::vector<std::pair<std::int64_t, int>>{{40'000, 128}}
@@ -374,17 +381,9 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         }
     }
     // Issue 34: UMAP against umap-learn, whole process both (tests/bench/umap_quality.py).
-    if (!quick) {
-        QProcess py;
-        py.setProcessChannelMode(QProcess::ForwardedChannels);
-        std::printf("  UMAP against umap-learn (tests/bench/umap_quality.py):\n");
-        std::fflush(stdout);
-        py.start(QStringLiteral("/usr/bin/python3"),
-                 {QFileInfo(QStringLiteral(__FILE__)).dir().filePath(QStringLiteral("umap_quality.py")),
-                  QStringLiteral("--explorer"), explorer});
-        if (!py.waitForFinished(3'600'000) || py.exitCode() != 0)
-            std::printf("  (not measured: umap-learn or python3-sklearn not installed, or the script failed)\n");
-    }
+    if (!quick)
+        benchScript("UMAP against umap-learn", "umap_quality.py", explorer,
+                    "umap-learn or python3-sklearn not installed");
     std::vector<double> sk;
     SklearnRun last{};
     for (int rep = 0; rep < (quick ? 0 : 3); ++rep)
