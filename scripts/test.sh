@@ -11,14 +11,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
+step() { echo; echo "== $* ($(date +%T))"; }
+step "release build"
 "$root/scripts/build.sh"
 "$root/scripts/deps.sh" --tests
+step "every test (release build)"
 ctest --test-dir "$root/build" --output-on-failure -j 2 "$@"
 [ "$quick" = 1 ] && exit 0
 
 "$root/scripts/deps.sh" --sanitizers
 cd "$root"
-step() { echo; echo "== $* ($(date +%T))"; }
 
 step "format check (clang-format 14, .clang-format)"
 # Every C++ file was formatted once; a change that is not fails here. The files changed since the
