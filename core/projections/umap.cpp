@@ -1,5 +1,6 @@
 #include "projections/umap.h"
 
+#include "projections/pca.h"
 #include "support/parallel.h"
 
 #include <Eigen/Dense>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace pe {
 
@@ -22,6 +24,12 @@ constexpr double kMinDistScale = 1e-3;
 constexpr double kClip = 4.0;
 // Rows a block of the order-fixed sums (a sum's bits do not depend on the threads).
 constexpr std::int64_t kSumBlock = 4096;
+// A graph in pieces (umapSpectralStart): pieces of fewer points than this are placed uniformly (the
+// spectral block's 6 vectors and the trivial one need room; umap-learn's bound is 4 in 2-D); above
+// this many pieces, most of a few points, the whole start is the seeded uniform one (the centres'
+// nearest distances are P^2).
+constexpr std::int64_t kMinSpectralPiece = 8;
+constexpr std::int32_t kMaxPieces = 5000;
 
 std::uint64_t mix(std::uint64_t x)
 {
@@ -302,17 +310,15 @@ UmapGraph umapGraph(const Neighbors &nb, const std::atomic<bool> *cancel)
     return g;
 }
 
-std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel)
+namespace {
+
+// The normalised Laplacian's two smallest non-trivial eigenvectors of a graph in one piece, n x 2
+// (n >= 3). False when cancelled; `coords` left empty when they cannot be found.
+bool spectralCoordinates(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel,
+                         Eigen::MatrixXd &coords)
 {
     const std::int64_t n = g.n;
-    std::vector<double> out(static_cast<std::size_t>(2 * n));
-    const auto uniformStart = [&] {
-        for (std::int64_t i = 0; i < 2 * n; ++i)
-            out[static_cast<std::size_t>(i)] = -10.0 + 20.0 * unit(draw(seed, 1, static_cast<std::uint64_t>(i), 0));
-        return out;
-    };
-    if (n < 3)
-        return uniformStart();
+    coords.resize(0, 2);
     // S = (I + D^-1/2 W D^-1/2) / 2: the normalised Laplacian's smallest eigenvectors are S's
     // largest, its eigenvalues in [0, 1]. The largest, 1, has D^1/2 1: projected out each step.
     std::vector<double> invSqrt(static_cast<std::size_t>(n)), top(static_cast<std::size_t>(n));
@@ -324,35 +330,10 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
         invSqrt[static_cast<std::size_t>(i)] = deg > 0 ? 1.0 / std::sqrt(deg) : 0.0;
         top[static_cast<std::size_t>(i)] = std::sqrt(deg);
     }
-    // A graph in several pieces has eigenvalue 1 once a piece: the filter would find the pieces'
-    // indicators, and each piece would collapse onto a ray. umap-learn lays the pieces out apart;
-    // until then such a graph starts from the seeded uniform layout.
-    {
-        std::vector<std::int64_t> parent(static_cast<std::size_t>(n));
-        std::iota(parent.begin(), parent.end(), std::int64_t{0});
-        const auto root = [&](std::int64_t x) {
-            while (parent[static_cast<std::size_t>(x)] != x)
-                x = parent[static_cast<std::size_t>(x)] =
-                    parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
-            return x;
-        };
-        std::int64_t pieces = n;
-        for (std::int64_t i = 0; i < n; ++i)
-            for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)];
-                 e < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e) {
-                const std::int64_t a = root(i), b = root(g.column[static_cast<std::size_t>(e)]);
-                if (a != b) {
-                    parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
-                    --pieces;
-                }
-            }
-        if (pieces > 1)
-            return uniformStart();
-    }
     const double topNorm = std::sqrt(orderedSum(
         n, [&](std::int64_t i) { return top[static_cast<std::size_t>(i)] * top[static_cast<std::size_t>(i)]; }));
     if (!(topNorm > 0))
-        return uniformStart();
+        return true;
     for (double &v : top)
         v /= topNorm;
     // A block of 6 vectors for the 2 wanted: the 4 more guard them (the eigenvalues below the
@@ -433,7 +414,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
     Eigen::Vector2d last(0, 0);
     for (int pass = 0; pass < passes; ++pass) {
         if (cancel && cancel->load())
-            return {};
+            return false;
         const auto es = ritz(q);
         const Eigen::Vector2d wanted(es.eigenvalues()(kBlock - 1), es.eigenvalues()(kBlock - 2));
         if (pass > 0 && (wanted - last).cwiseAbs().maxCoeff() < 1e-10)
@@ -460,7 +441,212 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
     }
     // Rayleigh-Ritz: the block's two leading directions.
     const auto es = ritz(q);
-    const Eigen::MatrixXd coords = q * es.eigenvectors().rightCols(2).rowwise().reverse();
+    coords = q * es.eigenvectors().rightCols(2).rowwise().reverse();
+    if (!coords.allFinite() || !(coords.cwiseAbs().maxCoeff() > 0))
+        coords.resize(0, 2);
+    return true;
+}
+
+// The graph's connected pieces: each row's piece, numbered in the order of their first rows.
+std::vector<std::int32_t> graphPieces(const UmapGraph &g, std::int32_t &count)
+{
+    const std::int64_t n = g.n;
+    std::vector<std::int64_t> parent(static_cast<std::size_t>(n));
+    std::iota(parent.begin(), parent.end(), std::int64_t{0});
+    const auto root = [&](std::int64_t x) {
+        while (parent[static_cast<std::size_t>(x)] != x)
+            x = parent[static_cast<std::size_t>(x)] =
+                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+        return x;
+    };
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)]; e < g.rowStart[static_cast<std::size_t>(i + 1)];
+             ++e) {
+            const std::int64_t a = root(i), b = root(g.column[static_cast<std::size_t>(e)]);
+            if (a != b)
+                parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+        }
+    std::vector<std::int32_t> piece(static_cast<std::size_t>(n));
+    count = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t r = root(i); // every root is its piece's smallest row, so it came first
+        piece[static_cast<std::size_t>(i)] = r == i ? count++ : piece[static_cast<std::size_t>(r)];
+    }
+    return piece;
+}
+
+// Where each piece's middle goes, P x 2, every centre at distance at most 1 from the origin: as
+// umap-learn's multi_component_layout (umap/spectral.py), up to 4 pieces at the ends of the axes
+// (+-e1, then +-e2); more at their centroids' top two principal components (umap-learn embeds the
+// centroids spectrally, with affinities exp(-distance^2) that are all 0 once the centroids stand a
+// few units apart, as a table's or a long window's do). Without the rows, or when two centroids
+// fall on one point, evenly round the unit circle. Empty when cancelled.
+std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &piece, std::int32_t count,
+                                            const Rows *rows, const std::atomic<bool> *cancel)
+{
+    Eigen::MatrixXd centre = Eigen::MatrixXd::Zero(count, 2);
+    const auto circle = [&] {
+        for (std::int32_t p = 0; p < count; ++p) {
+            const double angle = 2.0 * 3.141592653589793 * p / count;
+            centre(p, 0) = std::cos(angle);
+            centre(p, 1) = std::sin(angle);
+        }
+        return centre;
+    };
+    if (count <= 4) {
+        // umap-learn's order: e1, e2 (when 3 or 4 pieces), then their negatives.
+        const int axes = (count + 1) / 2;
+        for (std::int32_t p = 0; p < count; ++p)
+            centre(p, p % axes) = p < axes ? 1.0 : -1.0;
+        return centre;
+    }
+    if (!rows || rows->d < 1)
+        return circle();
+    // The centroids, the rows streamed a block at a time.
+    const int d = rows->d;
+    std::vector<double> sum(static_cast<std::size_t>(count) * static_cast<std::size_t>(d), 0.0);
+    std::vector<std::int64_t> size(static_cast<std::size_t>(count), 0);
+    constexpr std::int64_t kBlockRows = 1024;
+    std::vector<double> block(static_cast<std::size_t>(kBlockRows) * static_cast<std::size_t>(d));
+    for (std::int64_t first = 0; first < rows->n; first += kBlockRows) {
+        if (cancel && cancel->load())
+            return std::nullopt;
+        const std::int64_t m = std::min(kBlockRows, rows->n - first);
+        rows->fill(first, m, 1, block.data());
+        for (std::int64_t r = 0; r < m; ++r) {
+            const auto p = static_cast<std::size_t>(piece[static_cast<std::size_t>(first + r)]);
+            ++size[p];
+            for (int c = 0; c < d; ++c)
+                sum[p * static_cast<std::size_t>(d) + static_cast<std::size_t>(c)] +=
+                    block[static_cast<std::size_t>(r * d + c)];
+        }
+    }
+    for (std::int32_t p = 0; p < count; ++p)
+        for (int c = 0; c < d; ++c)
+            sum[static_cast<std::size_t>(p) * static_cast<std::size_t>(d) + static_cast<std::size_t>(c)] /=
+                static_cast<double>(size[static_cast<std::size_t>(p)]);
+    Rows centroids;
+    centroids.n = count;
+    centroids.d = d;
+    centroids.fill = [&](std::int64_t first, std::int64_t m, std::int64_t step, double *out) {
+        for (std::int64_t r = 0; r < m; ++r)
+            std::copy_n(sum.begin() + static_cast<std::ptrdiff_t>((first + r * step) * d), d, out + r * d);
+    };
+    const int k = std::min(2, d);
+    const Pca pca = principalComponents(centroids, k, 0, cancel);
+    if (pca.cancelled)
+        return std::nullopt;
+    const std::vector<double> xy = project(centroids, pca, cancel);
+    if (xy.empty())
+        return std::nullopt;
+    for (std::int32_t p = 0; p < count; ++p)
+        for (int c = 0; c < k; ++c)
+            centre(p, c) = xy[static_cast<std::size_t>(p * k + c)];
+    const double biggest = centre.rowwise().norm().maxCoeff();
+    if (!(biggest > 0) || !centre.allFinite())
+        return circle();
+    centre /= biggest;
+    return centre;
+}
+
+} // namespace
+
+std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel,
+                                      const Rows *rows)
+{
+    const std::int64_t n = g.n;
+    std::vector<double> out(static_cast<std::size_t>(2 * n));
+    const auto uniformStart = [&] {
+        for (std::int64_t i = 0; i < 2 * n; ++i)
+            out[static_cast<std::size_t>(i)] = -10.0 + 20.0 * unit(draw(seed, 1, static_cast<std::uint64_t>(i), 0));
+        return out;
+    };
+    if (n < 3)
+        return uniformStart();
+    std::int32_t pieces = 0;
+    const std::vector<std::int32_t> piece = graphPieces(g, pieces);
+    Eigen::MatrixXd coords;
+    if (pieces == 1) {
+        if (!spectralCoordinates(g, seed, cancel, coords))
+            return {};
+        if (coords.rows() == 0)
+            return uniformStart();
+    } else {
+        // A graph in several pieces has eigenvalue 1 once a piece: one spectral layout would find the
+        // pieces' indicators and put each piece on a ray. So, as umap-learn: each piece laid out alone
+        // about its own centre (pieceCentres), in a disc of 0.4 times the distance to the nearest
+        // other centre (umap-learn's square of half that distance lets neighbouring pieces touch),
+        // spectrally, or uniformly when it has fewer than kMinSpectralPiece points.
+        if (pieces > kMaxPieces)
+            return uniformStart();
+        const std::optional<Eigen::MatrixXd> centre = pieceCentres(piece, pieces, rows, cancel);
+        if (!centre)
+            return {};
+        std::vector<double> reach(static_cast<std::size_t>(pieces), std::numeric_limits<double>::infinity());
+        for (std::int32_t p = 0; p < pieces; ++p)
+            for (std::int32_t q = 0; q < pieces; ++q)
+                if (q != p)
+                    reach[static_cast<std::size_t>(p)] =
+                        std::min(reach[static_cast<std::size_t>(p)], (centre->row(p) - centre->row(q)).norm());
+        if (!(*std::min_element(reach.begin(), reach.end()) > 1e-9))
+            return uniformStart(); // pieceCentres parts its centres: only a table of NaNs gets here
+        // Each piece's rows, in increasing order (so a piece's columns stay sorted when renumbered).
+        std::vector<std::int64_t> pieceStart(static_cast<std::size_t>(pieces) + 1, 0),
+            member(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i)
+            ++pieceStart[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)]) + 1];
+        std::partial_sum(pieceStart.begin(), pieceStart.end(), pieceStart.begin());
+        {
+            std::vector<std::int64_t> at(pieceStart.begin(), pieceStart.end() - 1);
+            for (std::int64_t i = 0; i < n; ++i)
+                member[static_cast<std::size_t>(at[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])]++)] =
+                    i;
+        }
+        std::vector<std::int32_t> local(static_cast<std::size_t>(n));
+        coords.resize(n, 2);
+        for (std::int32_t p = 0; p < pieces; ++p) {
+            const double radius = 0.4 * reach[static_cast<std::size_t>(p)];
+            const std::int64_t first = pieceStart[static_cast<std::size_t>(p)];
+            const std::int64_t m = pieceStart[static_cast<std::size_t>(p) + 1] - first;
+            Eigen::MatrixXd own;
+            if (m >= kMinSpectralPiece) {
+                UmapGraph sub;
+                sub.n = m;
+                sub.rowStart.reserve(static_cast<std::size_t>(m) + 1);
+                sub.rowStart.push_back(0);
+                for (std::int64_t r = 0; r < m; ++r)
+                    local[static_cast<std::size_t>(member[static_cast<std::size_t>(first + r)])] =
+                        static_cast<std::int32_t>(r);
+                for (std::int64_t r = 0; r < m; ++r) {
+                    const std::int64_t i = member[static_cast<std::size_t>(first + r)];
+                    for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)];
+                         e < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e) {
+                        sub.column.push_back(local[static_cast<std::size_t>(g.column[static_cast<std::size_t>(e)])]);
+                        sub.weight.push_back(g.weight[static_cast<std::size_t>(e)]);
+                    }
+                    sub.rowStart.push_back(static_cast<std::int64_t>(sub.column.size()));
+                }
+                if (!spectralCoordinates(sub, seed, cancel, own))
+                    return {};
+            }
+            if (own.rows() > 0) {
+                own *= radius / own.rowwise().norm().maxCoeff();
+            } else {
+                // Uniform in the square inside the disc.
+                own.resize(m, 2);
+                for (std::int64_t r = 0; r < m; ++r)
+                    for (int c = 0; c < 2; ++c)
+                        own(r, c) =
+                            radius / std::sqrt(2.0) *
+                            (2.0 * unit(draw(seed, 5,
+                                             static_cast<std::uint64_t>(member[static_cast<std::size_t>(first + r)]),
+                                             static_cast<std::uint64_t>(c))) -
+                             1.0);
+            }
+            for (std::int64_t r = 0; r < m; ++r)
+                coords.row(member[static_cast<std::size_t>(first + r)]) = own.row(r) + centre->row(p);
+        }
+    }
     // umap-learn's: scaled so the largest |value| is 10, a jitter of 1e-4, then each axis to [0, 10].
     const double biggest = coords.cwiseAbs().maxCoeff();
     if (!(biggest > 0) || !coords.allFinite())
@@ -593,7 +779,8 @@ std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noi
     UmapGraph graph = umapGraph(nb, cancel);
     if (graph.n == 0)
         return std::nullopt;
-    std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel);
+    const Rows rows = embeddingRows(encoding, noise); // the centroids of a graph in pieces
+    std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel, &rows);
     if (start.empty())
         return std::nullopt;
     if (onStart)

@@ -95,9 +95,12 @@ class Umap
 };
 
 // The start: the graph's spectral embedding in 2-D scaled to [0, 10] with a seeded jitter of 1e-4,
-// or, when it has fewer than 3 points or cannot be found, a seeded uniform start in [-10, 10].
+// or, when it has fewer than 3 points or cannot be found, a seeded uniform start in [-10, 10]. A
+// graph in pieces has each piece laid out alone about a centre of its own, apart from the others
+// (umap-learn's multi_component_layout): more than 4 pieces are placed by their centroids in `rows`
+// (the graph's own rows), evenly round a circle without them. Empty when cancelled.
 std::vector<double> umapSpectralStart(const UmapGraph &graph, std::uint64_t seed,
-                                      const std::atomic<bool> *cancel = nullptr);
+                                      const std::atomic<bool> *cancel = nullptr, const Rows *rows = nullptr);
 
 // Neighbours (the offsets for a pure encoding with the offset structure, else an exact search),
 // graph and start; `onStart` sees the start as soon as there is one. Nothing when cancelled.

@@ -161,18 +161,88 @@ void TestUmap::spectralStartIsTheLaplaciansSmoothestVectors()
     }
 }
 
-void TestUmap::piecesStartApart()
+// The smallest distance between a point of one piece and a point of another (pieces of `size`
+// consecutive rows).
+static double closestAcrossPieces(const std::vector<double> &y, int size)
 {
-    // Two rings with no edge between them: eigenvalue 1 twice. The start must not collapse each ring
-    // onto a ray (the pieces' indicators): every point stands apart from every other.
-    const int n = 200;
-    const pe::UmapGraph g = rings(2, n / 2, 1);
-    const std::vector<double> y = pe::umapSpectralStart(g, 3);
+    const int n = static_cast<int>(y.size() / 2);
     double closest = 1e300;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
-            closest = std::min(closest, std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]));
-    QVERIFY2(closest > 1e-3, qPrintable(QString::number(closest)));
+            if (i / size != j / size)
+                closest = std::min(closest, std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]));
+    return closest;
+}
+
+void TestUmap::piecesStartApart()
+{
+    // Two rings with no edge between them: eigenvalue 1 twice. A spectral layout of the whole graph
+    // would put each ring on a ray; umap-learn lays each piece out alone, about its own centre (+-e1
+    // for two pieces). Each ring is a ring again, in its own disc, and the two stand apart.
+    const int n = 200;
+    const pe::UmapGraph g = rings(2, n / 2, 1);
+    const std::vector<double> y = pe::umapSpectralStart(g, 3);
+    // Discs of 0.4 x 2 about +-1 on the first axis: a gap of 0.4 in a width of 3.6, so 1.1 of [0, 10].
+    const double apart = closestAcrossPieces(y, n / 2);
+    QVERIFY2(apart > 1.0, qPrintable(QString::number(apart)));
+    for (int p = 0; p < 2; ++p) {
+        // A circle, drawn squeezed (each axis is scaled to [0, 10]: the first spans 3.6, the second
+        // 1.6): its centre is the mean, and (x/sx)^2 + (y/sy)^2 is the same for every point.
+        double cx = 0, cy = 0, lox = 1e300, hix = -1e300, loy = 1e300, hiy = -1e300;
+        for (int i = p * n / 2; i < (p + 1) * n / 2; ++i) {
+            cx += y[2 * i] / (n / 2);
+            cy += y[2 * i + 1] / (n / 2);
+            lox = std::min(lox, y[2 * i]);
+            hix = std::max(hix, y[2 * i]);
+            loy = std::min(loy, y[2 * i + 1]);
+            hiy = std::max(hiy, y[2 * i + 1]);
+        }
+        QVERIFY2(std::abs((hix - lox) / (hiy - loy) - 1.6 / 3.6) < 0.01,
+                 qPrintable(QString::number((hix - lox) / (hiy - loy))));
+        for (int i = p * n / 2; i < (p + 1) * n / 2; ++i) {
+            const double r = std::hypot((y[2 * i] - cx) / (hix - lox), (y[2 * i + 1] - cy) / (hiy - loy));
+            QVERIFY2(std::abs(r - 0.5) < 0.01, qPrintable(QStringLiteral("point %1: %2").arg(i).arg(r)));
+        }
+    }
+
+    // Six rings, their rows round centroids on a line (100 apart): placed by the centroids' principal
+    // axis, in their order along it, and apart; the same bits from another thread. Without the rows,
+    // round a circle, still apart.
+    const int size = 20, count = 6;
+    const pe::UmapGraph six = rings(count, size, 2);
+    pe::Rows rows;
+    rows.n = count * size;
+    rows.d = 3;
+    rows.fill = [&](std::int64_t first, std::int64_t m, std::int64_t step, double *out) {
+        for (std::int64_t r = 0; r < m; ++r) {
+            const std::int64_t i = first + r * step;
+            const double angle = 2 * 3.141592653589793 * static_cast<double>(i % size) / size;
+            out[3 * r] = 100.0 * static_cast<double>(i / size);
+            out[3 * r + 1] = std::cos(angle);
+            out[3 * r + 2] = std::sin(angle);
+        }
+    };
+    const std::vector<double> line = pe::umapSpectralStart(six, 5, nullptr, &rows);
+    std::vector<double> other;
+    std::thread t([&] { other = pe::umapSpectralStart(six, 5, nullptr, &rows); });
+    t.join();
+    QVERIFY(other == line);
+    std::vector<double> middle(count, 0.0);
+    for (int i = 0; i < count * size; ++i)
+        middle[static_cast<std::size_t>(i / size)] += line[2 * i] / size;
+    const double sign = middle[1] > middle[0] ? 1 : -1;
+    for (int p = 1; p < count; ++p)
+        QVERIFY2(sign * (middle[p] - middle[p - 1]) > 1.0, qPrintable(QString::number(middle[p] - middle[p - 1])));
+    QVERIFY2(closestAcrossPieces(line, size) > 0.2, qPrintable(QString::number(closestAcrossPieces(line, size))));
+    const std::vector<double> round = pe::umapSpectralStart(six, 5);
+    QVERIFY2(closestAcrossPieces(round, size) > 0.2, qPrintable(QString::number(closestAcrossPieces(round, size))));
+
+    // Pieces too small for a spectral layout (3 points) are spread in their own squares.
+    const std::vector<double> tiny = pe::umapSpectralStart(rings(5, 3, 1), 7);
+    QVERIFY2(closestAcrossPieces(tiny, 3) > 0.2, qPrintable(QString::number(closestAcrossPieces(tiny, 3))));
+    for (int i = 0; i < 15; ++i)
+        for (int j = i + 1; j < 15; ++j)
+            QVERIFY(tiny[2 * i] != tiny[2 * j] || tiny[2 * i + 1] != tiny[2 * j + 1]);
 }
 
 void TestUmap::sameSeedSameBitsOnAnyThreads()
