@@ -30,6 +30,8 @@ constexpr std::int64_t kSumBlock = 4096;
 // nearest distances are P^2).
 constexpr std::int64_t kMinSpectralPiece = 8;
 constexpr std::int32_t kMaxPieces = 5000;
+// The pieces' centroids are held whole (pieces x d): above this many values (160 MB), round a circle.
+constexpr double kMaxCentroidValues = 2e7;
 
 std::uint64_t mix(std::uint64_t x)
 {
@@ -313,8 +315,10 @@ UmapGraph umapGraph(const Neighbors &nb, const std::atomic<bool> *cancel)
 namespace {
 
 // The normalised Laplacian's two smallest non-trivial eigenvectors of a graph in one piece, n x 2
-// (n >= 3). False when cancelled; `coords` left empty when they cannot be found.
-bool spectralCoordinates(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel,
+// (n >= 3). The passes' budget is shared by the whole graph's `entries` (the piece's own when it is
+// the whole graph), so its pieces cost together what one piece of their size would. False when
+// cancelled; `coords` left empty when they cannot be found.
+bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed, const std::atomic<bool> *cancel,
                          Eigen::MatrixXd &coords)
 {
     const std::int64_t n = g.n;
@@ -409,8 +413,7 @@ bool spectralCoordinates(const UmapGraph &g, std::uint64_t seed, const std::atom
     // a budget of applications of S that keeps the start to seconds at a million points; what the
     // passes have by then is made of the smoothest eigenvectors, which is what a start needs.
     constexpr int kDegree = 16;
-    const double nnz = std::max<double>(1.0, static_cast<double>(g.column.size()));
-    const int passes = std::clamp(static_cast<int>(4e9 / (nnz * kBlock * kDegree)), 3, 60);
+    const int passes = std::clamp(static_cast<int>(4e9 / (std::max(1.0, entries) * kBlock * kDegree)), 3, 60);
     Eigen::Vector2d last(0, 0);
     for (int pass = 0; pass < passes; ++pass) {
         if (cancel && cancel->load())
@@ -475,12 +478,14 @@ std::vector<std::int32_t> graphPieces(const UmapGraph &g, std::int32_t &count)
     return piece;
 }
 
-// Where each piece's middle goes, P x 2, every centre at distance at most 1 from the origin: as
-// umap-learn's multi_component_layout (umap/spectral.py), up to 4 pieces at the ends of the axes
-// (+-e1, then +-e2); more at their centroids' top two principal components (umap-learn embeds the
-// centroids spectrally, with affinities exp(-distance^2) that are all 0 once the centroids stand a
-// few units apart, as a table's or a long window's do). Without the rows, or when two centroids
-// fall on one point, evenly round the unit circle. Empty when cancelled.
+// Where each piece's middle goes, P x 2, scaled so the farthest centre is at distance 1: up to 4
+// pieces at the ends of the axes (+-e1, then +-e2) as umap-learn's multi_component_layout
+// (umap/spectral.py); more at their centroids' top two principal components, where umap-learn embeds
+// the centroids spectrally with affinities exp(-distance^2), which are negligible once the
+// centroids stand more than a few units apart, as a table's clusters or a long window's stretches
+// do (1e-11 at distance 5). Evenly round the unit circle instead without the rows, when two centres
+// fall on one point, or when the centroids would take more than kMaxCentroidValues. Empty when
+// cancelled.
 std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &piece, std::int32_t count,
                                             const Rows *rows, const std::atomic<bool> *cancel)
 {
@@ -500,18 +505,19 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
             centre(p, p % axes) = p < axes ? 1.0 : -1.0;
         return centre;
     }
-    if (!rows || rows->d < 1)
+    if (!rows || rows->d < 1 || rows->n != static_cast<std::int64_t>(piece.size()) ||
+        static_cast<double>(count) * rows->d > kMaxCentroidValues)
         return circle();
-    // The centroids, the rows streamed a block at a time.
+    // The centroids, the rows streamed a block of about a million values at a time.
     const int d = rows->d;
     std::vector<double> sum(static_cast<std::size_t>(count) * static_cast<std::size_t>(d), 0.0);
     std::vector<std::int64_t> size(static_cast<std::size_t>(count), 0);
-    constexpr std::int64_t kBlockRows = 1024;
-    std::vector<double> block(static_cast<std::size_t>(kBlockRows) * static_cast<std::size_t>(d));
-    for (std::int64_t first = 0; first < rows->n; first += kBlockRows) {
+    const std::int64_t blockRows = std::clamp<std::int64_t>((std::int64_t{1} << 20) / d, 1, 1024);
+    std::vector<double> block(static_cast<std::size_t>(blockRows) * static_cast<std::size_t>(d));
+    for (std::int64_t first = 0; first < rows->n; first += blockRows) {
         if (cancel && cancel->load())
             return std::nullopt;
-        const std::int64_t m = std::min(kBlockRows, rows->n - first);
+        const std::int64_t m = std::min(blockRows, rows->n - first);
         rows->fill(first, m, 1, block.data());
         for (std::int64_t r = 0; r < m; ++r) {
             const auto p = static_cast<std::size_t>(piece[static_cast<std::size_t>(first + r)]);
@@ -546,6 +552,10 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
     if (!(biggest > 0) || !centre.allFinite())
         return circle();
     centre /= biggest;
+    for (std::int32_t p = 0; p < count; ++p)
+        for (std::int32_t q = p + 1; q < count; ++q)
+            if (!((centre.row(p) - centre.row(q)).norm() > 1e-9))
+                return circle(); // two pieces alike but for their sizes, or apart only past 2 components
     return centre;
 }
 
@@ -567,7 +577,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
     const std::vector<std::int32_t> piece = graphPieces(g, pieces);
     Eigen::MatrixXd coords;
     if (pieces == 1) {
-        if (!spectralCoordinates(g, seed, cancel, coords))
+        if (!spectralCoordinates(g, static_cast<double>(g.column.size()), seed, cancel, coords))
             return {};
         if (coords.rows() == 0)
             return uniformStart();
@@ -589,7 +599,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                     reach[static_cast<std::size_t>(p)] =
                         std::min(reach[static_cast<std::size_t>(p)], (centre->row(p) - centre->row(q)).norm());
         if (!(*std::min_element(reach.begin(), reach.end()) > 1e-9))
-            return uniformStart(); // pieceCentres parts its centres: only a table of NaNs gets here
+            return uniformStart(); // never: pieceCentres keeps its centres apart
         // Each piece's rows, in increasing order (so a piece's columns stay sorted when renumbered).
         std::vector<std::int64_t> pieceStart(static_cast<std::size_t>(pieces) + 1, 0),
             member(static_cast<std::size_t>(n));
@@ -602,32 +612,37 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                 member[static_cast<std::size_t>(at[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])]++)] =
                     i;
         }
-        std::vector<std::int32_t> local(static_cast<std::size_t>(n));
+        std::vector<std::int32_t> local(static_cast<std::size_t>(n)); // a row's number in its piece
         coords.resize(n, 2);
-        for (std::int32_t p = 0; p < pieces; ++p) {
+        const double entries = static_cast<double>(g.column.size());
+        // One piece laid out; false when cancelled. Pieces write only their own rows (of `local` and
+        // `coords`), so several may run at once.
+        const auto layPiece = [&](std::int32_t p) {
             const double radius = 0.4 * reach[static_cast<std::size_t>(p)];
             const std::int64_t first = pieceStart[static_cast<std::size_t>(p)];
             const std::int64_t m = pieceStart[static_cast<std::size_t>(p) + 1] - first;
+            const auto row = [&](std::int64_t r) { return member[static_cast<std::size_t>(first + r)]; };
             Eigen::MatrixXd own;
             if (m >= kMinSpectralPiece) {
                 UmapGraph sub;
                 sub.n = m;
-                sub.rowStart.reserve(static_cast<std::size_t>(m) + 1);
-                sub.rowStart.push_back(0);
-                for (std::int64_t r = 0; r < m; ++r)
-                    local[static_cast<std::size_t>(member[static_cast<std::size_t>(first + r)])] =
-                        static_cast<std::int32_t>(r);
+                sub.rowStart.resize(static_cast<std::size_t>(m) + 1, 0);
                 for (std::int64_t r = 0; r < m; ++r) {
-                    const std::int64_t i = member[static_cast<std::size_t>(first + r)];
-                    for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)];
-                         e < g.rowStart[static_cast<std::size_t>(i + 1)]; ++e) {
+                    local[static_cast<std::size_t>(row(r))] = static_cast<std::int32_t>(r);
+                    sub.rowStart[static_cast<std::size_t>(r) + 1] = sub.rowStart[static_cast<std::size_t>(r)] +
+                                                                    g.rowStart[static_cast<std::size_t>(row(r)) + 1] -
+                                                                    g.rowStart[static_cast<std::size_t>(row(r))];
+                }
+                sub.column.reserve(static_cast<std::size_t>(sub.rowStart.back()));
+                sub.weight.reserve(static_cast<std::size_t>(sub.rowStart.back()));
+                for (std::int64_t r = 0; r < m; ++r)
+                    for (std::int64_t e = g.rowStart[static_cast<std::size_t>(row(r))];
+                         e < g.rowStart[static_cast<std::size_t>(row(r)) + 1]; ++e) {
                         sub.column.push_back(local[static_cast<std::size_t>(g.column[static_cast<std::size_t>(e)])]);
                         sub.weight.push_back(g.weight[static_cast<std::size_t>(e)]);
                     }
-                    sub.rowStart.push_back(static_cast<std::int64_t>(sub.column.size()));
-                }
-                if (!spectralCoordinates(sub, seed, cancel, own))
-                    return {};
+                if (!spectralCoordinates(sub, entries, seed, cancel, own))
+                    return false;
             }
             if (own.rows() > 0) {
                 own *= radius / own.rowwise().norm().maxCoeff();
@@ -636,16 +651,32 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                 own.resize(m, 2);
                 for (std::int64_t r = 0; r < m; ++r)
                     for (int c = 0; c < 2; ++c)
-                        own(r, c) =
-                            radius / std::sqrt(2.0) *
-                            (2.0 * unit(draw(seed, 5,
-                                             static_cast<std::uint64_t>(member[static_cast<std::size_t>(first + r)]),
-                                             static_cast<std::uint64_t>(c))) -
-                             1.0);
+                        own(r, c) = radius / std::sqrt(2.0) *
+                                    (2.0 * unit(draw(seed, 5, static_cast<std::uint64_t>(row(r)),
+                                                     static_cast<std::uint64_t>(c))) -
+                                     1.0);
             }
             for (std::int64_t r = 0; r < m; ++r)
-                coords.row(member[static_cast<std::size_t>(first + r)]) = own.row(r) + centre->row(p);
+                coords.row(row(r)) = own.row(r) + centre->row(p);
+            return true;
+        };
+        // Large pieces one after another, each on every core; the small ones (whose loops run on
+        // one thread) side by side. The same bits either way: a piece's sums are in a fixed order.
+        std::vector<std::int32_t> small;
+        for (std::int32_t p = 0; p < pieces; ++p) {
+            if (pieceStart[static_cast<std::size_t>(p) + 1] - pieceStart[static_cast<std::size_t>(p)] < kSumBlock)
+                small.push_back(p);
+            else if (!layPiece(p))
+                return {};
         }
+        std::atomic<bool> cancelled = false;
+        parallelFor(static_cast<std::int64_t>(small.size()), [&](std::int64_t s0, std::int64_t s1) {
+            for (std::int64_t s = s0; s < s1 && !cancelled.load(); ++s)
+                if (!layPiece(small[static_cast<std::size_t>(s)]))
+                    cancelled = true;
+        });
+        if (cancelled)
+            return {};
     }
     // umap-learn's: scaled so the largest |value| is 10, a jitter of 1e-4, then each axis to [0, 10].
     const double biggest = coords.cwiseAbs().maxCoeff();
@@ -769,16 +800,48 @@ bool Umap::step(const std::atomic<bool> *cancel)
     return true;
 }
 
+namespace {
+
+// Edges below w_max / epochs are never sampled (Umap's constructor). umap-learn drops them
+// (umap/umap_.py, simplicial_set_embedding) before it finds the graph's pieces and lays it out
+// spectrally, so an edge the epochs never pull along joins no two pieces; so do we, in place.
+void dropUnsampledEdges(UmapGraph &g, int epochs)
+{
+    if (g.weight.empty())
+        return;
+    const double floor = *std::max_element(g.weight.begin(), g.weight.end()) / epochs;
+    std::int64_t kept = 0;
+    for (std::int64_t i = 0; i < g.n; ++i) {
+        const std::int64_t begin = g.rowStart[static_cast<std::size_t>(i)];
+        const std::int64_t end = g.rowStart[static_cast<std::size_t>(i + 1)];
+        g.rowStart[static_cast<std::size_t>(i)] = kept;
+        for (std::int64_t e = begin; e < end; ++e)
+            if (g.weight[static_cast<std::size_t>(e)] >= floor && g.weight[static_cast<std::size_t>(e)] > 0) {
+                g.column[static_cast<std::size_t>(kept)] = g.column[static_cast<std::size_t>(e)];
+                g.weight[static_cast<std::size_t>(kept++)] = g.weight[static_cast<std::size_t>(e)];
+            }
+    }
+    g.rowStart[static_cast<std::size_t>(g.n)] = kept;
+    g.column.resize(static_cast<std::size_t>(kept));
+    g.weight.resize(static_cast<std::size_t>(kept));
+}
+
+} // namespace
+
 std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noise, const UmapSettings &settings,
                                 const std::atomic<bool> *cancel,
                                 const std::function<void(const std::vector<double> &)> &onStart)
 {
-    const Neighbors nb = windowNeighbors(encoding, noise, settings.neighbors - 1, cancel);
-    if (nb.n == 0)
-        return std::nullopt;
-    UmapGraph graph = umapGraph(nb, cancel);
+    UmapGraph graph;
+    {
+        const Neighbors nb = windowNeighbors(encoding, noise, settings.neighbors - 1, cancel);
+        if (nb.n == 0)
+            return std::nullopt;
+        graph = umapGraph(nb, cancel);
+    } // the lists freed before the start
     if (graph.n == 0)
         return std::nullopt;
+    dropUnsampledEdges(graph, umapEpochs(settings, graph.n));
     const Rows rows = embeddingRows(encoding, noise); // the centroids of a graph in pieces
     std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel, &rows);
     if (start.empty())

@@ -98,12 +98,13 @@ class Umap
 // or, when it has fewer than 3 points or cannot be found, a seeded uniform start in [-10, 10]. A
 // graph in pieces has each piece laid out alone about a centre of its own, apart from the others
 // (umap-learn's multi_component_layout): more than 4 pieces are placed by their centroids in `rows`
-// (the graph's own rows), evenly round a circle without them. Empty when cancelled.
+// (the graph's own rows, n of them), evenly round a circle without them. Empty when cancelled.
 std::vector<double> umapSpectralStart(const UmapGraph &graph, std::uint64_t seed,
                                       const std::atomic<bool> *cancel = nullptr, const Rows *rows = nullptr);
 
 // Neighbours (the offsets for a pure encoding with the offset structure, else an exact search),
-// graph and start; `onStart` sees the start as soon as there is one. Nothing when cancelled.
+// graph (less the edges the epochs would never sample, as umap-learn drops them) and start;
+// `onStart` sees the start as soon as there is one. Nothing when cancelled.
 std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noise, const UmapSettings &settings,
                                 const std::atomic<bool> *cancel = nullptr,
                                 const std::function<void(const std::vector<double> &)> &onStart = {});

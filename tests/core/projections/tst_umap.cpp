@@ -161,15 +161,43 @@ void TestUmap::spectralStartIsTheLaplaciansSmoothestVectors()
     }
 }
 
-// The smallest distance between a point of one piece and a point of another (pieces of `size`
-// consecutive rows).
-static double closestAcrossPieces(const std::vector<double> &y, int size)
+// The graph with its rows dealt out: row i of g becomes row (i % size) * count + i / size, so the
+// pieces of g (`count` of `size` rows) are interleaved, row j on piece j % count.
+static pe::UmapGraph interleaved(const pe::UmapGraph &g, int count)
+{
+    const auto size = static_cast<int>(g.n) / count;
+    const auto to = [&](std::int64_t i) { return static_cast<std::int32_t>((i % size) * count + i / size); };
+    std::vector<std::int64_t> from(static_cast<std::size_t>(g.n));
+    for (std::int64_t i = 0; i < g.n; ++i)
+        from[static_cast<std::size_t>(to(i))] = i;
+    pe::UmapGraph out;
+    out.n = g.n;
+    out.rowStart.push_back(0);
+    for (std::int64_t j = 0; j < g.n; ++j) {
+        const std::int64_t i = from[static_cast<std::size_t>(j)];
+        std::vector<std::pair<std::int32_t, double>> row;
+        for (std::int64_t e = g.rowStart[static_cast<std::size_t>(i)]; e < g.rowStart[static_cast<std::size_t>(i + 1)];
+             ++e)
+            row.emplace_back(to(g.column[static_cast<std::size_t>(e)]), g.weight[static_cast<std::size_t>(e)]);
+        std::sort(row.begin(), row.end());
+        for (const auto &[c, w] : row) {
+            out.column.push_back(c);
+            out.weight.push_back(w);
+        }
+        out.rowStart.push_back(static_cast<std::int64_t>(out.column.size()));
+    }
+    return out;
+}
+
+// The smallest distance between a point of one piece and a point of another (row i on piece
+// pieceOf(i)).
+template <class F> static double closestAcrossPieces(const std::vector<double> &y, F pieceOf)
 {
     const int n = static_cast<int>(y.size() / 2);
     double closest = 1e300;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
-            if (i / size != j / size)
+            if (pieceOf(i) != pieceOf(j))
                 closest = std::min(closest, std::hypot(y[2 * i] - y[2 * j], y[2 * i + 1] - y[2 * j + 1]));
     return closest;
 }
@@ -183,7 +211,7 @@ void TestUmap::piecesStartApart()
     const pe::UmapGraph g = rings(2, n / 2, 1);
     const std::vector<double> y = pe::umapSpectralStart(g, 3);
     // Discs of 0.4 x 2 about +-1 on the first axis: a gap of 0.4 in a width of 3.6, so 1.1 of [0, 10].
-    const double apart = closestAcrossPieces(y, n / 2);
+    const double apart = closestAcrossPieces(y, [&](int i) { return i / (n / 2); });
     QVERIFY2(apart > 1.0, qPrintable(QString::number(apart)));
     for (int p = 0; p < 2; ++p) {
         // A circle, drawn squeezed (each axis is scaled to [0, 10]: the first spans 3.6, the second
@@ -205,41 +233,61 @@ void TestUmap::piecesStartApart()
         }
     }
 
-    // Six rings, their rows round centroids on a line (100 apart): placed by the centroids' principal
-    // axis, in their order along it, and apart; the same bits from another thread. Without the rows,
-    // round a circle, still apart.
-    const int size = 20, count = 6;
-    const pe::UmapGraph six = rings(count, size, 2);
-    pe::Rows rows;
-    rows.n = count * size;
-    rows.d = 3;
-    rows.fill = [&](std::int64_t first, std::int64_t m, std::int64_t step, double *out) {
-        for (std::int64_t r = 0; r < m; ++r) {
-            const std::int64_t i = first + r * step;
-            const double angle = 2 * 3.141592653589793 * static_cast<double>(i % size) / size;
-            out[3 * r] = 100.0 * static_cast<double>(i / size);
-            out[3 * r + 1] = std::cos(angle);
-            out[3 * r + 2] = std::sin(angle);
-        }
+    // Six rings of 200 points, interleaved (row i on ring i % 6, at angle i / 6), their rows round
+    // centroids on a line, 100 apart: placed by the centroids' principal axis, in their order along
+    // it, apart. The same bits alone, from the worker pool and on a thread of its own (two callers
+    // at once). Two rings with one centroid: round a circle instead, still apart.
+    const int size = 200, count = 6;
+    const pe::UmapGraph six = interleaved(rings(count, size, 2), count);
+    const auto ringRows = [&](std::vector<double> along) {
+        pe::Rows rows;
+        rows.n = count * size;
+        rows.d = 3;
+        rows.fill = [along, size, count](std::int64_t first, std::int64_t m, std::int64_t step, double *out) {
+            for (std::int64_t r = 0; r < m; ++r) {
+                const std::int64_t i = first + r * step;
+                const double angle = 2 * 3.141592653589793 * static_cast<double>(i / count) / size;
+                out[3 * r] = along[static_cast<std::size_t>(i % count)];
+                out[3 * r + 1] = std::cos(angle);
+                out[3 * r + 2] = std::sin(angle);
+            }
+        };
+        return rows;
     };
+    const pe::Rows rows = ringRows({0, 100, 200, 300, 400, 500});
     const std::vector<double> line = pe::umapSpectralStart(six, 5, nullptr, &rows);
-    std::vector<double> other;
+    std::vector<double> other, same;
     std::thread t([&] { other = pe::umapSpectralStart(six, 5, nullptr, &rows); });
+    same = pe::umapSpectralStart(six, 5, nullptr, &rows);
     t.join();
-    QVERIFY(other == line);
+    QVERIFY(other == line && same == line);
     std::vector<double> middle(count, 0.0);
     for (int i = 0; i < count * size; ++i)
-        middle[static_cast<std::size_t>(i / size)] += line[2 * i] / size;
+        middle[static_cast<std::size_t>(i % count)] += line[2 * i] / size;
     const double sign = middle[1] > middle[0] ? 1 : -1;
     for (int p = 1; p < count; ++p)
         QVERIFY2(sign * (middle[p] - middle[p - 1]) > 1.0, qPrintable(QString::number(middle[p] - middle[p - 1])));
-    QVERIFY2(closestAcrossPieces(line, size) > 0.2, qPrintable(QString::number(closestAcrossPieces(line, size))));
-    const std::vector<double> round = pe::umapSpectralStart(six, 5);
-    QVERIFY2(closestAcrossPieces(round, size) > 0.2, qPrintable(QString::number(closestAcrossPieces(round, size))));
+    const double lineGap = closestAcrossPieces(line, [&](int i) { return i % count; });
+    QVERIFY2(lineGap > 0.2, qPrintable(QString::number(lineGap)));
+    const pe::Rows twins = ringRows({0, 100, 200, 300, 400, 400});
+    const std::vector<double> round = pe::umapSpectralStart(six, 5, nullptr, &twins);
+    QVERIFY(round == pe::umapSpectralStart(six, 5)); // what no rows give
+    const double roundGap = closestAcrossPieces(round, [&](int i) { return i % count; });
+    QVERIFY2(roundGap > 0.2, qPrintable(QString::number(roundGap)));
+
+    // Three pieces at e1, e2 and -e1, as umap-learn places them: right, top, left.
+    const std::vector<double> three = pe::umapSpectralStart(rings(3, 50, 2), 9);
+    std::vector<double> mx(3, 0.0), my(3, 0.0);
+    for (int i = 0; i < 150; ++i) {
+        mx[static_cast<std::size_t>(i / 50)] += three[2 * i] / 50;
+        my[static_cast<std::size_t>(i / 50)] += three[2 * i + 1] / 50;
+    }
+    QVERIFY(mx[0] > 7 && mx[2] < 3 && std::abs(mx[1] - 5) < 1 && my[1] > 7 && std::abs(my[0] - my[2]) < 0.5);
 
     // Pieces too small for a spectral layout (3 points) are spread in their own squares.
     const std::vector<double> tiny = pe::umapSpectralStart(rings(5, 3, 1), 7);
-    QVERIFY2(closestAcrossPieces(tiny, 3) > 0.2, qPrintable(QString::number(closestAcrossPieces(tiny, 3))));
+    const double tinyGap = closestAcrossPieces(tiny, [](int i) { return i / 3; });
+    QVERIFY2(tinyGap > 0.2, qPrintable(QString::number(tinyGap)));
     for (int i = 0; i < 15; ++i)
         for (int j = i + 1; j < 15; ++j)
             QVERIFY(tiny[2 * i] != tiny[2 * j] || tiny[2 * i + 1] != tiny[2 * j + 1]);
