@@ -243,11 +243,12 @@ void TestUmap::piecesStartApart()
         pe::Rows rows;
         rows.n = count * size;
         rows.d = 3;
-        rows.fill = [along, size, count](std::int64_t first, std::int64_t m, std::int64_t step, double *out) {
+        rows.fill = [along, ring = std::int64_t{size}, rings = std::int64_t{count}](std::int64_t first, std::int64_t m,
+                                                                                    std::int64_t step, double *out) {
             for (std::int64_t r = 0; r < m; ++r) {
                 const std::int64_t i = first + r * step;
-                const double angle = 2 * 3.141592653589793 * static_cast<double>(i / count) / size;
-                out[3 * r] = along[static_cast<std::size_t>(i % count)];
+                const double angle = 2 * 3.141592653589793 * static_cast<double>(i / rings) / ring;
+                out[3 * r] = along[static_cast<std::size_t>(i % rings)];
                 out[3 * r + 1] = std::cos(angle);
                 out[3 * r + 2] = std::sin(angle);
             }
