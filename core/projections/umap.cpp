@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <optional>
 
@@ -51,6 +52,18 @@ std::uint64_t draw(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::ui
 double unit(std::uint64_t x)
 {
     return static_cast<double>(x >> 11) * 0x1.0p-53;
+}
+
+// An edge is sampled by the epochs when its weight is positive and at least w_max / epochs
+// (umap-learn drops the others): Umap's periods and the graph pruned before the start both ask here.
+bool sampledEdge(double weight, double wMax, int epochs)
+{
+    return weight > 0 && weight >= wMax / epochs;
+}
+
+double maxWeight(const UmapGraph &g)
+{
+    return g.weight.empty() ? 0.0 : *std::max_element(g.weight.begin(), g.weight.end());
 }
 
 double clip(double v)
@@ -492,7 +505,7 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
     Eigen::MatrixXd centre = Eigen::MatrixXd::Zero(count, 2);
     const auto circle = [&] {
         for (std::int32_t p = 0; p < count; ++p) {
-            const double angle = 2.0 * 3.141592653589793 * p / count;
+            const double angle = 2.0 * std::numbers::pi * p / count;
             centre(p, 0) = std::cos(angle);
             centre(p, 1) = std::sin(angle);
         }
@@ -598,8 +611,6 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                 if (q != p)
                     reach[static_cast<std::size_t>(p)] =
                         std::min(reach[static_cast<std::size_t>(p)], (centre->row(p) - centre->row(q)).norm());
-        if (!(*std::min_element(reach.begin(), reach.end()) > 1e-9))
-            return uniformStart(); // never: pieceCentres keeps its centres apart
         // Each piece's rows, in increasing order (so a piece's columns stay sorted when renumbered).
         std::vector<std::int64_t> pieceStart(static_cast<std::size_t>(pieces) + 1, 0),
             member(static_cast<std::size_t>(n));
@@ -688,7 +699,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
             // Box-Muller from two counter draws: a Gaussian jitter of standard deviation 1e-4.
             const double u1 = 1.0 - unit(draw(seed, 3, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
             const double u2 = unit(draw(seed, 4, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
-            const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * 3.141592653589793 * u2);
+            const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
             const double v = coords(i, c) * (10.0 / biggest) + 1e-4 * z;
             out[static_cast<std::size_t>(2 * i + c)] = v;
             lo = std::min(lo, v);
@@ -712,11 +723,11 @@ Umap::Umap(UmapGraph graph, std::vector<double> initial, const UmapSettings &set
     epochs_ = umapEpochs(settings_, graph_.n);
     // Each edge's period in epochs: the strongest every epoch, a weaker one w_max / w as often; edges
     // below w_max / epochs are never sampled (umap-learn drops them).
-    const double wMax = graph_.weight.empty() ? 0.0 : *std::max_element(graph_.weight.begin(), graph_.weight.end());
+    const double wMax = maxWeight(graph_);
     const std::size_t edges = graph_.weight.size();
     epochsPerSample_.assign(edges, std::numeric_limits<double>::infinity());
     for (std::size_t e = 0; e < edges; ++e)
-        if (graph_.weight[e] >= wMax / epochs_ && graph_.weight[e] > 0)
+        if (sampledEdge(graph_.weight[e], wMax, epochs_))
             epochsPerSample_[e] = wMax / graph_.weight[e];
     nextSample_ = epochsPerSample_;
     nextNegative_.resize(edges);
@@ -807,16 +818,14 @@ namespace {
 // spectrally, so an edge the epochs never pull along joins no two pieces; so do we, in place.
 void dropUnsampledEdges(UmapGraph &g, int epochs)
 {
-    if (g.weight.empty())
-        return;
-    const double floor = *std::max_element(g.weight.begin(), g.weight.end()) / epochs;
+    const double wMax = maxWeight(g);
     std::int64_t kept = 0;
     for (std::int64_t i = 0; i < g.n; ++i) {
         const std::int64_t begin = g.rowStart[static_cast<std::size_t>(i)];
         const std::int64_t end = g.rowStart[static_cast<std::size_t>(i + 1)];
         g.rowStart[static_cast<std::size_t>(i)] = kept;
         for (std::int64_t e = begin; e < end; ++e)
-            if (g.weight[static_cast<std::size_t>(e)] >= floor && g.weight[static_cast<std::size_t>(e)] > 0) {
+            if (sampledEdge(g.weight[static_cast<std::size_t>(e)], wMax, epochs)) {
                 g.column[static_cast<std::size_t>(kept)] = g.column[static_cast<std::size_t>(e)];
                 g.weight[static_cast<std::size_t>(kept++)] = g.weight[static_cast<std::size_t>(e)];
             }
