@@ -561,51 +561,65 @@ namespace pe {
 
 namespace {
 
-// n x 2 coordinates and one value a row as n x 3 rows.
-std::vector<double> withColumn(const std::vector<double> &xy, const std::vector<double> &column)
+// n x dims coordinates and one value a row as n x (dims + 1) rows.
+std::vector<double> withColumn(const std::vector<double> &coords, int dims, const std::vector<double> &column)
 {
-    const std::size_t n = xy.size() / 2;
-    std::vector<double> out(3 * n);
+    const auto d = static_cast<std::size_t>(dims);
+    const std::size_t n = coords.size() / d;
+    std::vector<double> out((d + 1) * n);
     for (std::size_t i = 0; i < n; ++i) {
-        out[3 * i] = xy[2 * i];
-        out[3 * i + 1] = xy[2 * i + 1];
-        out[3 * i + 2] = i < column.size() ? column[i] : std::numeric_limits<double>::quiet_NaN();
+        std::copy_n(coords.begin() + static_cast<std::ptrdiff_t>(d * i), d,
+                    out.begin() + static_cast<std::ptrdiff_t>((d + 1) * i));
+        out[(d + 1) * i + d] = i < column.size() ? column[i] : std::numeric_limits<double>::quiet_NaN();
     }
     return out;
+}
+
+// "x", "y" and, in 3-D, "z".
+std::vector<std::string> coordinateHeaders(int dims)
+{
+    std::vector<std::string> headers{"x", "y"};
+    if (dims == 3)
+        headers.push_back("z");
+    return headers;
 }
 
 } // namespace
 
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings, const UmapSettings &umap, const ColorBy &colorBy)
+                      const TsneSettings &settings, const UmapSettings &umap, const ColorBy &colorBy, int components)
 {
     const EncodingParams &p = encoding.params();
-    std::vector<std::string> headers{"x", "y"};
+    std::vector<std::string> headers = coordinateHeaders(components);
     if (colorBy.kind != ColorByKind::Position)
         headers.push_back(colorColumnHeader(colorBy));
     auto recall = std::make_shared<Recall>(); // the neighbours', known once computed
-    Table t = lazyValuesTable(
-        "position", headers, p.startPos, p.seqLen, [&encoding, noise, method, settings, umap, colorBy, recall] {
-            Projection projection = computeProjection(encoding, noise, method, settings, umap);
-            *recall = projection.recall;
-            const std::vector<double> &xy = projection.xy;
-            if (colorBy.kind == ColorByKind::Position)
-                return std::move(projection.xy);
-            if (colorBy.kind == ColorByKind::Error)
-                return withColumn(xy, nearestOffsets(xy, 2));
-            std::string error;
-            const std::optional<PointColors> colors = pointColors(colorBy, encoding, noise, &error);
-            return withColumn(xy, colors ? colors->values : std::vector<double>{});
-        });
+    Table t =
+        lazyValuesTable("position", headers, p.startPos, p.seqLen,
+                        [&encoding, noise, method, settings, umap, colorBy, recall, components] {
+                            Projection projection =
+                                computeProjection(encoding, noise, method, settings, umap, nullptr, components);
+                            *recall = projection.recall;
+                            const std::vector<double> &coords = projection.coords;
+                            if (colorBy.kind == ColorByKind::Position)
+                                return std::move(projection.coords);
+                            if (colorBy.kind == ColorByKind::Error)
+                                return withColumn(coords, components, nearestOffsets(coords, components));
+                            std::string error;
+                            const std::optional<PointColors> colors = pointColors(colorBy, encoding, noise, &error);
+                            return withColumn(coords, components, colors ? colors->values : std::vector<double>{});
+                        });
     t.note = [recall] { return recallNote(*recall); };
     return t;
 }
 
-Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors)
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> coords, int dims, const PointColors *colors)
 {
+    std::vector<std::string> headers = coordinateHeaders(dims);
     if (!colors || colors->by.kind == ColorByKind::Position)
-        return valuesTable("position", {"x", "y"}, firstPosition, std::move(xy));
-    return valuesTable("position", {"x", "y", colors->header}, firstPosition, withColumn(xy, colors->values));
+        return valuesTable("position", std::move(headers), firstPosition, std::move(coords));
+    headers.push_back(colors->header);
+    return valuesTable("position", std::move(headers), firstPosition, withColumn(coords, dims, colors->values));
 }
 
 } // namespace pe

@@ -120,16 +120,20 @@ Table recoveryTable(const Recovery &recovery, std::int64_t firstPosition);
 inline constexpr std::int64_t kMaxDistanceRows = 10'000;
 Table distanceTable(const Encoding &encoding, const NoiseParams &noise, Metric metric);
 
-// Seed 004's projection, computed to completion (every iteration or epoch): CSV "position,x,y", and
-// with a colouring other than position its values as a fourth column (colorColumnHeader: "norm",
+// Seed 004's projection, computed to completion (every iteration or epoch) in `components` (2 or 3)
+// dimensions: CSV "position,x,y" (in 3-D "position,x,y,z"), and with a colouring other than
+// position its values as one more column (colorColumnHeader: "norm",
 // "phase_3", "label": the legend's index, -1 unlabelled). The colouring must be possible
 // (pointColors refuses nothing the caller has not checked); a labels file that fails between
 // the check and the write leaves that column NaN.
 Table projectionTable(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                      const TsneSettings &settings, const UmapSettings &umap = {}, const ColorBy &colorBy = {});
-// Coordinates already computed (n x 2, row-major) for positions firstPosition, ...: "position,x,y",
-// and the colouring's column when `colors` is given and not by position (its values one a row).
-Table coordinateTable(std::int64_t firstPosition, std::vector<double> xy, const PointColors *colors = nullptr);
+                      const TsneSettings &settings, const UmapSettings &umap = {}, const ColorBy &colorBy = {},
+                      int components = 2);
+// Coordinates already computed (n x dims, row-major) for positions firstPosition, ...: "position,x,y"
+// (and ",z" in 3-D), and the colouring's column when `colors` is given and not by position (its
+// values one a row).
+Table coordinateTable(std::int64_t firstPosition, std::vector<double> coords, int dims,
+                      const PointColors *colors = nullptr);
 
 // Values computed up front, row-major with one column per header; rows are indexed from firstIndex.
 Table valuesTable(std::string indexHeader, std::vector<std::string> headers, std::int64_t firstIndex,

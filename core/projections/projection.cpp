@@ -2,6 +2,10 @@
 
 #include "projections/pca.h"
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
 namespace pe {
 
 std::optional<ProjectionMethod> parseProjectionMethod(std::string_view name)
@@ -16,9 +20,11 @@ std::string_view projectionMethodName(ProjectionMethod method)
 
 std::optional<std::string> projectionProblem(const EncodingParams &params, const NoiseParams &noise,
                                              ProjectionMethod method, const TsneSettings &settings,
-                                             const UmapSettings &umap)
+                                             const UmapSettings &umap, int components)
 {
     const bool tsne = method == ProjectionMethod::Tsne;
+    if (components < kMinComponents || components > kMaxComponents)
+        return "A projection has 2 or 3 components, not " + std::to_string(components) + ".";
     // UMAP rests on the neighbours as t-SNE does: the same reach.
     if (auto problem = projectionTooLarge(params, noise, method != ProjectionMethod::Pca))
         return problem;
@@ -43,54 +49,79 @@ std::optional<std::string> projectionProblem(const EncodingParams &params, const
     return std::nullopt;
 }
 
-Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel)
+Projection pcaProjection(const Encoding &encoding, const NoiseParams &noise, const std::atomic<bool> *cancel,
+                         int components)
 {
     const Rows rows = embeddingRows(encoding, noise);
+    const int dims = components;
     Projection out;
+    out.dims = dims;
     if (rows.n < 2) {
-        out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
+        out.coords.assign(static_cast<std::size_t>(dims * rows.n), 0.0);
         return out;
     }
-    const int k = std::min(2, rows.d);
+    // Fewer columns or rows than dimensions (d_model 2 in 3-D): the missing axes are 0.
+    const int k = static_cast<int>(std::min<std::int64_t>({dims, rows.d, rows.n}));
     const Pca pca = principalComponents(rows, k, 0, cancel);
     if (pca.cancelled)
         return out;
     const std::vector<double> coords = project(rows, pca, cancel);
     if (coords.empty())
         return out;
-    out.xy.assign(static_cast<std::size_t>(2 * rows.n), 0.0);
+    out.coords.assign(static_cast<std::size_t>(dims * rows.n), 0.0);
     for (std::int64_t i = 0; i < rows.n; ++i)
         for (int c = 0; c < k; ++c)
-            out.xy[static_cast<std::size_t>(2 * i + c)] = coords[static_cast<std::size_t>(i * k + c)] / rows.scale;
+            out.coords[static_cast<std::size_t>(dims * i + c)] =
+                coords[static_cast<std::size_t>(i * k + c)] / rows.scale;
     for (int c = 0; c < k; ++c)
         out.explained[c] = pca.explained(c);
     return out;
 }
 
 Projection computeProjection(const Encoding &encoding, const NoiseParams &noise, ProjectionMethod method,
-                             const TsneSettings &settings, const UmapSettings &umap, const std::atomic<bool> *cancel)
+                             const TsneSettings &settings, const UmapSettings &umap, const std::atomic<bool> *cancel,
+                             int components)
 {
     if (method == ProjectionMethod::Pca)
-        return pcaProjection(encoding, noise, cancel);
+        return pcaProjection(encoding, noise, cancel, components);
     if (method == ProjectionMethod::Umap) {
-        std::optional<Umap> u = prepareUmap(encoding, noise, umap, cancel);
+        std::optional<Umap> u = prepareUmap(encoding, noise, umap, components, cancel);
         Projection out;
+        out.dims = components;
         if (!u || !runUmap(*u, {}, cancel))
             return out;
-        out.xy = u->embedding();
+        out.coords = u->embedding();
         out.iteration = u->epoch();
         out.recall = u->graph().recall;
         return out;
     }
-    std::optional<Tsne> tsne = prepareTsne(encoding, noise, settings, cancel);
+    std::optional<Tsne> tsne = prepareTsne(encoding, noise, settings, components, cancel);
     Projection out;
+    out.dims = components;
     if (!tsne || !runTsne(*tsne, {}, cancel))
         return out;
-    out.xy = tsne->embedding();
+    out.coords = tsne->embedding();
     out.iteration = tsne->iteration();
     out.kl = tsne->kl();
     out.recall = tsne->recall();
     return out;
+}
+
+void viewFrom(const std::vector<double> &xyz, ViewAngle angle, std::vector<double> &screen, std::vector<double> &depth)
+{
+    const double a = angle.azimuth * std::numbers::pi / 180, e = angle.elevation * std::numbers::pi / 180;
+    const double ca = std::cos(a), sa = std::sin(a), ce = std::cos(e), se = std::sin(e);
+    // The eye's direction (ce ca, ce sa, se); to its right (-sa, ca, 0); up, their cross product.
+    const double right[3] = {-sa, ca, 0}, up[3] = {-se * ca, -se * sa, ce}, toward[3] = {ce * ca, ce * sa, se};
+    const std::size_t n = xyz.size() / 3;
+    screen.resize(2 * n);
+    depth.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double *p = &xyz[3 * i];
+        screen[2 * i] = right[0] * p[0] + right[1] * p[1] + right[2] * p[2];
+        screen[2 * i + 1] = up[0] * p[0] + up[1] * p[1] + up[2] * p[2];
+        depth[i] = toward[0] * p[0] + toward[1] * p[1] + toward[2] * p[2];
+    }
 }
 
 } // namespace pe

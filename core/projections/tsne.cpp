@@ -4,6 +4,7 @@
 #include "projections/pca.h"
 #include "projections/tsne_fft.h"
 #include "projections/tsne_forces.h"
+#include "projections/tsne_octree.h"
 #include "support/parallel.h"
 
 #include <algorithm>
@@ -168,8 +169,9 @@ Tsne::Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settin
     , settings_(settings)
     , y_(std::move(initial))
 {
-    if (static_cast<std::int64_t>(y_.size()) != 2 * p_.n)
-        throw std::invalid_argument("Tsne: the initial embedding must be n x 2");
+    if (static_cast<std::int64_t>(y_.size()) != 2 * p_.n && static_cast<std::int64_t>(y_.size()) != 3 * p_.n)
+        throw std::invalid_argument("Tsne: the initial embedding must be n x 2 or n x 3");
+    dims_ = p_.n > 0 ? static_cast<int>(static_cast<std::int64_t>(y_.size()) / p_.n) : 2;
     update_.assign(y_.size(), 0.0);
     gains_.assign(y_.size(), 1.0);
     grad_.assign(y_.size(), 0.0);
@@ -204,12 +206,16 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     std::vector<double> &zPart = zPart_, &klPart = klPart_, &rep = rep_;
     zPart.resize(static_cast<std::size_t>(n));
     klPart.assign(static_cast<std::size_t>(n), 0.0);
-    rep.resize(2 * static_cast<std::size_t>(n));
-    const double *y = y_.data();
-    yFloat_.assign(y_.begin(), y_.end());
+    rep.resize(static_cast<std::size_t>(dims_) * static_cast<std::size_t>(n));
     // KL costs a logarithm per entry of P, more than the rest of the attraction: every 50 steps
     // (as scikit-learn reports it) and at the last.
     const bool withKl = iteration_ % kKlInterval == 0 || iteration_ + 1 >= settings_.iterations;
+    if (dims_ == 3) {
+        lastStepFft_ = false;
+        return gradient3d(cancel, exaggeration, withKl);
+    }
+    const double *y = y_.data();
+    yFloat_.assign(y_.begin(), y_.end());
     std::atomic<bool> stopped{false};
     const auto cancelled = [&] {
         if (cancel && cancel->load())
@@ -378,6 +384,13 @@ double Tsne::gradient(const std::atomic<bool> *cancel)
     }
     if (cancelled())
         return std::numeric_limits<double>::quiet_NaN();
+    return combineGradient(withKl);
+}
+
+double Tsne::combineGradient(bool withKl)
+{
+    const std::int64_t n = p_.n;
+    const std::vector<double> &zPart = zPart_, &klPart = klPart_, &rep = rep_;
     double z = 0, klSum = 0;
     for (std::int64_t i = 0; i < n; ++i) {
         z += zPart[static_cast<std::size_t>(i)];
@@ -418,13 +431,14 @@ bool Tsne::step(const std::atomic<bool> *cancel)
     return true;
 }
 
-std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings, const std::atomic<bool> *cancel)
+std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings, const std::atomic<bool> *cancel,
+                                     int dims)
 {
     const std::int64_t n = rows.n;
-    std::vector<double> y(static_cast<std::size_t>(2 * n), 0.0);
-    if (settings.init == TsneInit::Pca && rows.d >= 2) {
-        // A start needs the plane roughly, not to twelve digits.
-        const Pca pca = principalComponents(rows, 2, kInitRows, cancel, 1e-4);
+    std::vector<double> y(static_cast<std::size_t>(dims * n), 0.0);
+    if (settings.init == TsneInit::Pca && rows.d >= dims && std::min(n, kInitRows) >= dims) {
+        // A start needs the plane (or space) roughly, not to twelve digits.
+        const Pca pca = principalComponents(rows, dims, kInitRows, cancel, 1e-4);
         if (pca.cancelled)
             return {};
         y = project(rows, pca, cancel);
@@ -432,17 +446,17 @@ std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &setti
             return {};
     } else {
         for (std::int64_t i = 0; i < n; ++i)
-            for (int c = 0; c < 2; ++c)
-                y[static_cast<std::size_t>(2 * i + c)] = standardNormal(settings.seed ^ 0x7453u, i, c);
+            for (int c = 0; c < dims; ++c)
+                y[static_cast<std::size_t>(dims * i + c)] = standardNormal(settings.seed ^ 0x7453u, i, c);
     }
     // Scaled so the first axis has standard deviation 1e-4: the points start close together and
     // early exaggeration forms the clusters (scikit-learn 1.2 does the same).
     double mean = 0, var = 0;
     for (std::int64_t i = 0; i < n; ++i)
-        mean += y[static_cast<std::size_t>(2 * i)];
+        mean += y[static_cast<std::size_t>(dims * i)];
     mean /= static_cast<double>(n);
     for (std::int64_t i = 0; i < n; ++i)
-        var += std::pow(y[static_cast<std::size_t>(2 * i)] - mean, 2);
+        var += std::pow(y[static_cast<std::size_t>(dims * i)] - mean, 2);
     const double sd = std::sqrt(var / static_cast<double>(n));
     const double scale = sd > 0 ? 1e-4 / sd : 1.0;
     for (double &v : y)
@@ -458,7 +472,7 @@ int tsneNeighborCount(std::int64_t n, const TsneSettings &settings)
 }
 
 std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
-                                const std::atomic<bool> *cancel,
+                                int dims, const std::atomic<bool> *cancel,
                                 const std::function<void(const std::vector<double> &)> &onStart)
 {
     const std::int64_t n = encoding.params().seqLen;
@@ -466,7 +480,7 @@ std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noi
         throw std::invalid_argument(*problem);
     const int k = tsneNeighborCount(n, settings);
     // The start first: it is what the window shows while the neighbours are found.
-    std::vector<double> y = initialEmbedding(embeddingRows(encoding, noise), settings, cancel);
+    std::vector<double> y = initialEmbedding(embeddingRows(encoding, noise), settings, cancel, dims);
     if (y.empty() || (cancel && cancel->load()))
         return std::nullopt;
     if (onStart)

@@ -112,21 +112,24 @@ Affinities offsetAffinities(const Encoding &encoding, int k, double perplexity,
 // scikit-learn's, the update and gains start afresh when early exaggeration ends.
 // Repulsion exactly for small n, else each step by the cheaper of a Barnes-Hut quadtree (van der
 // Maaten 2014) built on Morton-sorted points and FFT interpolation (tsne_fft.h), over every core.
+// In 3-D (an n x 3 start) by Barnes-Hut over an octree (tsne_3d.cpp).
 namespace detail {
 class QuadTree;
-}
+class Octree;
+} // namespace detail
 class FftRepulsion;
 
 class Tsne
 {
   public:
-    // initial: n x 2, row-major.
+    // initial: n x 2 or n x 3, row-major; the embedding keeps its dimensions.
     Tsne(Affinities p, std::vector<double> initial, const TsneSettings &settings);
     ~Tsne();
     Tsne(Tsne &&) noexcept;
     Tsne &operator=(Tsne &&) noexcept;
 
     std::int64_t size() const { return p_.n; }
+    int dims() const { return dims_; }
     int iteration() const { return iteration_; }
     bool finished() const { return iteration_ >= settings_.iterations; }
     double learningRate() const { return learningRate_; }
@@ -150,6 +153,9 @@ class Tsne
 
   private:
     double gradient(const std::atomic<bool> *cancel);
+    double gradient3d(const std::atomic<bool> *cancel, double exaggeration, bool withKl);
+    // grad_ from the attraction in it, rep_, zPart_ and klPart_; the KL (or the last one).
+    double combineGradient(bool withKl);
 
     Affinities p_;
     TsneSettings settings_;
@@ -159,21 +165,23 @@ class Tsne
     std::vector<double> zPart_, klPart_, rep_; // the gradient's per-point sums
     std::unique_ptr<detail::QuadTree> tree_;   // Barnes-Hut's, rebuilt in place each step
     std::unique_ptr<FftRepulsion> fft_;        // its transforms, kept while the grid's size stays
+    std::unique_ptr<detail::Octree> octree_;   // 3-D's Barnes-Hut tree
     Repulsion repulsion_ = Repulsion::Cheaper;
     bool lastStepFft_ = false;
     double learningRate_ = 0;
     double entropyTerm_ = 0; // sum p log p
     double kl_ = 0;
     int iteration_ = 0;
+    int dims_ = 2;
     bool exact_ = false;
 };
 
-// Where the optimisation starts: PCA of the rows (at most kInitRows evenly spaced rows fit the
-// axes, enough for a start; every row is projected) or a seeded Gaussian, scaled to standard
-// deviation 1e-4 on the first axis.
+// Where the optimisation starts, n x dims (2 or 3): PCA of the rows (at most kInitRows evenly spaced
+// rows fit the axes, enough for a start; every row is projected) or a seeded Gaussian, scaled to
+// standard deviation 1e-4 on the first axis.
 inline constexpr std::int64_t kInitRows = 5'000;
 std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &settings,
-                                     const std::atomic<bool> *cancel = nullptr);
+                                     const std::atomic<bool> *cancel = nullptr, int dims = 2);
 
 // The neighbours each point's affinities p_j|i are spread over: scikit-learn's
 // min(n - 1, int(3 * perplexity + 1)) (sklearn/manifold/_t_sne.py, _fit: n_neighbors), at every n.
@@ -183,12 +191,12 @@ std::vector<double> initialEmbedding(const Rows &rows, const TsneSettings &setti
 // scikit-learn reaches 0.946 (tests/bench/tsne_quality.py; the benchmark prints today's figures).
 int tsneNeighborCount(std::int64_t n, const TsneSettings &settings);
 
-// The whole pipeline on the window: neighbours (by offsets when they apply), affinities, the
-// initialisation, then the iterations. prepareTsne computes the start first and hands it to onStart
-// (a first frame to show), then the neighbours and affinities; it returns the optimiser, or nothing
-// when cancelled. runTsne's onStep runs at iteration 0 and after every step; returning false stops.
+// The whole pipeline on the window, in `dims` (2 or 3) dimensions: neighbours (by offsets when they
+// apply), affinities, the initialisation, then the iterations. prepareTsne computes the start first and hands it to
+// onStart (a first frame to show), then the neighbours and affinities; it returns the optimiser, or nothing when
+// cancelled. runTsne's onStep runs at iteration 0 and after every step; returning false stops.
 std::optional<Tsne> prepareTsne(const Encoding &encoding, const NoiseParams &noise, const TsneSettings &settings,
-                                const std::atomic<bool> *cancel = nullptr,
+                                int dims, const std::atomic<bool> *cancel = nullptr,
                                 const std::function<void(const std::vector<double> &)> &onStart = {});
 bool runTsne(Tsne &tsne, const std::function<bool(const Tsne &)> &onStep, const std::atomic<bool> *cancel = nullptr);
 

@@ -327,15 +327,15 @@ UmapGraph umapGraph(const Neighbors &nb, const std::atomic<bool> *cancel)
 
 namespace {
 
-// The normalised Laplacian's two smallest non-trivial eigenvectors of a graph in one piece, n x 2
-// (n >= 3). The passes' budget is shared by the whole graph's `entries` (the piece's own when it is
-// the whole graph), so its pieces cost together what one piece of their size would. False when
-// cancelled; `coords` left empty when they cannot be found.
-bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed, const std::atomic<bool> *cancel,
-                         Eigen::MatrixXd &coords)
+// The normalised Laplacian's `dims` (2 or 3) smallest non-trivial eigenvectors of a graph in one
+// piece, n x dims (n >= dims + 1). The passes' budget is shared by the whole graph's `entries` (the piece's own when it
+// is the whole graph), so its pieces cost together what one piece of their size would. False when cancelled; `coords`
+// left empty when they cannot be found.
+bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed, int dims,
+                         const std::atomic<bool> *cancel, Eigen::MatrixXd &coords)
 {
     const std::int64_t n = g.n;
-    coords.resize(0, 2);
+    coords.resize(0, dims);
     // S = (I + D^-1/2 W D^-1/2) / 2: the normalised Laplacian's smallest eigenvectors are S's
     // largest, its eigenvalues in [0, 1]. The largest, 1, has D^1/2 1: projected out each step.
     std::vector<double> invSqrt(static_cast<std::size_t>(n)), top(static_cast<std::size_t>(n));
@@ -353,7 +353,7 @@ bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed,
         return true;
     for (double &v : top)
         v /= topNorm;
-    // A block of 6 vectors for the 2 wanted: the 4 more guard them (the eigenvalues below the
+    // A block of 6 vectors for the 2 or 3 wanted: the others guard them (the eigenvalues below the
     // wanted ones crowd close on a long chain or ring, and a block's convergence goes by the gap to
     // the first eigenvalue outside it).
     constexpr int kBlock = 6;
@@ -422,17 +422,17 @@ bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed,
     // Chebyshev-filtered subspace iteration (Zhou and Saad 2007): each pass applies the degree-16
     // Chebyshev polynomial that is at most 1 on [0, mu], mu the block's smallest Ritz value, and
     // grows fastest above it, so the wanted eigenvalues near 1 separate from the crowd below them as
-    // a Krylov method would separate them. Until the two wanted Ritz values settle (to 1e-10), within
+    // a Krylov method would separate them. Until the wanted Ritz values settle (to 1e-10), within
     // a budget of applications of S that keeps the start to seconds at a million points; what the
     // passes have by then is made of the smoothest eigenvectors, which is what a start needs.
     constexpr int kDegree = 16;
     const int passes = std::clamp(static_cast<int>(4e9 / (std::max(1.0, entries) * kBlock * kDegree)), 3, 60);
-    Eigen::Vector2d last(0, 0);
+    Eigen::VectorXd last = Eigen::VectorXd::Zero(dims);
     for (int pass = 0; pass < passes; ++pass) {
         if (cancel && cancel->load())
             return false;
         const auto es = ritz(q);
-        const Eigen::Vector2d wanted(es.eigenvalues()(kBlock - 1), es.eigenvalues()(kBlock - 2));
+        const Eigen::VectorXd wanted = es.eigenvalues().tail(dims).reverse();
         if (pass > 0 && (wanted - last).cwiseAbs().maxCoeff() < 1e-10)
             break;
         last = wanted;
@@ -455,11 +455,11 @@ bool spectralCoordinates(const UmapGraph &g, double entries, std::uint64_t seed,
         q = cur;
         orthonormalise(q);
     }
-    // Rayleigh-Ritz: the block's two leading directions.
+    // Rayleigh-Ritz: the block's leading directions.
     const auto es = ritz(q);
-    coords = q * es.eigenvectors().rightCols(2).rowwise().reverse();
+    coords = q * es.eigenvectors().rightCols(dims).rowwise().reverse();
     if (!coords.allFinite() || !(coords.cwiseAbs().maxCoeff() > 0))
-        coords.resize(0, 2);
+        coords.resize(0, dims);
     return true;
 }
 
@@ -491,19 +491,20 @@ std::vector<std::int32_t> graphPieces(const UmapGraph &g, std::int32_t &count)
     return piece;
 }
 
-// Where each piece's middle goes, P x 2, scaled so the farthest centre is at distance 1: up to 4
-// pieces at the ends of the axes (+-e1, then +-e2) as umap-learn's multi_component_layout
-// (umap/spectral.py); more at their centroids' top two principal components, where umap-learn embeds
+// Where each piece's middle goes, P x dims, scaled so the farthest centre is at distance 1: up to
+// 2 x dims pieces at the ends of the axes (+-e1, +-e2, ...) as umap-learn's multi_component_layout
+// (umap/spectral.py); more at their centroids' top dims principal components, where umap-learn embeds
 // the centroids spectrally with affinities exp(-distance^2), which are negligible once the
 // centroids stand more than a few units apart, as a table's clusters or a long window's stretches
-// do (1e-11 at distance 5). Evenly round the unit circle instead without the rows, when two centres
-// fall on one point, or when the centroids would take more than kMaxCentroidValues. Empty when
-// cancelled.
-std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &piece, std::int32_t count,
+// do (1e-11 at distance 5). Evenly round the unit circle (in the first two dimensions) instead
+// without the rows, when two centres fall on one point, or when the centroids would take more than
+// kMaxCentroidValues. Empty when cancelled.
+std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &piece, std::int32_t count, int dims,
                                             const Rows *rows, const std::atomic<bool> *cancel)
 {
-    Eigen::MatrixXd centre = Eigen::MatrixXd::Zero(count, 2);
+    Eigen::MatrixXd centre = Eigen::MatrixXd::Zero(count, dims);
     const auto circle = [&] {
+        centre.setZero();
         for (std::int32_t p = 0; p < count; ++p) {
             const double angle = 2.0 * std::numbers::pi * p / count;
             centre(p, 0) = std::cos(angle);
@@ -511,8 +512,8 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
         }
         return centre;
     };
-    if (count <= 4) {
-        // umap-learn's order: e1, e2 (when 3 or 4 pieces), then their negatives.
+    if (count <= 2 * dims) {
+        // umap-learn's order: e1, e2, ... (as many as half the pieces, rounded up), then their negatives.
         const int axes = (count + 1) / 2;
         for (std::int32_t p = 0; p < count; ++p)
             centre(p, p % axes) = p < axes ? 1.0 : -1.0;
@@ -551,7 +552,7 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
         for (std::int64_t r = 0; r < m; ++r)
             std::copy_n(sum.begin() + static_cast<std::ptrdiff_t>((first + r * step) * d), d, out + r * d);
     };
-    const int k = std::min(2, d);
+    const int k = std::min({dims, d, static_cast<int>(count)});
     const Pca pca = principalComponents(centroids, k, 0, cancel);
     if (pca.cancelled)
         return std::nullopt;
@@ -575,22 +576,22 @@ std::optional<Eigen::MatrixXd> pieceCentres(const std::vector<std::int32_t> &pie
 } // namespace
 
 std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, const std::atomic<bool> *cancel,
-                                      const Rows *rows)
+                                      const Rows *rows, int dims)
 {
     const std::int64_t n = g.n;
-    std::vector<double> out(static_cast<std::size_t>(2 * n));
+    std::vector<double> out(static_cast<std::size_t>(dims * n));
     const auto uniformStart = [&] {
-        for (std::int64_t i = 0; i < 2 * n; ++i)
+        for (std::int64_t i = 0; i < dims * n; ++i)
             out[static_cast<std::size_t>(i)] = -10.0 + 20.0 * unit(draw(seed, 1, static_cast<std::uint64_t>(i), 0));
         return out;
     };
-    if (n < 3)
+    if (n < dims + 1)
         return uniformStart();
     std::int32_t pieces = 0;
     const std::vector<std::int32_t> piece = graphPieces(g, pieces);
     Eigen::MatrixXd coords;
     if (pieces == 1) {
-        if (!spectralCoordinates(g, static_cast<double>(g.column.size()), seed, cancel, coords))
+        if (!spectralCoordinates(g, static_cast<double>(g.column.size()), seed, dims, cancel, coords))
             return {};
         if (coords.rows() == 0)
             return uniformStart();
@@ -602,7 +603,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
         // spectrally, or uniformly when it has fewer than kMinSpectralPiece points.
         if (pieces > kMaxPieces)
             return uniformStart();
-        const std::optional<Eigen::MatrixXd> centre = pieceCentres(piece, pieces, rows, cancel);
+        const std::optional<Eigen::MatrixXd> centre = pieceCentres(piece, pieces, dims, rows, cancel);
         if (!centre)
             return {};
         std::vector<double> reach(static_cast<std::size_t>(pieces), std::numeric_limits<double>::infinity());
@@ -624,7 +625,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                     i;
         }
         std::vector<std::int32_t> local(static_cast<std::size_t>(n)); // a row's number in its piece
-        coords.resize(n, 2);
+        coords.resize(n, dims);
         const double entries = static_cast<double>(g.column.size());
         // One piece laid out; false when cancelled. Pieces write only their own rows (of `local` and
         // `coords`), so several may run at once.
@@ -652,17 +653,17 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
                         sub.column.push_back(local[static_cast<std::size_t>(g.column[static_cast<std::size_t>(e)])]);
                         sub.weight.push_back(g.weight[static_cast<std::size_t>(e)]);
                     }
-                if (!spectralCoordinates(sub, entries, seed, cancel, own))
+                if (!spectralCoordinates(sub, entries, seed, dims, cancel, own))
                     return false;
             }
             if (own.rows() > 0) {
                 own *= radius / own.rowwise().norm().maxCoeff();
             } else {
-                // Uniform in the square inside the disc.
-                own.resize(m, 2);
+                // Uniform in the square (cube) inside the disc (ball).
+                own.resize(m, dims);
                 for (std::int64_t r = 0; r < m; ++r)
-                    for (int c = 0; c < 2; ++c)
-                        own(r, c) = radius / std::sqrt(2.0) *
+                    for (int c = 0; c < dims; ++c)
+                        own(r, c) = radius / std::sqrt(static_cast<double>(dims)) *
                                     (2.0 * unit(draw(seed, 5, static_cast<std::uint64_t>(row(r)),
                                                      static_cast<std::uint64_t>(c))) -
                                      1.0);
@@ -693,7 +694,7 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
     const double biggest = coords.cwiseAbs().maxCoeff();
     if (!(biggest > 0) || !coords.allFinite())
         return uniformStart();
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < dims; ++c) {
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (std::int64_t i = 0; i < n; ++i) {
             // Box-Muller from two counter draws: a Gaussian jitter of standard deviation 1e-4.
@@ -701,12 +702,12 @@ std::vector<double> umapSpectralStart(const UmapGraph &g, std::uint64_t seed, co
             const double u2 = unit(draw(seed, 4, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
             const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
             const double v = coords(i, c) * (10.0 / biggest) + 1e-4 * z;
-            out[static_cast<std::size_t>(2 * i + c)] = v;
+            out[static_cast<std::size_t>(dims * i + c)] = v;
             lo = std::min(lo, v);
             hi = std::max(hi, v);
         }
         for (std::int64_t i = 0; i < n; ++i) {
-            double &v = out[static_cast<std::size_t>(2 * i + c)];
+            double &v = out[static_cast<std::size_t>(dims * i + c)];
             v = hi > lo ? 10.0 * (v - lo) / (hi - lo) : 5.0;
         }
     }
@@ -718,6 +719,7 @@ Umap::Umap(UmapGraph graph, std::vector<double> initial, const UmapSettings &set
     , settings_(settings)
     , y_(std::move(initial))
     , next_(y_.size())
+    , dims_(graph_.n > 0 ? static_cast<int>(y_.size() / static_cast<std::size_t>(graph_.n)) : 2)
 {
     std::tie(a_, b_) = umapCurve(settings_.minDist, settings_.spread);
     epochs_ = umapEpochs(settings_, graph_.n);
@@ -740,37 +742,52 @@ bool Umap::step(const std::atomic<bool> *cancel)
 {
     if (finished())
         return true;
-    const std::int64_t n = graph_.n;
     const int e = epoch_;
     // umap-learn's rate: the first epoch at the full rate, then lowered linearly after each.
     const double alpha = settings_.learningRate * (e == 0 ? 1.0 : 1.0 - static_cast<double>(e - 1) / epochs_);
-    const double a = a_, b = b_;
-    const double rate = settings_.negativeRate;
     // An epoch is whole or not at all: cancel is asked before it, so a paused run resumes exactly.
     if (cancel && cancel->load())
         return false;
+    if (dims_ == 3)
+        epoch<3>(alpha);
+    else
+        epoch<2>(alpha);
+    y_.swap(next_);
+    ++epoch_;
+    return true;
+}
+
+template <int Dims> void Umap::epoch(double alpha)
+{
+    const std::int64_t n = graph_.n;
+    const int e = epoch_;
+    const double a = a_, b = b_;
+    const double rate = settings_.negativeRate;
     parallelFor(
         n,
         [&](std::int64_t i0, std::int64_t i1) {
             for (std::int64_t i = i0; i < i1; ++i) {
-                const double yi0 = y_[static_cast<std::size_t>(2 * i)], yi1 = y_[static_cast<std::size_t>(2 * i + 1)];
-                double f0 = 0, f1 = 0;
+                const double *yi = &y_[static_cast<std::size_t>(Dims * i)];
+                double f[Dims] = {};
                 for (std::int64_t k = graph_.rowStart[static_cast<std::size_t>(i)];
                      k < graph_.rowStart[static_cast<std::size_t>(i + 1)]; ++k) {
                     const auto edge = static_cast<std::size_t>(k);
                     if (nextSample_[edge] > e)
                         continue;
                     const auto j = static_cast<std::size_t>(graph_.column[edge]);
-                    const double d0 = yi0 - y_[2 * j], d1 = yi1 - y_[2 * j + 1];
-                    const double dist2 = d0 * d0 + d1 * d1;
+                    double d[Dims], dist2 = 0;
+                    for (int c = 0; c < Dims; ++c) {
+                        d[c] = yi[c] - y_[Dims * j + static_cast<std::size_t>(c)];
+                        dist2 += d[c] * d[c];
+                    }
                     if (dist2 > 0) {
                         // d^(2b - 2) as d^2b / d^2: one pow (the epochs' cost is their pows).
                         const double p = std::pow(dist2, b);
                         const double coeff = -2.0 * a * b * (p / dist2) / (a * p + 1.0);
                         // This edge's pull on i, and the reverse edge's (sampled in the same epochs,
                         // its weight being the same) pull on i as its other end: the same again.
-                        f0 += 2.0 * clip(coeff * d0);
-                        f1 += 2.0 * clip(coeff * d1);
+                        for (int c = 0; c < Dims; ++c)
+                            f[c] += 2.0 * clip(coeff * d[c]);
                     }
                     nextSample_[edge] += epochsPerSample_[edge];
                     const double perNegative = epochsPerSample_[edge] / rate;
@@ -783,32 +800,31 @@ bool Umap::step(const std::atomic<bool> *cancel)
                                                                      static_cast<std::uint64_t>(n));
                         if (other == i)
                             continue;
-                        const double n0 = yi0 - y_[static_cast<std::size_t>(2 * other)];
-                        const double n1 = yi1 - y_[static_cast<std::size_t>(2 * other + 1)];
-                        const double nd2 = n0 * n0 + n1 * n1;
+                        double nd[Dims], nd2 = 0;
+                        for (int c = 0; c < Dims; ++c) {
+                            nd[c] = yi[c] - y_[static_cast<std::size_t>(Dims * other + c)];
+                            nd2 += nd[c] * nd[c];
+                        }
                         if (nd2 > 0) {
                             // In single precision: the force is clipped to 4 and scaled by the
                             // rate, and powf is half pow's cost (umap-learn's layout is float32).
                             const double p = std::pow(static_cast<float>(nd2), static_cast<float>(b));
                             const double coeff = 2.0 * b / ((0.001 + nd2) * (a * p + 1.0));
-                            f0 += clip(coeff * n0);
-                            f1 += clip(coeff * n1);
+                            for (int c = 0; c < Dims; ++c)
+                                f[c] += clip(coeff * nd[c]);
                         } else {
-                            f0 += kClip; // one place: pushed apart along the diagonal, as umap-learn does
-                            f1 += kClip;
+                            for (int c = 0; c < Dims; ++c)
+                                f[c] += kClip; // one place: pushed apart along the diagonal, as umap-learn does
                         }
                     }
                     if (negatives > 0)
                         nextNegative_[edge] += static_cast<double>(negatives) * perNegative;
                 }
-                next_[static_cast<std::size_t>(2 * i)] = yi0 + alpha * f0;
-                next_[static_cast<std::size_t>(2 * i + 1)] = yi1 + alpha * f1;
+                for (int c = 0; c < Dims; ++c)
+                    next_[static_cast<std::size_t>(Dims * i + c)] = yi[c] + alpha * f[c];
             }
         },
         512);
-    y_.swap(next_);
-    ++epoch_;
-    return true;
 }
 
 namespace {
@@ -838,7 +854,7 @@ void dropUnsampledEdges(UmapGraph &g, int epochs)
 } // namespace
 
 std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noise, const UmapSettings &settings,
-                                const std::atomic<bool> *cancel,
+                                int dims, const std::atomic<bool> *cancel,
                                 const std::function<void(const std::vector<double> &)> &onStart)
 {
     UmapGraph graph;
@@ -852,7 +868,7 @@ std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noi
         return std::nullopt;
     dropUnsampledEdges(graph, umapEpochs(settings, graph.n));
     const Rows rows = embeddingRows(encoding, noise); // the centroids of a graph in pieces
-    std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel, &rows);
+    std::vector<double> start = umapSpectralStart(graph, settings.seed, cancel, &rows, dims);
     if (start.empty())
         return std::nullopt;
     if (onStart)

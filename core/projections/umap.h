@@ -59,9 +59,9 @@ struct UmapGraph {
 // neighbours: each row's k - 1 nearest others (Neighbors' squared distances). Empty when cancelled.
 UmapGraph umapGraph(const Neighbors &neighbors, const std::atomic<bool> *cancel = nullptr);
 
-// The layout: spectral start (the graph Laplacian's two smallest non-trivial eigenvectors, scaled
-// to [0, 10]), then epochs of stochastic gradient descent on the fuzzy cross-entropy with negative
-// sampling (paper, section 3.2 and appendix C).
+// The layout: spectral start (the graph Laplacian's smallest non-trivial eigenvectors, one for each
+// of the embedding's 2 or 3 dimensions, scaled to [0, 10]), then epochs of stochastic gradient descent on the fuzzy
+// cross-entropy with negative sampling (paper, section 3.2 and appendix C).
 //
 // Deterministic for a seed on any number of threads: each epoch moves every point by the forces of
 // the edges sampled that epoch, computed from the positions at the epoch's start (umap-learn moves
@@ -71,9 +71,11 @@ UmapGraph umapGraph(const Neighbors &neighbors, const std::atomic<bool> *cancel 
 class Umap
 {
   public:
+    // initial: n x dims (2 or 3), row-major; the embedding keeps its dimensions.
     Umap(UmapGraph graph, std::vector<double> initial, const UmapSettings &settings);
 
     std::int64_t size() const { return graph_.n; }
+    int dims() const { return dims_; }
     int epoch() const { return epoch_; }
     int epochs() const { return epochs_; }
     bool finished() const { return epoch_ >= epochs_; }
@@ -85,6 +87,8 @@ class Umap
     const UmapGraph &graph() const { return graph_; }
 
   private:
+    template <int Dims> void epoch(double alpha);
+
     UmapGraph graph_;
     UmapSettings settings_;
     std::vector<double> y_, next_;
@@ -92,21 +96,24 @@ class Umap
     double a_ = 0, b_ = 0;
     int epochs_ = 0;
     int epoch_ = 0;
+    int dims_ = 2;
 };
 
-// The start: the graph's spectral embedding in 2-D scaled to [0, 10] with a seeded jitter of 1e-4,
-// or, when it has fewer than 3 points or cannot be found, a seeded uniform start in [-10, 10]. A
-// graph in pieces has each piece laid out alone about a centre of its own, apart from the others
-// (umap-learn's multi_component_layout): more than 4 pieces are placed by their centroids in `rows`
-// (the graph's own rows, n of them), evenly round a circle without them. Empty when cancelled.
+// The start: the graph's spectral embedding in `dims` dimensions (2 or 3; n x dims, row-major)
+// scaled to [0, 10] with a seeded jitter of 1e-4, or, when it has fewer than dims + 1 points or
+// cannot be found, a seeded uniform start in [-10, 10]. A graph in pieces has each piece laid out
+// alone about a centre of its own, apart from the others (umap-learn's multi_component_layout): more
+// than 2 x dims pieces are placed by their centroids in `rows` (the graph's own rows, n of them),
+// evenly round a circle without them. Empty when cancelled.
 std::vector<double> umapSpectralStart(const UmapGraph &graph, std::uint64_t seed,
-                                      const std::atomic<bool> *cancel = nullptr, const Rows *rows = nullptr);
+                                      const std::atomic<bool> *cancel = nullptr, const Rows *rows = nullptr,
+                                      int dims = 2);
 
 // Neighbours (the offsets for a pure encoding with the offset structure, else an exact search),
-// graph (less the edges the epochs would never sample, as umap-learn drops them) and start;
-// `onStart` sees the start as soon as there is one. Nothing when cancelled.
+// graph (less the edges the epochs would never sample, as umap-learn drops them) and start in `dims`
+// dimensions (2 or 3); `onStart` sees the start as soon as there is one. Nothing when cancelled.
 std::optional<Umap> prepareUmap(const Encoding &encoding, const NoiseParams &noise, const UmapSettings &settings,
-                                const std::atomic<bool> *cancel = nullptr,
+                                int dims, const std::atomic<bool> *cancel = nullptr,
                                 const std::function<void(const std::vector<double> &)> &onStart = {});
 // Every epoch left, calling back after each (false stops); false when cancelled.
 bool runUmap(Umap &umap, const std::function<bool(const Umap &)> &afterEpoch = {},

@@ -363,8 +363,8 @@ void TestCommandLineExports::exportProjection()
     for (int i : {0, 63, 127}) {
         const QStringList cells = lines[i + 1].split(QLatin1Char(','));
         QCOMPARE(cells[0].toInt(), i);
-        QCOMPARE(cells[1].toDouble(), expected.xy[static_cast<std::size_t>(2 * i)]);
-        QCOMPARE(cells[2].toDouble(), expected.xy[static_cast<std::size_t>(2 * i + 1)]);
+        QCOMPARE(cells[1].toDouble(), expected.coords[static_cast<std::size_t>(2 * i)]);
+        QCOMPARE(cells[2].toDouble(), expected.coords[static_cast<std::size_t>(2 * i + 1)]);
     }
     const QString npy = dir_.filePath(QStringLiteral("pca.npy"));
     r = run({QStringLiteral("--seq-len"), QStringLiteral("500"), QStringLiteral("--method"), QStringLiteral("pca"),
@@ -469,6 +469,51 @@ void TestCommandLineExports::exportUmap()
             umap + flags +
             QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"), QStringLiteral("--out"), out});
         QVERIFY2(r.code != 0 && r.err.contains(QLatin1String(says)), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+    // In 3-D: x, y, z, the numbers computeProjection gives; a figure from an angle; t-SNE too. An
+    // angle out of range and 4 components are refused, nothing written.
+    const QString csv3 = dir_.filePath(QStringLiteral("umap3.csv"));
+    Run r = run(umap + QStringList{QStringLiteral("--components"), QStringLiteral("3"), QStringLiteral("--color-by"),
+                                   QStringLiteral("norm"), QStringLiteral("--export-data"),
+                                   QStringLiteral("projection"), QStringLiteral("--out"), csv3});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QStringList lines = csvLines(csv3);
+    QCOMPARE(lines.size(), 401);
+    QCOMPARE(lines[0], QStringLiteral("position,x,y,z,norm"));
+    pe::UmapSettings u;
+    u.epochs = 100;
+    const pe::Projection expected =
+        pe::computeProjection(pe::Encoding(params(400, 16)), {}, pe::ProjectionMethod::Umap, {}, u, nullptr, 3);
+    for (int i : {0, 199, 399}) {
+        const QStringList cells = lines[i + 1].split(QLatin1Char(','));
+        QCOMPARE(cells.size(), 5);
+        for (int c = 0; c < 3; ++c)
+            QCOMPARE(cells[c + 1].toDouble(), expected.coords[static_cast<std::size_t>(3 * i + c)]);
+    }
+    const QString png = dir_.filePath(QStringLiteral("umap3.png"));
+    r = run(umap + QStringList{QStringLiteral("--components"), QStringLiteral("3"), QStringLiteral("--azimuth"),
+                               QStringLiteral("20"), QStringLiteral("--elevation"), QStringLiteral("-10"),
+                               QStringLiteral("--export"), QStringLiteral("projection"), QStringLiteral("--out"), png});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QImage(png).width() > 100);
+    const QString tsne3 = dir_.filePath(QStringLiteral("tsne3.csv"));
+    r = run({QStringLiteral("--seq-len"), QStringLiteral("128"), QStringLiteral("--d-model"), QStringLiteral("8"),
+             QStringLiteral("--perplexity"), QStringLiteral("4"), QStringLiteral("--components"), QStringLiteral("3"),
+             QStringLiteral("--export-data"), QStringLiteral("projection"), QStringLiteral("--out"), tsne3});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(csvLines(tsne3).value(0), QStringLiteral("position,x,y,z"));
+    QCOMPARE(csvLines(tsne3).size(), 129);
+    for (const auto &[flags, says] :
+         {std::pair{QStringList{QStringLiteral("--components"), QStringLiteral("4")}, "from 2 to 3"},
+          {QStringList{QStringLiteral("--components"), QStringLiteral("3"), QStringLiteral("--elevation"),
+                       QStringLiteral("91")},
+           "--elevation"}}) {
+        const QString out = dir_.filePath(QStringLiteral("refused-3d.csv"));
+        const Run refused = run(
+            umap + flags +
+            QStringList{QStringLiteral("--export-data"), QStringLiteral("projection"), QStringLiteral("--out"), out});
+        QVERIFY2(refused.code != 0 && refused.err.contains(QLatin1String(says)), qPrintable(refused.err));
         QVERIFY(!QFileInfo::exists(out));
     }
 }

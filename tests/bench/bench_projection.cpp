@@ -208,7 +208,7 @@ void projectionBenchmarks(bool quick, const QString &explorer)
         const int runs = c.n > 100'000 ? 1 : c.n > 10'000 ? (quick ? 1 : 3) : (quick ? 3 : 5);
         long peakKiB = 0;
         for (int rep = 0; rep < runs; ++rep) {
-            const double prep = seconds([&] { tsne = pe::prepareTsne(e, {}, s); });
+            const double prep = seconds([&] { tsne = pe::prepareTsne(e, {}, s, 2); });
             const double run = seconds([&] {
                 fftSteps = 0;
                 pe::runTsne(*tsne, [&](const pe::Tsne &t) {
@@ -255,7 +255,7 @@ void projectionBenchmarks(bool quick, const QString &explorer)
                 std::chrono::steady_clock::time_point started{};
                 std::thread worker([&] {
                     std::optional<pe::Tsne> tsne =
-                        pe::prepareTsne(e, {}, {}, &cancel, [&](const std::vector<double> &) {
+                        pe::prepareTsne(e, {}, {}, 2, &cancel, [&](const std::vector<double> &) {
                             started = std::chrono::steady_clock::now();
                         });
                     if (tsne)

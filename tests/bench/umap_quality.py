@@ -13,6 +13,7 @@ n x n matrix (80 GB at 100,000).
     umap_quality.py --explorer build/app/pe-explorer                      5,000 and 100,000 x 128
     umap_quality.py --explorer ... --cases 5000x128:0,5000x128:0.5         NxD:SIGMA
     umap_quality.py --explorer ... --cases ... --skip-umap-learn           the app alone
+    umap_quality.py --explorer ... --components 3                          both in 3-D
 
 Exits 77 (CTest's skip code) when numpy or scikit-learn cannot be imported: use /usr/bin/python3.
 """
@@ -36,7 +37,7 @@ CASES = [(5000, 128, 0.0), (5000, 128, 0.5), (100000, 128, 0.0), (100000, 128, 0
 UMAP_LEARN = """
 import sys, numpy as np, umap
 x = np.load(sys.argv[1])
-y = umap.UMAP(n_neighbors=15, min_dist=0.1, random_state=42).fit_transform(x)
+y = umap.UMAP(n_neighbors=15, min_dist=0.1, n_components=int(sys.argv[3]), random_state=42).fit_transform(x)
 np.save(sys.argv[2], y)
 """
 
@@ -75,7 +76,7 @@ def timed(command):
     return time.perf_counter() - t0
 
 
-def run_case(explorer, n, d, sigma, skip):
+def run_case(explorer, n, d, sigma, skip, components):
     window = [explorer, "--seq-len", str(n), "--d-model", str(d)]
     if sigma > 0:
         window += ["--noise", repr(sigma)]
@@ -83,12 +84,13 @@ def run_case(explorer, n, d, sigma, skip):
         kind = "embeddings" if sigma > 0 else "encoding"
         subprocess.run(window + ["--export-data", kind, "--out", f"{tmp}/x.npy"], check=True)
         x = np.load(f"{tmp}/x.npy")
-        app_s = timed(window + ["--method", "umap", "--export-data", "projection", "--out", f"{tmp}/p.csv"])
-        app = np.loadtxt(f"{tmp}/p.csv", delimiter=",", skiprows=1)[:, 1:3]
+        app_s = timed(window + ["--method", "umap", "--components", str(components), "--export-data", "projection",
+                                "--out", f"{tmp}/p.csv"])
+        app = np.loadtxt(f"{tmp}/p.csv", delimiter=",", skiprows=1)[:, 1:1 + components]
         app_t, how = trust(x, app)
         if skip:
             return app_s, app_t, None, None, how
-        lib_s = timed(["/usr/bin/python3", "-c", UMAP_LEARN, f"{tmp}/x.npy", f"{tmp}/u.npy"])
+        lib_s = timed(["/usr/bin/python3", "-c", UMAP_LEARN, f"{tmp}/x.npy", f"{tmp}/u.npy", str(components)])
         lib_t, _ = trust(x, np.load(f"{tmp}/u.npy"))
         return app_s, app_t, lib_s, lib_t, how
 
@@ -98,6 +100,7 @@ def main():
     parser.add_argument("--explorer", required=True, help="the pe-explorer binary")
     parser.add_argument("--cases", help="NxD:SIGMA,... (default: 5,000 and 100,000 x 128, pure and sigma 0.5)")
     parser.add_argument("--skip-umap-learn", action="store_true", help="measure the app alone")
+    parser.add_argument("--components", type=int, default=2, choices=(2, 3), help="dimensions of both embeddings")
     args = parser.parse_args()
     cases = CASES
     if args.cases:
@@ -108,7 +111,7 @@ def main():
             cases.append((int(n), int(d), float(sigma)))
     print("      n    d  sigma   app s  umap-learn s   ratio   app T(10)  umap-learn T(10)  T over", flush=True)
     for n, d, sigma in cases:
-        app_s, app_t, lib_s, lib_t, how = run_case(args.explorer, n, d, sigma, args.skip_umap_learn)
+        app_s, app_t, lib_s, lib_t, how = run_case(args.explorer, n, d, sigma, args.skip_umap_learn, args.components)
         if lib_s is None:
             print(f"{n:7d} {d:4d} {sigma:6g} {app_s:7.2f} {'-':>13} {'-':>7} {app_t:11.5f} {'-':>17}  {how}",
                   flush=True)

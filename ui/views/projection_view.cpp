@@ -24,7 +24,9 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <mutex>
 
@@ -70,6 +72,13 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     , spread_(doubleSpin(this, "spread",
                          tr("UMAP's scale of the embedded points; the minimum distance stays "
                             "below it")))
+    , components_(new QSpinBox(this))
+    , azimuth_(doubleSpin(this, "azimuth",
+                          tr("3-D: the eye's angle round the third axis, from the first (matplotlib's azim); "
+                             "or drag the plot")))
+    , elevation_(doubleSpin(this, "elevation",
+                            tr("3-D: the eye's angle above the plane of the first two axes (matplotlib's elev); "
+                               "or drag the plot")))
     , colorKind_(new QComboBox(this))
     , colorIndex_(new QSpinBox(this))
     , labelsButton_(new QPushButton(tr("File…"), this))
@@ -95,6 +104,13 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     umapEpochs_->setKeyboardTracking(false);
     umapEpochs_->setSingleStep(50);
     umapEpochs_->setToolTip(tr("Passes of stochastic gradient descent (auto: 500 up to 10,000 positions, else 200)"));
+    components_->setObjectName(QStringLiteral("components"));
+    components_->setKeyboardTracking(false);
+    components_->setSuffix(tr("-D"));
+    components_->setToolTip(tr("Project to 2-D, or to 3-D: drag the plot to turn it, the wheel zooms"));
+    azimuth_->setSuffix(tr("°"));
+    azimuth_->setWrapping(true);
+    elevation_->setSuffix(tr("°"));
     iterations_->setObjectName(QStringLiteral("iterations"));
     iterations_->setSingleStep(250);
     iterations_->setKeyboardTracking(false);
@@ -118,6 +134,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     // a laptop screen beside the parameter panel.
     QHBoxLayout *row = toolRow();
     row->addWidget(method_);
+    row->addWidget(components_);
     // t-SNE's two, or UMAP's two in their place (updateControls shows the method's).
     for (auto [text, w] : {std::pair<QString, QWidget *>{tr("Perplexity:"), perplexity_},
                            {tr("Iterations:"), iterations_},
@@ -133,7 +150,7 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     more->setObjectName(QStringLiteral("moreSettings"));
     more->setText(tr("More…"));
     more->setToolTip(tr("t-SNE's learning rate, early exaggeration and start; UMAP's minimum distance and spread; "
-                        "the seed; restart a run"));
+                        "the seed; the 3-D view's angle; restart a run"));
     auto *popup = new QFrame(this, Qt::Popup);
     popup->setFrameShape(QFrame::StyledPanel);
     auto *form = new QFormLayout(popup);
@@ -143,6 +160,8 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
     form->addRow(tr("Seed:"), seed_);
     form->addRow(tr("UMAP minimum distance:"), minDist_);
     form->addRow(tr("UMAP spread:"), spread_);
+    form->addRow(tr("3-D azimuth:"), azimuth_);
+    form->addRow(tr("3-D elevation:"), elevation_);
     form->addRow(QString(), restartButton_); // beside the row's Run again, which restarts a finished run
     connect(more, &QToolButton::clicked, this, [more, popup] {
         popup->adjustSize();
@@ -221,9 +240,41 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
             100.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frameShownAt_).count());
     });
     connect(p, &QCustomPlot::mouseDoubleClick, this, &ProjectionView::fit);
+    connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
+        pressedAt_ = event->position();
+        pressedAngle_ = viewAngle();
+        dragged_ = false;
+    });
+    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        if (!(event->buttons() & Qt::LeftButton))
+            return;
+        const QPointF moved = event->position() - pressedAt_;
+        dragged_ = dragged_ || std::hypot(moved.x(), moved.y()) > 4;
+        if (!dragged_ || shown_.dims != 3 || stale_)
+            return;
+        // 3-D: a drag turns the scene, half a degree a pixel (to the right: the eye goes left, so
+        // the front turns right; up: the eye rises). Shown at once, set on release (one undo step).
+        pe::ViewAngle a = pressedAngle_;
+        a.azimuth = std::remainder(a.azimuth - 0.5 * moved.x(), 360.0);
+        a.elevation = std::clamp(a.elevation + 0.5 * moved.y(), -90.0, 90.0);
+        a.azimuth = std::round(a.azimuth * 10) / 10; // the settings' decimals
+        a.elevation = std::round(a.elevation * 10) / 10;
+        turning_ = a;
+        draw();
+    });
     connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
-        // A click (not a drag) on a point makes it the current position of every view.
         if (event->button() != Qt::LeftButton)
+            return;
+        if (turning_) {
+            const pe::ViewAngle a = *turning_;
+            turning_.reset();
+            elevation_->setValue(a.elevation);
+            azimuth_->setValue(a.azimuth == -180.0 ? 180.0 : a.azimuth);
+            draw();
+            return;
+        }
+        // A click (not a drag) on a point makes it the current position of every view.
+        if (dragged_)
             return;
         const std::int64_t t = positionAt(event->position());
         if (t >= 0)
@@ -285,7 +336,7 @@ bool ProjectionView::running() const
 ProjectionView::Key ProjectionView::currentKey() const
 {
     // The method's own settings alone: a t-SNE setting changed does not restart UMAP, nor the reverse.
-    Key key{parameters()->values(), parameters()->noise(), method(), tsneSettings(), umapSettings()};
+    Key key{parameters()->values(), parameters()->noise(), method(), tsneSettings(), umapSettings(), components()};
     if (key.method != pe::ProjectionMethod::Tsne)
         key.settings = {};
     if (key.method != pe::ProjectionMethod::Umap)
@@ -317,11 +368,11 @@ void ProjectionView::rebuild()
     slot_ = std::make_shared<TsneSlot>();
     paused_ = false;
     userRange_ = false;
-    stale_ = !shown_.xy.empty();
+    stale_ = !shown_.coords.empty();
     job_->cancel();
     debounce_->stop();
     const std::optional<std::string> problem =
-        pe::projectionProblem(key.params, key.noise, key.method, key.settings, key.umap);
+        pe::projectionProblem(key.params, key.noise, key.method, key.settings, key.umap, key.components);
     problem_ = problem ? QString::fromStdString(*problem) : QString();
     if (problem) {
         shown_ = {};
@@ -352,7 +403,7 @@ void ProjectionView::launch()
     job_->start([this, enc, key, slot, resume, resumeUmap, frameCost,
                  frames](const std::atomic<bool> &cancel, const BackgroundJob::Post &post) -> std::function<void()> {
         if (key.method == pe::ProjectionMethod::Pca) {
-            pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel);
+            pe::Projection frame = pe::pcaProjection(*enc, key.noise, &cancel, key.components);
             if (cancel.load())
                 return {};
             return [this, frame = std::move(frame)]() mutable { showFrame(std::move(frame)); };
@@ -394,10 +445,10 @@ void ProjectionView::launch()
         if (key.method == pe::ProjectionMethod::Umap) {
             std::shared_ptr<pe::Umap> umap = resumeUmap;
             if (!umap) {
-                std::optional<pe::Umap> fresh =
-                    pe::prepareUmap(*enc, key.noise, key.umap, &cancel, [&](const std::vector<double> &start) {
+                std::optional<pe::Umap> fresh = pe::prepareUmap(
+                    *enc, key.noise, key.umap, key.components, &cancel, [&](const std::vector<double> &start) {
                         if (frames)
-                            offer(pe::Projection{start, 0, 0, {0, 0}, {}});
+                            offer(pe::Projection{.coords = start, .dims = key.components, .recall = {}});
                     });
                 if (!fresh)
                     return {};
@@ -408,24 +459,32 @@ void ProjectionView::launch()
                 *umap,
                 [&](const pe::Umap &u) {
                     if (frames && !u.finished() && frameDue())
-                        offer(pe::Projection{u.embedding(), u.epoch(), 0, {0, 0}, u.graph().recall});
+                        offer(pe::Projection{.coords = u.embedding(),
+                                             .dims = u.dims(),
+                                             .iteration = u.epoch(),
+                                             .recall = u.graph().recall});
                     return true;
                 },
                 &cancel);
             if (!done)
                 return {};
-            return [this, frame = pe::Projection{
-                              umap->embedding(), umap->epoch(), 0, {0, 0}, umap->graph().recall}]() mutable {
+            return [this, frame = pe::Projection{.coords = umap->embedding(),
+                                                 .dims = umap->dims(),
+                                                 .iteration = umap->epoch(),
+                                                 .recall = umap->graph().recall}]() mutable {
                 showFrame(std::move(frame));
             };
         }
         std::shared_ptr<pe::Tsne> tsne = resume;
         if (!tsne) {
             // The start is on screen while the neighbours and affinities are computed.
-            std::optional<pe::Tsne> fresh =
-                pe::prepareTsne(*enc, key.noise, key.settings, &cancel, [&](const std::vector<double> &start) {
+            std::optional<pe::Tsne> fresh = pe::prepareTsne(
+                *enc, key.noise, key.settings, key.components, &cancel, [&](const std::vector<double> &start) {
                     if (frames)
-                        offer(pe::Projection{start, 0, std::numeric_limits<double>::quiet_NaN(), {0, 0}, {}});
+                        offer(pe::Projection{.coords = start,
+                                             .dims = key.components,
+                                             .kl = std::numeric_limits<double>::quiet_NaN(),
+                                             .recall = {}});
                 });
             if (!fresh)
                 return {};
@@ -433,11 +492,11 @@ void ProjectionView::launch()
             slot->tsne = tsne;
         }
         const auto frameOf = [](const pe::Tsne &t) {
-            return pe::Projection{t.embedding(),
-                                  t.iteration(),
-                                  t.iteration() > 0 ? t.kl() : std::numeric_limits<double>::quiet_NaN(),
-                                  {0, 0},
-                                  t.recall()};
+            return pe::Projection{.coords = t.embedding(),
+                                  .dims = t.dims(),
+                                  .iteration = t.iteration(),
+                                  .kl = t.iteration() > 0 ? t.kl() : std::numeric_limits<double>::quiet_NaN(),
+                                  .recall = t.recall()};
         };
         const bool done = pe::runTsne(
             *tsne,
@@ -491,7 +550,7 @@ void ProjectionView::showFrame(pe::Projection frame)
 {
     frameShownAt_ = std::chrono::steady_clock::now();
     timingFrame_ = true;
-    const bool first = shown_.xy.empty() || stale_;
+    const bool first = shown_.coords.empty() || stale_ || frame.dims != shown_.dims;
     shown_ = std::move(frame);
     shownStart_ = key_ ? key_->params.startPos : 0;
     stale_ = false;
@@ -517,6 +576,8 @@ void ProjectionView::updateControls()
         control->setVisible(umapPair == umap);
     }
     restartButton_->setEnabled(tsne || umap);
+    for (QWidget *w : std::initializer_list<QWidget *>{azimuth_, elevation_})
+        w->setEnabled(components() == 3);
     seed_->setEnabled(umap || (tsne && state().choice(QStringLiteral("init")) == QLatin1String("random")));
     runButton_->setText(running() ? tr("Pause") : paused_ ? tr("Resume") : tr("Run again"));
     runButton_->setEnabled((tsne || umap) && problem_.isEmpty());

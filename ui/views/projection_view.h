@@ -5,6 +5,7 @@
 #include "projections/projection.h"
 #include "state/view_settings.h"
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -17,6 +18,7 @@ class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemText;
 class QDoubleSpinBox;
 class QLabel;
@@ -25,7 +27,8 @@ class QPushButton;
 class QSpinBox;
 class QTimer;
 
-// Seed 004's projection: every position's vector placed in 2-D by t-SNE, PCA or UMAP, coloured by
+// Seed 004's projection: every position's vector placed in 2-D by t-SNE, PCA or UMAP (or in 3-D by
+// PCA or UMAP: a scatter seen from an angle, drag to rotate, wheel to zoom), coloured by
 // position or by what --color-by names (a pair's phase, the norm, a column, the offset to the
 // nearest point drawn, labels from a file with their legend), labelled when few, the current
 // position ringed. t-SNE runs on a worker thread and the
@@ -46,10 +49,16 @@ class ProjectionView : public PlotView
     void setMethod(pe::ProjectionMethod method);
     pe::TsneSettings tsneSettings() const;
     pe::UmapSettings umapSettings() const;
+    int components() const;
+    // The angle a 3-D projection is seen from: the settings', or the one a drag is turning to.
+    pe::ViewAngle viewAngle() const;
     void setSettings(const pe::TsneSettings &settings);
 
-    // The last frame shown: n x 2 coordinates (empty while the first is computed).
+    // The last frame shown: n x dims coordinates (empty while the first is computed).
     const pe::Projection &projection() const { return shown_; }
+    // Where each point of the frame is drawn, in the plot's coordinates: the frame itself in 2-D, its
+    // view from viewAngle() in 3-D (n x 2).
+    const double *planar() const;
     // The value each shown point is coloured by (the colour bar's, or a label's index, -1
     // unlabelled), and why the colouring asked for is not drawn (empty when it is).
     std::vector<double> colorValues() const;
@@ -83,8 +92,15 @@ class ProjectionView : public PlotView
         pe::ProjectionMethod method;
         pe::TsneSettings settings;
         pe::UmapSettings umap;
+        int components = 2;
         bool operator==(const Key &) const = default;
     };
+    // Points in the shown frame (0 while stale).
+    std::int64_t shownCount() const;
+    // 3-D: the frame seen from viewAngle() (screen_, depth_, the drawing order far to near), the
+    // bounding box's edges and the axes' names.
+    void viewIn3d();
+    void drawBox(const std::array<QString, 3> &names);
     Key currentKey() const;
     void launch();
     void showFrame(pe::Projection frame);
@@ -119,6 +135,9 @@ class ProjectionView : public PlotView
     QSpinBox *umapEpochs_;
     QDoubleSpinBox *minDist_;
     QDoubleSpinBox *spread_;
+    QSpinBox *components_;
+    QDoubleSpinBox *azimuth_;
+    QDoubleSpinBox *elevation_;
     std::vector<QLabel *> methodLabels_; // Perplexity, Iterations, Neighbours, Epochs
     QComboBox *colorKind_;
     QSpinBox *colorIndex_;
@@ -131,6 +150,8 @@ class ProjectionView : public PlotView
     QCPItemText *currentLabel_;
     std::vector<QCPItemText *> labels_;
     std::vector<QCPGraph *> legendEntries_;
+    std::vector<QCPItemLine *> boxEdges_;  // 3-D: the bounding box's 12 edges
+    std::vector<QCPItemText *> axisNames_; // 3-D: the three axes' names, beside an edge each
 
     struct ColorKey {
         pe::EncodingParams params;
@@ -167,6 +188,14 @@ class ProjectionView : public PlotView
     bool paused_ = false;
     bool userRange_ = false;
     bool settingRange_ = false;
+    std::vector<double> screen_, depth_;   // 3-D: the frame seen from the view's angle (planar())
+    double lower_[3] = {}, upper_[3] = {}; // 3-D: the frame's bounding box
+    double sphere_ = 0;                    // 3-D: its half diagonal, the reach of any view of it
+    std::vector<std::int32_t> drawOrder_;  // 3-D: the points far to near
+    std::optional<pe::ViewAngle> turning_; // 3-D: the angle a drag has turned to, set on release
+    QPointF pressedAt_;
+    pe::ViewAngle pressedAngle_;
+    bool dragged_ = false;
     std::vector<std::int32_t> pixelIndex_; // point drawn at each raster cell, -1 for none
     int rasterWidth_ = 0, rasterHeight_ = 0;
     // What the last t-SNE frame cost this thread, from showFrame to its replot done: the worker

@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -45,14 +46,133 @@ void ProjectionView::positionMoved()
     replotPositionLayer();
 }
 
+std::int64_t ProjectionView::shownCount() const
+{
+    return stale_ ? 0 : shown_.size();
+}
+
+const double *ProjectionView::planar() const
+{
+    return shown_.dims == 3 ? screen_.data() : shown_.coords.data();
+}
+
+void ProjectionView::viewIn3d()
+{
+    pe::viewFrom(shown_.coords, viewAngle(), screen_, depth_);
+    const std::int64_t n = shown_.size();
+    for (int c = 0; c < 3; ++c) {
+        lower_[c] = std::numeric_limits<double>::infinity();
+        upper_[c] = -lower_[c];
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c) {
+            lower_[c] = std::min(lower_[c], shown_.coords[static_cast<std::size_t>(3 * i + c)]);
+            upper_[c] = std::max(upper_[c], shown_.coords[static_cast<std::size_t>(3 * i + c)]);
+        }
+    sphere_ = 0.5 * std::hypot(upper_[0] - lower_[0], upper_[1] - lower_[1], upper_[2] - lower_[2]);
+    // Far to near, so a nearer point covers a farther one: a counting sort on the depth in 65,536
+    // steps (linear at a million points; points within a step are a fraction of a pixel apart in
+    // depth, and keep their order).
+    double d0 = std::numeric_limits<double>::infinity(), d1 = -d0;
+    for (double d : depth_) {
+        d0 = std::min(d0, d);
+        d1 = std::max(d1, d);
+    }
+    constexpr int kSteps = 1 << 16;
+    const double scale = d1 > d0 ? (kSteps - 1) / (d1 - d0) : 0.0;
+    std::vector<std::int32_t> start(kSteps + 1, 0);
+    const auto step = [&](std::size_t i) { return static_cast<int>((depth_[i] - d0) * scale); };
+    for (std::size_t i = 0; i < depth_.size(); ++i)
+        ++start[static_cast<std::size_t>(step(i)) + 1];
+    for (int k = 0; k < kSteps; ++k)
+        start[static_cast<std::size_t>(k) + 1] += start[static_cast<std::size_t>(k)];
+    drawOrder_.resize(depth_.size());
+    for (std::size_t i = 0; i < depth_.size(); ++i)
+        drawOrder_[static_cast<std::size_t>(start[static_cast<std::size_t>(step(i))]++)] = static_cast<std::int32_t>(i);
+}
+
+void ProjectionView::drawBox(const std::array<QString, 3> &names)
+{
+    QCustomPlot *p = plot();
+    const bool threeD = shownCount() > 0 && shown_.dims == 3;
+    while (!threeD && !boxEdges_.empty()) {
+        p->removeItem(boxEdges_.back());
+        boxEdges_.pop_back();
+    }
+    while (!threeD && !axisNames_.empty()) {
+        p->removeItem(axisNames_.back());
+        axisNames_.pop_back();
+    }
+    if (!threeD)
+        return;
+    while (boxEdges_.size() < 12) {
+        auto *edge = new QCPItemLine(p);
+        edge->setLayer(QStringLiteral("grid")); // behind the points
+        edge->setClipToAxisRect(true);
+        boxEdges_.push_back(edge);
+    }
+    while (axisNames_.size() < 3) {
+        auto *name = new QCPItemText(p);
+        name->setLayer(QStringLiteral("axes")); // above them
+        name->setClipToAxisRect(true);
+        axisNames_.push_back(name);
+    }
+    // The box's corners seen from the angle: corner k has axis c's upper bound when bit c of k is set.
+    std::vector<double> corners(24), screen, depth;
+    for (int k = 0; k < 8; ++k)
+        for (int c = 0; c < 3; ++c)
+            corners[static_cast<std::size_t>(3 * k + c)] = (k >> c & 1) ? upper_[c] : lower_[c];
+    pe::viewFrom(corners, viewAngle(), screen, depth);
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    const QPen pen(dark ? QColor(200, 200, 206, 150) : QColor(110, 110, 116, 150), 1.0 * lineScale());
+    QFont font = p->font();
+    font.setPointSizeF(fontSize(9));
+    std::size_t e = 0;
+    for (int c = 0; c < 3; ++c) {
+        // Axis c's four edges; its name beside the lowest one on screen (the leftmost one when the
+        // axis stands more upright than across), outside the box.
+        double best = std::numeric_limits<double>::infinity();
+        QPointF at;
+        bool upright = false, endOn = false;
+        for (int k = 0; k < 8; ++k) {
+            if (k >> c & 1)
+                continue;
+            const int other = k | (1 << c);
+            const QPointF a(screen[static_cast<std::size_t>(2 * k)], screen[static_cast<std::size_t>(2 * k + 1)]);
+            const QPointF b(screen[static_cast<std::size_t>(2 * other)],
+                            screen[static_cast<std::size_t>(2 * other + 1)]);
+            QCPItemLine *edge = boxEdges_[e++];
+            edge->start->setCoords(a);
+            edge->end->setCoords(b);
+            edge->setPen(pen);
+            const QPointF mid = (a + b) / 2;
+            // An axis pointing at the eye has edges of no length: no name to place along them.
+            endOn = std::hypot(b.x() - a.x(), b.y() - a.y()) < 0.02 * sphere_;
+            upright = std::abs(b.y() - a.y()) > std::abs(b.x() - a.x());
+            const double score = upright ? mid.x() : mid.y();
+            if (score < best) {
+                best = score;
+                at = mid;
+            }
+        }
+        QCPItemText *name = axisNames_[static_cast<std::size_t>(c)];
+        name->position->setCoords(at);
+        name->setPositionAlignment(upright ? (Qt::AlignRight | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignTop));
+        name->setText(names[static_cast<std::size_t>(c)]);
+        name->setVisible(!endOn);
+        name->setFont(font);
+        name->setColor(dark ? QColor(230, 230, 236) : QColor(40, 40, 46));
+    }
+}
+
 void ProjectionView::placeCurrent()
 {
     QCustomPlot *p = plot();
-    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t n = shownCount();
     const std::int64_t current = parameters()->position() - shownStart_;
     const bool showCurrent = n > 0 && current >= 0 && current < n;
     if (showCurrent) {
-        const double cx = shown_.xy[2 * current], cy = shown_.xy[2 * current + 1];
+        const double cx = planar()[2 * current], cy = planar()[2 * current + 1];
         current_->setData(QVector<double>{cx}, QVector<double>{cy}, true);
         currentLabel_->position->setCoords(cx, cy);
         currentLabel_->setText(QStringLiteral(" t = %1 ").arg(parameters()->position()));
@@ -74,15 +194,33 @@ void ProjectionView::placeCurrent()
 void ProjectionView::draw()
 {
     QCustomPlot *p = plot();
-    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t n = shownCount();
     const bool tsne = method() == pe::ProjectionMethod::Tsne;
+    const bool threeD = n > 0 && shown_.dims == 3;
+    if (threeD)
+        viewIn3d();
+    // 3-D: a drag turns the scene (the press and move handlers), so the plot does not pan.
+    p->setInteractions(threeD ? QCP::Interactions(QCP::iRangeZoom) : QCP::iRangeDrag | QCP::iRangeZoom);
+    const double *xy = planar();
     if (n > 0 && !userRange_) {
-        double x0 = shown_.xy[0], x1 = x0, y0 = shown_.xy[1], y1 = y0;
-        for (std::int64_t i = 1; i < n; ++i) {
-            x0 = std::min(x0, shown_.xy[2 * i]);
-            x1 = std::max(x1, shown_.xy[2 * i]);
-            y0 = std::min(y0, shown_.xy[2 * i + 1]);
-            y1 = std::max(y1, shown_.xy[2 * i + 1]);
+        double x0 = xy[0], x1 = x0, y0 = xy[1], y1 = y0;
+        if (threeD) {
+            // About the box's middle, as far as any angle reaches: turning neither moves nor rescales it.
+            std::vector<double> middle{(lower_[0] + upper_[0]) / 2, (lower_[1] + upper_[1]) / 2,
+                                       (lower_[2] + upper_[2]) / 2},
+                screen, depth;
+            pe::viewFrom(middle, viewAngle(), screen, depth);
+            x0 = screen[0] - sphere_;
+            x1 = screen[0] + sphere_;
+            y0 = screen[1] - sphere_;
+            y1 = screen[1] + sphere_;
+        } else {
+            for (std::int64_t i = 1; i < n; ++i) {
+                x0 = std::min(x0, xy[2 * i]);
+                x1 = std::max(x1, xy[2 * i]);
+                y0 = std::min(y0, xy[2 * i + 1]);
+                y1 = std::max(y1, xy[2 * i + 1]);
+            }
         }
         const double padX = std::max((x1 - x0) * 0.05, 1e-9), padY = std::max((y1 - y0) * 0.05, 1e-9);
         settingRange_ = true;
@@ -90,10 +228,17 @@ void ProjectionView::draw()
         p->yAxis->setRange(y0 - padY, y1 + padY);
         settingRange_ = false;
     }
+    // 3-D: the plot's axes are the screen's, which measure nothing; the box and its axes' names stand
+    // in for them.
+    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
+        axis->setTicks(!threeD);
+        axis->setTickLabels(!threeD);
+        axis->grid()->setVisible(!threeD);
+    }
     // The nearest offsets of a frame: on every frame up to kLiveNearest points, else once the run ends.
     if (colorKey_ && colorKey_->by.kind == pe::ColorByKind::Error && !nearestDone_ && n > 1 &&
         (n <= kLiveNearest || !job_->running())) {
-        nearest_ = pe::nearestOffsets(shown_.xy, 2);
+        nearest_ = pe::nearestOffsets(shown_.coords, shown_.dims);
         nearestDone_ = true;
     }
     showColoring();
@@ -117,7 +262,7 @@ void ProjectionView::draw()
         QCPItemText *label = labels_[static_cast<std::size_t>(i)];
         label->setText(QString::number(shownStart_ + i));
         label->setFont(labelFont);
-        label->position->setCoords(shown_.xy[2 * i], shown_.xy[2 * i + 1]);
+        label->position->setCoords(xy[2 * i], xy[2 * i + 1]);
     }
 
     placeCurrent();
@@ -129,6 +274,7 @@ void ProjectionView::draw()
             .arg(params.dModel)
             .arg(key_ && key_->noise.active() ? tr(", x = PE + %1·z").arg(key_->noise.sigma) : QString());
     QStringList title;
+    std::array<QString, 3> names; // the axes' names
     if (!problem_.isEmpty()) {
         title << tr("Projection not computed: %1").arg(problem_);
     } else if (tsne) {
@@ -144,8 +290,7 @@ void ProjectionView::draw()
         } else {
             title << tr("computing neighbours and affinities…");
         }
-        p->xAxis->setLabel(tr("t-SNE 1"));
-        p->yAxis->setLabel(tr("t-SNE 2"));
+        names = {tr("t-SNE 1"), tr("t-SNE 2"), tr("t-SNE 3")};
     } else if (method() == pe::ProjectionMethod::Umap) {
         const pe::UmapSettings s = key_ ? key_->umap : umapSettings();
         title << tr("UMAP of %1, %2 neighbours, minimum distance %3").arg(what).arg(s.neighbors).arg(s.minDist);
@@ -158,20 +303,39 @@ void ProjectionView::draw()
                          .arg(paused_ ? tr(" (paused)") : QString());
         else
             title << tr("computing neighbours and the fuzzy graph…");
-        p->xAxis->setLabel(tr("UMAP 1"));
-        p->yAxis->setLabel(tr("UMAP 2"));
+        names = {tr("UMAP 1"), tr("UMAP 2"), tr("UMAP 3")};
     } else {
         title << tr("PCA of %1").arg(what);
-        if (n > 0) {
+        if (n > 0 && threeD) {
+            title << tr("PC1 %1%, PC2 %2%, PC3 %3% of the variance")
+                         .arg(100 * shown_.explained[0], 0, 'f', 1)
+                         .arg(100 * shown_.explained[1], 0, 'f', 1)
+                         .arg(100 * shown_.explained[2], 0, 'f', 1);
+        } else if (n > 0) {
             title << tr("PC1 %1%, PC2 %2% of the variance")
                          .arg(100 * shown_.explained[0], 0, 'f', 1)
                          .arg(100 * shown_.explained[1], 0, 'f', 1);
         } else {
             title << tr("computing…");
         }
-        p->xAxis->setLabel(tr("PC1 (%1% of the variance)").arg(100 * shown_.explained[0], 0, 'f', 1));
-        p->yAxis->setLabel(tr("PC2 (%1% of the variance)").arg(100 * shown_.explained[1], 0, 'f', 1));
+        for (int c = 0; c < 3; ++c)
+            names[static_cast<std::size_t>(c)] =
+                tr("PC%1 (%2% of the variance)").arg(c + 1).arg(100 * shown_.explained[c], 0, 'f', 1);
+        if (threeD)
+            for (int c = 0; c < 3; ++c)
+                names[static_cast<std::size_t>(c)] = tr("PC%1").arg(c + 1);
     }
+    if (threeD) {
+        const pe::ViewAngle angle = viewAngle();
+        p->xAxis->setLabel(tr("seen from azimuth %1°, elevation %2° (drag to turn)")
+                               .arg(angle.azimuth, 0, 'f', 1)
+                               .arg(angle.elevation, 0, 'f', 1));
+        p->yAxis->setLabel(QString());
+    } else {
+        p->xAxis->setLabel(names[0]);
+        p->yAxis->setLabel(names[1]);
+    }
+    drawBox(names);
     // Neighbours from the approximate index: how many of the true ones it found.
     if (problem_.isEmpty() && n > 0 && method() != pe::ProjectionMethod::Pca && shown_.recall.approximate())
         title << QString::fromStdString(pe::recallNote(shown_.recall));
@@ -187,7 +351,7 @@ void ProjectionView::draw()
 
 std::vector<double> ProjectionView::colorValues() const
 {
-    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t n = shownCount();
     std::vector<double> out(static_cast<std::size_t>(n));
     const pe::ColorByKind kind = colorKey_ ? colorKey_->by.kind : pe::ColorByKind::Position;
     const bool computed = colors_ && static_cast<std::int64_t>(colors_->values.size()) == n;
@@ -206,7 +370,7 @@ std::vector<double> ProjectionView::colorValues() const
 void ProjectionView::showColoring()
 {
     QCustomPlot *p = plot();
-    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t n = shownCount();
     const pe::ColorBy by = colorKey_ ? colorKey_->by : pe::ColorBy{};
     const bool computed = colors_ && static_cast<std::int64_t>(colors_->values.size()) == n;
     pe::ColorByKind kind = by.kind;
@@ -364,7 +528,7 @@ void ProjectionView::raster()
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
     const bool twilight = scaleKind_ == pe::ColorByKind::Phase;
     p->axisRect()->setBackground(dark || twilight ? QBrush(QColor(128, 128, 134)) : QBrush(Qt::NoBrush));
-    const std::int64_t n = stale_ ? 0 : static_cast<std::int64_t>(shown_.xy.size() / 2);
+    const std::int64_t n = shownCount();
     const QRect area = p->axisRect()->rect();
     const int w = std::clamp(static_cast<int>(std::lround(area.width() * pixelScale())), 1, 8192);
     const int h = std::clamp(static_cast<int>(std::lround(area.height() * pixelScale())), 1, 8192);
@@ -388,9 +552,15 @@ void ProjectionView::raster()
             if (dx * dx + dy * dy <= radius * radius + 0.25)
                 disc.emplace_back(dx, dy);
     const std::vector<double> values = colorValues();
-    for (std::int64_t i = 0; i < n; ++i) {
-        const double fx = (shown_.xy[2 * i] - kx.lower) / kx.size() * w;
-        const double fy = (shown_.xy[2 * i + 1] - vy.lower) / vy.size() * h;
+    const double *xy = planar();
+    // 3-D: far to near, a nearer point covering a farther one.
+    const bool ordered = shown_.dims == 3 && static_cast<std::int64_t>(drawOrder_.size()) == n;
+    if (shown_.dims == 3 && static_cast<std::int64_t>(screen_.size()) != 2 * n)
+        return; // a 3-D frame not yet seen from its angle (draw() does, then rasters)
+    for (std::int64_t k = 0; k < n; ++k) {
+        const std::int64_t i = ordered ? drawOrder_[static_cast<std::size_t>(k)] : k;
+        const double fx = (xy[2 * i] - kx.lower) / kx.size() * w;
+        const double fy = (xy[2 * i + 1] - vy.lower) / vy.size() * h;
         if (!(fx > -r - 1 && fx < w + r + 1 && fy > -r - 1 && fy < h + r + 1))
             continue;
         const int cx = static_cast<int>(std::floor(fx)), cy = static_cast<int>(std::floor(fy));
@@ -446,19 +616,24 @@ QString ProjectionView::tooltipAt(QPointF pixel) const
     const std::int64_t t = positionAt(pixel);
     if (t < 0)
         return {};
-    const std::size_t i = static_cast<std::size_t>(t - shownStart_);
-    return tr("position %1\n(%2, %3)").arg(t).arg(shown_.xy[2 * i], 0, 'g', 4).arg(shown_.xy[2 * i + 1], 0, 'g', 4);
+    const auto i = static_cast<std::size_t>(t - shownStart_);
+    const auto dims = static_cast<std::size_t>(shown_.dims);
+    QStringList coords;
+    for (std::size_t c = 0; c < dims; ++c)
+        coords << QString::number(shown_.coords[dims * i + c], 'g', 4);
+    return tr("position %1\n(%2)").arg(t).arg(coords.join(QStringLiteral(", ")));
 }
 
 std::int64_t ProjectionView::heldValues() const
 {
-    return static_cast<std::int64_t>(shown_.xy.size()) + static_cast<std::int64_t>(pixelIndex_.size()) * 2;
+    return static_cast<std::int64_t>(shown_.coords.size() + screen_.size() + depth_.size() + drawOrder_.size()) +
+           static_cast<std::int64_t>(pixelIndex_.size()) * 2;
 }
 
 std::optional<pe::Table> ProjectionView::dataTable() const
 {
     // The coordinates on screen: the frame shown, finished or not.
-    if (shown_.xy.empty() || stale_)
+    if (shown_.coords.empty() || stale_)
         return std::nullopt;
     // With the colouring's column when it is drawn (not while it is computed, nor refused).
     const pe::ColorBy by = colorKey_ ? colorKey_->by : pe::ColorBy{};
@@ -467,9 +642,10 @@ std::optional<pe::Table> ProjectionView::dataTable() const
     drawn.header = pe::colorColumnHeader(by);
     if (by.kind == pe::ColorByKind::Error && nearestDone_)
         drawn.values = nearest_;
-    else if (by.kind != pe::ColorByKind::Error && colors_ && colors_->values.size() == shown_.xy.size() / 2)
+    else if (by.kind != pe::ColorByKind::Error && colors_ &&
+             static_cast<std::int64_t>(colors_->values.size()) == shown_.size())
         drawn.values = colors_->values;
     else
         drawn.by = {};
-    return pe::coordinateTable(shownStart_, shown_.xy, &drawn);
+    return pe::coordinateTable(shownStart_, shown_.coords, shown_.dims, &drawn);
 }

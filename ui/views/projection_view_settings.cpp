@@ -28,6 +28,16 @@ pe::UmapSettings ProjectionView::umapSettings() const
     return umapSettingsFrom(completeSettings(info().settings, settings()));
 }
 
+int ProjectionView::components() const
+{
+    return componentsFrom(completeSettings(info().settings, settings()));
+}
+
+pe::ViewAngle ProjectionView::viewAngle() const
+{
+    return turning_ ? *turning_ : viewAngleFrom(completeSettings(info().settings, settings()));
+}
+
 void ProjectionView::setSettings(const pe::TsneSettings &s)
 {
     perplexity_->setValue(s.perplexity);

@@ -23,6 +23,8 @@ class TestPca : public QObject
     void pcaMatchesFullEigendecomposition();
     void pcaOfWideVectors();
     void projectionOfPcaIsCentred();
+    void threeComponentsAreTheTopThree();
+    void viewFromIsMatplotlibsOrthographicCamera();
     void closedFormCovarianceMatchesTheRows_data();
     void closedFormCovarianceMatchesTheRows();
     void closedFormPcaMatchesTheStreamedPca();
@@ -126,14 +128,82 @@ void TestPca::projectionOfPcaIsCentred()
 {
     const pe::Encoding e(params(500, 32));
     const pe::Projection pr = pe::pcaProjection(e, {});
-    QCOMPARE(pr.xy.size(), std::size_t(1000));
+    QCOMPARE(pr.coords.size(), std::size_t(1000));
     double mx = 0, my = 0;
     for (int i = 0; i < 500; ++i) {
-        mx += pr.xy[static_cast<std::size_t>(2 * i)];
-        my += pr.xy[static_cast<std::size_t>(2 * i + 1)];
+        mx += pr.coords[static_cast<std::size_t>(2 * i)];
+        my += pr.coords[static_cast<std::size_t>(2 * i + 1)];
     }
     QVERIFY(std::abs(mx / 500) < 1e-10 && std::abs(my / 500) < 1e-10);
     QVERIFY(pr.explained[0] >= pr.explained[1] && pr.explained[1] > 0);
+}
+
+void TestPca::threeComponentsAreTheTopThree()
+{
+    // Against a full decomposition of the rows' covariance: each axis's share of the variance, and
+    // each column is the rows' projection on that eigenvector (up to sign); the first two are the
+    // 2-D projection's.
+    const pe::Encoding e(params(500, 32));
+    const pe::Rows rows = pe::embeddingRows(e, {});
+    std::vector<double> values(static_cast<std::size_t>(rows.n * rows.d));
+    rows.fill(0, rows.n, 1, values.data());
+    Eigen::MatrixXd x = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        values.data(), rows.n, rows.d);
+    x.rowwise() -= x.colwise().mean();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(x.transpose() * x / (rows.n - 1.0));
+    const double trace = es.eigenvalues().sum();
+    const pe::Projection three = pe::pcaProjection(e, {}, nullptr, 3);
+    const pe::Projection two = pe::pcaProjection(e, {});
+    QCOMPARE(three.dims, 3);
+    QCOMPARE(three.coords.size(), std::size_t(1500));
+    for (int c = 0; c < 3; ++c) {
+        const int k = rows.d - 1 - c;
+        QVERIFY(std::abs(three.explained[c] - es.eigenvalues()(k) / trace) < 1e-9);
+        const Eigen::VectorXd want = x * es.eigenvectors().col(k);
+        Eigen::VectorXd got(rows.n);
+        for (int i = 0; i < rows.n; ++i)
+            got(i) = three.coords[static_cast<std::size_t>(3 * i + c)];
+        const double corr = std::abs(got.dot(want)) / (got.norm() * want.norm());
+        QVERIFY2(corr > 1 - 1e-9, qPrintable(QString::number(1 - corr)));
+        // The same axes as in 2-D, signs included, to the iteration's tolerance (Ritz values settled
+        // to 1e-12 leave the vectors good to about 1e-6).
+        if (c < 2)
+            for (int i = 0; i < rows.n; ++i)
+                QVERIFY(std::abs(got(i) - two.coords[static_cast<std::size_t>(2 * i + c)]) <
+                        1e-5 * got.cwiseAbs().maxCoeff());
+    }
+}
+
+void TestPca::viewFromIsMatplotlibsOrthographicCamera()
+{
+    // The unit axes on the screen, as matplotlib 3.6's orthographic Axes3D draws them after
+    // view_init(elev, azim) (proj3d.proj_transform with ax.get_proj(), proj_type="ortho", a cube
+    // box; its scale divided out): e1, e2, e3 at (azim, elev).
+    struct Case {
+        double azimuth, elevation;
+        double e[3][2];
+    };
+    const Case cases[] = {{-60, 30, {{0.866, -0.25}, {0.5, 0.433}, {0, 0.866}}},
+                          {20, 10, {{-0.342, -0.1632}, {0.9397, -0.0594}, {0, 0.9848}}},
+                          {0, 0, {{0, 0}, {1, 0}, {0, 1}}},
+                          {135, -40, {{-0.7071, -0.4545}, {-0.7071, 0.4545}, {0, 0.766}}}};
+    const std::vector<double> axes{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    std::vector<double> screen, depth;
+    for (const Case &k : cases) {
+        pe::viewFrom(axes, {k.azimuth, k.elevation}, screen, depth);
+        for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < 2; ++c)
+                QVERIFY2(std::abs(screen[static_cast<std::size_t>(2 * a + c)] - k.e[a][c]) < 1e-4,
+                         qPrintable(
+                             QStringLiteral("azimuth %1 elevation %2 axis %3").arg(k.azimuth).arg(k.elevation).arg(a)));
+    }
+    // Looking down the third axis (azimuth -90, elevation 90): the first two as the 2-D picture has
+    // them, the third towards the eye. Any angle keeps lengths (a rotation).
+    pe::viewFrom({0.3, -1.2, 2.5}, {-90, 90}, screen, depth);
+    QVERIFY(std::abs(screen[0] - 0.3) < 1e-15 && std::abs(screen[1] + 1.2) < 1e-15 && std::abs(depth[0] - 2.5) < 1e-15);
+    pe::viewFrom({0.3, -1.2, 2.5}, {37.5, -12.25}, screen, depth);
+    QVERIFY(std::abs(screen[0] * screen[0] + screen[1] * screen[1] + depth[0] * depth[0] - (0.09 + 1.44 + 6.25)) <
+            1e-12);
 }
 
 void TestPca::closedFormCovarianceMatchesTheRows_data()

@@ -45,6 +45,7 @@ class TestTsne : public QObject
     void secondPhaseStartsAfresh();
     void smallInputsMatchScikitLearn();
     void barnesHutStepFollowsTheExactOne();
+    void threeDimensions();
     void fftRepulsionIsTheExactSums_data();
     void fftRepulsionIsTheExactSums();
     void fftStepFollowsTheExactOne();
@@ -195,7 +196,7 @@ void TestTsne::klFallsAndSeed004Converges()
     const pe::Encoding e(params(128, 8));
     pe::TsneSettings s;
     s.perplexity = 4;
-    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, s);
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, s, 2);
     QVERIFY(tsne);
     QVERIFY(tsne->exact());
     std::vector<double> kl;
@@ -242,7 +243,7 @@ void TestTsne::fixedCaseIsTrustworthy()
 {
     // Barnes-Hut (more than kExactMaxPoints points), offsets for the neighbours.
     const pe::Encoding e(params(1500, 64));
-    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {});
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, 2);
     QVERIFY(tsne && !tsne->exact());
     QVERIFY(pe::runTsne(*tsne, {}));
     const double t = pe::trustworthiness(pe::embeddingRows(e, {}), tsne->embedding(), 2, 10);
@@ -259,7 +260,7 @@ void TestTsne::secondPhaseStartsAfresh()
     s.perplexity = 4;
     s.learningRate = 50;
     s.exaggerationIterations = 100;
-    std::optional<pe::Tsne> run = pe::prepareTsne(e, {}, s);
+    std::optional<pe::Tsne> run = pe::prepareTsne(e, {}, s, 2);
     QVERIFY(run);
     for (int i = 0; i < 100; ++i)
         QVERIFY(run->step());
@@ -335,6 +336,64 @@ void TestTsne::barnesHutStepFollowsTheExactOne()
     }
     QVERIFY2(std::sqrt(num / den) < 0.02, qPrintable(QString::number(std::sqrt(num / den))));
     QVERIFY(std::abs(exact.kl() - bh.kl()) < 0.01 * exact.kl());
+}
+
+void TestTsne::threeDimensions()
+{
+    // The octree's step against the exact one in 3-D, from the same spread-out start and P.
+    const pe::Encoding e(params(2000, 16));
+    pe::TsneSettings s;
+    const pe::Neighbors nb = pe::windowNeighbors(e, {}, 90);
+    const pe::Affinities p = pe::affinities(nb, 30);
+    std::vector<double> y(6000);
+    for (int i = 0; i < 2000; ++i) {
+        y[3 * i] = 30 * std::cos(0.01 * i) + pe::standardNormal(3, i, 0);
+        y[3 * i + 1] = 30 * std::sin(0.013 * i) + pe::standardNormal(3, i, 1);
+        y[3 * i + 2] = 20 * std::sin(0.007 * i) + pe::standardNormal(3, i, 2);
+    }
+    s.exaggerationIterations = 0;
+    pe::TsneSettings exactSettings = s;
+    exactSettings.theta = 0;
+    pe::Tsne exact(p, y, exactSettings), bh(p, y, s);
+    QVERIFY(exact.exact() && !bh.exact() && bh.dims() == 3);
+    exact.step();
+    bh.step();
+    double num = 0, den = 0;
+    for (std::size_t c = 0; c < y.size(); ++c) {
+        num += std::pow(exact.embedding()[c] - bh.embedding()[c], 2);
+        den += std::pow(exact.embedding()[c] - y[c], 2);
+    }
+    QVERIFY2(std::sqrt(num / den) < 0.02, qPrintable(QString::number(std::sqrt(num / den))));
+    QVERIFY(std::abs(exact.kl() - bh.kl()) < 0.01 * exact.kl());
+
+    // Whole runs: seed 004's 128 x 8 (the exact gradient) and 2,000 noisy rows of d 32 (the octree)
+    // keep their neighbourhoods in 3-D at least as well as in 2-D; the same bits for two callers at
+    // once (one on the worker pool, one alone).
+    const pe::Encoding seed004(params(128, 8));
+    pe::TsneSettings four;
+    four.perplexity = 4;
+    const auto trust = [](const pe::Encoding &enc, const pe::NoiseParams &noise, const pe::TsneSettings &t, int dims) {
+        const pe::Projection pr = pe::computeProjection(enc, noise, pe::ProjectionMethod::Tsne, t, {}, nullptr, dims);
+        return pe::trustworthiness(pe::embeddingRows(enc, noise), pr.coords, dims, 10);
+    };
+    const double small3 = trust(seed004, {}, four, 3), small2 = trust(seed004, {}, four, 2);
+    QVERIFY2(small3 > small2 - 0.005, qPrintable(QStringLiteral("3-D %1, 2-D %2").arg(small3).arg(small2)));
+    const pe::Encoding wide(params(2000, 32));
+    const pe::NoiseParams noise{0.2, 4};
+    const double wide3 = trust(wide, noise, {}, 3), wide2 = trust(wide, noise, {}, 2);
+    QVERIFY2(wide3 > 0.95 && wide3 > wide2 - 0.005, qPrintable(QStringLiteral("3-D %1, 2-D %2").arg(wide3).arg(wide2)));
+    pe::TsneSettings shortRun;
+    shortRun.iterations = 300;
+    const auto run = [&] {
+        return pe::computeProjection(wide, noise, pe::ProjectionMethod::Tsne, shortRun, {}, nullptr, 3).coords;
+    };
+    const std::vector<double> alone = run();
+    QCOMPARE(alone.size(), std::size_t(6000));
+    std::vector<double> a, b;
+    std::thread other([&] { a = run(); });
+    b = run();
+    other.join();
+    QVERIFY(a == alone && b == alone);
 }
 
 void TestTsne::fftRepulsionIsTheExactSums_data()
@@ -442,7 +501,7 @@ void TestTsne::fftIsChosenWhereItPays()
     // A 100,000-point run takes the FFT for its first steps (the start is 1e-4 wide), Barnes-Hut
     // once it has spread out.
     const pe::Encoding e(params(100'000, 32));
-    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {});
+    std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, 2);
     QVERIFY(tsne);
     for (int k = 0; k < 3; ++k) {
         QVERIFY(tsne->step());
@@ -489,15 +548,15 @@ void TestTsne::sameSeedSameOutput()
     s.seed = 7;
     const pe::Projection a = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
     const pe::Projection b = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
-    QCOMPARE(a.xy.size(), std::size_t(1600));
-    QVERIFY(a.xy == b.xy);
+    QCOMPARE(a.coords.size(), std::size_t(1600));
+    QVERIFY(a.coords == b.coords);
     s.seed = 8;
     const pe::Projection c = pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s);
-    QVERIFY(a.xy != c.xy);
+    QVERIFY(a.coords != c.coords);
     // PCA start: no seed involved, always the same.
     s.init = pe::TsneInit::Pca;
-    QVERIFY(pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).xy ==
-            pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).xy);
+    QVERIFY(pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).coords ==
+            pe::computeProjection(e, {}, pe::ProjectionMethod::Tsne, s).coords);
 }
 
 void TestTsne::cancelStopsMidway()
@@ -506,7 +565,7 @@ void TestTsne::cancelStopsMidway()
     std::atomic<bool> cancel{false};
     int reached = 0;
     std::thread worker([&] {
-        std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, &cancel);
+        std::optional<pe::Tsne> tsne = pe::prepareTsne(e, {}, {}, 2, &cancel);
         if (tsne)
             pe::runTsne(
                 *tsne,
@@ -609,7 +668,7 @@ void TestTsne::resultsDoNotDependOnTheThreads()
     std::thread t2([&] { two = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s); });
     three = pe::computeProjection(small, {}, pe::ProjectionMethod::Tsne, s);
     t2.join();
-    QVERIFY(two.xy == one.xy && three.xy == one.xy);
+    QVERIFY(two.coords == one.coords && three.coords == one.coords);
 }
 
 void TestTsne::forceLoopsAgreeAcrossInstructionSets()

@@ -50,6 +50,7 @@ class TestUmap : public QObject
     void piecesStartApart();
     void sameSeedSameBitsOnAnyThreads();
     void layoutKeepsNeighbourhoods();
+    void threeDimensions();
 };
 
 void TestUmap::curveMatchesUmapLearn()
@@ -305,7 +306,7 @@ void TestUmap::sameSeedSameBitsOnAnyThreads()
     const auto run = [&](std::uint64_t seed) {
         pe::UmapSettings t = s;
         t.seed = seed;
-        std::optional<pe::Umap> u = pe::prepareUmap(e, noise, t);
+        std::optional<pe::Umap> u = pe::prepareUmap(e, noise, t, 2);
         pe::runUmap(*u);
         return u->embedding();
     };
@@ -324,7 +325,7 @@ void TestUmap::layoutKeepsNeighbourhoods()
     // nearest. The comparison with umap-learn on the same rows is tests/bench's (pe-bench --umap).
     const pe::Encoding e(params(2000, 32));
     const pe::NoiseParams noise{0.2, 4};
-    std::optional<pe::Umap> u = pe::prepareUmap(e, noise, {});
+    std::optional<pe::Umap> u = pe::prepareUmap(e, noise, {}, 2);
     QVERIFY(u);
     QCOMPARE(u->epochs(), 500);
     int frames = 0;
@@ -336,7 +337,7 @@ void TestUmap::layoutKeepsNeighbourhoods()
     for (double v : u->embedding())
         QVERIFY(std::isfinite(v));
     // Cancelled before an epoch: nothing changes, and the run resumes where it was.
-    std::optional<pe::Umap> v = pe::prepareUmap(e, noise, {});
+    std::optional<pe::Umap> v = pe::prepareUmap(e, noise, {}, 2);
     const std::atomic<bool> cancel{true};
     const std::vector<double> before = v->embedding();
     QVERIFY(!v->step(&cancel));
@@ -345,4 +346,73 @@ void TestUmap::layoutKeepsNeighbourhoods()
 }
 
 QTEST_GUILESS_MAIN(TestUmap)
+void TestUmap::threeDimensions()
+{
+    // A chain of 300 points (each joined to its 3 nearest on either side): the Laplacian's smoothest
+    // vectors have distinct eigenvalues, cos(pi k (i + 1/2) / n) for k = 1, 2, 3. The 3-D start's
+    // first two columns are the 2-D start's; its third is the next vector, cos(3 pi (i + 1/2) / n)
+    // up to sign, scaled to [0, 10].
+    const int n = 300;
+    pe::UmapGraph chain;
+    chain.n = n;
+    chain.rowStart.push_back(0);
+    for (int i = 0; i < n; ++i) {
+        for (int j = std::max(0, i - 3); j <= std::min(n - 1, i + 3); ++j)
+            if (j != i) {
+                chain.column.push_back(j);
+                chain.weight.push_back(1.0);
+            }
+        chain.rowStart.push_back(static_cast<std::int64_t>(chain.column.size()));
+    }
+    const std::vector<double> flat = pe::umapSpectralStart(chain, 4);
+    const std::vector<double> deep = pe::umapSpectralStart(chain, 4, nullptr, nullptr, 3);
+    QCOMPARE(deep.size(), std::size_t(3 * n));
+    double worst = 0, third = 0, norm = 0;
+    for (int i = 0; i < n; ++i) {
+        for (int c = 0; c < 2; ++c)
+            worst = std::max(worst, std::abs(deep[3 * i + c] - flat[2 * i + c]));
+        const double want = std::cos(3 * 3.141592653589793 * (i + 0.5) / n);
+        third += (deep[3 * i + 2] - 5) * want;
+        norm += (deep[3 * i + 2] - 5) * (deep[3 * i + 2] - 5);
+    }
+    QVERIFY2(worst < 1e-3, qPrintable(QString::number(worst)));
+    // The chain's vectors are not exactly cosines (its ends have fewer edges): correlation > 0.99.
+    const double corr = std::abs(third) / std::sqrt(norm * n / 2.0);
+    QVERIFY2(corr > 0.99, qPrintable(QString::number(corr)));
+
+    // Six pieces go to +-e1, +-e2 and +-e3 (umap-learn's order: e1, e2, e3, then their negatives).
+    const std::vector<double> six = pe::umapSpectralStart(rings(6, 40, 2), 9, nullptr, nullptr, 3);
+    for (int p = 0; p < 6; ++p) {
+        double m[3] = {0, 0, 0};
+        for (int i = p * 40; i < (p + 1) * 40; ++i)
+            for (int c = 0; c < 3; ++c)
+                m[c] += six[static_cast<std::size_t>(3 * i + c)] / 40;
+        // Centres at +-1 with balls of 0.4 sqrt 2 about them: +1 at 8.2 of [0, 10], -1 at 1.8.
+        for (int c = 0; c < 3; ++c) {
+            const bool ok = c != p % 3 ? std::abs(m[c] - 5) < 0.5 : p < 3 ? m[c] > 7.5 : m[c] < 2.5;
+            QVERIFY2(ok, qPrintable(QStringLiteral("piece %1 axis %2: %3").arg(p).arg(c).arg(m[c])));
+        }
+    }
+
+    // The layout in 3-D keeps the neighbourhoods at least as well as in 2-D, with the same bits for
+    // two callers at once (one on the worker pool, one alone).
+    const pe::Encoding e(params(2000, 32));
+    const pe::NoiseParams noise{0.2, 4};
+    const auto run = [&](int dims) {
+        std::optional<pe::Umap> u = pe::prepareUmap(e, noise, {}, dims);
+        pe::runUmap(*u);
+        return u->embedding();
+    };
+    const std::vector<double> three = run(3);
+    QCOMPARE(three.size(), std::size_t(3 * 2000));
+    std::vector<double> a, b;
+    std::thread other([&] { a = run(3); });
+    b = run(3);
+    other.join();
+    QVERIFY(a == three && b == three);
+    const double t3 = pe::trustworthiness(pe::embeddingRows(e, noise), three, 3, 10);
+    const double t2 = pe::trustworthiness(pe::embeddingRows(e, noise), run(2), 2, 10);
+    QVERIFY2(t3 > 0.95 && t3 > t2 - 0.005, qPrintable(QStringLiteral("3-D %1, 2-D %2").arg(t3).arg(t2)));
+}
+
 #include "tst_umap.moc"

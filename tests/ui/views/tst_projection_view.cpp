@@ -38,6 +38,7 @@ class TestProjectionView : public QObject
     void colourByEachKindDrawsItsValues();
     void colourByLabelsShowsALegend();
     void colourThatCannotBeDrawnIsSaid();
+    void threeDimensionsTurnAndPick();
 
   private:
     static QString title(ProjectionView *view) { return view->plot()->findChild<QCPTextElement *>()->text(); }
@@ -45,8 +46,8 @@ class TestProjectionView : public QObject
     static QPointF pixelOf(ProjectionView *view, std::int64_t t)
     {
         const auto i = static_cast<std::size_t>(t - view->parameters()->values().startPos);
-        return {view->plot()->xAxis->coordToPixel(view->projection().xy[2 * i]),
-                view->plot()->yAxis->coordToPixel(view->projection().xy[2 * i + 1])};
+        return {view->plot()->xAxis->coordToPixel(view->projection().coords[2 * i]),
+                view->plot()->yAxis->coordToPixel(view->projection().coords[2 * i + 1])};
     }
 };
 
@@ -60,11 +61,11 @@ void TestProjectionView::seed004RunsToTheEndAndDraws()
     QVERIFY(!f.params.set(params(128, 8)));
     QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
     QCOMPARE(f.view->projection().iteration, 1000);
-    QCOMPARE(f.view->projection().xy.size(), std::size_t(256));
+    QCOMPARE(f.view->projection().coords.size(), std::size_t(256));
     QVERIFY(title(f.view.get()).contains(QStringLiteral("iteration 1000 of 1000")));
     // The view shows what the core computes for the same settings.
-    QVERIFY(f.view->projection().xy ==
-            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, s).xy);
+    QVERIFY(f.view->projection().coords ==
+            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, s).coords);
     // Every point is drawn: the pixel at each position's coordinates is coloured, not white.
     f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
     const QImage image = f.view->plot()->toPixmap().toImage();
@@ -91,7 +92,7 @@ void TestProjectionView::framesArriveWhileItRuns()
     std::set<int> seen;
     // Every frame shown on the way is noted (QTRY_ runs the events between its checks).
     const auto noteFrameAndCheckEnded = [&] {
-        if (!f.view->projection().xy.empty())
+        if (!f.view->projection().coords.empty())
             seen.insert(f.view->projection().iteration);
         return !f.view->running();
     };
@@ -159,8 +160,8 @@ void TestProjectionView::pauseKeepsTheOptimiserAndResumeFinishes()
     QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 180000);
     QCOMPARE(f.view->projection().iteration, 1000);
     // Resumed, not restarted: the same result as one uninterrupted run.
-    QVERIFY(f.view->projection().xy ==
-            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, {}).xy);
+    QVERIFY(f.view->projection().coords ==
+            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Tsne, {}).coords);
 }
 
 void TestProjectionView::changeRestartsAndLeavesNoThread()
@@ -175,7 +176,7 @@ void TestProjectionView::changeRestartsAndLeavesNoThread()
     }
     QVERIFY(!f->params.set(params(300, 16)));
     QTRY_VERIFY_WITH_TIMEOUT(!f->view->running(), 30000);
-    QCOMPARE(f->view->projection().xy.size(), std::size_t(600));
+    QCOMPARE(f->view->projection().coords.size(), std::size_t(600));
     QTRY_COMPARE(job->threadCount(), 0);
     // Hidden, a change of parameters stops the run at once; shown again, it starts for the new ones.
     QVERIFY(!f->params.set(params(20'000, 64)));
@@ -185,7 +186,7 @@ void TestProjectionView::changeRestartsAndLeavesNoThread()
     QVERIFY(!job->running());
     QTRY_COMPARE(job->threadCount(), 0);
     f->view->show();
-    QTRY_VERIFY_WITH_TIMEOUT(!f->view->running() && f->view->projection().xy.size() == 800, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f->view->running() && f->view->projection().coords.size() == 800, 30000);
     // Destroyed while running: the destructor cancels and joins.
     QVERIFY(!f->params.set(params(20'000, 64)));
     QTRY_VERIFY(job->running());
@@ -207,9 +208,9 @@ void TestProjectionView::sameSeedSamePicture()
         QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 30000);
         QCOMPARE(f.view->projection().iteration, 400);
         if (run == 0)
-            first = f.view->projection().xy;
+            first = f.view->projection().coords;
         else
-            QVERIFY(f.view->projection().xy == first);
+            QVERIFY(f.view->projection().coords == first);
     }
 }
 
@@ -251,7 +252,7 @@ void TestProjectionView::tooLargeIsRefusedWithAMessage()
     // above 1.1e11 n^2 d, which holds at most 4e8 values.
     QVERIFY(!f.params.set(params(1'000'000, 512, 1e4, 0, pe::Layout::Interleaved, pe::Exponent::Index)));
     QVERIFY(!f.view->running());
-    QVERIFY(f.view->projection().xy.empty());
+    QVERIFY(f.view->projection().coords.empty());
     QVERIFY2(title(f.view.get()).contains(QStringLiteral("approximate neighbour index")),
              qPrintable(title(f.view.get())));
     // Perplexity too large for the window: said, and nothing runs.
@@ -297,8 +298,9 @@ void TestProjectionView::umapRunsPausesAndResumesExactly()
     QVERIFY2(title(f.view.get()).contains(QStringLiteral("UMAP of 1,500 positions")) &&
                  title(f.view.get()).contains(QStringLiteral("epoch 4000 of 4000")),
              qPrintable(title(f.view.get())));
-    QVERIFY(f.view->projection().xy ==
-            pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Umap, {}, f.view->umapSettings()).xy);
+    QVERIFY(
+        f.view->projection().coords ==
+        pe::computeProjection(f.params.encoding(), {}, pe::ProjectionMethod::Umap, {}, f.view->umapSettings()).coords);
     QCOMPARE(f.view->plot()->xAxis->label(), QStringLiteral("UMAP 1"));
     // Its controls in the row, t-SNE's hidden.
     QVERIFY(f.view->findChild<QSpinBox *>(QStringLiteral("umapNeighbors"))->isVisibleTo(f.view.get()));
@@ -314,7 +316,7 @@ int pointsOffColour(ProjectionView *view, const std::vector<double> &values)
     auto *cells = view->plot()->findChild<QCPColorMap *>()->data();
     for (std::size_t i = 0; i < values.size(); i += 3) {
         int kx = 0, vy = 0;
-        cells->coordToCell(view->projection().xy[2 * i], view->projection().xy[2 * i + 1], &kx, &vy);
+        cells->coordToCell(view->projection().coords[2 * i], view->projection().coords[2 * i + 1], &kx, &vy);
         double x = 0, y = 0;
         cells->cellToCoord(kx, vy, &x, &y);
         const std::int64_t drawn =
@@ -328,12 +330,12 @@ int pointsOffColour(ProjectionView *view, const std::vector<double> &values)
     const QImage image = view->plot()->toPixmap().toImage();
     const std::int64_t start = view->parameters()->values().startPos;
     const auto current = static_cast<std::size_t>(view->parameters()->position() - start);
-    const QPointF ring(view->plot()->xAxis->coordToPixel(view->projection().xy[2 * current]),
-                       view->plot()->yAxis->coordToPixel(view->projection().xy[2 * current + 1]));
+    const QPointF ring(view->plot()->xAxis->coordToPixel(view->projection().coords[2 * current]),
+                       view->plot()->yAxis->coordToPixel(view->projection().coords[2 * current + 1]));
     int off = 0, checked = 0;
     for (std::size_t i = 1; i < values.size(); i += 3) {
-        const QPointF at(view->plot()->xAxis->coordToPixel(view->projection().xy[2 * i]),
-                         view->plot()->yAxis->coordToPixel(view->projection().xy[2 * i + 1]));
+        const QPointF at(view->plot()->xAxis->coordToPixel(view->projection().coords[2 * i]),
+                         view->plot()->yAxis->coordToPixel(view->projection().coords[2 * i + 1]));
         if (QLineF(at, ring).length() < 20)
             continue; // under the current position's ring
         // The pixel's colour is its cell's value on the gradient, whichever point the cell holds.
@@ -373,7 +375,7 @@ void TestProjectionView::colourByEachKindDrawsItsValues()
     QVERIFY(!f.params.setNoise(noise));
     QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
     auto *scale = f.view->plot()->findChild<QCPColorScale *>();
-    const std::vector<double> &xy = f.view->projection().xy;
+    const std::vector<double> &xy = f.view->projection().coords;
     for (const auto &[text, label] : {std::pair{"phase:3", "phase of pair 3"},
                                       {"norm", "length"},
                                       {"column:5", "column 5"},
@@ -512,4 +514,84 @@ void TestProjectionView::colourThatCannotBeDrawnIsSaid()
 }
 
 QTEST_MAIN(TestProjectionView)
+void TestProjectionView::threeDimensionsTurnAndPick()
+{
+    ViewFixture<ProjectionView> f(QSize(1000, 700));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.view->applySettings(
+        {{QStringLiteral("projectionMethod"), QStringLiteral("pca")}, {QStringLiteral("components"), 3}}));
+    QVERIFY(!f.params.set(params(200, 16)));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    const pe::Projection &p = f.view->projection();
+    QCOMPARE(p.dims, 3);
+    QCOMPARE(p.coords.size(), std::size_t(600));
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("PC3")), qPrintable(title(f.view.get())));
+    // Drawn as seen from the default angle (matplotlib's: azimuth -60, elevation 30).
+    std::vector<double> screen, depth;
+    pe::viewFrom(p.coords, {-60, 30}, screen, depth);
+    for (std::size_t k = 0; k < screen.size(); ++k)
+        QCOMPARE(f.view->planar()[k], screen[k]);
+
+    // Turning redraws the same frame, computing nothing: from above (azimuth -90, elevation 90) the
+    // points are where the first two components put them.
+    const std::vector<double> frame = p.coords;
+    QVERIFY(!f.view->applySettings({{QStringLiteral("azimuth"), -90.0}, {QStringLiteral("elevation"), 90.0}}));
+    QVERIFY(!f.view->running());
+    QVERIFY(f.view->projection().coords == frame);
+    for (std::size_t i = 0; i < 200; ++i)
+        for (std::size_t c = 0; c < 2; ++c)
+            QVERIFY(std::abs(f.view->planar()[2 * i + c] - frame[3 * i + c]) < 1e-12);
+    QVERIFY(f.view->plot()->xAxis->label().contains(QStringLiteral("azimuth -90.0")));
+
+    // A point is found where it is drawn, and its tooltip gives its three coordinates.
+    f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const auto pixel = [&](std::size_t i) {
+        return QPointF(f.view->plot()->xAxis->coordToPixel(f.view->planar()[2 * i]),
+                       f.view->plot()->yAxis->coordToPixel(f.view->planar()[2 * i + 1]));
+    };
+    QCOMPARE(f.view->positionAt(pixel(150)), std::int64_t(150));
+    QCOMPARE(f.view->tooltipAt(pixel(150)).count(QLatin1Char(',')), 2);
+
+    // A drag turns it as matplotlib's does (right: the azimuth falls; down: the elevation rises, to
+    // 90 at most), set once on release, and picks no point.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("azimuth"), -60.0}, {QStringLiteral("elevation"), 30.0}}));
+    f.view->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const std::int64_t before = f.params.position();
+    const QPoint from = pixel(150).toPoint();
+    QTest::mousePress(f.view->plot(), Qt::LeftButton, {}, from);
+    QTest::mouseMove(f.view->plot(), from + QPoint(20, 10));
+    QTest::mouseMove(f.view->plot(), from + QPoint(40, -20));
+    QCOMPARE(f.view->viewAngle().azimuth, -80.0);
+    QCOMPARE(f.view->settings().value(QStringLiteral("azimuth")).toDouble(), -60.0); // not set while dragged
+    QTest::mouseRelease(f.view->plot(), Qt::LeftButton, {}, from + QPoint(40, -20));
+    QCOMPARE(f.view->settings().value(QStringLiteral("azimuth")).toDouble(), -80.0);
+    QCOMPARE(f.view->settings().value(QStringLiteral("elevation")).toDouble(), 20.0);
+    QCOMPARE(f.params.position(), before);
+    QVERIFY(f.view->projection().coords == frame);
+
+    // The data export has x, y and z; back in 2-D, the box goes and the ticks return.
+    const std::optional<pe::Table> table = f.view->dataTable();
+    QVERIFY(table);
+    QCOMPARE(table->columnHeaders, (std::vector<std::string>{"x", "y", "z"}));
+    QVERIFY(!f.view->applySettings({{QStringLiteral("components"), 2}}));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    QCOMPARE(f.view->projection().dims, 2);
+    QVERIFY(f.view->plot()->xAxis->tickLabels());
+    int lines = 0;
+    for (int i = 0; i < f.view->plot()->itemCount(); ++i)
+        lines += qobject_cast<QCPItemLine *>(f.view->plot()->item(i)) != nullptr;
+    QCOMPARE(lines, 0);
+
+    // t-SNE too, seed 004's 128 positions: 3-D frames while it runs, then the last.
+    QVERIFY(!f.params.set(params(128, 8)));
+    QVERIFY(!f.view->applySettings({{QStringLiteral("projectionMethod"), QStringLiteral("tsne")},
+                                    {QStringLiteral("components"), 3},
+                                    {QStringLiteral("perplexity"), 4.0}}));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.view->running(), 20000);
+    QCOMPARE(f.view->projection().dims, 3);
+    QCOMPARE(f.view->projection().iteration, 1000);
+    QCOMPARE(f.view->projection().coords.size(), std::size_t(3 * 128));
+    QVERIFY2(title(f.view.get()).contains(QStringLiteral("iteration 1000 of 1000")), qPrintable(title(f.view.get())));
+}
+
 #include "tst_projection_view.moc"

@@ -32,6 +32,17 @@ pe::UmapSettings umapSettingsFrom(const QJsonObject &settings)
     return s;
 }
 
+int componentsFrom(const QJsonObject &settings)
+{
+    return settings.value(QStringLiteral("components")).toInt();
+}
+
+pe::ViewAngle viewAngleFrom(const QJsonObject &settings)
+{
+    return {settings.value(QStringLiteral("azimuth")).toDouble(),
+            settings.value(QStringLiteral("elevation")).toDouble()};
+}
+
 pe::ColorBy colorByFrom(const QJsonObject &settings)
 {
     return pe::parseColorBy(settings.value(QStringLiteral("colorBy")).toString().toStdString(), nullptr)
@@ -45,7 +56,8 @@ ViewInfo projectionViewInfo()
     const pe::UmapSettings u;
     const auto problem = [](const DataRequest &r) {
         const auto why = pe::projectionProblem(r.encoding->params(), r.noise, projectionMethodFrom(r.settings),
-                                               tsneSettingsFrom(r.settings), umapSettingsFrom(r.settings));
+                                               tsneSettingsFrom(r.settings), umapSettingsFrom(r.settings),
+                                               componentsFrom(r.settings));
         return why ? QString::fromStdString(*why) : QString();
     };
     // A figure's or a data export's colouring is checked whole before anything is written: a labels
@@ -86,6 +98,42 @@ ViewInfo projectionViewInfo()
               QStringLiteral("method"),
               QStringLiteral("M"),
               tr("Projection method")},
+             {QStringLiteral("components"),
+              Kind::Integer,
+              pe::kMinComponents,
+              {},
+              pe::kMinComponents,
+              pe::kMaxComponents,
+              {},
+              {},
+              QStringLiteral("components"),
+              QStringLiteral("N"),
+              tr("The projection's dimensions: 2, or 3 for a rotatable 3-D scatter")},
+             // The 3-D view's angle, matplotlib's view_init(elev, azim) with its defaults.
+             {QStringLiteral("azimuth"),
+              Kind::Real,
+              pe::ViewAngle{}.azimuth,
+              {},
+              -180,
+              180,
+              {},
+              {},
+              QStringLiteral("azimuth"),
+              QStringLiteral("DEG"),
+              tr("3-D: the eye's angle in degrees round the third axis, from the first (matplotlib's azim)"),
+              1},
+             {QStringLiteral("elevation"),
+              Kind::Real,
+              pe::ViewAngle{}.elevation,
+              {},
+              -90,
+              90,
+              {},
+              {},
+              QStringLiteral("elevation"),
+              QStringLiteral("DEG"),
+              tr("3-D: the eye's angle in degrees above the plane of the first two axes (matplotlib's elev)"),
+              1},
              {QStringLiteral("perplexity"),
               Kind::Real,
               d.perplexity,
@@ -205,11 +253,11 @@ ViewInfo projectionViewInfo()
                                "offset |s - t| to the nearest point drawn (1: a true neighbour); labels:FILE.csv, "
                                "labels from position,label lines, as a legend. Data exports add its column"))},
             {{QStringLiteral("projection"),
-              tr("each position's 2-D coordinates (t-SNE, PCA or UMAP), and the colouring's"), colouredProblem,
+              tr("each position's 2-D or 3-D coordinates (t-SNE, PCA or UMAP), and the colouring's"), colouredProblem,
               [](const DataRequest &r) {
                   return pe::projectionTable(*r.encoding, r.noise, projectionMethodFrom(r.settings),
                                              tsneSettingsFrom(r.settings), umapSettingsFrom(r.settings),
-                                             colorByFrom(r.settings));
+                                             colorByFrom(r.settings), componentsFrom(r.settings));
               }}},
             colouredProblem};
 }

@@ -83,6 +83,9 @@ pe::ProbeSettings probeSettingsFrom(const QJsonObject &settings);
 pe::ProjectionMethod projectionMethodFrom(const QJsonObject &settings);
 pe::TsneSettings tsneSettingsFrom(const QJsonObject &settings);
 pe::UmapSettings umapSettingsFrom(const QJsonObject &settings);
+// The projection's dimensions (2 or 3) and, in 3-D, the angle it is seen from.
+int componentsFrom(const QJsonObject &settings);
+pe::ViewAngle viewAngleFrom(const QJsonObject &settings);
 // The projection's colouring (colorBy, checked by its setting: position when it does not parse).
 pe::ColorBy colorByFrom(const QJsonObject &settings);
 // The precision view's type (float64, float32, bfloat16), and why a window is too large for it.
