@@ -136,9 +136,9 @@ class Tsne
     bool exact() const { return exact_; }
     const Recall &recall() const { return p_.recall; }
 
-    // How the repulsion of the Barnes-Hut range (n > kExactMaxPoints) is computed: each step the
-    // cheaper of FFT interpolation (tsne_fft.h) and the quadtree, or always one of them (tests and
-    // benchmarks compare them).
+    // How the repulsion of the Barnes-Hut range (n > kExactMaxPoints) is computed in 2-D: each step
+    // the cheaper of FFT interpolation (tsne_fft.h) and the quadtree, or always one of them (tests
+    // and benchmarks compare them). 3-D has the octree alone.
     enum class Repulsion { Cheaper, BarnesHut, Fft };
     void setRepulsion(Repulsion r) { repulsion_ = r; }
     bool lastStepFft() const { return lastStepFft_; } // the last step's repulsion was by FFT

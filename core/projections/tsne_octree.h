@@ -81,9 +81,13 @@ class Octree
     void sortByKey()
     {
         const std::size_t n = keys_.size();
-        std::vector<std::uint64_t> keys(n);
-        std::vector<std::int32_t> order(n);
-        std::vector<std::size_t> count(1 << 16);
+        // Kept from step to step, as the quadtree's buffers are (fresh ones cost page faults).
+        std::vector<std::uint64_t> &keys = sortKeys_;
+        std::vector<std::int32_t> &order = sortOrder_;
+        keys.resize(n);
+        order.resize(n);
+        std::vector<std::size_t> &count = counts_;
+        count.resize(1 << 16);
         for (int pass = 0; pass < 4; ++pass) {
             const int shift = 16 * pass;
             std::fill(count.begin(), count.end(), 0);
@@ -138,8 +142,9 @@ class Octree
             fill(static_cast<std::size_t>(node.firstChild + k), runs[k], runs[k + 1], level + 1, width / 2, y);
     }
 
-    std::vector<std::uint64_t> keys_;
-    std::vector<std::int32_t> order_;
+    std::vector<std::uint64_t> keys_, sortKeys_;
+    std::vector<std::int32_t> order_, sortOrder_;
+    std::vector<std::size_t> counts_;
     std::vector<Node> nodes_;
 };
 

@@ -11,6 +11,7 @@
 #include <numbers>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 
 namespace pe {
 
@@ -721,6 +722,8 @@ Umap::Umap(UmapGraph graph, std::vector<double> initial, const UmapSettings &set
     , next_(y_.size())
     , dims_(graph_.n > 0 ? static_cast<int>(y_.size() / static_cast<std::size_t>(graph_.n)) : 2)
 {
+    if (y_.size() != static_cast<std::size_t>(dims_ * graph_.n) || (dims_ != 2 && dims_ != 3))
+        throw std::invalid_argument("Umap: the start must be n x 2 or n x 3");
     std::tie(a_, b_) = umapCurve(settings_.minDist, settings_.spread);
     epochs_ = umapEpochs(settings_, graph_.n);
     // Each edge's period in epochs: the strongest every epoch, a weaker one w_max / w as often; edges

@@ -43,6 +43,8 @@ def parse_case(text):
 
 
 def run_case(explorer, n, d, base, perplexity, extra):
+    # The app's --components (after --) sets scikit-learn's n_components too.
+    components = int(extra[extra.index("--components") + 1]) if "--components" in extra else 2
     window = [explorer, "--seq-len", str(n), "--d-model", str(d), "--base", repr(base)]
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(window + ["--export-data", "encoding", "--out", f"{tmp}/x.npy"], check=True)
@@ -51,9 +53,9 @@ def run_case(explorer, n, d, base, perplexity, extra):
         subprocess.run(window + ["--method", "tsne", "--perplexity", repr(perplexity)] + extra +
                        ["--export-data", "projection", "--out", f"{tmp}/p.csv"], check=True)
         app_seconds = time.perf_counter() - t0
-        app = np.loadtxt(f"{tmp}/p.csv", delimiter=",", skiprows=1)[:, 1:3]
+        app = np.loadtxt(f"{tmp}/p.csv", delimiter=",", skiprows=1)[:, 1:1 + components]
     t0 = time.perf_counter()
-    ours = TSNE(n_components=2, perplexity=perplexity, init="pca", learning_rate="auto", random_state=0)
+    ours = TSNE(n_components=components, perplexity=perplexity, init="pca", learning_rate="auto", random_state=0)
     sk = ours.fit_transform(x)
     sk_seconds = time.perf_counter() - t0
     return (trustworthiness(x, app, n_neighbors=10), trustworthiness(x, sk, n_neighbors=10), app_seconds,

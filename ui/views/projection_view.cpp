@@ -252,8 +252,9 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
         dragged_ = dragged_ || std::hypot(moved.x(), moved.y()) > 4;
         if (!dragged_ || shown_.dims != 3 || stale_)
             return;
-        // 3-D: a drag turns the scene, half a degree a pixel (to the right: the eye goes left, so
-        // the front turns right; up: the eye rises). Shown at once, set on release (one undo step).
+        // 3-D: a drag turns the scene, half a degree a pixel, as matplotlib's 3-D axes turn (to the
+        // right: the azimuth falls, so the front turns right; down: the elevation rises). Shown at
+        // once, set on release (one undo step).
         pe::ViewAngle a = pressedAngle_;
         a.azimuth = std::remainder(a.azimuth - 0.5 * moved.x(), 360.0);
         a.elevation = std::clamp(a.elevation + 0.5 * moved.y(), -90.0, 90.0);
@@ -268,8 +269,11 @@ ProjectionView::ProjectionView(Parameters *parameters, QWidget *parent)
         if (turning_) {
             const pe::ViewAngle a = *turning_;
             turning_.reset();
-            elevation_->setValue(a.elevation);
-            azimuth_->setValue(a.azimuth == -180.0 ? 180.0 : a.azimuth);
+            // Both at once: one change of the state, one undo step (the controls follow it).
+            const QJsonObject before = settings();
+            if (!applySettings({{QStringLiteral("azimuth"), a.azimuth == -180.0 ? 180.0 : a.azimuth},
+                                {QStringLiteral("elevation"), a.elevation}}))
+                emit settingsEdited(before, settings());
             draw();
             return;
         }

@@ -27,8 +27,8 @@ class QPushButton;
 class QSpinBox;
 class QTimer;
 
-// Seed 004's projection: every position's vector placed in 2-D by t-SNE, PCA or UMAP (or in 3-D by
-// PCA or UMAP: a scatter seen from an angle, drag to rotate, wheel to zoom), coloured by
+// Seed 004's projection: every position's vector placed in 2-D or 3-D by t-SNE, PCA or UMAP (in 3-D
+// a scatter seen from an angle, drag to turn, wheel to zoom), coloured by
 // position or by what --color-by names (a pair's phase, the norm, a column, the offset to the
 // nearest point drawn, labels from a file with their legend), labelled when few, the current
 // position ringed. t-SNE runs on a worker thread and the
@@ -84,6 +84,7 @@ class ProjectionView : public PlotView
     void rebuild() override;
     void positionMoved() override;
     void settingsBound() override;
+    void paletteApplied() override;
 
   private:
     struct Key {
@@ -101,6 +102,8 @@ class ProjectionView : public PlotView
     // bounding box's edges and the axes' names.
     void viewIn3d();
     void drawBox(const std::array<QString, 3> &names);
+    // The box's and the names' colours for the ground (light or dark).
+    void colourBox();
     Key currentKey() const;
     void launch();
     void showFrame(pe::Projection frame);

@@ -65,23 +65,31 @@ void ProjectionView::viewIn3d()
         upper_[c] = -lower_[c];
     }
     for (std::int64_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c) {
-            lower_[c] = std::min(lower_[c], shown_.coords[static_cast<std::size_t>(3 * i + c)]);
-            upper_[c] = std::max(upper_[c], shown_.coords[static_cast<std::size_t>(3 * i + c)]);
-        }
+        for (int c = 0; c < 3; ++c)
+            if (const double v = shown_.coords[static_cast<std::size_t>(3 * i + c)]; std::isfinite(v)) {
+                lower_[c] = std::min(lower_[c], v);
+                upper_[c] = std::max(upper_[c], v);
+            }
+    for (int c = 0; c < 3; ++c)
+        if (!(lower_[c] <= upper_[c]))
+            lower_[c] = upper_[c] = 0; // no finite value on this axis
     sphere_ = 0.5 * std::hypot(upper_[0] - lower_[0], upper_[1] - lower_[1], upper_[2] - lower_[2]);
     // Far to near, so a nearer point covers a farther one: a counting sort on the depth in 65,536
     // steps (linear at a million points; points within a step are a fraction of a pixel apart in
     // depth, and keep their order).
+    // A point with a coordinate not finite (a diverged run) goes first, and is not drawn (raster).
     double d0 = std::numeric_limits<double>::infinity(), d1 = -d0;
-    for (double d : depth_) {
-        d0 = std::min(d0, d);
-        d1 = std::max(d1, d);
-    }
+    for (double d : depth_)
+        if (std::isfinite(d)) {
+            d0 = std::min(d0, d);
+            d1 = std::max(d1, d);
+        }
     constexpr int kSteps = 1 << 16;
     const double scale = d1 > d0 ? (kSteps - 1) / (d1 - d0) : 0.0;
     std::vector<std::int32_t> start(kSteps + 1, 0);
-    const auto step = [&](std::size_t i) { return static_cast<int>((depth_[i] - d0) * scale); };
+    const auto step = [&](std::size_t i) {
+        return std::isfinite(depth_[i]) ? std::clamp(static_cast<int>((depth_[i] - d0) * scale), 0, kSteps - 1) : 0;
+    };
     for (std::size_t i = 0; i < depth_.size(); ++i)
         ++start[static_cast<std::size_t>(step(i)) + 1];
     for (int k = 0; k < kSteps; ++k)
@@ -123,8 +131,6 @@ void ProjectionView::drawBox(const std::array<QString, 3> &names)
         for (int c = 0; c < 3; ++c)
             corners[static_cast<std::size_t>(3 * k + c)] = (k >> c & 1) ? upper_[c] : lower_[c];
     pe::viewFrom(corners, viewAngle(), screen, depth);
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QPen pen(dark ? QColor(200, 200, 206, 150) : QColor(110, 110, 116, 150), 1.0 * lineScale());
     QFont font = p->font();
     font.setPointSizeF(fontSize(9));
     std::size_t e = 0;
@@ -144,7 +150,6 @@ void ProjectionView::drawBox(const std::array<QString, 3> &names)
             QCPItemLine *edge = boxEdges_[e++];
             edge->start->setCoords(a);
             edge->end->setCoords(b);
-            edge->setPen(pen);
             const QPointF mid = (a + b) / 2;
             // An axis pointing at the eye has edges of no length: no name to place along them.
             endOn = std::hypot(b.x() - a.x(), b.y() - a.y()) < 0.02 * sphere_;
@@ -161,8 +166,23 @@ void ProjectionView::drawBox(const std::array<QString, 3> &names)
         name->setText(names[static_cast<std::size_t>(c)]);
         name->setVisible(!endOn);
         name->setFont(font);
-        name->setColor(dark ? QColor(230, 230, 236) : QColor(40, 40, 46));
     }
+    colourBox();
+}
+
+void ProjectionView::colourBox()
+{
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    const QPen pen(dark ? QColor(200, 200, 206, 150) : QColor(110, 110, 116, 150), 1.0 * lineScale());
+    for (QCPItemLine *edge : boxEdges_)
+        edge->setPen(pen);
+    for (QCPItemText *name : axisNames_)
+        name->setColor(dark ? QColor(230, 230, 236) : QColor(40, 40, 46));
+}
+
+void ProjectionView::paletteApplied()
+{
+    colourBox();
 }
 
 void ProjectionView::placeCurrent()
@@ -210,10 +230,14 @@ void ProjectionView::draw()
                                        (lower_[2] + upper_[2]) / 2},
                 screen, depth;
             pe::viewFrom(middle, viewAngle(), screen, depth);
-            x0 = screen[0] - sphere_;
-            x1 = screen[0] + sphere_;
-            y0 = screen[1] - sphere_;
-            y1 = screen[1] + sphere_;
+            // Equal units across and up, whatever the plot's shape: a turn is a rigid motion on screen.
+            const QRect area = p->axisRect()->rect();
+            const double aspect = area.height() > 0 ? static_cast<double>(area.width()) / area.height() : 1.0;
+            const double rx = sphere_ * std::max(1.0, aspect), ry = sphere_ * std::max(1.0, 1.0 / aspect);
+            x0 = screen[0] - rx;
+            x1 = screen[0] + rx;
+            y0 = screen[1] - ry;
+            y1 = screen[1] + ry;
         } else {
             for (std::int64_t i = 1; i < n; ++i) {
                 x0 = std::min(x0, xy[2 * i]);
@@ -327,9 +351,8 @@ void ProjectionView::draw()
     }
     if (threeD) {
         const pe::ViewAngle angle = viewAngle();
-        p->xAxis->setLabel(tr("seen from azimuth %1°, elevation %2° (drag to turn)")
-                               .arg(angle.azimuth, 0, 'f', 1)
-                               .arg(angle.elevation, 0, 'f', 1));
+        p->xAxis->setLabel(
+            tr("seen from azimuth %1°, elevation %2°").arg(angle.azimuth, 0, 'f', 1).arg(angle.elevation, 0, 'f', 1));
         p->yAxis->setLabel(QString());
     } else {
         p->xAxis->setLabel(names[0]);
