@@ -556,6 +556,7 @@ void ProjectionView::showFrame(pe::Projection frame)
     timingFrame_ = true;
     const bool first = shown_.coords.empty() || stale_ || frame.dims != shown_.dims;
     shown_ = std::move(frame);
+    frameBox();
     shownStart_ = key_ ? key_->params.startPos : 0;
     stale_ = false;
     nearestDone_ = false;

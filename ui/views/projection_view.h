@@ -98,6 +98,8 @@ class ProjectionView : public PlotView
     };
     // Points in the shown frame (0 while stale).
     std::int64_t shownCount() const;
+    // 3-D: the frame's bounding box (lower_, upper_, sphere_), once a frame: a turn leaves it.
+    void frameBox();
     // 3-D: the frame seen from viewAngle() (screen_, depth_, the drawing order far to near), the
     // bounding box's edges and the axes' names.
     void viewIn3d();

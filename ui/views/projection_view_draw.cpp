@@ -56,10 +56,9 @@ const double *ProjectionView::planar() const
     return shown_.dims == 3 ? screen_.data() : shown_.coords.data();
 }
 
-void ProjectionView::viewIn3d()
+void ProjectionView::frameBox()
 {
-    pe::viewFrom(shown_.coords, viewAngle(), screen_, depth_);
-    const std::int64_t n = shown_.size();
+    const std::int64_t n = shown_.dims == 3 ? shown_.size() : 0;
     for (int c = 0; c < 3; ++c) {
         lower_[c] = std::numeric_limits<double>::infinity();
         upper_[c] = -lower_[c];
@@ -74,6 +73,11 @@ void ProjectionView::viewIn3d()
         if (!(lower_[c] <= upper_[c]))
             lower_[c] = upper_[c] = 0; // no finite value on this axis
     sphere_ = 0.5 * std::hypot(upper_[0] - lower_[0], upper_[1] - lower_[1], upper_[2] - lower_[2]);
+}
+
+void ProjectionView::viewIn3d()
+{
+    pe::viewFrom(shown_.coords, viewAngle(), screen_, depth_);
     // Far to near, so a nearer point covers a farther one: a counting sort on the depth in 65,536
     // steps (linear at a million points; points within a step are a fraction of a pixel apart in
     // depth, and keep their order).
