@@ -198,6 +198,13 @@ class PlotView : public QWidget
     // follows the position there (markers, frames, the current row's hands) calls it when only the
     // position moved, so playback repaints a layer, not the whole figure.
     void replotPositionLayer();
+    // The colour settings (colourSettings: --vmin, --vmax, --robust, --colorbar-label) on every colour
+    // bar the rebuild left, and on the colour maps drawn through it; before the layout, as the label
+    // takes room. Each bar's own range and label are kept (colourBars_), so a view that sets them
+    // once, or only when they change, gets them back when the limits are cleared. PlotView applies
+    // them after each rebuild and position step; a view that redraws its bars at other times (a
+    // projection's frames as they arrive) applies them again itself.
+    void applyColourLimits();
     // Gives the "overlay" layer its own paint buffer, for a view that calls replotPositionLayer
     // (without it that call replots the whole figure).
     void usePositionLayer();
@@ -290,11 +297,6 @@ class PlotView : public QWidget
     // rebuild(), then what PlotView adds to every view's figure before it is laid out: the colour
     // limits and the legend's place.
     void rebuildFigure();
-    // The colour settings (colourSettings: --vmin, --vmax, --robust, --colorbar-label) on every colour
-    // bar the rebuild left, and on the colour maps drawn through it; before the layout, as the label
-    // takes room. Each bar's own range and label are kept (colourBars_), so a view that sets them
-    // once, or only when they change, gets them back when the limits are cleared.
-    void applyColourLimits();
     // Each colour bar level with the plot beside it in its grid row (their top and bottom margins
     // grouped), unless the view grouped either already.
     void alignColourBars();

@@ -271,6 +271,7 @@ void ProjectionView::draw()
     }
     showColoring();
     raster();
+    applyColourLimits(); // showColoring set the bar's own range: a frame keeps --vmin and --vmax
 
     // Labels: every position's number next to its point when there are few (article 4).
     const std::int64_t wanted = n <= kMaxLabels ? n : 0;

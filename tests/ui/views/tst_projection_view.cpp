@@ -38,6 +38,7 @@ class TestProjectionView : public QObject
     void colourByEachKindDrawsItsValues();
     void colourByLabelsShowsALegend();
     void colourThatCannotBeDrawnIsSaid();
+    void colourLimitsStayAsFramesArrive();
     void threeDimensionsTurnAndPick();
 
   private:
@@ -479,6 +480,35 @@ void TestProjectionView::colourByLabelsShowsALegend()
     std::iota(positions.begin(), positions.end(), 0.0);
     QVERIFY(f.view->colorValues() == positions);
     QVERIFY(f.view->plot()->findChild<QCPColorScale *>()->axis()->label() == QStringLiteral("position"));
+}
+
+void TestProjectionView::colourLimitsStayAsFramesArrive()
+{
+    // --vmin and --vmax colour every frame of a run, not only the first draw after they were set: a
+    // frame arriving redraws the bar with the view's own range (the CI's sanitizer build, slower,
+    // showed a frame between two position steps with the bar back at 0..599).
+    ViewFixture<ProjectionView> f(QSize(900, 600));
+    QVERIFY(f.exposed());
+    QVERIFY(!f.view->applySettings(
+        {{QStringLiteral("colorMin"), QStringLiteral("100")}, {QStringLiteral("colorMax"), QStringLiteral("400")}}));
+    QVERIFY(!f.params.set(params(600, 16)));
+    auto *scale = f.view->plot()->findChild<QCPColorScale *>();
+    std::set<int> seen;
+    bool kept = true;
+    const auto noteFrameAndCheckEnded = [&] {
+        if (!f.view->projection().coords.empty()) {
+            seen.insert(f.view->projection().iteration);
+            kept = kept && scale->dataRange() == QCPRange(100, 400);
+        }
+        return !f.view->running();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(noteFrameAndCheckEnded(), 60000);
+    QVERIFY2(seen.size() >= 3, qPrintable(QString::number(seen.size())));
+    QVERIFY(kept);
+    QCOMPARE(scale->dataRange(), QCPRange(100, 400));
+    // Cleared, the bar has the run's own range again.
+    QVERIFY(!f.view->applySettings({{QStringLiteral("colorMin"), QString()}, {QStringLiteral("colorMax"), QString()}}));
+    QTRY_COMPARE(scale->dataRange(), QCPRange(0, 599));
 }
 
 void TestProjectionView::colourThatCannotBeDrawnIsSaid()
