@@ -25,6 +25,22 @@ inline QStringList schemeArgs(const ViewInfo &info)
     return {QStringLiteral("--scheme"), QString::fromUtf8(pe::schemeName(s).data())};
 }
 
+// The probe trained for 20 epochs, not its 200: for a test that runs the program to draw a figure
+// whose subject is not the training (its size, its type, its values at extreme scales). The probe's
+// layout does not depend on how long it trained, and its 200 epochs were most of those tests' time
+// (6 s an export, about 30 s under the sanitizers). tst_probe and the probe's view tests train it
+// in full.
+inline QStringList shortProbeArgs()
+{
+    return {QStringLiteral("--epochs"), QStringLiteral("20")};
+}
+
+// The arguments such a test draws a view with: its scheme, and for the probe a short training.
+inline QStringList drawArgs(const ViewInfo &info)
+{
+    return schemeArgs(info) + (info.id == QLatin1String("probe") ? shortProbeArgs() : QStringList{});
+}
+
 // Sets the parameters' scheme to the one the view draws (d and the rest kept); false if refused.
 inline bool showScheme(Parameters &p, const ViewInfo &info)
 {

@@ -200,8 +200,9 @@ void TestFigures::typeFittedToTheSize()
     // Without --font-size a physical size gets the largest type from 8 pt down to 6 at which the
     // view's plots keep their room: the probe's four panels at 3.5 x 2.5 in are set smaller than 8.
     const QString probe = dir_.filePath(QStringLiteral("probe.svg"));
-    Run r = run({QStringLiteral("--export"), QStringLiteral("probe"), QStringLiteral("--size"),
-                 QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), probe});
+    Run r = run(QStringList{QStringLiteral("--export"), QStringLiteral("probe"), QStringLiteral("--size"),
+                            QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), probe} +
+                shortProbeArgs());
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QList<double> sizes = svgFontSizes(testsupport::readFile(probe));
     QVERIFY(!sizes.isEmpty());
@@ -270,7 +271,7 @@ void TestFigures::refusedSizeNamesOneThatFits()
                                         QStringList{QStringLiteral("--size"), QStringLiteral("60x40mm")},
                                         QStringList{QStringLiteral("--size"), QStringLiteral("300x200"),
                                                     QStringLiteral("--font-size"), QStringLiteral("9")}})
-            cases.append({info.id, schemeArgs(info) + size});
+            cases.append({info.id, drawArgs(info) + size});
     int refused = 0;
     for (const Case &c : cases) {
         const QString out = dir_.filePath(QStringLiteral("needs-%1.png").arg(c.view));
@@ -334,10 +335,11 @@ void TestFigures::titleReplacedAndHidden()
 void TestFigures::exportAllInAFormat()
 {
     const QString all = dir_.filePath(QStringLiteral("all"));
-    const Run r =
-        run({QStringLiteral("--seq-len"), QStringLiteral("64"), QStringLiteral("--d-model"), QStringLiteral("16"),
-             QStringLiteral("--export"), QStringLiteral("all"), QStringLiteral("--format"), QStringLiteral("svg"),
-             QStringLiteral("--size"), QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), all});
+    const Run r = run(QStringList{QStringLiteral("--seq-len"), QStringLiteral("64"), QStringLiteral("--d-model"),
+                                  QStringLiteral("16"), QStringLiteral("--export"), QStringLiteral("all"),
+                                  QStringLiteral("--format"), QStringLiteral("svg"), QStringLiteral("--size"),
+                                  QStringLiteral("3.5x2.5in"), QStringLiteral("--out"), all} +
+                      shortProbeArgs());
     QVERIFY2(r.code == 0, qPrintable(r.err));
     int written = 0;
     for (const ViewInfo &info : viewRegistry()) {

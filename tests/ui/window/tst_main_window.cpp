@@ -393,7 +393,7 @@ void TestMainWindow::realWindowLectureOnEveryView()
                                   : QStringList{QStringLiteral("--d-model"), QStringLiteral("64")};
         const QImage img = runScreenshot(QStringList{QStringLiteral("--lecture"), QStringLiteral("--view"), info.id,
                                                      QStringLiteral("--seq-len"), QStringLiteral("100")} +
-                                         d + schemeArgs(info));
+                                         d + drawArgs(info));
         QVERIFY2(!img.isNull(), qPrintable(info.id + QStringLiteral(": no lecture-mode screenshot (crash or error)")));
     }
 }
