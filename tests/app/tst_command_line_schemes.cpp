@@ -574,7 +574,7 @@ void TestCommandLineSchemes::everyViewUnderEveryScheme()
                                               QStringLiteral("80"), QStringLiteral("--position"), QStringLiteral("60"),
                                               QStringLiteral("--export"), info.id, QStringLiteral("--size"), size,
                                               QStringLiteral("--out"), png} +
-                                  d + (info.id == QLatin1String("probe") ? shortProbeArgs() : QStringList{}));
+                                  d + shortTrainingArgs(info.id));
                 const QString what = info.id + QLatin1Char(' ') + scheme + QStringLiteral(": ") + r.err;
                 if (draws) {
                     QVERIFY2(r.code == 0, qPrintable(what));

@@ -27,6 +27,22 @@ inline Run run(const QStringList &args, const QProcessEnvironment &env = QProces
             QString::fromLocal8Bit(p.readAllStandardError())};
 }
 
+// The probe trained for 20 epochs, not its 200: for a test that runs the program to draw a figure
+// whose subject is not the training (its size, its type, its values at extreme scales). The probe's
+// layout does not depend on how long it trained, and its 200 epochs were most of those tests' time
+// (6 s an export, about 30 s under the sanitizers). tst_probe and the probe's view tests train it
+// in full.
+inline QStringList shortProbeArgs()
+{
+    return {QStringLiteral("--epochs"), QStringLiteral("20")};
+}
+
+// shortProbeArgs for the probe's view, nothing for another (whose flags refuse --epochs).
+inline QStringList shortTrainingArgs(const QString &view)
+{
+    return view == QLatin1String("probe") ? shortProbeArgs() : QStringList{};
+}
+
 // The size of a file the process pid has open under dir: an output being written (an unnamed
 // O_TMPFILE file shows in /proc as "dir/#inode (deleted)"), or -1 when it has none.
 inline qint64 openOutputSize(qint64 pid, const QString &dir)

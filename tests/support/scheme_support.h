@@ -1,5 +1,6 @@
 #pragma once
 
+#include "command_line_support.h"
 #include "state/parameters.h"
 #include "state/view_registry.h"
 
@@ -25,20 +26,11 @@ inline QStringList schemeArgs(const ViewInfo &info)
     return {QStringLiteral("--scheme"), QString::fromUtf8(pe::schemeName(s).data())};
 }
 
-// The probe trained for 20 epochs, not its 200: for a test that runs the program to draw a figure
-// whose subject is not the training (its size, its type, its values at extreme scales). The probe's
-// layout does not depend on how long it trained, and its 200 epochs were most of those tests' time
-// (6 s an export, about 30 s under the sanitizers). tst_probe and the probe's view tests train it
-// in full.
-inline QStringList shortProbeArgs()
-{
-    return {QStringLiteral("--epochs"), QStringLiteral("20")};
-}
-
-// The arguments such a test draws a view with: its scheme, and for the probe a short training.
+// The arguments a test that runs the program draws a view with: its scheme, and for the probe a
+// short training (shortTrainingArgs, command_line_support.h).
 inline QStringList drawArgs(const ViewInfo &info)
 {
-    return schemeArgs(info) + (info.id == QLatin1String("probe") ? shortProbeArgs() : QStringList{});
+    return schemeArgs(info) + shortTrainingArgs(info.id);
 }
 
 // Sets the parameters' scheme to the one the view draws (d and the rest kept); false if refused.
